@@ -1,0 +1,87 @@
+// Package cli implements the kgc command line: one file per command, all output
+// through injected writers, exit codes 0 (ok), 1 (findings or corruption) and 2
+// (could not run).
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+)
+
+// Exit codes.
+const (
+	ExitOK       = 0
+	ExitFindings = 1
+	ExitFailure  = 2
+)
+
+// Env carries the process streams, so commands never touch os.Std*.
+type Env struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+}
+
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, env Env, args []string) int
+}
+
+func commands() []command {
+	return []command{
+		{"validate", "run the validation gate over package directories", runValidate},
+		{"version", "print the kgc version", runVersion},
+	}
+}
+
+const usage = `kgc — the curriculum knowledge-graph compiler
+
+Usage:
+  kgc <command> [flags] [arguments]
+
+Commands:
+%s
+Exit codes:
+  0  ok (warnings may have been printed)
+  1  findings: a package failed the gate, or an image is corrupt
+  2  could not run: bad usage, a missing path, unreadable input
+
+Run 'kgc <command> -h' for a command's flags.
+`
+
+func printUsage(w io.Writer) {
+	list := ""
+	for _, c := range commands() {
+		list += fmt.Sprintf("  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(w, usage, list)
+}
+
+// Main runs kgc with args (without the program name) and returns the exit code.
+func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	env := Env{Stdin: stdin, Stdout: stdout, Stderr: stderr}
+	if len(args) == 0 {
+		printUsage(stderr)
+		return ExitFailure
+	}
+	switch args[0] {
+	case "help", "-h", "--help":
+		printUsage(stdout)
+		return ExitOK
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(ctx, env, args[1:])
+		}
+	}
+	fmt.Fprintf(stderr, "kgc: unknown command %q\n\n", args[0])
+	printUsage(stderr)
+	return ExitFailure
+}
+
+func runVersion(_ context.Context, env Env, _ []string) int {
+	fmt.Fprintln(env.Stdout, "kgc", Version())
+	return ExitOK
+}

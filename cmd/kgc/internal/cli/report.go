@@ -1,0 +1,214 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/kgc-project/kgc/compiler/gate"
+	"github.com/kgc-project/kgc/schema/finding"
+)
+
+// Format is a finding output format.
+type Format string
+
+// Output formats.
+const (
+	FormatText          Format = "text"
+	FormatJSON          Format = "json"
+	FormatGitHubActions Format = "github-actions"
+)
+
+var formats = []Format{FormatText, FormatJSON, FormatGitHubActions}
+
+func formatList() string {
+	s := make([]string, len(formats))
+	for i, f := range formats {
+		s[i] = string(f)
+	}
+	return strings.Join(s, "|")
+}
+
+func parseFormat(s string) (Format, error) {
+	for _, f := range formats {
+		if string(f) == s {
+			return f, nil
+		}
+	}
+	return "", fmt.Errorf("unknown --error-format %q (want %s)", s, formatList())
+}
+
+// packageReport is one package's outcome in JSON output.
+type packageReport struct {
+	Dir             string            `json:"dir"`
+	FrameworkID     string            `json:"frameworkId,omitempty"`
+	SnapshotID      string            `json:"snapshotId,omitempty"`
+	GraphPackageID  string            `json:"graphPackageId,omitempty"`
+	IsValid         bool              `json:"isValid"`
+	Error           string            `json:"error,omitempty"`
+	ErrorCount      int               `json:"errorCount"`
+	WarningCount    int               `json:"warningCount"`
+	Findings        []finding.Finding `json:"findings"`
+	FindingsOmitted int               `json:"findingsOmitted"`
+	Image           *imageReport      `json:"image,omitempty"`
+}
+
+// imageReport describes an image written by kgc build.
+type imageReport struct {
+	Path   string `json:"path"`
+	Sha256 string `json:"sha256"`
+	Bytes  int64  `json:"bytes"`
+}
+
+type reporter struct {
+	env      Env
+	format   Format
+	max      int
+	packages []*packageReport
+}
+
+func newReporter(env Env, format Format, max int) *reporter {
+	return &reporter{env: env, format: format, max: max}
+}
+
+func (r *reporter) failure(dir string, err error) {
+	pr := &packageReport{Dir: dir, Error: err.Error(), Findings: []finding.Finding{}}
+	r.packages = append(r.packages, pr)
+	if r.format != FormatJSON {
+		fmt.Fprintf(r.env.Stderr, "kgc: %s: could not validate: %v\n", dir, err)
+	}
+}
+
+func (r *reporter) result(res *gate.Result) *packageReport {
+	items := res.Findings.Items()
+	pr := &packageReport{Dir: res.Dir, IsValid: res.Valid(), ErrorCount: res.Findings.Errors()}
+	pr.WarningCount = len(items) - pr.ErrorCount
+	if m := res.Manifest; m != nil {
+		pr.FrameworkID, pr.SnapshotID, pr.GraphPackageID = m.FrameworkID, m.SnapshotID, m.GraphPackageID
+	}
+	shown := items
+	if r.max > 0 && len(shown) > r.max {
+		shown = shown[:r.max]
+	}
+	pr.Findings = shown
+	if pr.Findings == nil {
+		pr.Findings = []finding.Finding{}
+	}
+	pr.FindingsOmitted = len(items) - len(shown)
+	r.packages = append(r.packages, pr)
+	if r.format == FormatJSON {
+		return pr
+	}
+	w := r.env.Stdout
+	for _, f := range shown {
+		r.printFinding(w, res.Dir, f)
+	}
+	if pr.FindingsOmitted > 0 {
+		fmt.Fprintf(w, "%s: %d more findings not shown (raise --max-findings)\n", res.Dir, pr.FindingsOmitted)
+	}
+	return pr
+}
+
+// summary prints the one-line verdict for a package (text and github-actions).
+func (r *reporter) summary(pr *packageReport) {
+	if r.format == FormatJSON || pr.Error != "" {
+		return
+	}
+	id := pr.SnapshotID
+	if id == "" {
+		id = filepath.Base(pr.Dir)
+	}
+	if pr.IsValid {
+		extra := ""
+		if pr.WarningCount > 0 {
+			extra = fmt.Sprintf(", %d warning(s)", pr.WarningCount)
+		}
+		if pr.Image != nil {
+			fmt.Fprintf(r.env.Stdout, "ok   %s → %s %s (%d bytes%s)\n", id, pr.Image.Path, pr.Image.Sha256, pr.Image.Bytes, extra)
+			return
+		}
+		fmt.Fprintf(r.env.Stdout, "ok   %s (%s%s)\n", id, pr.Dir, extra)
+		return
+	}
+	fmt.Fprintf(r.env.Stdout, "FAIL %s (%s): %d error(s), %d warning(s)\n", id, pr.Dir, pr.ErrorCount, pr.WarningCount)
+}
+
+func (r *reporter) printFinding(w io.Writer, dir string, f finding.Finding) {
+	loc := dir
+	if f.Path != "" {
+		loc = filepath.Join(dir, filepath.FromSlash(f.Path))
+		if f.Artifact == "profile" || f.Artifact == "promptConfig" {
+			loc = f.Path
+		}
+	}
+	if f.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", loc, f.Line)
+	}
+	detail := ""
+	if f.Record != "" {
+		detail += " [record " + f.Record + "]"
+	}
+	if f.Field != "" {
+		detail += " [field " + f.Field + "]"
+	}
+	if r.format == FormatGitHubActions {
+		level := "error"
+		if f.Severity == finding.Warning {
+			level = "warning"
+		}
+		props := "file=" + ghEscapeProp(loc)
+		if f.Line > 0 {
+			props = "file=" + ghEscapeProp(strings.TrimSuffix(loc, fmt.Sprintf(":%d", f.Line))) + fmt.Sprintf(",line=%d", f.Line)
+		}
+		fmt.Fprintf(w, "::%s %s,title=%s::%s\n", level, props, ghEscapeProp(string(f.Code)), ghEscapeData(f.Message+detail))
+		return
+	}
+	fmt.Fprintf(w, "%s: %s %s: %s%s\n", loc, f.Severity, f.Code, f.Message, detail)
+}
+
+func ghEscapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func ghEscapeProp(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+func (r *reporter) finish() {
+	if r.format == FormatJSON {
+		enc := json.NewEncoder(r.env.Stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(map[string]any{"packages": r.packages})
+		return
+	}
+	for _, pr := range r.packages {
+		r.summary(pr)
+	}
+}
+
+func printRules(w io.Writer, format Format) int {
+	if format == FormatJSON {
+		type rule struct {
+			Code     finding.Code     `json:"code"`
+			Stage    finding.Stage    `json:"stage"`
+			Severity finding.Severity `json:"severity"`
+			Summary  string           `json:"summary"`
+		}
+		out := make([]rule, 0, len(finding.Rules))
+		for _, r := range finding.Rules {
+			out = append(out, rule{r.Code, r.Stage, r.Severity, r.Summary})
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(map[string]any{"rules": out})
+		return ExitOK
+	}
+	for _, r := range finding.Rules {
+		fmt.Fprintf(w, "%-40s %-8s %-13s %s\n", r.Code, r.Severity, r.Stage, r.Summary)
+	}
+	return ExitOK
+}

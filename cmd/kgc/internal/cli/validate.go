@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/kgc-project/kgc/compiler/gate"
+)
+
+// Flag names shared by validate and build.
+const (
+	flagProfiles    = "profiles"
+	flagPrompts     = "prompts"
+	flagErrorFormat = "error-format"
+	flagMaxFindings = "max-findings"
+)
+
+// gateFlags are the options of every command that runs the gate.
+type gateFlags struct {
+	profiles    string
+	prompts     string
+	format      string
+	maxFindings int
+}
+
+func (f *gateFlags) bind(fs *flag.FlagSet) {
+	fs.StringVar(&f.profiles, flagProfiles, defaultProfiles(), "profile root holding <profileId>/<version>/profile.json (env KGC_PROFILES)")
+	fs.StringVar(&f.prompts, flagPrompts, os.Getenv("KGC_PROMPTS"), "prompt-config root holding <profileId>/<version>/prompts.json (default: the profile root; env KGC_PROMPTS)")
+	fs.StringVar(&f.format, flagErrorFormat, "text", "finding output format: "+formatList())
+	fs.IntVar(&f.maxFindings, flagMaxFindings, 200, "show at most this many findings per package (0: all)")
+}
+
+func defaultProfiles() string {
+	if p := os.Getenv("KGC_PROFILES"); p != "" {
+		return p
+	}
+	return "profiles"
+}
+
+func (f *gateFlags) check() error {
+	if _, err := parseFormat(f.format); err != nil {
+		return err
+	}
+	if f.maxFindings < 0 {
+		return errors.New("--max-findings must not be negative")
+	}
+	return nil
+}
+
+func newFlagSet(env Env, name, synopsis string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(env.Stderr, "Usage: %s\n\nFlags:\n", synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+func runValidate(_ context.Context, env Env, args []string) int {
+	var f gateFlags
+	var listRules bool
+	fs := newFlagSet(env, "validate", "kgc validate [--profiles DIR] [--prompts DIR] [--error-format text|json|github-actions] [--max-findings N] PACKAGE_DIR...\n       kgc validate --list-rules [--error-format text|json]")
+	f.bind(fs)
+	fs.BoolVar(&listRules, "list-rules", false, "print the registry of finding codes and exit")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return ExitOK
+		}
+		return ExitFailure
+	}
+	if err := f.check(); err != nil {
+		fmt.Fprintln(env.Stderr, "kgc validate:", err)
+		return ExitFailure
+	}
+	format, _ := parseFormat(f.format)
+	if listRules {
+		return printRules(env.Stdout, format)
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return ExitFailure
+	}
+	rep := newReporter(env, format, f.maxFindings)
+	code := ExitOK
+	for _, dir := range fs.Args() {
+		res, err := gate.Run(dir, gate.Options{ProfileRoot: f.profiles, PromptRoot: f.prompts})
+		if err != nil {
+			rep.failure(dir, err)
+			code = ExitFailure
+			continue
+		}
+		rep.result(res)
+		if !res.Valid() && code == ExitOK {
+			code = ExitFindings
+		}
+	}
+	rep.finish()
+	return code
+}

@@ -1,0 +1,240 @@
+package gate
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/kgc-project/kgc/compiler/delivery"
+	"github.com/kgc-project/kgc/internal/canonjson"
+	"github.com/kgc-project/kgc/internal/jsonv"
+	"github.com/kgc-project/kgc/schema/finding"
+	"github.com/kgc-project/kgc/schema/manifest"
+)
+
+// doc is a decoded detailed artifact, kept only as long as its checks need it.
+type doc struct {
+	name string
+	path string
+	v    *jsonv.Value
+}
+
+// present reports whether a declared artifact can be read: its path is valid
+// and a regular file is there.
+func (s *state) present(name string) (string, bool) {
+	a, ok := s.res.Manifest.Artifact(name)
+	if !ok || s.invalidPaths[a.Path] || !s.files[a.Path] {
+		return "", false
+	}
+	return a.Path, true
+}
+
+func digest(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// verify compares a computed digest with the manifest's checksum and marks the
+// artifact usable when they agree.
+func (s *state) verify(name, path, got string) bool {
+	want := s.res.Manifest.Checksums[path]
+	if want == "" {
+		return false // reported by the checksum closure check
+	}
+	if got != want {
+		s.add(finding.New(finding.ArtifactChecksumMismatch, "artifact %s (%s) has SHA-256 %s but the manifest declares %s", name, path, got, want).At(name, path))
+		return false
+	}
+	s.usable[name] = true
+	return true
+}
+
+// checkArtifacts verifies the checksum of every present artifact that no later
+// stage reads in full (those are verified as they are decoded).
+func (s *state) checkArtifacts() error {
+	for _, a := range s.res.Manifest.Artifacts {
+		if decodedLater(a.Name) {
+			continue
+		}
+		p, ok := s.present(a.Name)
+		if !ok {
+			continue
+		}
+		f, err := s.root.Open(p)
+		if err != nil {
+			return fmt.Errorf("open %s: %w", p, err)
+		}
+		h := sha256.New()
+		_, err = io.Copy(h, f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("read %s: %w", p, err)
+		}
+		s.verify(a.Name, p, "sha256:"+hex.EncodeToString(h.Sum(nil)))
+	}
+	return nil
+}
+
+// decodedLater reports whether an artifact is read, hashed and decoded by a later
+// stage: the delivery files, the detailed JSON documents the gate checks, and the
+// learning-progression evidence.
+func decodedLater(name string) bool {
+	if name == manifest.Nodes || name == manifest.Relationships {
+		return true
+	}
+	_, shard := manifest.ShardIndex(name)
+	return shard || manifest.IsBuiltin(name)
+}
+
+func stageOf(name string) finding.Stage {
+	if _, shard := manifest.ShardIndex(name); shard || manifest.IsLP(name) {
+		return finding.StageProgressions
+	}
+	return finding.StageReport
+}
+
+// readDocuments reads, verifies and parses every built-in detailed artifact and
+// every provenance shard, one at a time.
+func (s *state) readDocuments() error {
+	s.docs = map[string]*doc{}
+	for _, a := range s.res.Manifest.Artifacts {
+		if !decodedLater(a.Name) || a.Name == manifest.Nodes || a.Name == manifest.Relationships {
+			continue
+		}
+		p, ok := s.present(a.Name)
+		if !ok {
+			continue
+		}
+		b, err := s.readFile(p)
+		if err != nil {
+			return err
+		}
+		if !s.verify(a.Name, p, digest(b)) {
+			continue
+		}
+		if strings.HasSuffix(p, ".jsonl") {
+			s.readJSONL(a.Name, p, b)
+			continue
+		}
+		var is jsonv.Issues
+		v := manifest.ParseDocument(b, &is)
+		if is.Len() > 0 {
+			s.add(finding.FromIssues(is.List, stageOf(a.Name), a.Name, p)...)
+			s.usable[a.Name] = false
+			continue
+		}
+		s.keepDocument(a.Name, p, v)
+	}
+	return nil
+}
+
+// readJSONL checks a detailed JSONL artifact line by line (one strict object per
+// line) and keeps the line hashes of the split progression files.
+func (s *state) readJSONL(name, path string, b []byte) {
+	var hashes [][32]byte
+	lines := bytes.Split(b, []byte("\n"))
+	if len(lines) > 0 && len(lines[len(lines)-1]) == 0 {
+		lines = lines[:len(lines)-1]
+	}
+	bad := false
+	for i, line := range lines {
+		f := func(format string, args ...any) {
+			s.add(finding.New(finding.JSONLParsingError, format, args...).WithStage(stageOf(name)).At(name, path).OnLine(i + 1))
+			bad = true
+		}
+		if len(line) == 0 {
+			f("blank line: every line must hold one JSON object")
+			continue
+		}
+		v, errs := jsonv.Parse(line)
+		if len(errs) > 0 {
+			f("%s", errs[0].Msg)
+			continue
+		}
+		if v.Kind != jsonv.Object {
+			f("a line must hold a JSON object, not %s", v.Kind)
+			continue
+		}
+		hashes = append(hashes, sha256.Sum256(line))
+	}
+	if bad {
+		s.usable[name] = false
+		return
+	}
+	if name == manifest.LPBuildsTowards || name == manifest.LPRelatesTo {
+		s.splitLines[name] = hashes
+	}
+}
+
+// keepDocument keeps what later checks need from a parsed JSON artifact.
+func (s *state) keepDocument(name, path string, v *jsonv.Value) {
+	if k, ok := manifest.ShardIndex(name); ok {
+		s.keepShard(k, name, path, v)
+		return
+	}
+	switch name {
+	case manifest.LPProvenance:
+		s.keepOriginalProvenance(path, v)
+	case manifest.EntityProvenance, manifest.LearningComponentProvenance:
+		if v.Kind != jsonv.Object {
+			s.add(finding.New(finding.SchemaWrongType, "%s must be a JSON object keyed by node ID, not %s", name, v.Kind).WithStage(finding.StageReport).At(name, path))
+			s.usable[name] = false
+			return
+		}
+		s.docs[name] = &doc{name: name, path: path, v: &jsonv.Value{Kind: jsonv.Object, Obj: keysOnly(v)}}
+	case manifest.AcademicStandardsBundle, manifest.LearningComponentsBundle,
+		manifest.LearningComponentDedupGroups, manifest.LearningComponentSummary:
+		// Well-formed JSON is all the gate asks of these bundles.
+	default:
+		s.docs[name] = &doc{name: name, path: path, v: v}
+	}
+}
+
+func keysOnly(v *jsonv.Value) []jsonv.Member {
+	out := make([]jsonv.Member, len(v.Obj))
+	for i, m := range v.Obj {
+		out[i] = jsonv.Member{Key: m.Key, KeyOff: m.KeyOff}
+	}
+	return out
+}
+
+// decodeDelivery decodes the nodes and relationships artifacts in one streaming
+// pass each, verifying their checksums as they are read. A file whose checksum
+// is wrong contributes nothing but that finding.
+func (s *state) decodeDelivery() error {
+	for _, name := range []string{manifest.Nodes, manifest.Relationships} {
+		p, ok := s.present(name)
+		if !ok {
+			continue
+		}
+		f, err := s.root.Open(p)
+		if err != nil {
+			return fmt.Errorf("open %s: %w", p, err)
+		}
+		kind := delivery.NodesFile
+		if name == manifest.Relationships {
+			kind = delivery.RelationshipsFile
+		}
+		res, err := delivery.Decode(f, kind, name, p)
+		f.Close()
+		if err != nil {
+			return err
+		}
+		if !s.verify(name, p, res.Sha256) {
+			continue
+		}
+		s.add(res.Findings...)
+		if kind == delivery.NodesFile {
+			s.res.Nodes = res.Nodes
+		} else {
+			s.res.Relationships = res.Relationships
+		}
+	}
+	return nil
+}
+
+// canonicalEntry returns the canonical JSON of one value.
+func canonicalEntry(v *jsonv.Value) []byte { return canonjson.Encode(v) }

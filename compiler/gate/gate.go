@@ -1,0 +1,176 @@
+// Package gate is the package validation gate (surface.md §6.5). Run takes one
+// package directory through every stage in order (safe discovery, manifest, exact
+// tree, profile binding, artifact checksums, detailed reports, delivery decoding,
+// graph semantics and topology, learning components, learning progressions,
+// reconciliation, prompt configs) and reports every problem as a finding. A check
+// that needs an artifact the package lacks (missing, or with a wrong checksum) is
+// skipped, so an incomplete package gets exactly the findings its missing files
+// cause.
+//
+// The gate only reads: it never writes into the package, the profile root or
+// anywhere else.
+package gate
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/kgc-project/kgc/compiler/delivery"
+	"github.com/kgc-project/kgc/schema/finding"
+	"github.com/kgc-project/kgc/schema/manifest"
+	"github.com/kgc-project/kgc/schema/profile"
+	"github.com/kgc-project/kgc/schema/promptcfg"
+)
+
+// Options configure a gate run.
+type Options struct {
+	// ProfileRoot holds <profileId>/<profileVersion>/profile.json.
+	ProfileRoot string
+	// PromptRoot holds <profileId>/<profileVersion>/prompts.json; empty means
+	// ProfileRoot. A missing prompt root is allowed (no prompt configs).
+	PromptRoot string
+}
+
+// Result is the outcome of one gate run: the findings and, as far as decoding got,
+// the decoded package (which `kgc build` compiles when there are no errors).
+type Result struct {
+	// Dir is the package directory as given.
+	Dir      string
+	Findings finding.List
+
+	ManifestBytes []byte
+	Manifest      *manifest.Manifest
+
+	ProfilePath  string // relative to the profile root
+	ProfileBytes []byte
+	Profile      *profile.Profile
+	Compiled     *profile.Compiled
+
+	PromptPath  string // relative to the prompt root; empty when there is none
+	PromptBytes []byte
+	Prompts     *promptcfg.Config
+
+	Nodes         []*delivery.Node
+	Relationships []*delivery.Relationship
+
+	// Provenance maps each progression relationship ID to its provenance record's
+	// canonical JSON, as accepted from the shards.
+	Provenance map[string][]byte
+}
+
+// Valid reports whether the package passed: no error-severity finding.
+func (r *Result) Valid() bool { return r.Findings.Errors() == 0 }
+
+// ErrNotPackage is returned when the path given is not a directory.
+var ErrNotPackage = errors.New("not a package directory")
+
+// Run validates the package in dir. It returns an error only when the gate could
+// not run at all (the path is missing or unreadable, the profile root is
+// missing); everything wrong with the package itself is a finding.
+func Run(dir string, opts Options) (*Result, error) {
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("package %s: %w", dir, err)
+	}
+	if fi.Mode()&os.ModeSymlink == 0 && !fi.IsDir() {
+		return nil, fmt.Errorf("package %s: %w", dir, ErrNotPackage)
+	}
+	if opts.ProfileRoot == "" {
+		return nil, errors.New("no profile root given")
+	}
+	if st, err := os.Stat(opts.ProfileRoot); err != nil {
+		return nil, fmt.Errorf("profile root %s: %w", opts.ProfileRoot, err)
+	} else if !st.IsDir() {
+		return nil, fmt.Errorf("profile root %s: not a directory", opts.ProfileRoot)
+	}
+	if opts.PromptRoot == "" {
+		opts.PromptRoot = opts.ProfileRoot
+	}
+	s := &state{res: &Result{Dir: dir}, opts: opts, dir: filepath.Clean(dir), usable: map[string]bool{}, splitLines: map[string][][32]byte{}}
+	if err := s.run(); err != nil {
+		return nil, err
+	}
+	return s.res, nil
+}
+
+// state carries one run.
+type state struct {
+	res  *Result
+	opts Options
+	dir  string
+	// root is the package opened as an os.Root (nil when the package is a
+	// symlink or could not be opened safely).
+	root *os.Root
+	// files and dirs list every regular file and directory in the tree,
+	// package-relative.
+	files map[string]bool
+	dirs  map[string]bool
+	// usable marks artifacts that exist with a matching checksum; checks that
+	// need an artifact run only when it is usable.
+	usable map[string]bool
+	// invalidPaths marks declared paths that failed path validation.
+	invalidPaths map[string]bool
+	// docs holds decoded detailed JSON artifacts by logical name.
+	docs map[string]*doc
+	// splitLines holds the line hashes of the split progression files.
+	splitLines map[string][][32]byte
+	// evidence holds the progression provenance read from the shards.
+	evidence *lpEvidence
+	// relPrefixBytes is the byte length of the AS/LC part of the
+	// relationships file (before the first progression record).
+	relPrefixBytes int64
+}
+
+func (s *state) add(fs ...finding.Finding) { s.res.Findings.Add(fs...) }
+
+func (s *state) run() error {
+	defer func() {
+		if s.root != nil {
+			s.root.Close()
+		}
+	}()
+	if !s.discover() {
+		return nil
+	}
+	if err := s.walk(); err != nil {
+		return err
+	}
+	if !s.readManifest() {
+		return nil
+	}
+	s.checkTree()
+	if err := s.bindProfile(); err != nil {
+		return err
+	}
+	if err := s.checkArtifacts(); err != nil {
+		return err
+	}
+	if err := s.readDocuments(); err != nil {
+		return err
+	}
+	s.checkReport()
+	if err := s.decodeDelivery(); err != nil {
+		return err
+	}
+	g := s.checkGraph()
+	if g != nil {
+		s.checkHierarchy(g)
+		s.checkComponents(g)
+		s.checkDetailed(g)
+		lp := s.checkProgressions(g)
+		s.reconcile(g, lp)
+	}
+	return s.loadPrompts()
+}
+
+// need reports whether every named artifact is usable.
+func (s *state) need(names ...string) bool {
+	for _, n := range names {
+		if !s.usable[n] {
+			return false
+		}
+	}
+	return true
+}

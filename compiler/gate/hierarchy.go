@@ -1,0 +1,222 @@
+package gate
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/kgc-project/kgc/compiler/delivery"
+	"github.com/kgc-project/kgc/schema/finding"
+	"github.com/kgc-project/kgc/schema/manifest"
+	"github.com/kgc-project/kgc/schema/profile"
+)
+
+func isFallback(r *delivery.Relationship) bool {
+	return r.Str(delivery.RResolutionStatus) == delivery.UnresolvedRootFallback
+}
+
+// checkHierarchy checks the hasChild topology: acyclicity, reachability from the
+// root, root-child rules, parent types, cardinality and the multi-parent policy.
+func (s *state) checkHierarchy(g *graph) {
+	children := make([][]int, len(g.nodes))
+	for _, ri := range g.hasChild {
+		r := g.rels[ri]
+		src := g.byID[r.Source]
+		children[src] = append(children[src], g.byID[r.Target])
+	}
+	s.checkCycles(g, children, finding.HierarchyCycle, "hasChild")
+	if g.root >= 0 {
+		seen := make([]bool, len(g.nodes))
+		queue := []int{g.root}
+		seen[g.root] = true
+		for len(queue) > 0 {
+			n := queue[0]
+			queue = queue[1:]
+			for _, c := range children[n] {
+				if !seen[c] {
+					seen[c] = true
+					queue = append(queue, c)
+				}
+			}
+		}
+		for i, n := range g.nodes {
+			if n.Kind == delivery.KindItem && !seen[i] && g.byID[n.ID] == i {
+				s.nodeFinding(finding.HierarchyUnreachable, n, "item %s cannot be reached from the framework root through hasChild", n.ID)
+			}
+		}
+	}
+	p := s.res.Profile
+	if p == nil {
+		return
+	}
+	for i, n := range g.nodes {
+		if n.Kind != delivery.KindItem || g.byID[n.ID] != i {
+			continue
+		}
+		s.checkParents(g, n, g.parents[i])
+	}
+}
+
+func (s *state) checkParents(g *graph, n *delivery.Node, in []int) {
+	p := s.res.Profile
+	t := n.Str(delivery.NStatementType)
+	st, known := p.StatementType(t)
+	if !known {
+		return // reported by the item checks
+	}
+	if len(in) > 1 && !p.Hierarchy.AllowMultiParent {
+		s.nodeFinding(finding.HierarchyMultiParent, n, "item %s has %d parents but profile %s forbids multi-parent hierarchies", n.ID, len(in), p.ProfileID)
+	}
+	fallback := false
+	counts := map[string]int{}
+	for _, ri := range in {
+		r := g.rels[ri]
+		parent := g.nodes[g.byID[r.Source]]
+		if parent.Kind == delivery.KindFramework {
+			if isFallback(r) {
+				fallback = true
+				continue
+			}
+			if !p.IsRootType(t) {
+				s.relFinding(finding.HierarchyRootChild, r, "the root's child %s has statement type %q, which is not a root statement type %v (and the edge is not an unresolved root fallback)", n.ID, t, p.Hierarchy.RootStatementTypes)
+			}
+			continue
+		}
+		pt := parent.Str(delivery.NStatementType)
+		if p.IsRootType(t) {
+			s.relFinding(finding.HierarchyRootChild, r, "item %s has root statement type %q but its parent %s is not the framework root", n.ID, t, parent.ID)
+			continue
+		}
+		allowed := false
+		for _, ap := range st.AllowedParents {
+			allowed = allowed || ap.ParentStatementType == pt
+		}
+		if !allowed {
+			s.relFinding(finding.HierarchyParentType, r, "a %q item may not have a %q parent (allowed: %s)", t, pt, allowedList(st.AllowedParents))
+			continue
+		}
+		counts[pt]++
+	}
+	if fallback || p.IsRootType(t) {
+		return
+	}
+	for _, ap := range st.AllowedParents {
+		c := int64(counts[ap.ParentStatementType])
+		if c < ap.MinCount || (ap.MaxCount >= 0 && c > ap.MaxCount) {
+			bound := "unbounded"
+			if ap.MaxCount >= 0 {
+				bound = itoa(int(ap.MaxCount))
+			}
+			s.nodeFinding(finding.HierarchyParentCardinality, n, "item %s has %d %q parent(s); its type %q needs %d to %s", n.ID, c, ap.ParentStatementType, t, ap.MinCount, bound)
+		}
+	}
+}
+
+func allowedList(aps []profile.AllowedParent) string {
+	if len(aps) == 0 {
+		return "none"
+	}
+	names := make([]string, 0, len(aps))
+	for _, ap := range aps {
+		names = append(names, ap.ParentStatementType)
+	}
+	return strings.Join(names, ", ")
+}
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
+}
+
+// checkCycles reports each strongly connected component with more than one node
+// in the directed graph given by adjacency (node index → successor indices).
+func (s *state) checkCycles(g *graph, adjacency [][]int, code finding.Code, label string) {
+	for _, comp := range stronglyConnected(adjacency) {
+		if len(comp) < 2 {
+			continue
+		}
+		idsIn := make([]string, 0, len(comp))
+		for _, n := range comp {
+			idsIn = append(idsIn, g.nodes[n].ID)
+		}
+		sort.Strings(idsIn)
+		shown := idsIn
+		if len(shown) > 6 {
+			shown = shown[:6]
+		}
+		more := ""
+		if len(idsIn) > len(shown) {
+			more = " …"
+		}
+		s.add(finding.New(code, "%s edges form a cycle through %d nodes: %s%s", label, len(idsIn), strings.Join(shown, ", "), more).
+			At(manifest.Relationships, s.res.Manifest.Path(manifest.Relationships)).For(idsIn[0]))
+	}
+}
+
+// stronglyConnected returns the strongly connected components of a directed
+// graph (iterative Tarjan), each sorted, in order of their smallest node.
+func stronglyConnected(adj [][]int) [][]int {
+	n := len(adj)
+	index := make([]int, n)
+	low := make([]int, n)
+	onStack := make([]bool, n)
+	for i := range index {
+		index[i] = -1
+	}
+	var comps [][]int
+	var st []int
+	next := 0
+	type frame struct{ v, i int }
+	for start := 0; start < n; start++ {
+		if index[start] >= 0 {
+			continue
+		}
+		call := []frame{{start, 0}}
+		index[start], low[start] = next, next
+		next++
+		st = append(st, start)
+		onStack[start] = true
+		for len(call) > 0 {
+			f := &call[len(call)-1]
+			if f.i < len(adj[f.v]) {
+				w := adj[f.v][f.i]
+				f.i++
+				if index[w] < 0 {
+					index[w], low[w] = next, next
+					next++
+					st = append(st, w)
+					onStack[w] = true
+					call = append(call, frame{w, 0})
+				} else if onStack[w] && index[w] < low[f.v] {
+					low[f.v] = index[w]
+				}
+				continue
+			}
+			v := f.v
+			call = call[:len(call)-1]
+			if len(call) > 0 {
+				u := call[len(call)-1].v
+				if low[v] < low[u] {
+					low[u] = low[v]
+				}
+			}
+			if low[v] == index[v] {
+				var comp []int
+				for {
+					w := st[len(st)-1]
+					st = st[:len(st)-1]
+					onStack[w] = false
+					comp = append(comp, w)
+					if w == v {
+						break
+					}
+				}
+				sort.Ints(comp)
+				comps = append(comps, comp)
+			}
+		}
+	}
+	sort.Slice(comps, func(i, j int) bool { return comps[i][0] < comps[j][0] })
+	return comps
+}
