@@ -1,11 +1,14 @@
 # kgc — see README.md. `make help` lists the targets.
 GO ?= go
 
-.PHONY: help all build test vet fmt-check validate
+.PHONY: help all build test vet fmt-check run validate generate-packages bench fuzz
 help:
-	@echo "make validate   validate the packages that ship with the project"
+	@echo "make run        the main job on the shipped data (today: validate packages/)"
 	@echo "make test       run every check CI runs (format, vet, tests)"
 	@echo "make build      build bin/kgc"
+	@echo "make bench      run the benchmarks"
+	@echo "make fuzz       fuzz each decoder for a short while"
+	@echo "make generate-packages   regenerate packages/ and profiles/"
 
 all: build
 
@@ -21,5 +24,20 @@ vet:
 test: fmt-check vet
 	$(GO) test -race -count=1 ./...
 
+run: validate
+
 validate: build
-	./bin/kgc validate packages/*/*
+	./bin/kgc validate --profiles profiles packages/*/*
+
+generate-packages:
+	$(GO) run ./bench/genpkg -shipped
+
+bench:
+	$(GO) test ./... -run '^$$' -bench . -benchtime 20x
+
+FUZZTIME ?= 30s
+fuzz:
+	$(GO) test ./internal/jsonv -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
+	$(GO) test ./schema/manifest -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME)
+	$(GO) test ./compiler/delivery -run '^$$' -fuzz FuzzDecodeNodes -fuzztime $(FUZZTIME)
+	$(GO) test ./compiler/delivery -run '^$$' -fuzz FuzzDecodeRelationships -fuzztime $(FUZZTIME)

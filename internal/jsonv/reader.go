@@ -134,8 +134,14 @@ func (o *Obj) Done() {
 	if o.V == nil {
 		return
 	}
+	used := map[string]bool{}
 	for i, m := range o.V.Obj {
-		if !o.used[i] {
+		if o.used[i] {
+			used[m.Key] = true
+		}
+	}
+	for i, m := range o.V.Obj {
+		if !o.used[i] && !used[m.Key] {
 			o.Is.Add(CodeUnknownField, Join(o.Path, m.Key), m.KeyOff, "%s is not a known field", Join(o.Path, m.Key))
 		}
 	}

@@ -17,12 +17,15 @@ const (
 	StageProgressions Stage = "progressions"
 	StageReconcile    Stage = "reconcile"
 	StagePrompts      Stage = "prompts"
+	// StageAny marks the generic document codes, which every stage reports
+	// about the documents it reads.
+	StageAny Stage = "any"
 )
 
 var stageOrder = map[Stage]int{
 	StageDiscovery: 0, StageManifest: 1, StageTree: 2, StageProfile: 3, StageArtifacts: 4,
 	StageReport: 5, StageDelivery: 6, StageGraph: 7, StageComponents: 8,
-	StageProgressions: 9, StageReconcile: 10, StagePrompts: 11,
+	StageProgressions: 9, StageReconcile: 10, StagePrompts: 11, StageAny: 1,
 }
 
 func (s Stage) order() int { return stageOrder[s] }
@@ -175,13 +178,13 @@ func rule(code Code, stage Stage, sev Severity, summary string) Rule {
 
 // Rules is the closed registry, in gate order. `kgc validate --list-rules` prints it.
 var Rules = []Rule{
-	rule(JSONSyntax, StageManifest, Error, "a JSON document or JSONL record is not valid JSON (or has data after the value)"),
-	rule(JSONInvalidUTF8, StageManifest, Error, "a JSON document is not valid UTF-8"),
-	rule(JSONDuplicateKey, StageManifest, Error, "a JSON object repeats a key"),
-	rule(SchemaUnknown, StageManifest, Error, "a document has a field its schema does not define"),
-	rule(SchemaMissing, StageManifest, Error, "a document lacks a required field"),
-	rule(SchemaWrongType, StageManifest, Error, "a field has the wrong JSON type (strict: no numeric strings, no fractions for integers)"),
-	rule(SchemaInvalid, StageManifest, Error, "a field's value breaks its constraint (pattern, length, enum, range, uniqueness)"),
+	rule(JSONSyntax, StageAny, Error, "a JSON document or JSONL record is not valid JSON (or has data after the value)"),
+	rule(JSONInvalidUTF8, StageAny, Error, "a JSON document is not valid UTF-8"),
+	rule(JSONDuplicateKey, StageAny, Error, "a JSON object repeats a key"),
+	rule(SchemaUnknown, StageAny, Error, "a document has a field its schema does not define"),
+	rule(SchemaMissing, StageAny, Error, "a document lacks a required field"),
+	rule(SchemaWrongType, StageAny, Error, "a field has the wrong JSON type (strict: no numeric strings, no fractions for integers)"),
+	rule(SchemaInvalid, StageAny, Error, "a field's value breaks its constraint (pattern, length, enum, range, uniqueness)"),
 
 	rule(FrameworkDirInvalid, StageDiscovery, Error, "the framework directory name is not a valid framework ID"),
 	rule(SnapshotDirInvalid, StageDiscovery, Error, "the snapshot directory name is not a valid snapshot ID"),

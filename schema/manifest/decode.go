@@ -73,7 +73,7 @@ func (d *decoder) add(code finding.Code, field, format string, args ...any) {
 func (d *decoder) findings() []finding.Finding {
 	out := finding.FromIssues(d.is.List, finding.StageManifest, "manifest", FileName)
 	for _, f := range d.extra {
-		out = append(out, f.At("manifest", FileName))
+		out = append(out, f.At("manifest", FileName).WithStage(finding.StageManifest))
 	}
 	return out
 }

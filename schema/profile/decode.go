@@ -43,7 +43,7 @@ func (d *decoder) add(code finding.Code, field, format string, args ...any) {
 func (d *decoder) findings() []finding.Finding {
 	out := finding.FromIssues(d.is.List, finding.StageProfile, "profile", d.path)
 	for _, f := range d.extra {
-		out = append(out, f.At("profile", d.path))
+		out = append(out, f.At("profile", d.path).WithStage(finding.StageProfile))
 	}
 	return out
 }

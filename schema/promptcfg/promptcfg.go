@@ -84,7 +84,7 @@ func Decode(data []byte, path, profileID, profileVersion string, profileFramewor
 	done := func() []finding.Finding {
 		out := finding.FromIssues(is.List, finding.StagePrompts, "promptConfig", path)
 		for _, f := range extra {
-			out = append(out, f.At("promptConfig", path))
+			out = append(out, f.At("promptConfig", path).WithStage(finding.StagePrompts))
 		}
 		return out
 	}

@@ -1,0 +1,109 @@
+package delivery
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/kgc-project/kgc/schema/finding"
+)
+
+func checkRegistered(t *testing.T, fs []finding.Finding) {
+	for _, f := range fs {
+		if !finding.Registered(f.Code) {
+			t.Fatalf("unregistered finding code %q", f.Code)
+		}
+		if f.Line <= 0 {
+			t.Fatalf("finding without a line: %+v", f)
+		}
+	}
+}
+
+func seeds(f *testing.F, pattern string) {
+	files, _ := filepath.Glob(pattern)
+	for _, p := range files {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		lines := bytes.Split(b, []byte("\n"))
+		for i := 0; i < len(lines) && i < 5; i++ {
+			f.Add(append(lines[i], '\n'))
+		}
+	}
+}
+
+// FuzzDecodeNodes feeds arbitrary bytes to the node decoder: findings with a
+// registered code and a line, never a panic. Seeds: testdata/fuzz/FuzzDecodeNodes
+// and the first lines of the shipped nodes files.
+func FuzzDecodeNodes(f *testing.F) {
+	seeds(f, "../../packages/*/*/delivery/nodes.jsonl")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		res, err := Decode(bytes.NewReader(data), NodesFile, "nodes", "delivery/nodes.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkRegistered(t, res.Findings)
+	})
+}
+
+// FuzzDecodeRelationships is FuzzDecodeNodes for relationship records.
+func FuzzDecodeRelationships(f *testing.F) {
+	seeds(f, "../../packages/*/*/delivery/relationships.jsonl")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		res, err := Decode(bytes.NewReader(data), RelationshipsFile, "relationships", "delivery/relationships.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkRegistered(t, res.Findings)
+	})
+}
+
+func TestDecodeLongLineAndCRLF(t *testing.T) {
+	long := append(bytes.Repeat([]byte("x"), MaxLineBytes+10), '\n')
+	in := append([]byte("{\"a\":1}\r\n"), long...)
+	in = append(in, []byte("\n")...)
+	res, err := Decode(bytes.NewReader(in), NodesFile, "nodes", "n.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := map[int]bool{}
+	for _, f := range res.Findings {
+		if f.Code == finding.JSONLParsingError {
+			lines[f.Line] = true
+		}
+	}
+	for _, l := range []int{1, 2, 3} {
+		if !lines[l] {
+			t.Errorf("no jsonl_parsing_error on line %d: %+v", l, res.Findings)
+		}
+	}
+	if res.Size != int64(len(in)) {
+		t.Errorf("size %d, want %d", res.Size, len(in))
+	}
+}
+
+func TestDecodeTypedProperties(t *testing.T) {
+	in := `{"identifier":"n1","labels":["StandardsFrameworkItem"],"properties":{"identifier":"n1","isCurrent":"false","gradeLevel":"[\"3\",\"4\"]","tags":"[1]","extra":"dropped","description":5},"type":"node"}` + "\n"
+	res, err := Decode(bytes.NewReader([]byte(in)), NodesFile, "nodes", "n.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Nodes) != 1 {
+		t.Fatalf("nodes: %d", len(res.Nodes))
+	}
+	n := res.Nodes[0]
+	if !n.Has(NIsCurrent) || n.IsCurrent || len(n.GradeLevel) != 2 || n.GradeLevel[1] != "4" || n.Order != 1 {
+		t.Errorf("decoded %+v", n)
+	}
+	var decode int
+	for _, f := range res.Findings {
+		if f.Code == finding.DeliveryPropertyDecoding {
+			decode++
+		}
+	}
+	if decode != 2 { // tags is not an array of strings; description is not a string
+		t.Errorf("want 2 property findings, got %+v", res.Findings)
+	}
+}
