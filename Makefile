@@ -1,13 +1,17 @@
 # kgc — see README.md. `make help` lists the targets.
 GO ?= go
+FLATC ?= flatc
 
-.PHONY: help all build test vet fmt-check run validate generate-packages bench fuzz
+.PHONY: help all build test vet fmt-check check-generated generate run validate images generate-packages bench fuzz clean
 help:
-	@echo "make run        the main job on the shipped data (today: validate packages/)"
-	@echo "make test       run every check CI runs (format, vet, tests)"
+	@echo "make run        the main job on the shipped data: build packages/ into build/*.kgimg"
+	@echo "make test       every check CI runs (format, vet, generated code, go test -race)"
 	@echo "make build      build bin/kgc"
+	@echo "make validate   validate the shipped packages"
+	@echo "make images     build the shipped packages into build/"
+	@echo "make generate   regenerate schema/kgfb from schema/kgimg.fbs (flatc 2.0.8)"
 	@echo "make bench      run the benchmarks"
-	@echo "make fuzz       fuzz each decoder for a short while"
+	@echo "make fuzz       fuzz each decoder for a short while (FUZZTIME=30s)"
 	@echo "make generate-packages   regenerate packages/ and profiles/"
 
 all: build
@@ -16,18 +20,33 @@ build:
 	$(GO) build -o bin/kgc ./cmd/kgc
 
 fmt-check:
-	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '^schema/kgfb/')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 vet:
 	$(GO) vet ./...
 
-test: fmt-check vet
+generate:
+	rm -rf schema/kgfb
+	$(FLATC) --go -o schema schema/kgimg.fbs
+
+# The checked-in generated code must be what flatc produces from the schema.
+check-generated:
+	@if ./tools/install-flatc.sh; then \
+		tmp=$$(mktemp -d) && $(FLATC) --go -o $$tmp schema/kgimg.fbs && \
+		diff -r $$tmp/kgfb schema/kgfb && rm -rf $$tmp && echo "schema/kgfb is current"; \
+	else echo "WARNING: flatc unavailable: schema/kgfb not checked against schema/kgimg.fbs"; fi
+
+test: fmt-check vet check-generated
 	$(GO) test -race -count=1 ./...
 
-run: validate
+run: images
 
 validate: build
 	./bin/kgc validate --profiles profiles packages/*/*
+
+images: build
+	./bin/kgc build --profiles profiles -o build packages/*/*
+	./bin/kgc verify build/*.kgimg
 
 generate-packages:
 	$(GO) run ./bench/genpkg -shipped
@@ -41,3 +60,7 @@ fuzz:
 	$(GO) test ./schema/manifest -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME)
 	$(GO) test ./compiler/delivery -run '^$$' -fuzz FuzzDecodeNodes -fuzztime $(FUZZTIME)
 	$(GO) test ./compiler/delivery -run '^$$' -fuzz FuzzDecodeRelationships -fuzztime $(FUZZTIME)
+	$(GO) test ./runtime/kgimg -run '^$$' -fuzz FuzzOpen -fuzztime $(FUZZTIME)
+
+clean:
+	rm -rf bin build

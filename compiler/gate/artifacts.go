@@ -185,6 +185,12 @@ func (s *state) keepDocument(name, path string, v *jsonv.Value) {
 			return
 		}
 		s.docs[name] = &doc{name: name, path: path, v: &jsonv.Value{Kind: jsonv.Object, Obj: keysOnly(v)}}
+		if s.res.EntityProvenance == nil {
+			s.res.EntityProvenance = map[string][]byte{}
+		}
+		for _, m := range v.Obj {
+			s.res.EntityProvenance[m.Key] = canonicalEntry(m.Val)
+		}
 	case manifest.AcademicStandardsBundle, manifest.LearningComponentsBundle,
 		manifest.LearningComponentDedupGroups, manifest.LearningComponentSummary:
 		// Well-formed JSON is all the gate asks of these bundles.

@@ -55,6 +55,10 @@ type Result struct {
 	Nodes         []*delivery.Node
 	Relationships []*delivery.Relationship
 
+	// EntityProvenance maps node IDs to their detailed-provenance entry
+	// (canonical JSON) from entityProvenance and learningComponentProvenance.
+	EntityProvenance map[string][]byte
+
 	// Provenance maps each progression relationship ID to its provenance record's
 	// canonical JSON, as accepted from the shards.
 	Provenance map[string][]byte

@@ -32,6 +32,9 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"validate", "run the validation gate over package directories", runValidate},
+		{"build", "validate packages and compile each valid one to <snapshot-id>.kgimg", runBuild},
+		{"inspect", "show an image's identity, counts and sections", runInspect},
+		{"verify", "check images (header, checksum, structure); print their SHA-256", runVerify},
 		{"version", "print the kgc version", runVersion},
 	}
 }

@@ -1,0 +1,99 @@
+package cli
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/kgc-project/kgc/compiler/gate"
+	"github.com/kgc-project/kgc/compiler/kgimgwrite"
+	"github.com/kgc-project/kgc/runtime/kgimg"
+)
+
+func runBuild(_ context.Context, env Env, args []string) int {
+	var f gateFlags
+	var out string
+	fs := newFlagSet(env, "build", "kgc build [--profiles DIR] [--prompts DIR] [--error-format text|json|github-actions] [--max-findings N] -o DIR PACKAGE_DIR...")
+	f.bind(fs)
+	fs.StringVar(&out, "o", "", "directory to write <snapshot-id>.kgimg images into (required)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return ExitOK
+		}
+		return ExitFailure
+	}
+	if err := f.check(); err != nil {
+		fmt.Fprintln(env.Stderr, "kgc build:", err)
+		return ExitFailure
+	}
+	if out == "" || fs.NArg() == 0 {
+		fs.Usage()
+		return ExitFailure
+	}
+	format, _ := parseFormat(f.format)
+	rep := newReporter(env, format, f.maxFindings)
+	code := ExitOK
+	for _, dir := range fs.Args() {
+		res, err := gate.Run(dir, gate.Options{ProfileRoot: f.profiles, PromptRoot: f.prompts})
+		if err != nil {
+			rep.failure(dir, err)
+			code = ExitFailure
+			continue
+		}
+		pr := rep.result(res)
+		if !res.Valid() {
+			if code == ExitOK {
+				code = ExitFindings
+			}
+			continue
+		}
+		img, err := buildImage(dir, res, out)
+		if err != nil {
+			pr.IsValid = false
+			pr.Error = err.Error()
+			fmt.Fprintf(env.Stderr, "kgc: %s: could not build: %v\n", dir, err)
+			code = ExitFailure
+			continue
+		}
+		pr.Image = img
+	}
+	rep.finish()
+	return code
+}
+
+// buildImage compiles a valid package and writes its image atomically, then
+// re-opens it to verify what was written.
+func buildImage(dir string, res *gate.Result, out string) (*imageReport, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	read := func(path string) ([]byte, error) {
+		f, err := root.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		return io.ReadAll(f)
+	}
+	data, err := kgimgwrite.Build(res, read, kgimgwrite.Options{Compiler: "kgc " + Version()})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := kgimg.OpenBytes(data); err != nil {
+		return nil, fmt.Errorf("the image just built does not verify: %w", err)
+	}
+	path, err := kgimgwrite.WriteFile(out, kgimgwrite.ImageName(res.Manifest.SnapshotID), data)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(data)
+	return &imageReport{Path: filepath.ToSlash(path), Sha256: "sha256:" + hex.EncodeToString(sum[:]), Bytes: int64(len(data))}, nil
+}

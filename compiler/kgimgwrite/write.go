@@ -1,0 +1,294 @@
+// Package kgimgwrite compiles a package that passed the gate into a .kgimg
+// image (schema/kgimg.fbs): columns of nodes and relationships, sorted ID
+// indexes, CSR adjacency per label in both directions, roaring facet bitmaps,
+// search postings and the code order built with the profile's normalisation,
+// per-edge provenance in its 64 partitions, and the raw artifacts the package's
+// rights allow to be served. The same inputs give the same bytes.
+package kgimgwrite
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	flatbuffers "github.com/google/flatbuffers/go"
+
+	"github.com/kgc-project/kgc/compiler/gate"
+	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/schema/kgfb"
+	"github.com/kgc-project/kgc/schema/manifest"
+	"github.com/kgc-project/kgc/schema/profile"
+)
+
+// Options configure a build.
+type Options struct {
+	// Compiler names the writer in the image's identity (e.g. "kgc devel").
+	Compiler string
+}
+
+// ReadArtifact returns the bytes of a declared artifact (package-relative path).
+type ReadArtifact func(path string) ([]byte, error)
+
+type writer struct {
+	res       *gate.Result
+	read      ReadArtifact
+	opts      Options
+	ord       map[string]uint32
+	normCodes []string
+}
+
+// ErrNotValid is returned when asked to build a package with error findings.
+var ErrNotValid = errors.New("kgimgwrite: the package did not pass the gate")
+
+// Build compiles a valid gate result into image file bytes. read supplies the
+// artifacts' bytes; each is checked against its manifest checksum again, so a
+// package changed since validation is refused.
+func Build(res *gate.Result, read ReadArtifact, opts Options) ([]byte, error) {
+	if !res.Valid() || res.Manifest == nil || res.Profile == nil {
+		return nil, ErrNotValid
+	}
+	w := &writer{res: res, read: read, opts: opts, ord: make(map[string]uint32, len(res.Nodes))}
+	for i, n := range res.Nodes {
+		w.ord[n.ID] = uint32(i)
+	}
+	b := flatbuffers.NewBuilder(1 << 20)
+	payload, err := w.build(b)
+	if err != nil {
+		return nil, err
+	}
+	return kgimg.Seal(payload), nil
+}
+
+func sum(b []byte) string {
+	s := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(s[:])
+}
+
+func (w *writer) build(b *flatbuffers.Builder) ([]byte, error) {
+	artifacts, err := w.buildArtifacts(b)
+	if err != nil {
+		return nil, err
+	}
+	nodes := w.buildNodes(b)
+	rels := w.buildRelationships(b)
+	nodeID, caseUUID, caseURI, relID := w.buildOrders(b)
+	adj := w.buildAdjacency(b)
+	facets := w.buildFacets(b)
+	search := w.buildSearch(b)
+	prov, hasProv := w.buildProvenance(b)
+	policy := w.buildPolicy(b)
+	identity := w.buildIdentity(b)
+	manifestBytes := b.CreateByteVector(w.res.ManifestBytes)
+	profileBytes := b.CreateByteVector(w.res.ProfileBytes)
+	var prompts flatbuffers.UOffsetT
+	if w.res.PromptBytes != nil {
+		prompts = b.CreateByteVector(w.res.PromptBytes)
+	}
+	root := uint32(0)
+	for i, n := range w.res.Nodes {
+		if nodeKind(n.Kind) == kgfb.NodeKindFramework {
+			root = uint32(i)
+			break
+		}
+	}
+	kgfb.ImageStart(b)
+	kgfb.ImageAddFormatVersion(b, kgimg.FormatVersion)
+	kgfb.ImageAddIdentity(b, identity)
+	kgfb.ImageAddManifestJson(b, manifestBytes)
+	kgfb.ImageAddProfileJson(b, profileBytes)
+	if w.res.PromptBytes != nil {
+		kgfb.ImageAddPromptConfigJson(b, prompts)
+	}
+	kgfb.ImageAddPolicy(b, policy)
+	kgfb.ImageAddNodes(b, nodes)
+	kgfb.ImageAddRelationships(b, rels)
+	kgfb.ImageAddRoot(b, root)
+	kgfb.ImageAddNodeIdOrder(b, nodeID)
+	kgfb.ImageAddCaseUuidOrder(b, caseUUID)
+	kgfb.ImageAddCaseUriOrder(b, caseURI)
+	kgfb.ImageAddRelationshipIdOrder(b, relID)
+	kgfb.ImageAddAdjacency(b, adj)
+	kgfb.ImageAddFacets(b, facets)
+	kgfb.ImageAddSearch(b, search)
+	if hasProv {
+		kgfb.ImageAddProvenance(b, prov)
+	}
+	kgfb.ImageAddArtifacts(b, artifacts)
+	b.FinishWithFileIdentifier(kgfb.ImageEnd(b), []byte(kgimg.FileIdentifier))
+	return b.FinishedBytes(), nil
+}
+
+// buildArtifacts records every declared artifact and embeds those the rights
+// allow to be served.
+func (w *writer) buildArtifacts(b *flatbuffers.Builder) (flatbuffers.UOffsetT, error) {
+	m := w.res.Manifest
+	offs := make([]flatbuffers.UOffsetT, 0, len(m.Artifacts))
+	for _, a := range m.Artifacts { // sorted by name
+		class, mime := manifest.ExposureOf(a.Name, a.Path)
+		data, err := w.read(a.Path)
+		if err != nil {
+			return 0, fmt.Errorf("kgimgwrite: artifact %s: %w", a.Name, err)
+		}
+		if got := sum(data); got != m.Checksums[a.Path] {
+			return 0, fmt.Errorf("kgimgwrite: artifact %s changed since validation (sha256 %s, manifest %s)", a.Name, got, m.Checksums[a.Path])
+		}
+		embed := manifest.Allows(m.Rights, class)
+		var bytesOff flatbuffers.UOffsetT
+		if embed && len(data) > 0 {
+			bytesOff = b.CreateByteVector(data)
+		}
+		name, path, sha, mt := b.CreateString(a.Name), b.CreateString(a.Path), b.CreateString(m.Checksums[a.Path]), b.CreateString(mime)
+		kgfb.ArtifactStart(b)
+		kgfb.ArtifactAddName(b, name)
+		kgfb.ArtifactAddPath(b, path)
+		kgfb.ArtifactAddSha256(b, sha)
+		kgfb.ArtifactAddSize(b, uint64(len(data)))
+		kgfb.ArtifactAddMime(b, mt)
+		kgfb.ArtifactAddExposure(b, kgfb.Exposure(class))
+		kgfb.ArtifactAddEmbedded(b, embed)
+		if embed && len(data) > 0 {
+			kgfb.ArtifactAddBytes(b, bytesOff)
+		}
+		offs = append(offs, kgfb.ArtifactEnd(b))
+	}
+	return tableVector(b, offs), nil
+}
+
+func (w *writer) buildPolicy(b *flatbuffers.Builder) flatbuffers.UOffsetT {
+	p, r := w.res.Profile, w.res.Manifest.Rights
+	var gms []flatbuffers.UOffsetT
+	for _, g := range p.GradeMappings {
+		label, aliases, grades := b.CreateString(g.LocalLabel), stringVector(b, g.Aliases), stringVector(b, g.NormalizedGrades)
+		kgfb.GradeMappingStart(b)
+		kgfb.GradeMappingAddLocalLabel(b, label)
+		kgfb.GradeMappingAddAliases(b, aliases)
+		kgfb.GradeMappingAddNormalizedGrades(b, grades)
+		gms = append(gms, kgfb.GradeMappingEnd(b))
+	}
+	gmOff := tableVector(b, gms)
+	var sts []flatbuffers.UOffsetT
+	for _, st := range p.StatementTypes {
+		src, norm, aliases := b.CreateString(st.SourceStatementType), b.CreateString(st.NormalizedStatementType), stringVector(b, st.Aliases)
+		var ct flatbuffers.UOffsetT
+		if st.CodeType != nil {
+			ct = b.CreateString(*st.CodeType)
+		}
+		kgfb.StatementTypeInfoStart(b)
+		kgfb.StatementTypeInfoAddSource(b, src)
+		kgfb.StatementTypeInfoAddNormalized(b, norm)
+		kgfb.StatementTypeInfoAddAliases(b, aliases)
+		kgfb.StatementTypeInfoAddIsGraphNode(b, st.IsGraphNode)
+		if st.CodeType != nil {
+			kgfb.StatementTypeInfoAddCodeType(b, ct)
+		}
+		sts = append(sts, kgfb.StatementTypeInfoEnd(b))
+	}
+	stOff := tableVector(b, sts)
+	cp := p.CodeSearchPolicy
+	label, roots := b.CreateString(p.Hierarchy.RelationshipType), stringVector(b, p.Hierarchy.RootStatementTypes)
+	avail, delims := b.CreateString(cp.Availability), stringVector(b, profile.NormalizedDelimiters(cp))
+	lic, attr, review, deriv := b.CreateString(r.SourceLicense), b.CreateString(r.AttributionStatement), b.CreateString(r.ReviewStatus), b.CreateString(r.AllowGeneratedDerivatives)
+	var licURI flatbuffers.UOffsetT
+	if r.LicenseURI != nil {
+		licURI = b.CreateString(*r.LicenseURI)
+	}
+	kgfb.PolicyStart(b)
+	kgfb.PolicyAddHierarchyLabel(b, label)
+	kgfb.PolicyAddAllowMultiParent(b, p.Hierarchy.AllowMultiParent)
+	kgfb.PolicyAddRootStatementTypes(b, roots)
+	kgfb.PolicyAddGradeMappings(b, gmOff)
+	kgfb.PolicyAddStatementTypes(b, stOff)
+	kgfb.PolicyAddCodeAvailability(b, avail)
+	kgfb.PolicyAddCodeCaseSensitive(b, cp.CaseSensitive)
+	kgfb.PolicyAddCodeWhitespaceNormalization(b, cp.WhitespaceNormalization)
+	kgfb.PolicyAddCodePunctuationNormalization(b, cp.PunctuationNormalization)
+	kgfb.PolicyAddCodeAllowPrefix(b, cp.AllowPrefixSearch)
+	kgfb.PolicyAddCodePrefixDelimiters(b, delims)
+	kgfb.PolicyAddSourceLicense(b, lic)
+	if r.LicenseURI != nil {
+		kgfb.PolicyAddLicenseUri(b, licURI)
+	}
+	kgfb.PolicyAddAttributionStatement(b, attr)
+	kgfb.PolicyAddReviewStatus(b, review)
+	kgfb.PolicyAddAllowStandardResources(b, r.AllowStandardResources)
+	kgfb.PolicyAddAllowFullText(b, r.AllowFullText)
+	kgfb.PolicyAddAllowBulkResource(b, r.AllowBulkResource)
+	kgfb.PolicyAddAllowGeneratedDerivatives(b, deriv)
+	return kgfb.PolicyEnd(b)
+}
+
+func (w *writer) buildIdentity(b *flatbuffers.Builder) flatbuffers.UOffsetT {
+	m := w.res.Manifest
+	strs := []string{m.FrameworkID, m.SnapshotID, m.GraphPackageID, m.GraphType, m.Profile.ProfileID,
+		m.Profile.ProfileVersion, m.Profile.Sha256, sum(w.res.ManifestBytes), w.opts.Compiler}
+	offs := make([]flatbuffers.UOffsetT, len(strs))
+	for i, s := range strs {
+		offs[i] = b.CreateString(s)
+	}
+	var prompt flatbuffers.UOffsetT
+	if w.res.Prompts != nil {
+		prompt = b.CreateString(w.res.Prompts.Sha256)
+	}
+	kgfb.IdentityStart(b)
+	kgfb.IdentityAddFrameworkId(b, offs[0])
+	kgfb.IdentityAddSnapshotId(b, offs[1])
+	kgfb.IdentityAddGraphPackageId(b, offs[2])
+	kgfb.IdentityAddGraphType(b, offs[3])
+	kgfb.IdentityAddPackageRevision(b, uint32(m.PackageRevision))
+	kgfb.IdentityAddProfileId(b, offs[4])
+	kgfb.IdentityAddProfileVersion(b, offs[5])
+	kgfb.IdentityAddProfileSha256(b, offs[6])
+	kgfb.IdentityAddManifestSha256(b, offs[7])
+	if w.res.Prompts != nil {
+		kgfb.IdentityAddPromptConfigSha256(b, prompt)
+	}
+	kgfb.IdentityAddCompiler(b, offs[8])
+	return kgfb.IdentityEnd(b)
+}
+
+// ImageName returns the file name of a snapshot's image.
+func ImageName(snapshotID string) string { return snapshotID + ".kgimg" }
+
+// WriteFile writes image bytes to dir/name atomically: a temp file in dir,
+// fsync, rename, then fsync of dir. A failure leaves no partial image.
+func WriteFile(dir, name string, data []byte) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("kgimgwrite: %w", err)
+	}
+	final := filepath.Join(dir, name)
+	tmp, err := os.CreateTemp(dir, "."+name+".tmp-*")
+	if err != nil {
+		return "", fmt.Errorf("kgimgwrite: %w", err)
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return "", fmt.Errorf("kgimgwrite: write %s: %w", final, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return "", fmt.Errorf("kgimgwrite: sync %s: %w", final, err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return "", fmt.Errorf("kgimgwrite: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return "", fmt.Errorf("kgimgwrite: close %s: %w", final, err)
+	}
+	if err := os.Rename(tmp.Name(), final); err != nil {
+		return "", fmt.Errorf("kgimgwrite: rename to %s: %w", final, err)
+	}
+	ok = true
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return final, nil
+}

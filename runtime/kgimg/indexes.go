@@ -1,0 +1,212 @@
+package kgimg
+
+import (
+	"sort"
+	"unsafe"
+
+	flatbuffers "github.com/google/flatbuffers/go"
+
+	"github.com/kgc-project/kgc/schema/kgfb"
+)
+
+func unsafeBytes(s string) []byte {
+	if s == "" {
+		return nil
+	}
+	return unsafe.Slice(unsafe.StringData(s), len(s))
+}
+
+func unsafeString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// Adjacency is one CSR index (a label and a direction).
+type Adjacency struct {
+	offsets, neighbors, edges U32s
+}
+
+// Row returns node n's neighbours and the relationships that reach them, in the
+// contract's order. An absent index gives empty rows.
+func (a Adjacency) Row(n uint32) (neighbors, edges U32s) {
+	if a.offsets.Len() == 0 {
+		return U32s{}, U32s{}
+	}
+	lo, hi := int(a.offsets.At(int(n))), int(a.offsets.At(int(n)+1))
+	return a.neighbors.Slice(lo, hi), a.edges.Slice(lo, hi)
+}
+
+// Degree returns the number of neighbours of n.
+func (a Adjacency) Degree(n uint32) int {
+	if a.offsets.Len() == 0 {
+		return 0
+	}
+	return int(a.offsets.At(int(n)+1) - a.offsets.At(int(n)))
+}
+
+// FacetRef is one facet value.
+type FacetRef struct {
+	Kind   kgfb.FacetKind
+	Key    string // facet-normalised
+	Value  string // as written
+	Bitmap Bitmap
+}
+
+// postingList is a sorted key → ascending ordinals index.
+type postingList struct {
+	keys   column
+	starts U32s
+	nodes  U32s
+}
+
+func (p postingList) lookup(key string) (U32s, bool) {
+	n := p.keys.len()
+	i := sort.Search(n, func(i int) bool { return cmpKey(p.keys.bytes(i), key) >= 0 })
+	if i == n || cmpKey(p.keys.bytes(i), key) != 0 {
+		return U32s{}, false
+	}
+	return p.nodes.Slice(int(p.starts.At(i)), int(p.starts.At(i+1))), true
+}
+
+// provenanceCols are the per-edge provenance columns.
+type provenanceCols struct {
+	shardStarts, recordRel, relRecord U32s
+	records                           column
+}
+
+func readPostings(t flatbuffers.Table, slot int) postingList {
+	s, ok := subTable(t, slot)
+	if !ok {
+		return postingList{}
+	}
+	return postingList{keys: readColumn(s, 0), starts: U32s{vecBytes(s, 1, 4)}, nodes: U32s{vecBytes(s, 2, 4)}}
+}
+
+func (img *Image) resolveIndexes() {
+	root := img.root
+	var a kgfb.Adjacency
+	for i := 0; i < root.AdjacencyLength(); i++ {
+		root.Adjacency(&a, i)
+		t := a.Table()
+		k := int(a.Label())*2 + int(a.Direction())
+		img.adj[k] = Adjacency{
+			offsets:   U32s{vecBytes(t, 2, 4)},
+			neighbors: U32s{vecBytes(t, 3, 4)},
+			edges:     U32s{vecBytes(t, 4, 4)},
+		}
+	}
+	var f kgfb.Facet
+	img.facets = make([]FacetRef, root.FacetsLength())
+	for i := range img.facets {
+		root.Facets(&f, i)
+		bm, _ := parseBitmap(f.BitmapBytes(), uint64(img.n.count))
+		img.facets[i] = FacetRef{Kind: f.Kind(), Key: unsafeString(f.Key()), Value: unsafeString(f.Value()), Bitmap: bm}
+	}
+	if st, ok := subTable(root.Table(), slot(imageDesc, "search")); ok {
+		img.itemTokens = readPostings(st, slot(searchDesc, "item_tokens"))
+		img.componentTokens = readPostings(st, slot(searchDesc, "component_tokens"))
+		img.componentTags = readPostings(st, slot(searchDesc, "component_tags"))
+		img.codeOrder = U32s{vecBytes(st, slot(searchDesc, "code_order"), 4)}
+	}
+	if pt, ok := subTable(root.Table(), slot(imageDesc, "provenance")); ok {
+		img.prov = provenanceCols{
+			shardStarts: U32s{vecBytes(pt, 0, 4)},
+			recordRel:   U32s{vecBytes(pt, 1, 4)},
+			records:     readColumn(pt, 2),
+			relRecord:   U32s{vecBytes(pt, 3, 4)},
+		}
+	}
+}
+
+// Adjacency returns the CSR index of a label and direction.
+func (img *Image) Adjacency(label kgfb.RelLabel, dir kgfb.Direction) Adjacency {
+	return img.adj[int(label)*2+int(dir)]
+}
+
+// Facets returns every facet value, sorted by (kind, key).
+func (img *Image) Facets() []FacetRef { return img.facets }
+
+// Facet returns the facet value with this kind and facet-normalised key.
+func (img *Image) Facet(kind kgfb.FacetKind, key string) (Bitmap, bool) {
+	i := sort.Search(len(img.facets), func(i int) bool {
+		f := img.facets[i]
+		return f.Kind > kind || f.Kind == kind && f.Key >= key
+	})
+	if i < len(img.facets) && img.facets[i].Kind == kind && img.facets[i].Key == key {
+		return img.facets[i].Bitmap, true
+	}
+	return Bitmap{}, false
+}
+
+// ItemToken returns the items whose description has this lexical token.
+func (img *Image) ItemToken(token string) (U32s, bool) { return img.itemTokens.lookup(token) }
+
+// ComponentToken returns the learning components whose description has this token.
+func (img *Image) ComponentToken(token string) (U32s, bool) { return img.componentTokens.lookup(token) }
+
+// ComponentTag returns the learning components with this facet-normalised tag.
+func (img *Image) ComponentTag(tag string) (U32s, bool) { return img.componentTags.lookup(tag) }
+
+// CodeOrder returns the coded items ordered by (normalized code, node ID).
+func (img *Image) CodeOrder() U32s { return img.codeOrder }
+
+// Provenance returns the stored provenance record of relationship r (canonical
+// JSON, aliasing the image) and its partition.
+func (img *Image) Provenance(r uint32) (record []byte, shard int, ok bool) {
+	if img.prov.relRecord.Len() == 0 {
+		return nil, 0, false
+	}
+	i := img.prov.relRecord.At(int(r))
+	if i == noRecord {
+		return nil, 0, false
+	}
+	shard = sort.Search(64, func(k int) bool { return img.prov.shardStarts.At(k+1) > i })
+	return img.prov.records.bytes(int(i)), shard, true
+}
+
+// ShardRecords returns the relationship ordinals of partition k's records, in
+// relationship-ID order.
+func (img *Image) ShardRecords(k int) U32s {
+	if img.prov.shardStarts.Len() == 0 {
+		return U32s{}
+	}
+	return img.prov.recordRel.Slice(int(img.prov.shardStarts.At(k)), int(img.prov.shardStarts.At(k+1)))
+}
+
+const noRecord = 0xFFFFFFFF
+
+// Artifact returns the declared artifact with this logical name.
+func (img *Image) Artifact(name string) (*kgfb.Artifact, bool) {
+	var a kgfb.Artifact
+	n := img.root.ArtifactsLength()
+	i := sort.Search(n, func(i int) bool {
+		img.root.Artifacts(&a, i)
+		return string(a.Name()) >= name
+	})
+	if i == n {
+		return nil, false
+	}
+	out := new(kgfb.Artifact)
+	img.root.Artifacts(out, i)
+	if string(out.Name()) != name {
+		return nil, false
+	}
+	return out, true
+}
+
+// Identity returns the image's identity table.
+func (img *Image) Identity() *kgfb.Identity { return img.root.Identity(nil) }
+
+// Policy returns the decoded policy table.
+func (img *Image) Policy() *kgfb.Policy { return img.root.Policy(nil) }
+
+// ManifestJSON returns the exact manifest bytes.
+func (img *Image) ManifestJSON() []byte { return img.root.ManifestJsonBytes() }
+
+// ProfileJSON returns the exact profile bytes.
+func (img *Image) ProfileJSON() []byte { return img.root.ProfileJsonBytes() }
+
+// PromptConfigJSON returns the exact prompt-config bytes (nil when none).
+func (img *Image) PromptConfigJSON() []byte { return img.root.PromptConfigJsonBytes() }

@@ -1,0 +1,148 @@
+// Package kgimg opens .kgimg images: one compiled, checksummed, self-contained
+// package snapshot. Open maps the file read-only, checks the header in order
+// (magic, format version, sizes, whole-file XXH3-64 checksum), then runs a structural
+// verifier written for schema/kgimg.fbs (every offset, vtable, vector and
+// string in bounds; CSR offsets monotonic with targets below the node count;
+// ordinals in range; sorted indexes sorted; roaring bitmaps valid). Only an image
+// that passes all of it is returned.
+//
+// Accessors read the mapped bytes in place: strings and byte slices they return
+// alias the mapping.
+//
+// # Caveats
+//
+//   - Slices, strings and Bitmaps returned by an Image are valid only until Close.
+//     Copy anything that must outlive it.
+//   - The mapping is read-only: writing through a returned slice faults.
+//   - Replace images by writing a new file and renaming it over the old one, never
+//     in place: a truncated mapping faults on access.
+//   - The format is little-endian.
+package kgimg
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sync/atomic"
+
+	"github.com/kgc-project/kgc/schema/kgfb"
+)
+
+// Image is an open, verified image.
+type Image struct {
+	path   string
+	file   []byte // the whole file (mapped or read)
+	unmap  func() error
+	closed atomic.Bool
+	root   *kgfb.Image
+	header Header
+
+	n                                                    nodeCols
+	r                                                    relCols
+	nodeIDOrder, caseUUIDOrder, caseURIOrder, relIDOrder U32s
+	adj                                                  [8]Adjacency
+	facets                                               []FacetRef
+	itemTokens, componentTokens, componentTags           postingList
+	codeOrder                                            U32s
+	prov                                                 provenanceCols
+}
+
+// Open maps and verifies the image at path.
+func Open(path string) (*Image, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return nil, fmt.Errorf("kgimg: open %s: %w", path, err)
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		// Follow a link only to a regular file.
+		if fi, err = os.Stat(path); err != nil {
+			return nil, fmt.Errorf("kgimg: open %s: %w", path, err)
+		}
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("kgimg: open %s: %w (not a regular file)", path, ErrNotImage)
+	}
+	if fi.Size() < int64(len(Magic)) {
+		return nil, fmt.Errorf("kgimg: open %s: %w (%d bytes)", path, ErrNotImage, fi.Size())
+	}
+	if fi.Size() > MaxImageSize {
+		return nil, fmt.Errorf("kgimg: open %s: %w", path, corrupt("header", -1, "file of %d bytes exceeds the format's limit", fi.Size()))
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("kgimg: open %s: %w", path, err)
+	}
+	defer f.Close()
+	b, unmap, err := mapFile(f, int(fi.Size()))
+	if err != nil {
+		return nil, fmt.Errorf("kgimg: open %s: %w", path, err)
+	}
+	img, err := newImage(b)
+	if err != nil {
+		unmap()
+		return nil, fmt.Errorf("kgimg: open %s: %w", path, err)
+	}
+	img.path, img.unmap = path, unmap
+	return img, nil
+}
+
+// OpenBytes verifies an image held in memory (tests, fuzzing). The image
+// aliases b.
+func OpenBytes(b []byte) (*Image, error) {
+	img, err := newImage(b)
+	if err != nil {
+		return nil, err
+	}
+	img.unmap = func() error { return nil }
+	return img, nil
+}
+
+func newImage(b []byte) (img *Image, err error) {
+	defer func() {
+		// The verifier is written not to panic; this is the last line of defence.
+		if r := recover(); r != nil {
+			img, err = nil, corrupt("payload", -1, "verification panicked: %v", r)
+		}
+	}()
+	h, err := ParseHeader(b)
+	if err != nil {
+		return nil, err
+	}
+	payload := b[HeaderSize:]
+	if err := verifyStructure(payload); err != nil {
+		return nil, err
+	}
+	img = &Image{file: b, header: h, root: kgfb.GetRootAsImage(payload, 0)}
+	if err := img.verifySemantics(); err != nil {
+		return nil, err
+	}
+	return img, nil
+}
+
+// Close unmaps the image. It is safe to call more than once.
+func (img *Image) Close() error {
+	if img.closed.Swap(true) {
+		return nil
+	}
+	return img.unmap()
+}
+
+// Path returns the path the image was opened from ("" for OpenBytes).
+func (img *Image) Path() string { return img.path }
+
+// Size returns the file size in bytes.
+func (img *Image) Size() int64 { return int64(len(img.file)) }
+
+// Bytes returns the whole file (aliasing the mapping).
+func (img *Image) Bytes() []byte { return img.file }
+
+// Header returns the decoded header.
+func (img *Image) Header() Header { return img.header }
+
+// Root returns the FlatBuffers root table for readers that need a field this
+// package does not wrap.
+func (img *Image) Root() *kgfb.Image { return img.root }
+
+// ErrNotFound is returned by lookups that find nothing.
+var ErrNotFound = errors.New("kgimg: not found")

@@ -1,0 +1,22 @@
+//go:build !unix
+
+package kgimg
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// mapFile reads the whole file: the portable fallback where unix mmap is not
+// available (it copies, so it is not zero-copy).
+func mapFile(f *os.File, size int) ([]byte, func() error, error) {
+	b := make([]byte, size)
+	if _, err := io.ReadFull(f, b); err != nil {
+		return nil, nil, fmt.Errorf("kgimg: read: %w", err)
+	}
+	return b, func() error { return nil }, nil
+}
+
+// Mapped reports whether this build maps images (true) or reads them into memory.
+const Mapped = false

@@ -1,0 +1,23 @@
+//go:build unix
+
+package kgimg
+
+import (
+	"fmt"
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// mapFile maps f read-only and shared. The mapping outlives f.
+func mapFile(f *os.File, size int) ([]byte, func() error, error) {
+	b, err := unix.Mmap(int(f.Fd()), 0, size, unix.PROT_READ, unix.MAP_SHARED)
+	if err != nil {
+		return nil, nil, fmt.Errorf("kgimg: mmap: %w", err)
+	}
+	_ = unix.Madvise(b, unix.MADV_RANDOM)
+	return b, func() error { return unix.Munmap(b) }, nil
+}
+
+// Mapped reports whether this build maps images (true) or reads them into memory.
+const Mapped = true

@@ -1,0 +1,239 @@
+package kgimg
+
+import (
+	"bytes"
+	flatbuffers "github.com/google/flatbuffers/go"
+	"sort"
+	"strings"
+
+	"github.com/kgc-project/kgc/schema/kgfb"
+)
+
+// NodeField names a string column of the nodes.
+type NodeField int
+
+// Node string fields, in schema order.
+const (
+	NodeID NodeField = iota
+	NodeAcademicSubject
+	NodeAdoptionStatus
+	NodeAttributionStatement
+	NodeAuthor
+	NodeCaseIdentifierURI
+	NodeCaseIdentifierUUID
+	NodeDescription
+	NodePropertyIdentifier
+	NodeIdentityKey
+	NodeInLanguage
+	NodeJurisdiction
+	NodeLicense
+	NodeName
+	NodeNormalizedStatementType
+	NodeProvider
+	NodeStatementCode
+	NodeStatementType
+	NodeNormalizedCode
+	NodeProvenanceJSON
+	numNodeFields
+)
+
+// nodeFieldSlots maps each NodeField to its slot in the Nodes table.
+var nodeFieldSlots = [numNodeFields]int{
+	slot(nodesDesc, "id"), slot(nodesDesc, "academic_subject"), slot(nodesDesc, "adoption_status"),
+	slot(nodesDesc, "attribution_statement"), slot(nodesDesc, "author"), slot(nodesDesc, "case_identifier_uri"),
+	slot(nodesDesc, "case_identifier_uuid"), slot(nodesDesc, "description"), slot(nodesDesc, "property_identifier"),
+	slot(nodesDesc, "identity_key"), slot(nodesDesc, "in_language"), slot(nodesDesc, "jurisdiction"),
+	slot(nodesDesc, "license"), slot(nodesDesc, "name"), slot(nodesDesc, "normalized_statement_type"),
+	slot(nodesDesc, "provider"), slot(nodesDesc, "statement_code"), slot(nodesDesc, "statement_type"),
+	slot(nodesDesc, "normalized_code"), slot(nodesDesc, "provenance_json"),
+}
+
+// RelField names a string column of the relationships.
+type RelField int
+
+// Relationship string fields, in schema order.
+const (
+	RelID RelField = iota
+	RelAttributionStatement
+	RelAuthor
+	RelDescription
+	RelPropertyIdentifier
+	RelLicense
+	RelProvider
+	RelRelationshipType
+	RelResolutionStatus
+	RelSourceEntity
+	RelSourceEntityKey
+	RelSourceEntityValue
+	RelTargetEntity
+	RelTargetEntityKey
+	RelTargetEntityValue
+	numRelFields
+)
+
+var relFieldSlots = [numRelFields]int{
+	slot(relationshipsDesc, "id"), slot(relationshipsDesc, "attribution_statement"), slot(relationshipsDesc, "author"),
+	slot(relationshipsDesc, "description"), slot(relationshipsDesc, "property_identifier"), slot(relationshipsDesc, "license"),
+	slot(relationshipsDesc, "provider"), slot(relationshipsDesc, "relationship_type"), slot(relationshipsDesc, "resolution_status"),
+	slot(relationshipsDesc, "source_entity"), slot(relationshipsDesc, "source_entity_key"), slot(relationshipsDesc, "source_entity_value"),
+	slot(relationshipsDesc, "target_entity"), slot(relationshipsDesc, "target_entity_key"), slot(relationshipsDesc, "target_entity_value"),
+}
+
+// nodeCols and relCols are the column views resolved once at open.
+type nodeCols struct {
+	count            int
+	kind, isCurrent  []byte
+	order, present   U32s
+	str              [numNodeFields]column
+	gradeLevel, tags listColumn
+}
+
+type relCols struct {
+	count                          int
+	label                          []byte
+	source, target, order, present U32s
+	confidence                     []byte
+	str                            [numRelFields]column
+	sourceLabels, targetLabels     listColumn
+}
+
+func (img *Image) resolve() {
+	root := img.root.Table()
+	nt, _ := subTable(root, slot(imageDesc, "nodes"))
+	n := &img.n
+	n.count = int(nt.GetUint32Slot(flatbuffers.VOffsetT(4+2*slot(nodesDesc, "count")), 0))
+	n.kind = vecBytes(nt, slot(nodesDesc, "kind"), 1)
+	n.isCurrent = vecBytes(nt, slot(nodesDesc, "is_current"), 1)
+	n.order = U32s{vecBytes(nt, slot(nodesDesc, "source_export_order"), 4)}
+	n.present = U32s{vecBytes(nt, slot(nodesDesc, "present"), 4)}
+	for f, s := range nodeFieldSlots {
+		n.str[f] = readColumn(nt, s)
+	}
+	n.gradeLevel = readLists(nt, slot(nodesDesc, "grade_level"))
+	n.tags = readLists(nt, slot(nodesDesc, "tags"))
+
+	rt, _ := subTable(root, slot(imageDesc, "relationships"))
+	r := &img.r
+	r.count = int(rt.GetUint32Slot(flatbuffers.VOffsetT(4+2*slot(relationshipsDesc, "count")), 0))
+	r.label = vecBytes(rt, slot(relationshipsDesc, "label"), 1)
+	r.source = U32s{vecBytes(rt, slot(relationshipsDesc, "source"), 4)}
+	r.target = U32s{vecBytes(rt, slot(relationshipsDesc, "target"), 4)}
+	r.order = U32s{vecBytes(rt, slot(relationshipsDesc, "source_export_order"), 4)}
+	r.present = U32s{vecBytes(rt, slot(relationshipsDesc, "present"), 4)}
+	r.confidence = vecBytes(rt, slot(relationshipsDesc, "support_confidence"), 8)
+	for f, s := range relFieldSlots {
+		r.str[f] = readColumn(rt, s)
+	}
+	r.sourceLabels = readLists(rt, slot(relationshipsDesc, "source_labels"))
+	r.targetLabels = readLists(rt, slot(relationshipsDesc, "target_labels"))
+
+	img.nodeIDOrder = U32s{vecBytes(root, slot(imageDesc, "node_id_order"), 4)}
+	img.caseUUIDOrder = U32s{vecBytes(root, slot(imageDesc, "case_uuid_order"), 4)}
+	img.caseURIOrder = U32s{vecBytes(root, slot(imageDesc, "case_uri_order"), 4)}
+	img.relIDOrder = U32s{vecBytes(root, slot(imageDesc, "relationship_id_order"), 4)}
+	img.resolveIndexes()
+}
+
+// NodeCount returns the number of nodes.
+func (img *Image) NodeCount() int { return img.n.count }
+
+// RelationshipCount returns the number of relationships.
+func (img *Image) RelationshipCount() int { return img.r.count }
+
+// RootNode returns the framework root's ordinal.
+func (img *Image) RootNode() uint32 { return img.root.Root() }
+
+// NodeKind returns a node's kind.
+func (img *Image) NodeKind(n uint32) kgfb.NodeKind { return kgfb.NodeKind(img.n.kind[n]) }
+
+// NodeOrder returns a node's sourceExportOrder.
+func (img *Image) NodeOrder(n uint32) uint32 { return img.n.order.At(int(n)) }
+
+// NodePresent returns a node's property-presence bits.
+func (img *Image) NodePresent(n uint32) uint32 { return img.n.present.At(int(n)) }
+
+// NodeIsCurrent returns a node's decoded isCurrent.
+func (img *Image) NodeIsCurrent(n uint32) bool { return img.n.isCurrent[n] != 0 }
+
+// NodeString returns one string field of a node, aliasing the image.
+func (img *Image) NodeString(n uint32, f NodeField) string { return img.n.str[f].str(int(n)) }
+
+// NodeGradeLevel returns a node's gradeLevel list.
+func (img *Image) NodeGradeLevel(n uint32) StringList { return img.n.gradeLevel.list(int(n)) }
+
+// NodeTags returns a node's tags list.
+func (img *Image) NodeTags(n uint32) StringList { return img.n.tags.list(int(n)) }
+
+// RelLabel returns a relationship's label.
+func (img *Image) RelLabel(r uint32) kgfb.RelLabel { return kgfb.RelLabel(img.r.label[r]) }
+
+// RelSource and RelTarget return a relationship's endpoint ordinals.
+func (img *Image) RelSource(r uint32) uint32 { return img.r.source.At(int(r)) }
+
+// RelTarget returns the target ordinal.
+func (img *Image) RelTarget(r uint32) uint32 { return img.r.target.At(int(r)) }
+
+// RelOrder returns a relationship's sourceExportOrder.
+func (img *Image) RelOrder(r uint32) uint32 { return img.r.order.At(int(r)) }
+
+// RelPresent returns a relationship's property-presence bits.
+func (img *Image) RelPresent(r uint32) uint32 { return img.r.present.At(int(r)) }
+
+// RelConfidence returns a relationship's supportConfidence (valid when present).
+func (img *Image) RelConfidence(r uint32) float64 { return f64(img.r.confidence, int(r)) }
+
+// RelString returns one string field of a relationship, aliasing the image.
+func (img *Image) RelString(r uint32, f RelField) string { return img.r.str[f].str(int(r)) }
+
+// RelSourceLabels and RelTargetLabels return the endpoint label lists.
+func (img *Image) RelSourceLabels(r uint32) StringList { return img.r.sourceLabels.list(int(r)) }
+
+// RelTargetLabels returns the target label list.
+func (img *Image) RelTargetLabels(r uint32) StringList { return img.r.targetLabels.list(int(r)) }
+
+func cmpKey(b []byte, s string) int { return bytes.Compare(b, unsafeBytes(s)) }
+
+// search returns the range [lo, hi) of order entries whose key equals key.
+func searchRange(order U32s, col column, key string) (int, int) {
+	n := order.Len()
+	lo := sort.Search(n, func(i int) bool { return cmpKey(col.bytes(int(order.At(i))), key) >= 0 })
+	hi := lo
+	for hi < n && cmpKey(col.bytes(int(order.At(hi))), key) == 0 {
+		hi++
+	}
+	return lo, hi
+}
+
+// NodeByID returns the ordinal of the node with this ID.
+func (img *Image) NodeByID(id string) (uint32, bool) {
+	lo, hi := searchRange(img.nodeIDOrder, img.n.str[NodeID], id)
+	if lo == hi {
+		return 0, false
+	}
+	return img.nodeIDOrder.At(lo), true
+}
+
+// NodesByCaseUUID returns the ordinals of the nodes with this CASE UUID (more
+// than one when the package reuses a UUID).
+func (img *Image) NodesByCaseUUID(uuid string) U32s {
+	lo, hi := searchRange(img.caseUUIDOrder, img.n.str[NodeCaseIdentifierUUID], uuid)
+	return img.caseUUIDOrder.Slice(lo, hi)
+}
+
+// NodesByCaseURI returns the ordinals of the nodes with this CASE URI.
+func (img *Image) NodesByCaseURI(uri string) U32s {
+	lo, hi := searchRange(img.caseURIOrder, img.n.str[NodeCaseIdentifierURI], uri)
+	return img.caseURIOrder.Slice(lo, hi)
+}
+
+// RelationshipByID returns the ordinal of the relationship with this ID.
+func (img *Image) RelationshipByID(id string) (uint32, bool) {
+	lo, hi := searchRange(img.relIDOrder, img.r.str[RelID], id)
+	if lo == hi {
+		return 0, false
+	}
+	return img.relIDOrder.At(lo), true
+}
+
+// hasPrefixKey reports whether b starts with prefix.
+func hasPrefixKey(b []byte, prefix string) bool { return strings.HasPrefix(unsafeString(b), prefix) }

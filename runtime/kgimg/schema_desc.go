@@ -1,0 +1,127 @@
+package kgimg
+
+// The verifier walks the FlatBuffers payload with these descriptions of the
+// tables in schema/kgimg.fbs (a test parses the .fbs and checks they match).
+
+type kind uint8
+
+const (
+	kScalar  kind = iota // size bytes inline
+	kEnum                // ubyte with a maximum value
+	kString              // offset to a string
+	kBytes               // offset to [ubyte] (or other scalar vector: elem bytes each)
+	kStrings             // offset to [string]
+	kTables              // offset to [table]
+	kTable               // offset to a table
+)
+
+type fieldDesc struct {
+	name     string
+	kind     kind
+	size     int        // scalar size, or element size of a scalar vector
+	max      int        // largest valid enum value
+	table    *tableDesc // element or sub-table type
+	required bool
+}
+
+type tableDesc struct {
+	name   string
+	fields []fieldDesc
+}
+
+func scalar(name string, size int) fieldDesc { return fieldDesc{name: name, kind: kScalar, size: size} }
+func enum(name string, max int) fieldDesc {
+	return fieldDesc{name: name, kind: kEnum, size: 1, max: max}
+}
+func str(name string) fieldDesc           { return fieldDesc{name: name, kind: kString} }
+func reqStr(name string) fieldDesc        { return fieldDesc{name: name, kind: kString, required: true} }
+func vec(name string, elem int) fieldDesc { return fieldDesc{name: name, kind: kBytes, size: elem} }
+func strs(name string) fieldDesc          { return fieldDesc{name: name, kind: kStrings} }
+func tables(name string, t *tableDesc) fieldDesc {
+	return fieldDesc{name: name, kind: kTables, table: t}
+}
+func table(name string, t *tableDesc) fieldDesc { return fieldDesc{name: name, kind: kTable, table: t} }
+
+func required(f fieldDesc) fieldDesc { f.required = true; return f }
+
+var (
+	stringsDesc     = &tableDesc{"Strings", []fieldDesc{vec("spans", 4), vec("data", 1)}}
+	stringListsDesc = &tableDesc{"StringLists", []fieldDesc{vec("starts", 4), table("items", stringsDesc)}}
+	nodesDesc       = &tableDesc{"Nodes", []fieldDesc{
+		scalar("count", 4), vec("kind", 1), vec("source_export_order", 4), vec("present", 4), vec("is_current", 1),
+		col("id"), col("academic_subject"), col("adoption_status"), col("attribution_statement"), col("author"),
+		col("case_identifier_uri"), col("case_identifier_uuid"), col("description"), col("property_identifier"),
+		col("identity_key"), col("in_language"), col("jurisdiction"), col("license"), col("name"),
+		col("normalized_statement_type"), col("provider"), col("statement_code"), col("statement_type"),
+		lists("grade_level"), lists("tags"), col("normalized_code"), col("provenance_json"),
+	}}
+	relationshipsDesc = &tableDesc{"Relationships", []fieldDesc{
+		scalar("count", 4), vec("label", 1), vec("source", 4), vec("target", 4), vec("source_export_order", 4),
+		vec("present", 4), vec("support_confidence", 8), col("id"), col("attribution_statement"), col("author"),
+		col("description"), col("property_identifier"), col("license"), col("provider"), col("relationship_type"),
+		col("resolution_status"), col("source_entity"), col("source_entity_key"), col("source_entity_value"),
+		col("target_entity"), col("target_entity_key"), col("target_entity_value"), lists("source_labels"),
+		lists("target_labels"),
+	}}
+	adjacencyDesc = &tableDesc{"Adjacency", []fieldDesc{
+		enum("label", 3), enum("direction", 1), vec("offsets", 4), vec("neighbors", 4), vec("edges", 4),
+	}}
+	facetDesc       = &tableDesc{"Facet", []fieldDesc{enum("kind", 5), str("key"), str("value"), vec("bitmap", 1)}}
+	postingListDesc = &tableDesc{"PostingList", []fieldDesc{table("keys", stringsDesc), vec("starts", 4), vec("nodes", 4)}}
+	searchDesc      = &tableDesc{"Search", []fieldDesc{
+		str("lexical_version"), str("facet_version"), str("code_version"), table("item_tokens", postingListDesc),
+		table("component_tokens", postingListDesc), table("component_tags", postingListDesc), vec("code_order", 4),
+	}}
+	provenanceDesc = &tableDesc{"Provenance", []fieldDesc{
+		vec("shard_starts", 4), vec("record_relationship", 4), table("records", stringsDesc), vec("relationship_record", 4),
+	}}
+	artifactDesc = &tableDesc{"Artifact", []fieldDesc{
+		reqStr("name"), reqStr("path"), str("sha256"), scalar("size", 8), str("mime"), enum("exposure", 3),
+		scalar("embedded", 1), vec("bytes", 1),
+	}}
+	gradeMappingDesc  = &tableDesc{"GradeMapping", []fieldDesc{str("local_label"), strs("aliases"), strs("normalized_grades")}}
+	statementTypeDesc = &tableDesc{"StatementTypeInfo", []fieldDesc{
+		str("source"), str("normalized"), strs("aliases"), scalar("is_graph_node", 1), str("code_type"),
+	}}
+	policyDesc = &tableDesc{"Policy", []fieldDesc{
+		str("hierarchy_label"), scalar("allow_multi_parent", 1), strs("root_statement_types"),
+		tables("grade_mappings", gradeMappingDesc), tables("statement_types", statementTypeDesc),
+		str("code_availability"), scalar("code_case_sensitive", 1), scalar("code_whitespace_normalization", 1),
+		scalar("code_punctuation_normalization", 1), scalar("code_allow_prefix", 1), strs("code_prefix_delimiters"),
+		str("source_license"), str("license_uri"), str("attribution_statement"), str("review_status"),
+		scalar("allow_standard_resources", 1), scalar("allow_full_text", 1), scalar("allow_bulk_resource", 1),
+		str("allow_generated_derivatives"),
+	}}
+	identityDesc = &tableDesc{"Identity", []fieldDesc{
+		reqStr("framework_id"), reqStr("snapshot_id"), reqStr("graph_package_id"), str("graph_type"),
+		scalar("package_revision", 4), str("profile_id"), str("profile_version"), str("profile_sha256"),
+		str("manifest_sha256"), str("prompt_config_sha256"), str("compiler"),
+	}}
+	imageDesc = &tableDesc{"Image", []fieldDesc{
+		scalar("format_version", 4), required(table("identity", identityDesc)), required(vec("manifest_json", 1)),
+		required(vec("profile_json", 1)), vec("prompt_config_json", 1), required(table("policy", policyDesc)),
+		required(table("nodes", nodesDesc)), required(table("relationships", relationshipsDesc)), scalar("root", 4),
+		vec("node_id_order", 4), vec("case_uuid_order", 4), vec("case_uri_order", 4), vec("relationship_id_order", 4),
+		tables("adjacency", adjacencyDesc), tables("facets", facetDesc), table("search", searchDesc),
+		table("provenance", provenanceDesc), tables("artifacts", artifactDesc),
+	}}
+)
+
+func col(name string) fieldDesc   { return table(name, stringsDesc) }
+func lists(name string) fieldDesc { return table(name, stringListsDesc) }
+
+// allTables lists every table description (for the schema-agreement test).
+var allTables = []*tableDesc{
+	stringsDesc, stringListsDesc, nodesDesc, relationshipsDesc, adjacencyDesc, facetDesc, postingListDesc,
+	searchDesc, provenanceDesc, artifactDesc, gradeMappingDesc, statementTypeDesc, policyDesc, identityDesc, imageDesc,
+}
+
+// slot returns the field index of name in d (its vtable slot).
+func slot(d *tableDesc, name string) int {
+	for i, f := range d.fields {
+		if f.name == name {
+			return i
+		}
+	}
+	panic("kgimg: no field " + name + " in " + d.name)
+}

@@ -1,0 +1,324 @@
+package kgimg
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/kgc-project/kgc/schema/kgfb"
+)
+
+// checkColumn verifies a string column of n values.
+func checkColumn(section string, c column, n int) error {
+	if c.spans.Len() != 2*n {
+		return corrupt(section, -1, "column has %d spans for %d values", c.spans.Len(), n)
+	}
+	size := uint32(len(c.data))
+	for i := 0; i < n; i++ {
+		if lo, hi := c.spans.At(2*i), c.spans.At(2*i+1); lo > hi || hi > size {
+			return corrupt(section, -1, "value %d spans %d..%d outside its %d bytes of data", i, lo, hi, size)
+		}
+	}
+	return nil
+}
+
+func checkLists(section string, l listColumn, n int) error {
+	if l.items.spans.Len()%2 != 0 {
+		return corrupt(section, -1, "list items have an odd number of spans")
+	}
+	if err := checkColumn(section+".items", l.items, l.items.len()); err != nil {
+		return err
+	}
+	if l.starts.Len() != n+1 {
+		return corrupt(section, -1, "list column has %d starts for %d lists", l.starts.Len(), n)
+	}
+	prev := uint32(0)
+	for i := 0; i <= n; i++ {
+		s := l.starts.At(i)
+		if s < prev {
+			return corrupt(section, -1, "list starts decrease at %d", i)
+		}
+		prev = s
+	}
+	if int(prev) > l.items.len() {
+		return corrupt(section, -1, "lists run past their items")
+	}
+	return nil
+}
+
+// checkRange verifies that every value of v is below limit.
+func checkRange(section string, v U32s, limit int) error {
+	for i := 0; i < v.Len(); i++ {
+		if int(v.At(i)) >= limit {
+			return corrupt(section, -1, "value %d at %d is out of range (limit %d)", v.At(i), i, limit)
+		}
+	}
+	return nil
+}
+
+// checkOrder verifies an index of ordinals sorted by a key column.
+func checkOrder(section string, order U32s, keys column, limit int, strict bool) error {
+	if err := checkRange(section, order, limit); err != nil {
+		return err
+	}
+	for i := 1; i < order.Len(); i++ {
+		c := bytes.Compare(keys.bytes(int(order.At(i-1))), keys.bytes(int(order.At(i))))
+		if c > 0 || strict && c == 0 {
+			return corrupt(section, -1, "index is not sorted at %d", i)
+		}
+	}
+	return nil
+}
+
+// verifySemantics checks the invariants the accessors rely on.
+func (img *Image) verifySemantics() error {
+	img.resolve()
+	n, r := img.n.count, img.r.count
+	nc := &img.n
+	if n < 1 || len(nc.kind) != n || len(nc.isCurrent) != n || nc.order.Len() != n || nc.present.Len() != n {
+		return corrupt("nodes", -1, "node columns disagree with the node count %d", n)
+	}
+	for i, k := range nc.kind {
+		if k > byte(kgfb.NodeKindComponent) {
+			return corrupt("nodes.kind", -1, "node %d has kind %d", i, k)
+		}
+	}
+	for f, c := range nc.str {
+		if err := checkColumn(fmt.Sprintf("nodes.%s", nodesDesc.fields[nodeFieldSlots[f]].name), c, n); err != nil {
+			return err
+		}
+	}
+	for name, l := range map[string]listColumn{"nodes.grade_level": nc.gradeLevel, "nodes.tags": nc.tags} {
+		if err := checkLists(name, l, n); err != nil {
+			return err
+		}
+	}
+	if root := img.root.Root(); int(root) >= n || nc.kind[root] != byte(kgfb.NodeKindFramework) {
+		return corrupt("root", -1, "root ordinal %d is not a framework node", root)
+	}
+	rc := &img.r
+	if len(rc.label) != r || rc.source.Len() != r || rc.target.Len() != r || rc.order.Len() != r ||
+		rc.present.Len() != r || len(rc.confidence) != 8*r {
+		return corrupt("relationships", -1, "relationship columns disagree with the count %d", r)
+	}
+	for i, l := range rc.label {
+		if l > byte(kgfb.RelLabelRelatesTo) {
+			return corrupt("relationships.label", -1, "relationship %d has label %d", i, l)
+		}
+	}
+	if err := checkRange("relationships.source", rc.source, n); err != nil {
+		return err
+	}
+	if err := checkRange("relationships.target", rc.target, n); err != nil {
+		return err
+	}
+	for f, c := range rc.str {
+		if err := checkColumn(fmt.Sprintf("relationships.%s", relationshipsDesc.fields[relFieldSlots[f]].name), c, r); err != nil {
+			return err
+		}
+	}
+	for name, l := range map[string]listColumn{"relationships.source_labels": rc.sourceLabels, "relationships.target_labels": rc.targetLabels} {
+		if err := checkLists(name, l, r); err != nil {
+			return err
+		}
+	}
+	if img.nodeIDOrder.Len() != n || img.relIDOrder.Len() != r {
+		return corrupt("indexes", -1, "ID indexes do not cover every record")
+	}
+	for _, c := range []struct {
+		name   string
+		order  U32s
+		keys   column
+		limit  int
+		strict bool
+	}{
+		{"node_id_order", img.nodeIDOrder, nc.str[NodeID], n, true},
+		{"case_uuid_order", img.caseUUIDOrder, nc.str[NodeCaseIdentifierUUID], n, false},
+		{"case_uri_order", img.caseURIOrder, nc.str[NodeCaseIdentifierURI], n, false},
+		{"relationship_id_order", img.relIDOrder, rc.str[RelID], r, true},
+	} {
+		if err := checkOrder(c.name, c.order, c.keys, c.limit, c.strict); err != nil {
+			return err
+		}
+	}
+	if err := img.verifyAdjacency(); err != nil {
+		return err
+	}
+	if err := img.verifyFacets(); err != nil {
+		return err
+	}
+	if err := img.verifySearch(); err != nil {
+		return err
+	}
+	if err := img.verifyProvenance(); err != nil {
+		return err
+	}
+	return img.verifyArtifacts()
+}
+
+func (img *Image) verifyAdjacency() error {
+	n, r := img.n.count, img.r.count
+	var a kgfb.Adjacency
+	seen := map[int]bool{}
+	for i := 0; i < img.root.AdjacencyLength(); i++ {
+		img.root.Adjacency(&a, i)
+		k := int(a.Label())*2 + int(a.Direction())
+		if seen[k] {
+			return corrupt("adjacency", -1, "index for label %d direction %d is repeated", a.Label(), a.Direction())
+		}
+		seen[k] = true
+		adj := img.adj[k]
+		if adj.offsets.Len() != n+1 || adj.offsets.At(0) != 0 {
+			return corrupt("adjacency", -1, "CSR offsets do not have one row per node")
+		}
+		for j := 1; j <= n; j++ {
+			if adj.offsets.At(j) < adj.offsets.At(j-1) {
+				return corrupt("adjacency", -1, "CSR offsets decrease at row %d", j)
+			}
+		}
+		m := int(adj.offsets.At(n))
+		if adj.neighbors.Len() != m || adj.edges.Len() != m {
+			return corrupt("adjacency", -1, "CSR rows and targets disagree")
+		}
+		for row := 0; row < n; row++ {
+			nb, ed := adj.Row(uint32(row))
+			for j := 0; j < nb.Len(); j++ {
+				t, e := nb.At(j), ed.At(j)
+				if int(t) >= n || int(e) >= r {
+					return corrupt("adjacency", -1, "CSR target %d or edge %d out of range", t, e)
+				}
+				s, d := img.RelSource(e), img.RelTarget(e)
+				if a.Direction() == kgfb.DirectionIn {
+					s, d = d, s
+				}
+				if img.RelLabel(e) != a.Label() || int(s) != row || d != t {
+					return corrupt("adjacency", -1, "CSR entry %d→%d disagrees with relationship %d", row, t, e)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (img *Image) verifyFacets() error {
+	for i, f := range img.facets {
+		if i > 0 {
+			p := img.facets[i-1]
+			if p.Kind > f.Kind || p.Kind == f.Kind && p.Key >= f.Key {
+				return corrupt("facets", -1, "facets are not sorted at %d", i)
+			}
+		}
+		var raw kgfb.Facet
+		img.root.Facets(&raw, i)
+		if _, why := parseBitmap(raw.BitmapBytes(), uint64(img.n.count)); why != "" {
+			return corrupt("facets", -1, "facet %q: %s", f.Key, why)
+		}
+		if err := roaringValidate(raw.BitmapBytes()); err != nil {
+			return corrupt("facets", -1, "facet %q: %v", f.Key, err)
+		}
+	}
+	return nil
+}
+
+// roaringValidate runs the roaring library's own Validate on a bitmap.
+func roaringValidate(b []byte) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("roaring panicked: %v", r)
+		}
+	}()
+	bm := roaring.New()
+	if _, err := bm.FromBuffer(b); err != nil {
+		return err
+	}
+	return bm.Validate()
+}
+
+func verifyPostings(section string, p postingList, limit int) error {
+	k := p.keys.len()
+	if p.keys.spans.Len()%2 != 0 {
+		return corrupt(section, -1, "keys have an odd number of spans")
+	}
+	if p.keys.spans.Len() == 0 && p.starts.Len() == 0 {
+		return nil
+	}
+	if err := checkColumn(section+".keys", p.keys, k); err != nil {
+		return err
+	}
+	if p.starts.Len() != k+1 || p.starts.At(0) != 0 || int(p.starts.At(k)) != p.nodes.Len() {
+		return corrupt(section, -1, "posting starts disagree with the keys")
+	}
+	for i := 0; i < k; i++ {
+		if i > 0 && bytes.Compare(p.keys.bytes(i-1), p.keys.bytes(i)) >= 0 {
+			return corrupt(section, -1, "posting keys are not sorted at %d", i)
+		}
+		lo, hi := p.starts.At(i), p.starts.At(i+1)
+		if hi < lo {
+			return corrupt(section, -1, "posting starts decrease at %d", i)
+		}
+		for j := lo; j < hi; j++ {
+			v := p.nodes.At(int(j))
+			if int(v) >= limit || j > lo && p.nodes.At(int(j-1)) >= v {
+				return corrupt(section, -1, "posting list %d is out of range or unsorted", i)
+			}
+		}
+	}
+	return nil
+}
+
+func (img *Image) verifySearch() error {
+	n := img.n.count
+	for name, p := range map[string]postingList{"search.item_tokens": img.itemTokens, "search.component_tokens": img.componentTokens, "search.component_tags": img.componentTags} {
+		if err := verifyPostings(name, p, n); err != nil {
+			return err
+		}
+	}
+	return checkOrder("search.code_order", img.codeOrder, img.n.str[NodeNormalizedCode], n, false)
+}
+
+func (img *Image) verifyProvenance() error {
+	p := img.prov
+	if p.shardStarts.Len() == 0 && p.relRecord.Len() == 0 {
+		return nil
+	}
+	r := img.r.count
+	total := p.recordRel.Len()
+	if p.shardStarts.Len() != 65 || p.shardStarts.At(0) != 0 || int(p.shardStarts.At(64)) != total || p.relRecord.Len() != r {
+		return corrupt("provenance", -1, "partition table does not cover the records")
+	}
+	for k := 1; k <= 64; k++ {
+		if p.shardStarts.At(k) < p.shardStarts.At(k-1) {
+			return corrupt("provenance", -1, "partition starts decrease at %d", k)
+		}
+	}
+	if err := checkColumn("provenance.records", p.records, total); err != nil {
+		return err
+	}
+	if err := checkRange("provenance.record_relationship", p.recordRel, r); err != nil {
+		return err
+	}
+	for rel := 0; rel < r; rel++ {
+		i := p.relRecord.At(rel)
+		if i != noRecord && (int(i) >= total || int(p.recordRel.At(int(i))) != rel) {
+			return corrupt("provenance", -1, "relationship %d points at record %d, which is not its own", rel, i)
+		}
+	}
+	return nil
+}
+
+func (img *Image) verifyArtifacts() error {
+	var a kgfb.Artifact
+	var prev []byte
+	for i := 0; i < img.root.ArtifactsLength(); i++ {
+		img.root.Artifacts(&a, i)
+		if i > 0 && bytes.Compare(prev, a.Name()) >= 0 {
+			return corrupt("artifacts", -1, "artifacts are not sorted by name at %d", i)
+		}
+		prev = a.Name()
+		if a.Embedded() && uint64(a.BytesLength()) != a.Size() || !a.Embedded() && a.BytesLength() != 0 {
+			return corrupt("artifacts", -1, "artifact %q: embedded bytes disagree with its size", a.Name())
+		}
+	}
+	return nil
+}
