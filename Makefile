@@ -20,7 +20,7 @@ build:
 	$(GO) build -o bin/kgc ./cmd/kgc
 
 fmt-check:
-	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '^schema/kgfb/')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 vet:
 	$(GO) vet ./...

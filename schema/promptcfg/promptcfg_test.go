@@ -57,7 +57,9 @@ func TestPromptConfigProblems(t *testing.T) {
 			b["instructions"] = []any{"same", "same"}
 		}, finding.PromptConfigDuplicate},
 		{"empty", func(d map[string]any) { d["shared"] = map[string]any{}; d["prompts"] = map[string]any{} }, finding.PromptConfigEmpty},
-		{"unknown overlay", func(d map[string]any) { d["prompts"].(map[string]any)["inferredProgressionHypothesis"] = map[string]any{} }, finding.SchemaUnknown},
+		{"unknown overlay", func(d map[string]any) {
+			d["prompts"].(map[string]any)["inferredProgressionHypothesis"] = map[string]any{}
+		}, finding.SchemaUnknown},
 		{"bad mode", func(d map[string]any) {
 			d["shared"].(map[string]any)["outputGuidance"].(map[string]any)["mode"] = "prepend"
 		}, finding.SchemaInvalid},
