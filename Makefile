@@ -60,7 +60,7 @@ fuzz:
 	$(GO) test ./schema/manifest -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME)
 	$(GO) test ./compiler/delivery -run '^$$' -fuzz FuzzDecodeNodes -fuzztime $(FUZZTIME)
 	$(GO) test ./compiler/delivery -run '^$$' -fuzz FuzzDecodeRelationships -fuzztime $(FUZZTIME)
-	$(GO) test ./runtime/kgimg -run '^$$' -fuzz FuzzOpen -fuzztime $(FUZZTIME)
+	$(GO) test ./runtime/kgimg -run '^$$' -fuzz FuzzOpen -fuzztime $(FUZZTIME) -fuzzminimizetime 1x
 
 clean:
 	rm -rf bin build

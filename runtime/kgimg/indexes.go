@@ -101,8 +101,7 @@ func (img *Image) resolveIndexes() {
 	img.facets = make([]FacetRef, root.FacetsLength())
 	for i := range img.facets {
 		root.Facets(&f, i)
-		bm, _ := parseBitmap(f.BitmapBytes(), uint64(img.n.count))
-		img.facets[i] = FacetRef{Kind: f.Kind(), Key: unsafeString(f.Key()), Value: unsafeString(f.Value()), Bitmap: bm}
+		img.facets[i] = FacetRef{Kind: f.Kind(), Key: unsafeString(f.Key()), Value: unsafeString(f.Value())}
 	}
 	if st, ok := subTable(root.Table(), slot(imageDesc, "search")); ok {
 		img.itemTokens = readPostings(st, slot(searchDesc, "item_tokens"))

@@ -11,7 +11,7 @@ import (
 
 // mapFile maps f read-only and shared. The mapping outlives f.
 func mapFile(f *os.File, size int) ([]byte, func() error, error) {
-	b, err := unix.Mmap(int(f.Fd()), 0, size, unix.PROT_READ, unix.MAP_SHARED)
+	b, err := unix.Mmap(int(f.Fd()), 0, size, unix.PROT_READ, unix.MAP_SHARED|populate)
 	if err != nil {
 		return nil, nil, fmt.Errorf("kgimg: mmap: %w", err)
 	}

@@ -3,6 +3,7 @@ package kgimg
 import (
 	"encoding/binary"
 	"math/bits"
+	"slices"
 )
 
 // Bitmap is a read-only view of a roaring bitmap in the portable serialization
@@ -324,19 +325,111 @@ func AppendAnd(dst []uint32, a, b Bitmap) []uint32 {
 			j++
 			continue
 		}
-		// Walk the smaller container, probe the larger.
-		it, buf, pos, run, card := a.iter(i), b.buf, pb, rb, cb
-		if cb < ca {
-			it, buf, pos, run, card = b.iter(j), a.buf, pa, ra, ca
-		}
 		high := uint32(ka) << 16
-		for v, ok := it.next(); ok; v, ok = it.next() {
-			if containerHas(buf, pos, run, card, v) {
-				dst = append(dst, high|uint32(v))
+		// Walk the smaller container, probe the larger.
+		sbuf, sp, sr, sc, bbuf, bp, br, bc := a.buf, pa, ra, ca, b.buf, pb, rb, cb
+		if cb < ca {
+			sbuf, sp, sr, sc, bbuf, bp, br, bc = b.buf, pb, rb, cb, a.buf, pa, ra, ca
+		}
+		switch {
+		case !sr && sc <= arrayMax:
+			dst = andArray(dst, high, sbuf[sp:sp+2*sc], bbuf, bp, br, bc)
+		case sr && br:
+			dst = andRuns(dst, high, sbuf, sp, bbuf, bp)
+		default:
+			it := citer{buf: sbuf, pos: sp, run: sr, card: sc}
+			for v, ok := it.next(); ok; v, ok = it.next() {
+				if containerHas(bbuf, bp, br, bc, v) {
+					dst = append(dst, high|uint32(v))
+				}
 			}
 		}
 		i++
 		j++
+	}
+	return dst
+}
+
+// andRuns intersects two run containers range by range.
+func andRuns(dst []uint32, high uint32, abuf []byte, ap int, bbuf []byte, bp int) []uint32 {
+	na, nb := int(binary.LittleEndian.Uint16(abuf[ap:])), int(binary.LittleEndian.Uint16(bbuf[bp:]))
+	i, j := 0, 0
+	for i < na && j < nb {
+		as := uint32(binary.LittleEndian.Uint16(abuf[ap+2+4*i:]))
+		ae := as + uint32(binary.LittleEndian.Uint16(abuf[ap+4+4*i:]))
+		bs := uint32(binary.LittleEndian.Uint16(bbuf[bp+2+4*j:]))
+		be := bs + uint32(binary.LittleEndian.Uint16(bbuf[bp+4+4*j:]))
+		if lo, hi := max(as, bs), min(ae, be); lo <= hi {
+			dst = appendRange(dst, high|lo, int(hi-lo)+1)
+		}
+		if ae < be {
+			i++
+		} else {
+			j++
+		}
+	}
+	return dst
+}
+
+// appendRange appends n consecutive values starting at first.
+func appendRange(dst []uint32, first uint32, n int) []uint32 {
+	l := len(dst)
+	dst = slices.Grow(dst, n)[:l+n]
+	out := dst[l:]
+	for k := range out {
+		out[k] = first + uint32(k)
+	}
+	return dst
+}
+
+// andArray intersects a sorted array container (little-endian uint16s) with the
+// container at bp in one forward pass.
+func andArray(dst []uint32, high uint32, arr, bbuf []byte, bp int, brun bool, bc int) []uint32 {
+	switch {
+	case brun:
+		nr := int(binary.LittleEndian.Uint16(bbuf[bp:]))
+		runs := bbuf[bp+2 : bp+2+4*nr]
+		r := 0
+		start := uint32(binary.LittleEndian.Uint16(runs))
+		end := start + uint32(binary.LittleEndian.Uint16(runs[2:]))
+		for k := 0; k+2 <= len(arr); k += 2 {
+			v := uint32(binary.LittleEndian.Uint16(arr[k:]))
+			for v > end {
+				r++
+				if r == nr {
+					return dst
+				}
+				start = uint32(binary.LittleEndian.Uint16(runs[4*r:]))
+				end = start + uint32(binary.LittleEndian.Uint16(runs[4*r+2:]))
+			}
+			if v >= start {
+				dst = append(dst, high|v)
+			}
+		}
+	case bc <= arrayMax:
+		other := bbuf[bp : bp+2*bc]
+		k, m := 0, 0
+		for k+2 <= len(arr) && m+2 <= len(other) {
+			x, y := binary.LittleEndian.Uint16(arr[k:]), binary.LittleEndian.Uint16(other[m:])
+			switch {
+			case x < y:
+				k += 2
+			case y < x:
+				m += 2
+			default:
+				dst = append(dst, high|uint32(x))
+				k += 2
+				m += 2
+			}
+		}
+	default:
+		words := bbuf[bp : bp+bitmapBytes]
+		for k := 0; k+2 <= len(arr); k += 2 {
+			v := binary.LittleEndian.Uint16(arr[k:])
+			if words[v>>3]&(1<<(v&7)) != 0 {
+				dst = append(dst, high|uint32(v))
+			}
+		}
 	}
 	return dst
 }

@@ -114,7 +114,7 @@ func (w *walker) table(pos uint64, d *tableDesc, depth int) {
 			w.fail(d.name, pos, "field %s lies outside its table", f.name)
 			return
 		}
-		w.field(pos+fo, d.name+"."+f.name, f, depth)
+		w.field(pos+fo, d.name, f, depth)
 		if w.err != nil {
 			return
 		}

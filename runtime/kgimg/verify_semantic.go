@@ -2,7 +2,10 @@ package kgimg
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/RoaringBitmap/roaring/v2"
 
@@ -15,9 +18,20 @@ func checkColumn(section string, c column, n int) error {
 		return corrupt(section, -1, "column has %d spans for %d values", c.spans.Len(), n)
 	}
 	size := uint32(len(c.data))
-	for i := 0; i < n; i++ {
-		if lo, hi := c.spans.At(2*i), c.spans.At(2*i+1); lo > hi || hi > size {
-			return corrupt(section, -1, "value %d spans %d..%d outside its %d bytes of data", i, lo, hi, size)
+	b := c.spans.b[:8*n]
+	// Branch-free scan: the largest end, and whether any start exceeds its end.
+	var maxHi, inverted uint64
+	for i := 0; i+8 <= len(b); i += 8 {
+		v := binary.LittleEndian.Uint64(b[i:])
+		lo, hi := v&0xffffffff, v>>32
+		maxHi = max(maxHi, hi)
+		inverted |= (hi - lo) >> 63
+	}
+	if maxHi > uint64(size) || inverted != 0 {
+		for i := 0; i < n; i++ {
+			if lo, hi := c.spans.At(2*i), c.spans.At(2*i+1); lo > hi || hi > size {
+				return corrupt(section, -1, "value %d spans %d..%d outside its %d bytes of data", i, lo, hi, size)
+			}
 		}
 	}
 	return nil
@@ -49,9 +63,10 @@ func checkLists(section string, l listColumn, n int) error {
 
 // checkRange verifies that every value of v is below limit.
 func checkRange(section string, v U32s, limit int) error {
-	for i := 0; i < v.Len(); i++ {
-		if int(v.At(i)) >= limit {
-			return corrupt(section, -1, "value %d at %d is out of range (limit %d)", v.At(i), i, limit)
+	b := v.b[:4*v.Len()]
+	for i := 0; i+4 <= len(b); i += 4 {
+		if x := binary.LittleEndian.Uint32(b[i:]); uint64(x) >= uint64(limit) {
+			return corrupt(section, -1, "value %d at %d is out of range (limit %d)", x, i/4, limit)
 		}
 	}
 	return nil
@@ -85,8 +100,8 @@ func (img *Image) verifySemantics() error {
 		}
 	}
 	for f, c := range nc.str {
-		if err := checkColumn(fmt.Sprintf("nodes.%s", nodesDesc.fields[nodeFieldSlots[f]].name), c, n); err != nil {
-			return err
+		if err := checkColumn("nodes", c, n); err != nil {
+			return fmt.Errorf("%w (field %s)", err, nodesDesc.fields[nodeFieldSlots[f]].name)
 		}
 	}
 	for name, l := range map[string]listColumn{"nodes.grade_level": nc.gradeLevel, "nodes.tags": nc.tags} {
@@ -114,8 +129,8 @@ func (img *Image) verifySemantics() error {
 		return err
 	}
 	for f, c := range rc.str {
-		if err := checkColumn(fmt.Sprintf("relationships.%s", relationshipsDesc.fields[relFieldSlots[f]].name), c, r); err != nil {
-			return err
+		if err := checkColumn("relationships", c, r); err != nil {
+			return fmt.Errorf("%w (field %s)", err, relationshipsDesc.fields[relFieldSlots[f]].name)
 		}
 	}
 	for name, l := range map[string]listColumn{"relationships.source_labels": rc.sourceLabels, "relationships.target_labels": rc.targetLabels} {
@@ -134,13 +149,19 @@ func (img *Image) verifySemantics() error {
 		strict bool
 	}{
 		{"node_id_order", img.nodeIDOrder, nc.str[NodeID], n, true},
-		{"case_uuid_order", img.caseUUIDOrder, nc.str[NodeCaseIdentifierUUID], n, false},
-		{"case_uri_order", img.caseURIOrder, nc.str[NodeCaseIdentifierURI], n, false},
 		{"relationship_id_order", img.relIDOrder, rc.str[RelID], r, true},
 	} {
 		if err := checkOrder(c.name, c.order, c.keys, c.limit, c.strict); err != nil {
 			return err
 		}
+	}
+	// The secondary indexes are range-checked here; their order is checked by
+	// VerifyDeep (a misordered index can only give a wrong answer, never a fault).
+	if err := checkRange("case_uuid_order", img.caseUUIDOrder, n); err != nil {
+		return err
+	}
+	if err := checkRange("case_uri_order", img.caseURIOrder, n); err != nil {
+		return err
 	}
 	if err := img.verifyAdjacency(); err != nil {
 		return err
@@ -181,18 +202,23 @@ func (img *Image) verifyAdjacency() error {
 		if adj.neighbors.Len() != m || adj.edges.Len() != m {
 			return corrupt("adjacency", -1, "CSR rows and targets disagree")
 		}
+		if err := checkRange("adjacency", adj.neighbors, n); err != nil {
+			return err
+		}
+		if err := checkRange("adjacency", adj.edges, r); err != nil {
+			return err
+		}
+		from, to := img.r.source.b, img.r.target.b
+		if a.Direction() == kgfb.DirectionIn {
+			from, to = to, from
+		}
+		label := byte(a.Label())
+		offs, nbs, eds := adj.offsets.b, adj.neighbors.b, adj.edges.b
 		for row := 0; row < n; row++ {
-			nb, ed := adj.Row(uint32(row))
-			for j := 0; j < nb.Len(); j++ {
-				t, e := nb.At(j), ed.At(j)
-				if int(t) >= n || int(e) >= r {
-					return corrupt("adjacency", -1, "CSR target %d or edge %d out of range", t, e)
-				}
-				s, d := img.RelSource(e), img.RelTarget(e)
-				if a.Direction() == kgfb.DirectionIn {
-					s, d = d, s
-				}
-				if img.RelLabel(e) != a.Label() || int(s) != row || d != t {
+			lo, hi := int(binary.LittleEndian.Uint32(offs[4*row:])), int(binary.LittleEndian.Uint32(offs[4*row+4:]))
+			for j := lo; j < hi; j++ {
+				t, e := binary.LittleEndian.Uint32(nbs[4*j:]), int(binary.LittleEndian.Uint32(eds[4*j:]))
+				if img.r.label[e] != label || int(binary.LittleEndian.Uint32(from[4*e:])) != row || binary.LittleEndian.Uint32(to[4*e:]) != t {
 					return corrupt("adjacency", -1, "CSR entry %d→%d disagrees with relationship %d", row, t, e)
 				}
 			}
@@ -211,17 +237,18 @@ func (img *Image) verifyFacets() error {
 		}
 		var raw kgfb.Facet
 		img.root.Facets(&raw, i)
-		if _, why := parseBitmap(raw.BitmapBytes(), uint64(img.n.count)); why != "" {
+		bm, why := parseBitmap(raw.BitmapBytes(), uint64(img.n.count))
+		if why != "" {
 			return corrupt("facets", -1, "facet %q: %s", f.Key, why)
 		}
-		if err := roaringValidate(raw.BitmapBytes()); err != nil {
-			return corrupt("facets", -1, "facet %q: %v", f.Key, err)
-		}
+		img.facets[i].Bitmap = bm
 	}
 	return nil
 }
 
-// roaringValidate runs the roaring library's own Validate on a bitmap.
+// roaringValidate runs the roaring library's own Validate on a bitmap. Open does
+// not call it (parseBitmap checks the same invariants in linear time, where the
+// library's run-container check is quadratic); VerifyDeep does.
 func roaringValidate(b []byte) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -249,22 +276,13 @@ func verifyPostings(section string, p postingList, limit int) error {
 	if p.starts.Len() != k+1 || p.starts.At(0) != 0 || int(p.starts.At(k)) != p.nodes.Len() {
 		return corrupt(section, -1, "posting starts disagree with the keys")
 	}
-	for i := 0; i < k; i++ {
-		if i > 0 && bytes.Compare(p.keys.bytes(i-1), p.keys.bytes(i)) >= 0 {
-			return corrupt(section, -1, "posting keys are not sorted at %d", i)
-		}
-		lo, hi := p.starts.At(i), p.starts.At(i+1)
-		if hi < lo {
-			return corrupt(section, -1, "posting starts decrease at %d", i)
-		}
-		for j := lo; j < hi; j++ {
-			v := p.nodes.At(int(j))
-			if int(v) >= limit || j > lo && p.nodes.At(int(j-1)) >= v {
-				return corrupt(section, -1, "posting list %d is out of range or unsorted", i)
-			}
+	starts := p.starts.b[:4*(k+1)]
+	for i := 4; i < len(starts); i += 4 {
+		if binary.LittleEndian.Uint32(starts[i:]) < binary.LittleEndian.Uint32(starts[i-4:]) {
+			return corrupt(section, -1, "posting starts decrease at %d", i/4)
 		}
 	}
-	return nil
+	return checkRange(section, p.nodes, limit)
 }
 
 func (img *Image) verifySearch() error {
@@ -274,7 +292,7 @@ func (img *Image) verifySearch() error {
 			return err
 		}
 	}
-	return checkOrder("search.code_order", img.codeOrder, img.n.str[NodeNormalizedCode], n, false)
+	return checkRange("search.code_order", img.codeOrder, n)
 }
 
 func (img *Image) verifyProvenance() error {
@@ -318,6 +336,71 @@ func (img *Image) verifyArtifacts() error {
 		prev = a.Name()
 		if a.Embedded() && uint64(a.BytesLength()) != a.Size() || !a.Embedded() && a.BytesLength() != 0 {
 			return corrupt("artifacts", -1, "artifact %q: embedded bytes disagree with its size", a.Name())
+		}
+	}
+	return nil
+}
+
+// VerifyDeep runs the checks Open leaves out because they cost more than they
+// protect against on an image whose checksum matched: the roaring library's own
+// Validate of every facet bitmap, UTF-8 validity of every string column, and the
+// provenance partition rule for every record.
+func (img *Image) VerifyDeep() error {
+	var raw kgfb.Facet
+	for i := range img.facets {
+		img.root.Facets(&raw, i)
+		if err := roaringValidate(raw.BitmapBytes()); err != nil {
+			return corrupt("facets", -1, "facet %q: %v", img.facets[i].Key, err)
+		}
+	}
+	for f, c := range img.n.str {
+		if f == int(NodeProvenanceJSON) {
+			continue
+		}
+		for i := 0; i < c.len(); i++ {
+			if !utf8.Valid(c.bytes(i)) {
+				return corrupt("nodes", -1, "node %d field %d is not valid UTF-8", i, f)
+			}
+		}
+	}
+	for _, c := range []struct {
+		name  string
+		order U32s
+		keys  column
+	}{
+		{"case_uuid_order", img.caseUUIDOrder, img.n.str[NodeCaseIdentifierUUID]},
+		{"case_uri_order", img.caseURIOrder, img.n.str[NodeCaseIdentifierURI]},
+		{"search.code_order", img.codeOrder, img.n.str[NodeNormalizedCode]},
+	} {
+		if err := checkOrder(c.name, c.order, c.keys, img.n.count, false); err != nil {
+			return err
+		}
+	}
+	for name, p := range map[string]postingList{"search.item_tokens": img.itemTokens, "search.component_tokens": img.componentTokens, "search.component_tags": img.componentTags} {
+		for i := 1; i < p.keys.len(); i++ {
+			if bytes.Compare(p.keys.bytes(i-1), p.keys.bytes(i)) >= 0 {
+				return corrupt(name, -1, "posting keys are not sorted at %d", i)
+			}
+		}
+		for i := 0; i+1 < p.starts.Len(); i++ {
+			for j := p.starts.At(i) + 1; j < p.starts.At(i+1); j++ {
+				if p.nodes.At(int(j-1)) >= p.nodes.At(int(j)) {
+					return corrupt(name, -1, "posting list %d is not ascending", i)
+				}
+			}
+		}
+	}
+	for k := 0; k < 64; k++ {
+		recs := img.ShardRecords(k)
+		for i := 0; i < recs.Len(); i++ {
+			id := img.r.str[RelID].bytes(int(recs.At(i)))
+			sum := sha256.Sum256(id)
+			if int(sum[0])%64 != k {
+				return corrupt("provenance", -1, "record %s is in partition %d, its rule says %d", id, k, int(sum[0])%64)
+			}
+			if i > 0 && bytes.Compare(img.r.str[RelID].bytes(int(recs.At(i-1))), id) >= 0 {
+				return corrupt("provenance", -1, "partition %d is not sorted by relationship ID", k)
+			}
 		}
 	}
 	return nil

@@ -1,0 +1,93 @@
+package kgimgwrite_test
+
+import (
+	"bytes"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/kgc-project/kgc/compiler/kgimgwrite"
+	"github.com/kgc-project/kgc/internal/imgtest"
+	"github.com/kgc-project/kgc/internal/pkgtest"
+)
+
+// copyShuffled copies the package tree into dst creating files and directories in
+// a random order, so the directory enumeration order differs from the source's.
+func copyShuffled(t *testing.T, src, dst string, seed uint64) {
+	var files []string
+	filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			rel, _ := filepath.Rel(src, p)
+			files = append(files, rel)
+		}
+		return err
+	})
+	r := rand.New(rand.NewPCG(seed, seed))
+	r.Shuffle(len(files), func(i, j int) { files[i], files[j] = files[j], files[i] })
+	for _, rel := range files {
+		b, err := os.ReadFile(filepath.Join(src, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dst, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestBuildIsByteIdentical(t *testing.T) {
+	f := pkgtest.Sample(t, "kgc-sample-mathematics-grades-1-3")
+	first, _ := imgtest.Build(t, f.Dir, f.Profiles, "")
+	second, _ := imgtest.Build(t, f.Dir, f.Profiles, "")
+	if !bytes.Equal(first, second) {
+		t.Fatal("two builds of the same package differ")
+	}
+	for _, seed := range []uint64{1, 2} {
+		root := t.TempDir()
+		dir := filepath.Join(root, filepath.Base(filepath.Dir(f.Dir)), f.Snapshot)
+		copyShuffled(t, f.Dir, dir, seed)
+		again, _ := imgtest.Build(t, dir, f.Profiles, "")
+		if !bytes.Equal(first, again) {
+			t.Fatalf("a build from a copy made in shuffled order (seed %d) differs", seed)
+		}
+	}
+}
+
+func TestCorpusBuildsAreByteIdentical(t *testing.T) {
+	dirs, profiles, prompts := imgtest.CorpusPackages(t)
+	for _, dir := range dirs {
+		a, _ := imgtest.Build(t, dir, profiles, prompts)
+		b, _ := imgtest.Build(t, dir, profiles, prompts)
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s: two builds differ", filepath.Base(dir))
+		}
+	}
+}
+
+func TestWriteFileIsAtomic(t *testing.T) {
+	dir := t.TempDir()
+	p, err := kgimgwrite.WriteFile(dir, "a.kgimg", []byte("one"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := kgimgwrite.WriteFile(dir, "a.kgimg", []byte("two")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "two" {
+		t.Fatalf("content %q", b)
+	}
+	// A destination that cannot be written leaves nothing behind.
+	blocker := filepath.Join(dir, "file")
+	os.WriteFile(blocker, nil, 0o644)
+	if _, err := kgimgwrite.WriteFile(filepath.Join(blocker, "sub"), "b.kgimg", []byte("x")); err == nil {
+		t.Fatal("writing under a file succeeded")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Fatalf("leftovers: %v", entries)
+	}
+}

@@ -1,0 +1,87 @@
+// Package imgtest builds images for tests and benchmarks: it runs the gate over a
+// package directory and compiles the result, failing the test on any finding.
+package imgtest
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/kgc-project/kgc/compiler/gate"
+	"github.com/kgc-project/kgc/compiler/kgimgwrite"
+)
+
+// Build validates the package in dir and returns its image bytes and the gate
+// result it was compiled from.
+func Build(t testing.TB, dir, profiles, prompts string) ([]byte, *gate.Result) {
+	t.Helper()
+	res, err := gate.Run(dir, gate.Options{ProfileRoot: profiles, PromptRoot: prompts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Valid() {
+		t.Fatalf("%s does not pass the gate: %+v", dir, res.Findings.Items())
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	data, err := kgimgwrite.Build(res, func(p string) ([]byte, error) {
+		f, err := root.Open(p)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		return io.ReadAll(f)
+	}, kgimgwrite.Options{Compiler: "kgc test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data, res
+}
+
+// RepoRoot returns the module root.
+func RepoRoot(t testing.TB) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	dir := filepath.Dir(file)
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("go.mod not found")
+		}
+		dir = parent
+	}
+}
+
+// Corpus returns ../shared/corpus, or skips with a visible message.
+func Corpus(t testing.TB) string {
+	t.Helper()
+	dir := filepath.Join(RepoRoot(t), "..", "shared", "corpus")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("SKIP: this test needs the real corpus at %s (absent: %v)", dir, err)
+	}
+	return dir
+}
+
+// CorpusPackages returns the complete corpus packages with their profile and
+// prompt roots (skipping the test without the corpus).
+func CorpusPackages(t testing.TB) (dirs []string, profiles, prompts string) {
+	c := Corpus(t)
+	dirs, _ = filepath.Glob(filepath.Join(c, "derived", "graph_packages", "*", "*"))
+	return dirs, filepath.Join(c, "profiles"), filepath.Join(c, "prompts")
+}
+
+// ShippedPackages returns the packages that ship with the project and the
+// profile root.
+func ShippedPackages(t testing.TB) (dirs []string, profiles string) {
+	root := RepoRoot(t)
+	dirs, _ = filepath.Glob(filepath.Join(root, "packages", "*", "*"))
+	return dirs, filepath.Join(root, "profiles")
+}

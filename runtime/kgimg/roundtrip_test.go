@@ -1,0 +1,246 @@
+package kgimg_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/kgc-project/kgc/compiler/delivery"
+	"github.com/kgc-project/kgc/compiler/gate"
+	"github.com/kgc-project/kgc/internal/imgtest"
+	"github.com/kgc-project/kgc/internal/textnorm"
+	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/schema/kgfb"
+)
+
+var nodeFields = map[kgimg.NodeField]delivery.NodeProp{
+	kgimg.NodeAcademicSubject: delivery.NAcademicSubject, kgimg.NodeAdoptionStatus: delivery.NAdoptionStatus,
+	kgimg.NodeAttributionStatement: delivery.NAttributionStatement, kgimg.NodeAuthor: delivery.NAuthor,
+	kgimg.NodeCaseIdentifierURI: delivery.NCaseIdentifierURI, kgimg.NodeCaseIdentifierUUID: delivery.NCaseIdentifierUUID,
+	kgimg.NodeDescription: delivery.NDescription, kgimg.NodePropertyIdentifier: delivery.NIdentifier,
+	kgimg.NodeIdentityKey: delivery.NIdentityKey, kgimg.NodeInLanguage: delivery.NInLanguage,
+	kgimg.NodeJurisdiction: delivery.NJurisdiction, kgimg.NodeLicense: delivery.NLicense, kgimg.NodeName: delivery.NName,
+	kgimg.NodeNormalizedStatementType: delivery.NNormalizedStatementType, kgimg.NodeProvider: delivery.NProvider,
+	kgimg.NodeStatementCode: delivery.NStatementCode, kgimg.NodeStatementType: delivery.NStatementType,
+}
+
+var relFields = map[kgimg.RelField]delivery.RelProp{
+	kgimg.RelAttributionStatement: delivery.RAttributionStatement, kgimg.RelAuthor: delivery.RAuthor,
+	kgimg.RelDescription: delivery.RDescription, kgimg.RelPropertyIdentifier: delivery.RIdentifier,
+	kgimg.RelLicense: delivery.RLicense, kgimg.RelProvider: delivery.RProvider,
+	kgimg.RelRelationshipType: delivery.RRelationshipType, kgimg.RelResolutionStatus: delivery.RResolutionStatus,
+	kgimg.RelSourceEntity: delivery.RSourceEntity, kgimg.RelSourceEntityKey: delivery.RSourceEntityKey,
+	kgimg.RelSourceEntityValue: delivery.RSourceEntityValue, kgimg.RelTargetEntity: delivery.RTargetEntity,
+	kgimg.RelTargetEntityKey: delivery.RTargetEntityKey, kgimg.RelTargetEntityValue: delivery.RTargetEntityValue,
+}
+
+func sameList(l kgimg.StringList, want []string) bool {
+	if l.Len() != len(want) {
+		return false
+	}
+	for i := range want {
+		if l.At(i) != want[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// checkRoundTrip compares every node and relationship of the image with the
+// decoded source records, field for field, and every index with a brute-force
+// answer computed from the source.
+func checkRoundTrip(t *testing.T, img *kgimg.Image, res *gate.Result) {
+	t.Helper()
+	m := res.Manifest
+	kinds := map[kgfb.NodeKind]int{}
+	labels := map[kgfb.RelLabel]int{}
+	if img.NodeCount() != len(res.Nodes) || img.RelationshipCount() != len(res.Relationships) {
+		t.Fatalf("counts %d/%d, source %d/%d", img.NodeCount(), img.RelationshipCount(), len(res.Nodes), len(res.Relationships))
+	}
+	for i, n := range res.Nodes {
+		o := uint32(i)
+		kinds[img.NodeKind(o)]++
+		if got := img.NodeString(o, kgimg.NodeID); got != n.ID {
+			t.Fatalf("node %d id %q, want %q", i, got, n.ID)
+		}
+		if ord, ok := img.NodeByID(n.ID); !ok || ord != o {
+			t.Errorf("NodeByID(%s) = %d %v", n.ID, ord, ok)
+		}
+		if img.NodeOrder(o) != uint32(n.Order) || img.NodeIsCurrent(o) != n.IsCurrent {
+			t.Errorf("node %s order/isCurrent differ", n.ID)
+		}
+		for f, p := range nodeFields {
+			if got := img.NodeString(o, f); got != n.Str(p) {
+				t.Errorf("node %s field %d = %q, want %q", n.ID, f, got, n.Str(p))
+			}
+			if img.NodePresent(o)&(1<<p) != 0 != n.Has(p) {
+				t.Errorf("node %s presence of %s differs", n.ID, delivery.NodePropNames[p])
+			}
+		}
+		if !sameList(img.NodeGradeLevel(o), n.GradeLevel) || !sameList(img.NodeTags(o), n.Tags) {
+			t.Errorf("node %s lists differ", n.ID)
+		}
+		if uuid, ok := n.Prop(delivery.NCaseIdentifierUUID); ok {
+			found := false
+			hits := img.NodesByCaseUUID(uuid)
+			for j := 0; j < hits.Len(); j++ {
+				found = found || hits.At(j) == o
+			}
+			if !found {
+				t.Errorf("NodesByCaseUUID(%s) misses node %d", uuid, o)
+			}
+		}
+		if want := res.EntityProvenance[n.ID]; img.NodeString(o, kgimg.NodeProvenanceJSON) != string(want) {
+			t.Errorf("node %s provenance differs", n.ID)
+		}
+	}
+	for i, r := range res.Relationships {
+		o := uint32(i)
+		labels[img.RelLabel(o)]++
+		if img.RelString(o, kgimg.RelID) != r.ID || img.NodeString(img.RelSource(o), kgimg.NodeID) != r.Source ||
+			img.NodeString(img.RelTarget(o), kgimg.NodeID) != r.Target || img.RelOrder(o) != uint32(r.Order) {
+			t.Fatalf("relationship %d (%s) differs", i, r.ID)
+		}
+		if ord, ok := img.RelationshipByID(r.ID); !ok || ord != o {
+			t.Errorf("RelationshipByID(%s) = %d %v", r.ID, ord, ok)
+		}
+		for f, p := range relFields {
+			if got := img.RelString(o, f); got != r.Str(p) {
+				t.Errorf("relationship %s field %d = %q, want %q", r.ID, f, got, r.Str(p))
+			}
+		}
+		if r.Has(delivery.RSupportConfidence) && img.RelConfidence(o) != r.Confidence {
+			t.Errorf("relationship %s confidence differs", r.ID)
+		}
+		if !sameList(img.RelSourceLabels(o), r.SourceLabels) || !sameList(img.RelTargetLabels(o), r.TargetLabels) {
+			t.Errorf("relationship %s labels differ", r.ID)
+		}
+		rec, _, ok := img.Provenance(o)
+		if want, has := res.Provenance[r.ID]; has != ok || string(rec) != string(want) {
+			t.Errorf("relationship %s provenance differs (has %v, got %v)", r.ID, has, ok)
+		}
+	}
+	for kind, want := range map[kgfb.NodeKind]int64{kgfb.NodeKindFramework: m.Counts.FrameworkNodes, kgfb.NodeKindItem: m.Counts.ItemNodes, kgfb.NodeKindComponent: m.Counts.LearningComponentNodes} {
+		if int64(kinds[kind]) != want {
+			t.Errorf("%s nodes %d, manifest %d", kgfb.EnumNamesNodeKind[kind], kinds[kind], want)
+		}
+	}
+	for label, want := range map[kgfb.RelLabel]int64{kgfb.RelLabelSupports: m.Counts.SupportsRelationships, kgfb.RelLabelBuildsTowards: m.Counts.BuildsTowardsRelationships, kgfb.RelLabelRelatesTo: m.Counts.RelatesToRelationships} {
+		if int64(labels[label]) != want {
+			t.Errorf("%s edges %d, manifest %d", kgfb.EnumNamesRelLabel[label], labels[label], want)
+		}
+	}
+	if int64(img.RelationshipCount()) != m.Counts.Relationships {
+		t.Errorf("relationships %d, manifest %d", img.RelationshipCount(), m.Counts.Relationships)
+	}
+	checkAdjacency(t, img, res)
+	checkFacetsAndSearch(t, img, res)
+}
+
+func checkAdjacency(t *testing.T, img *kgimg.Image, res *gate.Result) {
+	t.Helper()
+	names := map[string]kgfb.RelLabel{"hasChild": kgfb.RelLabelHasChild, "supports": kgfb.RelLabelSupports, "buildsTowards": kgfb.RelLabelBuildsTowards, "relatesTo": kgfb.RelLabelRelatesTo}
+	for name, label := range names {
+		want := map[string][]string{} // "<dir>:<node>" → "rel" in contract order
+		var rels []*delivery.Relationship
+		for _, r := range res.Relationships {
+			if r.Label == name {
+				rels = append(rels, r)
+			}
+		}
+		sort.SliceStable(rels, func(a, b int) bool {
+			if (name == "hasChild" || name == "supports") && rels[a].Order != rels[b].Order {
+				return rels[a].Order < rels[b].Order
+			}
+			return rels[a].ID < rels[b].ID
+		})
+		for _, r := range rels {
+			want["out:"+r.Source] = append(want["out:"+r.Source], r.ID)
+			want["in:"+r.Target] = append(want["in:"+r.Target], r.ID)
+		}
+		for i, n := range res.Nodes {
+			for dir, d := range map[string]kgfb.Direction{"out": kgfb.DirectionOut, "in": kgfb.DirectionIn} {
+				_, edges := img.Adjacency(label, d).Row(uint32(i))
+				var got []string
+				for j := 0; j < edges.Len(); j++ {
+					got = append(got, img.RelString(edges.At(j), kgimg.RelID))
+				}
+				if fmt.Sprint(got) != fmt.Sprint(want[dir+":"+n.ID]) {
+					t.Errorf("%s %s row of %s = %v, want %v", name, dir, n.ID, got, want[dir+":"+n.ID])
+				}
+			}
+		}
+	}
+}
+
+func checkFacetsAndSearch(t *testing.T, img *kgimg.Image, res *gate.Result) {
+	t.Helper()
+	grades := map[string][]uint32{}
+	tokens := map[string][]uint32{}
+	for i, n := range res.Nodes {
+		if n.Kind != delivery.KindItem {
+			continue
+		}
+		for _, g := range n.GradeLevel {
+			grades[textnorm.Facet(g)] = append(grades[textnorm.Facet(g)], uint32(i))
+		}
+		seen := map[string]bool{}
+		for _, tok := range textnorm.Tokens(n.Str(delivery.NDescription)) {
+			if !seen[tok] {
+				seen[tok] = true
+				tokens[tok] = append(tokens[tok], uint32(i))
+			}
+		}
+	}
+	for g, want := range grades {
+		bm, ok := img.Facet(kgfb.FacetKindNormalizedGrade, g)
+		if got := bm.AppendTo(nil); !ok || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("grade facet %q = %v, want %v", g, got, want)
+		}
+	}
+	for tok, want := range tokens {
+		got, ok := img.ItemToken(tok)
+		if !ok || fmt.Sprint(got.AppendTo(nil)) != fmt.Sprint(want) {
+			t.Errorf("token %q = %v, want %v", tok, got.AppendTo(nil), want)
+		}
+	}
+	if _, ok := img.ItemToken("zzzz-no-such-token"); ok {
+		t.Error("a missing token was found")
+	}
+}
+
+func TestShippedImagesRoundTrip(t *testing.T) {
+	dirs, profiles := imgtest.ShippedPackages(t)
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			data, res := imgtest.Build(t, dir, profiles, "")
+			img, err := kgimg.OpenBytes(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkRoundTrip(t, img, res)
+		})
+	}
+}
+
+// TestCorpusImagesRoundTrip compiles every complete corpus package, re-opens and
+// verifies the image, and reads everything back.
+func TestCorpusImagesRoundTrip(t *testing.T) {
+	dirs, profiles, prompts := imgtest.CorpusPackages(t)
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			data, res := imgtest.Build(t, dir, profiles, prompts)
+			path := filepath.Join(t.TempDir(), "x.kgimg")
+			if err := writeFile(path, data); err != nil {
+				t.Fatal(err)
+			}
+			img, err := kgimg.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer img.Close()
+			checkRoundTrip(t, img, res)
+		})
+	}
+}
