@@ -87,7 +87,11 @@ func buildImage(dir string, res *gate.Result, out string) (*imageReport, error) 
 	if err != nil {
 		return nil, err
 	}
-	if _, err := kgimg.OpenBytes(data); err != nil {
+	img, err := kgimg.OpenBytes(data)
+	if err == nil {
+		err = img.VerifyDeep()
+	}
+	if err != nil {
 		return nil, fmt.Errorf("the image just built does not verify: %w", err)
 	}
 	path, err := kgimgwrite.WriteFile(out, kgimgwrite.ImageName(res.Manifest.SnapshotID), data)

@@ -138,7 +138,7 @@ func imageErrorCode(err error) int {
 }
 
 func runVerify(_ context.Context, env Env, args []string) int {
-	fset := newFlagSet(env, "verify", "kgc verify IMAGE...")
+	fset := newFlagSet(env, "verify", "kgc verify IMAGE...\n\nOpens each image with every check kgmcp runs at start (header, checksum, structure)\nplus the deep checks (roaring Validate, UTF-8, index order, provenance partitions).")
 	if err := fset.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return ExitOK
@@ -152,6 +152,11 @@ func runVerify(_ context.Context, env Env, args []string) int {
 	code, bad := ExitOK, 0
 	for _, p := range fset.Args() {
 		img, err := kgimg.Open(p)
+		if err == nil {
+			if err = img.VerifyDeep(); err != nil {
+				img.Close()
+			}
+		}
 		if err != nil {
 			c := imageErrorCode(err)
 			if c == ExitFailure {
