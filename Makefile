@@ -2,8 +2,12 @@
 GO ?= go
 FLATC ?= flatc
 
+# The default target builds the shipped packages into build/.
+all: images
+
 .PHONY: help all build test vet fmt-check check-generated generate run validate images generate-packages bench fuzz clean
 help:
+	@echo "make            build the shipped packages into build/*.kgimg"
 	@echo "make run        the main job on the shipped data: build packages/ into build/*.kgimg"
 	@echo "make test       every check CI runs (format, vet, generated code, go test -race)"
 	@echo "make build      build bin/kgc"
@@ -13,8 +17,6 @@ help:
 	@echo "make bench      run the benchmarks"
 	@echo "make fuzz       fuzz each decoder for a short while (FUZZTIME=30s)"
 	@echo "make generate-packages   regenerate packages/ and profiles/"
-
-all: build
 
 build:
 	$(GO) build -o bin/kgc ./cmd/kgc
