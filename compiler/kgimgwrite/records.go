@@ -51,12 +51,12 @@ func relPresent(r *delivery.Relationship) uint32 {
 	return m
 }
 
-// nodeStringProps lists the node columns, in schema order, with the delivery
-// property each holds (-1 for the derived columns handled separately).
+// nodeStringProps lists the stored node string columns, in schema order, with
+// the delivery property each holds.
 var nodeStringProps = []delivery.NodeProp{
 	delivery.NIdentifier, // placeholder for id (the envelope identifier)
 	delivery.NAcademicSubject, delivery.NAdoptionStatus, delivery.NAttributionStatement, delivery.NAuthor,
-	delivery.NCaseIdentifierURI, delivery.NCaseIdentifierUUID, delivery.NDescription, delivery.NIdentifier,
+	delivery.NCaseIdentifierURI, delivery.NCaseIdentifierUUID, delivery.NDescription,
 	delivery.NIdentityKey, delivery.NInLanguage, delivery.NJurisdiction, delivery.NLicense, delivery.NName,
 	delivery.NNormalizedStatementType, delivery.NProvider, delivery.NStatementCode, delivery.NStatementType,
 }
@@ -68,7 +68,7 @@ func (w *writer) buildNodes(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 		cols[i] = newStrCol()
 	}
 	normCode, prov := newStrCol(), newStrCol()
-	grades, tags := newListCol(), newListCol()
+	grades, tags, labels := newListCol(), newListCol(), newListCol()
 	kind := make([]byte, len(nodes))
 	isCurrent := make([]byte, len(nodes))
 	order := make([]uint32, len(nodes))
@@ -87,6 +87,7 @@ func (w *writer) buildNodes(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 		}
 		grades.add(n.GradeLevel)
 		tags.add(n.Tags)
+		labels.add(n.Labels)
 		code := ""
 		if c := n.Str(delivery.NStatementCode); c != "" && n.Kind == delivery.KindItem && cp.Availability != "none" {
 			code = profile.NormalizeCode(cp, c)
@@ -99,7 +100,7 @@ func (w *writer) buildNodes(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 	for i, c := range cols {
 		colOffs[i] = c.build(b)
 	}
-	gradeOff, tagOff := grades.build(b), tags.build(b)
+	gradeOff, tagOff, labelOff := grades.build(b), tags.build(b), labels.build(b)
 	normOff, provOff := normCode.build(b), prov.build(b)
 	kindOff, curOff := b.CreateByteVector(kind), b.CreateByteVector(isCurrent)
 	orderOff, presentOff := u32Vector(b, order), u32Vector(b, present)
@@ -117,29 +118,29 @@ func (w *writer) buildNodes(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 	kgfb.NodesAddCaseIdentifierUri(b, colOffs[5])
 	kgfb.NodesAddCaseIdentifierUuid(b, colOffs[6])
 	kgfb.NodesAddDescription(b, colOffs[7])
-	kgfb.NodesAddPropertyIdentifier(b, colOffs[8])
-	kgfb.NodesAddIdentityKey(b, colOffs[9])
-	kgfb.NodesAddInLanguage(b, colOffs[10])
-	kgfb.NodesAddJurisdiction(b, colOffs[11])
-	kgfb.NodesAddLicense(b, colOffs[12])
-	kgfb.NodesAddName(b, colOffs[13])
-	kgfb.NodesAddNormalizedStatementType(b, colOffs[14])
-	kgfb.NodesAddProvider(b, colOffs[15])
-	kgfb.NodesAddStatementCode(b, colOffs[16])
-	kgfb.NodesAddStatementType(b, colOffs[17])
+	kgfb.NodesAddIdentityKey(b, colOffs[8])
+	kgfb.NodesAddInLanguage(b, colOffs[9])
+	kgfb.NodesAddJurisdiction(b, colOffs[10])
+	kgfb.NodesAddLicense(b, colOffs[11])
+	kgfb.NodesAddName(b, colOffs[12])
+	kgfb.NodesAddNormalizedStatementType(b, colOffs[13])
+	kgfb.NodesAddProvider(b, colOffs[14])
+	kgfb.NodesAddStatementCode(b, colOffs[15])
+	kgfb.NodesAddStatementType(b, colOffs[16])
 	kgfb.NodesAddGradeLevel(b, gradeOff)
 	kgfb.NodesAddTags(b, tagOff)
 	kgfb.NodesAddNormalizedCode(b, normOff)
 	kgfb.NodesAddProvenanceJson(b, provOff)
+	kgfb.NodesAddLabels(b, labelOff)
 	return kgfb.NodesEnd(b)
 }
 
+// relStringProps lists the stored relationship columns (the rest are derived;
+// see the schema).
 var relStringProps = []delivery.RelProp{
 	delivery.RIdentifier, // placeholder for id (the envelope identifier)
-	delivery.RAttributionStatement, delivery.RAuthor, delivery.RDescription, delivery.RIdentifier,
-	delivery.RLicense, delivery.RProvider, delivery.RRelationshipType, delivery.RResolutionStatus,
-	delivery.RSourceEntity, delivery.RSourceEntityKey, delivery.RSourceEntityValue, delivery.RTargetEntity,
-	delivery.RTargetEntityKey, delivery.RTargetEntityValue,
+	delivery.RAttributionStatement, delivery.RAuthor, delivery.RDescription,
+	delivery.RLicense, delivery.RProvider, delivery.RResolutionStatus,
 }
 
 func (w *writer) buildRelationships(b *flatbuffers.Builder) flatbuffers.UOffsetT {
@@ -148,7 +149,6 @@ func (w *writer) buildRelationships(b *flatbuffers.Builder) flatbuffers.UOffsetT
 	for i := range cols {
 		cols[i] = newStrCol()
 	}
-	srcLabels, tgtLabels := newListCol(), newListCol()
 	label := make([]byte, len(rels))
 	src := make([]uint32, len(rels))
 	tgt := make([]uint32, len(rels))
@@ -165,14 +165,11 @@ func (w *writer) buildRelationships(b *flatbuffers.Builder) flatbuffers.UOffsetT
 		for c := 1; c < len(relStringProps); c++ {
 			cols[c].add(r.Str(relStringProps[c]))
 		}
-		srcLabels.add(r.SourceLabels)
-		tgtLabels.add(r.TargetLabels)
 	}
 	colOffs := make([]flatbuffers.UOffsetT, len(cols))
 	for i, c := range cols {
 		colOffs[i] = c.build(b)
 	}
-	srcLOff, tgtLOff := srcLabels.build(b), tgtLabels.build(b)
 	labelOff := b.CreateByteVector(label)
 	srcOff, tgtOff := u32Vector(b, src), u32Vector(b, tgt)
 	orderOff, presentOff, confOff := u32Vector(b, order), u32Vector(b, present), f64Vector(b, conf)
@@ -188,18 +185,8 @@ func (w *writer) buildRelationships(b *flatbuffers.Builder) flatbuffers.UOffsetT
 	kgfb.RelationshipsAddAttributionStatement(b, colOffs[1])
 	kgfb.RelationshipsAddAuthor(b, colOffs[2])
 	kgfb.RelationshipsAddDescription(b, colOffs[3])
-	kgfb.RelationshipsAddPropertyIdentifier(b, colOffs[4])
-	kgfb.RelationshipsAddLicense(b, colOffs[5])
-	kgfb.RelationshipsAddProvider(b, colOffs[6])
-	kgfb.RelationshipsAddRelationshipType(b, colOffs[7])
-	kgfb.RelationshipsAddResolutionStatus(b, colOffs[8])
-	kgfb.RelationshipsAddSourceEntity(b, colOffs[9])
-	kgfb.RelationshipsAddSourceEntityKey(b, colOffs[10])
-	kgfb.RelationshipsAddSourceEntityValue(b, colOffs[11])
-	kgfb.RelationshipsAddTargetEntity(b, colOffs[12])
-	kgfb.RelationshipsAddTargetEntityKey(b, colOffs[13])
-	kgfb.RelationshipsAddTargetEntityValue(b, colOffs[14])
-	kgfb.RelationshipsAddSourceLabels(b, srcLOff)
-	kgfb.RelationshipsAddTargetLabels(b, tgtLOff)
+	kgfb.RelationshipsAddLicense(b, colOffs[4])
+	kgfb.RelationshipsAddProvider(b, colOffs[5])
+	kgfb.RelationshipsAddResolutionStatus(b, colOffs[6])
 	return kgfb.RelationshipsEnd(b)
 }

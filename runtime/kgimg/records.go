@@ -22,7 +22,6 @@ const (
 	NodeCaseIdentifierURI
 	NodeCaseIdentifierUUID
 	NodeDescription
-	NodePropertyIdentifier
 	NodeIdentityKey
 	NodeInLanguage
 	NodeJurisdiction
@@ -41,7 +40,7 @@ const (
 var nodeFieldSlots = [numNodeFields]int{
 	slot(nodesDesc, "id"), slot(nodesDesc, "academic_subject"), slot(nodesDesc, "adoption_status"),
 	slot(nodesDesc, "attribution_statement"), slot(nodesDesc, "author"), slot(nodesDesc, "case_identifier_uri"),
-	slot(nodesDesc, "case_identifier_uuid"), slot(nodesDesc, "description"), slot(nodesDesc, "property_identifier"),
+	slot(nodesDesc, "case_identifier_uuid"), slot(nodesDesc, "description"),
 	slot(nodesDesc, "identity_key"), slot(nodesDesc, "in_language"), slot(nodesDesc, "jurisdiction"),
 	slot(nodesDesc, "license"), slot(nodesDesc, "name"), slot(nodesDesc, "normalized_statement_type"),
 	slot(nodesDesc, "provider"), slot(nodesDesc, "statement_code"), slot(nodesDesc, "statement_type"),
@@ -57,35 +56,25 @@ const (
 	RelAttributionStatement
 	RelAuthor
 	RelDescription
-	RelPropertyIdentifier
 	RelLicense
 	RelProvider
-	RelRelationshipType
 	RelResolutionStatus
-	RelSourceEntity
-	RelSourceEntityKey
-	RelSourceEntityValue
-	RelTargetEntity
-	RelTargetEntityKey
-	RelTargetEntityValue
 	numRelFields
 )
 
 var relFieldSlots = [numRelFields]int{
 	slot(relationshipsDesc, "id"), slot(relationshipsDesc, "attribution_statement"), slot(relationshipsDesc, "author"),
-	slot(relationshipsDesc, "description"), slot(relationshipsDesc, "property_identifier"), slot(relationshipsDesc, "license"),
-	slot(relationshipsDesc, "provider"), slot(relationshipsDesc, "relationship_type"), slot(relationshipsDesc, "resolution_status"),
-	slot(relationshipsDesc, "source_entity"), slot(relationshipsDesc, "source_entity_key"), slot(relationshipsDesc, "source_entity_value"),
-	slot(relationshipsDesc, "target_entity"), slot(relationshipsDesc, "target_entity_key"), slot(relationshipsDesc, "target_entity_value"),
+	slot(relationshipsDesc, "description"), slot(relationshipsDesc, "license"), slot(relationshipsDesc, "provider"),
+	slot(relationshipsDesc, "resolution_status"),
 }
 
 // nodeCols and relCols are the column views resolved once at open.
 type nodeCols struct {
-	count            int
-	kind, isCurrent  []byte
-	order, present   U32s
-	str              [numNodeFields]column
-	gradeLevel, tags listColumn
+	count                    int
+	kind, isCurrent          []byte
+	order, present           U32s
+	str                      [numNodeFields]column
+	gradeLevel, tags, labels listColumn
 }
 
 type relCols struct {
@@ -94,7 +83,6 @@ type relCols struct {
 	source, target, order, present U32s
 	confidence                     []byte
 	str                            [numRelFields]column
-	sourceLabels, targetLabels     listColumn
 }
 
 func (img *Image) resolve() {
@@ -111,6 +99,7 @@ func (img *Image) resolve() {
 	}
 	n.gradeLevel = readLists(nt, slot(nodesDesc, "grade_level"))
 	n.tags = readLists(nt, slot(nodesDesc, "tags"))
+	n.labels = readLists(nt, slot(nodesDesc, "labels"))
 
 	rt, _ := subTable(root, slot(imageDesc, "relationships"))
 	r := &img.r
@@ -124,8 +113,6 @@ func (img *Image) resolve() {
 	for f, s := range relFieldSlots {
 		r.str[f] = readColumn(rt, s)
 	}
-	r.sourceLabels = readLists(rt, slot(relationshipsDesc, "source_labels"))
-	r.targetLabels = readLists(rt, slot(relationshipsDesc, "target_labels"))
 
 	img.nodeIDOrder = U32s{vecBytes(root, slot(imageDesc, "node_id_order"), 4)}
 	img.caseUUIDOrder = U32s{vecBytes(root, slot(imageDesc, "case_uuid_order"), 4)}
@@ -185,11 +172,46 @@ func (img *Image) RelConfidence(r uint32) float64 { return f64(img.r.confidence,
 // RelString returns one string field of a relationship, aliasing the image.
 func (img *Image) RelString(r uint32, f RelField) string { return img.r.str[f].str(int(r)) }
 
-// RelSourceLabels and RelTargetLabels return the endpoint label lists.
-func (img *Image) RelSourceLabels(r uint32) StringList { return img.r.sourceLabels.list(int(r)) }
+// NodeLabels returns a node's labels.
+func (img *Image) NodeLabels(n uint32) StringList { return img.n.labels.list(int(n)) }
 
-// RelTargetLabels returns the target label list.
-func (img *Image) RelTargetLabels(r uint32) StringList { return img.r.targetLabels.list(int(r)) }
+// RelTypeName returns a relationship's label as the contract spells it (also
+// its properties.relationshipType, which the gate proves equal).
+func (img *Image) RelTypeName(r uint32) string { return RelLabelName(img.RelLabel(r)) }
+
+// RelLabelName spells a relationship label.
+func RelLabelName(l kgfb.RelLabel) string {
+	switch l {
+	case kgfb.RelLabelSupports:
+		return "supports"
+	case kgfb.RelLabelBuildsTowards:
+		return "buildsTowards"
+	case kgfb.RelLabelRelatesTo:
+		return "relatesTo"
+	}
+	return "hasChild"
+}
+
+// NodeKindLabel spells a node kind as its delivery label.
+func NodeKindLabel(k kgfb.NodeKind) string {
+	switch k {
+	case kgfb.NodeKindItem:
+		return "StandardsFrameworkItem"
+	case kgfb.NodeKindComponent:
+		return "LearningComponent"
+	}
+	return "StandardsFramework"
+}
+
+// EntityKey returns how relationships reference node n: the key
+// ("caseIdentifierUUID" for standards, "identifier" for learning components)
+// and its value. Relationship entity properties equal these (the gate checks).
+func (img *Image) EntityKey(n uint32) (key, value string) {
+	if img.NodeKind(n) == kgfb.NodeKindComponent {
+		return "identifier", img.NodeString(n, NodeID)
+	}
+	return "caseIdentifierUUID", img.NodeString(n, NodeCaseIdentifierUUID)
+}
 
 func cmpKey(b []byte, s string) int { return bytes.Compare(b, unsafeBytes(s)) }
 

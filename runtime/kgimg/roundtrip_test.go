@@ -18,7 +18,7 @@ var nodeFields = map[kgimg.NodeField]delivery.NodeProp{
 	kgimg.NodeAcademicSubject: delivery.NAcademicSubject, kgimg.NodeAdoptionStatus: delivery.NAdoptionStatus,
 	kgimg.NodeAttributionStatement: delivery.NAttributionStatement, kgimg.NodeAuthor: delivery.NAuthor,
 	kgimg.NodeCaseIdentifierURI: delivery.NCaseIdentifierURI, kgimg.NodeCaseIdentifierUUID: delivery.NCaseIdentifierUUID,
-	kgimg.NodeDescription: delivery.NDescription, kgimg.NodePropertyIdentifier: delivery.NIdentifier,
+	kgimg.NodeDescription: delivery.NDescription,
 	kgimg.NodeIdentityKey: delivery.NIdentityKey, kgimg.NodeInLanguage: delivery.NInLanguage,
 	kgimg.NodeJurisdiction: delivery.NJurisdiction, kgimg.NodeLicense: delivery.NLicense, kgimg.NodeName: delivery.NName,
 	kgimg.NodeNormalizedStatementType: delivery.NNormalizedStatementType, kgimg.NodeProvider: delivery.NProvider,
@@ -27,12 +27,8 @@ var nodeFields = map[kgimg.NodeField]delivery.NodeProp{
 
 var relFields = map[kgimg.RelField]delivery.RelProp{
 	kgimg.RelAttributionStatement: delivery.RAttributionStatement, kgimg.RelAuthor: delivery.RAuthor,
-	kgimg.RelDescription: delivery.RDescription, kgimg.RelPropertyIdentifier: delivery.RIdentifier,
-	kgimg.RelLicense: delivery.RLicense, kgimg.RelProvider: delivery.RProvider,
-	kgimg.RelRelationshipType: delivery.RRelationshipType, kgimg.RelResolutionStatus: delivery.RResolutionStatus,
-	kgimg.RelSourceEntity: delivery.RSourceEntity, kgimg.RelSourceEntityKey: delivery.RSourceEntityKey,
-	kgimg.RelSourceEntityValue: delivery.RSourceEntityValue, kgimg.RelTargetEntity: delivery.RTargetEntity,
-	kgimg.RelTargetEntityKey: delivery.RTargetEntityKey, kgimg.RelTargetEntityValue: delivery.RTargetEntityValue,
+	kgimg.RelDescription: delivery.RDescription, kgimg.RelLicense: delivery.RLicense,
+	kgimg.RelProvider: delivery.RProvider, kgimg.RelResolutionStatus: delivery.RResolutionStatus,
 }
 
 func sameList(l kgimg.StringList, want []string) bool {
@@ -78,7 +74,10 @@ func checkRoundTrip(t *testing.T, img *kgimg.Image, res *gate.Result) {
 				t.Errorf("node %s presence of %s differs", n.ID, delivery.NodePropNames[p])
 			}
 		}
-		if !sameList(img.NodeGradeLevel(o), n.GradeLevel) || !sameList(img.NodeTags(o), n.Tags) {
+		if n.Str(delivery.NIdentifier) != n.ID {
+			t.Errorf("node %s: properties.identifier is not derivable", n.ID)
+		}
+		if !sameList(img.NodeGradeLevel(o), n.GradeLevel) || !sameList(img.NodeTags(o), n.Tags) || !sameList(img.NodeLabels(o), n.Labels) {
 			t.Errorf("node %s lists differ", n.ID)
 		}
 		if uuid, ok := n.Prop(delivery.NCaseIdentifierUUID); ok {
@@ -113,8 +112,21 @@ func checkRoundTrip(t *testing.T, img *kgimg.Image, res *gate.Result) {
 		if r.Has(delivery.RSupportConfidence) && img.RelConfidence(o) != r.Confidence {
 			t.Errorf("relationship %s confidence differs", r.ID)
 		}
-		if !sameList(img.RelSourceLabels(o), r.SourceLabels) || !sameList(img.RelTargetLabels(o), r.TargetLabels) {
-			t.Errorf("relationship %s labels differ", r.ID)
+		// The derived properties equal the source.
+		sk, sv := img.EntityKey(img.RelSource(o))
+		tk, tv := img.EntityKey(img.RelTarget(o))
+		derived := map[delivery.RelProp]string{
+			delivery.RIdentifier: r.ID, delivery.RRelationshipType: img.RelTypeName(o),
+			delivery.RSourceEntity: kgimg.NodeKindLabel(img.NodeKind(img.RelSource(o))), delivery.RSourceEntityKey: sk, delivery.RSourceEntityValue: sv,
+			delivery.RTargetEntity: kgimg.NodeKindLabel(img.NodeKind(img.RelTarget(o))), delivery.RTargetEntityKey: tk, delivery.RTargetEntityValue: tv,
+		}
+		for p, want := range derived {
+			if r.Str(p) != want {
+				t.Errorf("relationship %s: derived %s = %q, source %q", r.ID, delivery.RelPropNames[p], want, r.Str(p))
+			}
+		}
+		if !sameList(img.NodeLabels(img.RelSource(o)), r.SourceLabels) || !sameList(img.NodeLabels(img.RelTarget(o)), r.TargetLabels) {
+			t.Errorf("relationship %s labels are not the endpoints' labels", r.ID)
 		}
 		rec, _, ok := img.Provenance(o)
 		if want, has := res.Provenance[r.ID]; has != ok || string(rec) != string(want) {

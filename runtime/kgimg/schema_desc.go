@@ -50,18 +50,15 @@ var (
 	nodesDesc       = &tableDesc{"Nodes", []fieldDesc{
 		scalar("count", 4), vec("kind", 1), vec("source_export_order", 4), vec("present", 4), vec("is_current", 1),
 		col("id"), col("academic_subject"), col("adoption_status"), col("attribution_statement"), col("author"),
-		col("case_identifier_uri"), col("case_identifier_uuid"), col("description"), col("property_identifier"),
+		col("case_identifier_uri"), col("case_identifier_uuid"), col("description"),
 		col("identity_key"), col("in_language"), col("jurisdiction"), col("license"), col("name"),
 		col("normalized_statement_type"), col("provider"), col("statement_code"), col("statement_type"),
-		lists("grade_level"), lists("tags"), col("normalized_code"), col("provenance_json"),
+		lists("grade_level"), lists("tags"), col("normalized_code"), col("provenance_json"), lists("labels"),
 	}}
 	relationshipsDesc = &tableDesc{"Relationships", []fieldDesc{
 		scalar("count", 4), vec("label", 1), vec("source", 4), vec("target", 4), vec("source_export_order", 4),
 		vec("present", 4), vec("support_confidence", 8), col("id"), col("attribution_statement"), col("author"),
-		col("description"), col("property_identifier"), col("license"), col("provider"), col("relationship_type"),
-		col("resolution_status"), col("source_entity"), col("source_entity_key"), col("source_entity_value"),
-		col("target_entity"), col("target_entity_key"), col("target_entity_value"), lists("source_labels"),
-		lists("target_labels"),
+		col("description"), col("license"), col("provider"), col("resolution_status"),
 	}}
 	adjacencyDesc = &tableDesc{"Adjacency", []fieldDesc{
 		enum("label", 3), enum("direction", 1), vec("offsets", 4), vec("neighbors", 4), vec("edges", 4),

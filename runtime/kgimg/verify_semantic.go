@@ -104,7 +104,7 @@ func (img *Image) verifySemantics() error {
 			return fmt.Errorf("%w (field %s)", err, nodesDesc.fields[nodeFieldSlots[f]].name)
 		}
 	}
-	for name, l := range map[string]listColumn{"nodes.grade_level": nc.gradeLevel, "nodes.tags": nc.tags} {
+	for name, l := range map[string]listColumn{"nodes.grade_level": nc.gradeLevel, "nodes.tags": nc.tags, "nodes.labels": nc.labels} {
 		if err := checkLists(name, l, n); err != nil {
 			return err
 		}
@@ -131,11 +131,6 @@ func (img *Image) verifySemantics() error {
 	for f, c := range rc.str {
 		if err := checkColumn("relationships", c, r); err != nil {
 			return fmt.Errorf("%w (field %s)", err, relationshipsDesc.fields[relFieldSlots[f]].name)
-		}
-	}
-	for name, l := range map[string]listColumn{"relationships.source_labels": rc.sourceLabels, "relationships.target_labels": rc.targetLabels} {
-		if err := checkLists(name, l, r); err != nil {
-			return err
 		}
 	}
 	if img.nodeIDOrder.Len() != n || img.relIDOrder.Len() != r {

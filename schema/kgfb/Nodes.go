@@ -269,7 +269,7 @@ func (rcv *Nodes) Description(obj *Strings) *Strings {
 	return nil
 }
 
-func (rcv *Nodes) PropertyIdentifier(obj *Strings) *Strings {
+func (rcv *Nodes) IdentityKey(obj *Strings) *Strings {
 	o := flatbuffers.UOffsetT(rcv._tab.Offset(30))
 	if o != 0 {
 		x := rcv._tab.Indirect(o + rcv._tab.Pos)
@@ -282,7 +282,7 @@ func (rcv *Nodes) PropertyIdentifier(obj *Strings) *Strings {
 	return nil
 }
 
-func (rcv *Nodes) IdentityKey(obj *Strings) *Strings {
+func (rcv *Nodes) InLanguage(obj *Strings) *Strings {
 	o := flatbuffers.UOffsetT(rcv._tab.Offset(32))
 	if o != 0 {
 		x := rcv._tab.Indirect(o + rcv._tab.Pos)
@@ -295,7 +295,7 @@ func (rcv *Nodes) IdentityKey(obj *Strings) *Strings {
 	return nil
 }
 
-func (rcv *Nodes) InLanguage(obj *Strings) *Strings {
+func (rcv *Nodes) Jurisdiction(obj *Strings) *Strings {
 	o := flatbuffers.UOffsetT(rcv._tab.Offset(34))
 	if o != 0 {
 		x := rcv._tab.Indirect(o + rcv._tab.Pos)
@@ -308,7 +308,7 @@ func (rcv *Nodes) InLanguage(obj *Strings) *Strings {
 	return nil
 }
 
-func (rcv *Nodes) Jurisdiction(obj *Strings) *Strings {
+func (rcv *Nodes) License(obj *Strings) *Strings {
 	o := flatbuffers.UOffsetT(rcv._tab.Offset(36))
 	if o != 0 {
 		x := rcv._tab.Indirect(o + rcv._tab.Pos)
@@ -321,7 +321,7 @@ func (rcv *Nodes) Jurisdiction(obj *Strings) *Strings {
 	return nil
 }
 
-func (rcv *Nodes) License(obj *Strings) *Strings {
+func (rcv *Nodes) Name(obj *Strings) *Strings {
 	o := flatbuffers.UOffsetT(rcv._tab.Offset(38))
 	if o != 0 {
 		x := rcv._tab.Indirect(o + rcv._tab.Pos)
@@ -334,7 +334,7 @@ func (rcv *Nodes) License(obj *Strings) *Strings {
 	return nil
 }
 
-func (rcv *Nodes) Name(obj *Strings) *Strings {
+func (rcv *Nodes) NormalizedStatementType(obj *Strings) *Strings {
 	o := flatbuffers.UOffsetT(rcv._tab.Offset(40))
 	if o != 0 {
 		x := rcv._tab.Indirect(o + rcv._tab.Pos)
@@ -347,7 +347,7 @@ func (rcv *Nodes) Name(obj *Strings) *Strings {
 	return nil
 }
 
-func (rcv *Nodes) NormalizedStatementType(obj *Strings) *Strings {
+func (rcv *Nodes) Provider(obj *Strings) *Strings {
 	o := flatbuffers.UOffsetT(rcv._tab.Offset(42))
 	if o != 0 {
 		x := rcv._tab.Indirect(o + rcv._tab.Pos)
@@ -360,7 +360,7 @@ func (rcv *Nodes) NormalizedStatementType(obj *Strings) *Strings {
 	return nil
 }
 
-func (rcv *Nodes) Provider(obj *Strings) *Strings {
+func (rcv *Nodes) StatementCode(obj *Strings) *Strings {
 	o := flatbuffers.UOffsetT(rcv._tab.Offset(44))
 	if o != 0 {
 		x := rcv._tab.Indirect(o + rcv._tab.Pos)
@@ -373,7 +373,7 @@ func (rcv *Nodes) Provider(obj *Strings) *Strings {
 	return nil
 }
 
-func (rcv *Nodes) StatementCode(obj *Strings) *Strings {
+func (rcv *Nodes) StatementType(obj *Strings) *Strings {
 	o := flatbuffers.UOffsetT(rcv._tab.Offset(46))
 	if o != 0 {
 		x := rcv._tab.Indirect(o + rcv._tab.Pos)
@@ -386,21 +386,8 @@ func (rcv *Nodes) StatementCode(obj *Strings) *Strings {
 	return nil
 }
 
-func (rcv *Nodes) StatementType(obj *Strings) *Strings {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(48))
-	if o != 0 {
-		x := rcv._tab.Indirect(o + rcv._tab.Pos)
-		if obj == nil {
-			obj = new(Strings)
-		}
-		obj.Init(rcv._tab.Bytes, x)
-		return obj
-	}
-	return nil
-}
-
 func (rcv *Nodes) GradeLevel(obj *StringLists) *StringLists {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(50))
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(48))
 	if o != 0 {
 		x := rcv._tab.Indirect(o + rcv._tab.Pos)
 		if obj == nil {
@@ -413,7 +400,7 @@ func (rcv *Nodes) GradeLevel(obj *StringLists) *StringLists {
 }
 
 func (rcv *Nodes) Tags(obj *StringLists) *StringLists {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(52))
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(50))
 	if o != 0 {
 		x := rcv._tab.Indirect(o + rcv._tab.Pos)
 		if obj == nil {
@@ -426,7 +413,7 @@ func (rcv *Nodes) Tags(obj *StringLists) *StringLists {
 }
 
 func (rcv *Nodes) NormalizedCode(obj *Strings) *Strings {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(54))
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(52))
 	if o != 0 {
 		x := rcv._tab.Indirect(o + rcv._tab.Pos)
 		if obj == nil {
@@ -439,11 +426,24 @@ func (rcv *Nodes) NormalizedCode(obj *Strings) *Strings {
 }
 
 func (rcv *Nodes) ProvenanceJson(obj *Strings) *Strings {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(56))
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(54))
 	if o != 0 {
 		x := rcv._tab.Indirect(o + rcv._tab.Pos)
 		if obj == nil {
 			obj = new(Strings)
+		}
+		obj.Init(rcv._tab.Bytes, x)
+		return obj
+	}
+	return nil
+}
+
+func (rcv *Nodes) Labels(obj *StringLists) *StringLists {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(56))
+	if o != 0 {
+		x := rcv._tab.Indirect(o + rcv._tab.Pos)
+		if obj == nil {
+			obj = new(StringLists)
 		}
 		obj.Init(rcv._tab.Bytes, x)
 		return obj
@@ -505,47 +505,47 @@ func NodesAddCaseIdentifierUuid(builder *flatbuffers.Builder, caseIdentifierUuid
 func NodesAddDescription(builder *flatbuffers.Builder, description flatbuffers.UOffsetT) {
 	builder.PrependUOffsetTSlot(12, flatbuffers.UOffsetT(description), 0)
 }
-func NodesAddPropertyIdentifier(builder *flatbuffers.Builder, propertyIdentifier flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(13, flatbuffers.UOffsetT(propertyIdentifier), 0)
-}
 func NodesAddIdentityKey(builder *flatbuffers.Builder, identityKey flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(14, flatbuffers.UOffsetT(identityKey), 0)
+	builder.PrependUOffsetTSlot(13, flatbuffers.UOffsetT(identityKey), 0)
 }
 func NodesAddInLanguage(builder *flatbuffers.Builder, inLanguage flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(15, flatbuffers.UOffsetT(inLanguage), 0)
+	builder.PrependUOffsetTSlot(14, flatbuffers.UOffsetT(inLanguage), 0)
 }
 func NodesAddJurisdiction(builder *flatbuffers.Builder, jurisdiction flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(16, flatbuffers.UOffsetT(jurisdiction), 0)
+	builder.PrependUOffsetTSlot(15, flatbuffers.UOffsetT(jurisdiction), 0)
 }
 func NodesAddLicense(builder *flatbuffers.Builder, license flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(17, flatbuffers.UOffsetT(license), 0)
+	builder.PrependUOffsetTSlot(16, flatbuffers.UOffsetT(license), 0)
 }
 func NodesAddName(builder *flatbuffers.Builder, name flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(18, flatbuffers.UOffsetT(name), 0)
+	builder.PrependUOffsetTSlot(17, flatbuffers.UOffsetT(name), 0)
 }
 func NodesAddNormalizedStatementType(builder *flatbuffers.Builder, normalizedStatementType flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(19, flatbuffers.UOffsetT(normalizedStatementType), 0)
+	builder.PrependUOffsetTSlot(18, flatbuffers.UOffsetT(normalizedStatementType), 0)
 }
 func NodesAddProvider(builder *flatbuffers.Builder, provider flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(20, flatbuffers.UOffsetT(provider), 0)
+	builder.PrependUOffsetTSlot(19, flatbuffers.UOffsetT(provider), 0)
 }
 func NodesAddStatementCode(builder *flatbuffers.Builder, statementCode flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(21, flatbuffers.UOffsetT(statementCode), 0)
+	builder.PrependUOffsetTSlot(20, flatbuffers.UOffsetT(statementCode), 0)
 }
 func NodesAddStatementType(builder *flatbuffers.Builder, statementType flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(22, flatbuffers.UOffsetT(statementType), 0)
+	builder.PrependUOffsetTSlot(21, flatbuffers.UOffsetT(statementType), 0)
 }
 func NodesAddGradeLevel(builder *flatbuffers.Builder, gradeLevel flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(23, flatbuffers.UOffsetT(gradeLevel), 0)
+	builder.PrependUOffsetTSlot(22, flatbuffers.UOffsetT(gradeLevel), 0)
 }
 func NodesAddTags(builder *flatbuffers.Builder, tags flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(24, flatbuffers.UOffsetT(tags), 0)
+	builder.PrependUOffsetTSlot(23, flatbuffers.UOffsetT(tags), 0)
 }
 func NodesAddNormalizedCode(builder *flatbuffers.Builder, normalizedCode flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(25, flatbuffers.UOffsetT(normalizedCode), 0)
+	builder.PrependUOffsetTSlot(24, flatbuffers.UOffsetT(normalizedCode), 0)
 }
 func NodesAddProvenanceJson(builder *flatbuffers.Builder, provenanceJson flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(26, flatbuffers.UOffsetT(provenanceJson), 0)
+	builder.PrependUOffsetTSlot(25, flatbuffers.UOffsetT(provenanceJson), 0)
+}
+func NodesAddLabels(builder *flatbuffers.Builder, labels flatbuffers.UOffsetT) {
+	builder.PrependUOffsetTSlot(26, flatbuffers.UOffsetT(labels), 0)
 }
 func NodesEnd(builder *flatbuffers.Builder) flatbuffers.UOffsetT {
 	return builder.EndObject()

@@ -261,7 +261,7 @@ func (rcv *Relationships) Description(obj *Strings) *Strings {
 	return nil
 }
 
-func (rcv *Relationships) PropertyIdentifier(obj *Strings) *Strings {
+func (rcv *Relationships) License(obj *Strings) *Strings {
 	o := flatbuffers.UOffsetT(rcv._tab.Offset(26))
 	if o != 0 {
 		x := rcv._tab.Indirect(o + rcv._tab.Pos)
@@ -274,7 +274,7 @@ func (rcv *Relationships) PropertyIdentifier(obj *Strings) *Strings {
 	return nil
 }
 
-func (rcv *Relationships) License(obj *Strings) *Strings {
+func (rcv *Relationships) Provider(obj *Strings) *Strings {
 	o := flatbuffers.UOffsetT(rcv._tab.Offset(28))
 	if o != 0 {
 		x := rcv._tab.Indirect(o + rcv._tab.Pos)
@@ -287,7 +287,7 @@ func (rcv *Relationships) License(obj *Strings) *Strings {
 	return nil
 }
 
-func (rcv *Relationships) Provider(obj *Strings) *Strings {
+func (rcv *Relationships) ResolutionStatus(obj *Strings) *Strings {
 	o := flatbuffers.UOffsetT(rcv._tab.Offset(30))
 	if o != 0 {
 		x := rcv._tab.Indirect(o + rcv._tab.Pos)
@@ -300,138 +300,8 @@ func (rcv *Relationships) Provider(obj *Strings) *Strings {
 	return nil
 }
 
-func (rcv *Relationships) RelationshipType(obj *Strings) *Strings {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(32))
-	if o != 0 {
-		x := rcv._tab.Indirect(o + rcv._tab.Pos)
-		if obj == nil {
-			obj = new(Strings)
-		}
-		obj.Init(rcv._tab.Bytes, x)
-		return obj
-	}
-	return nil
-}
-
-func (rcv *Relationships) ResolutionStatus(obj *Strings) *Strings {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(34))
-	if o != 0 {
-		x := rcv._tab.Indirect(o + rcv._tab.Pos)
-		if obj == nil {
-			obj = new(Strings)
-		}
-		obj.Init(rcv._tab.Bytes, x)
-		return obj
-	}
-	return nil
-}
-
-func (rcv *Relationships) SourceEntity(obj *Strings) *Strings {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(36))
-	if o != 0 {
-		x := rcv._tab.Indirect(o + rcv._tab.Pos)
-		if obj == nil {
-			obj = new(Strings)
-		}
-		obj.Init(rcv._tab.Bytes, x)
-		return obj
-	}
-	return nil
-}
-
-func (rcv *Relationships) SourceEntityKey(obj *Strings) *Strings {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(38))
-	if o != 0 {
-		x := rcv._tab.Indirect(o + rcv._tab.Pos)
-		if obj == nil {
-			obj = new(Strings)
-		}
-		obj.Init(rcv._tab.Bytes, x)
-		return obj
-	}
-	return nil
-}
-
-func (rcv *Relationships) SourceEntityValue(obj *Strings) *Strings {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(40))
-	if o != 0 {
-		x := rcv._tab.Indirect(o + rcv._tab.Pos)
-		if obj == nil {
-			obj = new(Strings)
-		}
-		obj.Init(rcv._tab.Bytes, x)
-		return obj
-	}
-	return nil
-}
-
-func (rcv *Relationships) TargetEntity(obj *Strings) *Strings {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(42))
-	if o != 0 {
-		x := rcv._tab.Indirect(o + rcv._tab.Pos)
-		if obj == nil {
-			obj = new(Strings)
-		}
-		obj.Init(rcv._tab.Bytes, x)
-		return obj
-	}
-	return nil
-}
-
-func (rcv *Relationships) TargetEntityKey(obj *Strings) *Strings {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(44))
-	if o != 0 {
-		x := rcv._tab.Indirect(o + rcv._tab.Pos)
-		if obj == nil {
-			obj = new(Strings)
-		}
-		obj.Init(rcv._tab.Bytes, x)
-		return obj
-	}
-	return nil
-}
-
-func (rcv *Relationships) TargetEntityValue(obj *Strings) *Strings {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(46))
-	if o != 0 {
-		x := rcv._tab.Indirect(o + rcv._tab.Pos)
-		if obj == nil {
-			obj = new(Strings)
-		}
-		obj.Init(rcv._tab.Bytes, x)
-		return obj
-	}
-	return nil
-}
-
-func (rcv *Relationships) SourceLabels(obj *StringLists) *StringLists {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(48))
-	if o != 0 {
-		x := rcv._tab.Indirect(o + rcv._tab.Pos)
-		if obj == nil {
-			obj = new(StringLists)
-		}
-		obj.Init(rcv._tab.Bytes, x)
-		return obj
-	}
-	return nil
-}
-
-func (rcv *Relationships) TargetLabels(obj *StringLists) *StringLists {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(50))
-	if o != 0 {
-		x := rcv._tab.Indirect(o + rcv._tab.Pos)
-		if obj == nil {
-			obj = new(StringLists)
-		}
-		obj.Init(rcv._tab.Bytes, x)
-		return obj
-	}
-	return nil
-}
-
 func RelationshipsStart(builder *flatbuffers.Builder) {
-	builder.StartObject(24)
+	builder.StartObject(14)
 }
 func RelationshipsAddCount(builder *flatbuffers.Builder, count uint32) {
 	builder.PrependUint32Slot(0, count, 0)
@@ -484,44 +354,14 @@ func RelationshipsAddAuthor(builder *flatbuffers.Builder, author flatbuffers.UOf
 func RelationshipsAddDescription(builder *flatbuffers.Builder, description flatbuffers.UOffsetT) {
 	builder.PrependUOffsetTSlot(10, flatbuffers.UOffsetT(description), 0)
 }
-func RelationshipsAddPropertyIdentifier(builder *flatbuffers.Builder, propertyIdentifier flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(11, flatbuffers.UOffsetT(propertyIdentifier), 0)
-}
 func RelationshipsAddLicense(builder *flatbuffers.Builder, license flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(12, flatbuffers.UOffsetT(license), 0)
+	builder.PrependUOffsetTSlot(11, flatbuffers.UOffsetT(license), 0)
 }
 func RelationshipsAddProvider(builder *flatbuffers.Builder, provider flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(13, flatbuffers.UOffsetT(provider), 0)
-}
-func RelationshipsAddRelationshipType(builder *flatbuffers.Builder, relationshipType flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(14, flatbuffers.UOffsetT(relationshipType), 0)
+	builder.PrependUOffsetTSlot(12, flatbuffers.UOffsetT(provider), 0)
 }
 func RelationshipsAddResolutionStatus(builder *flatbuffers.Builder, resolutionStatus flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(15, flatbuffers.UOffsetT(resolutionStatus), 0)
-}
-func RelationshipsAddSourceEntity(builder *flatbuffers.Builder, sourceEntity flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(16, flatbuffers.UOffsetT(sourceEntity), 0)
-}
-func RelationshipsAddSourceEntityKey(builder *flatbuffers.Builder, sourceEntityKey flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(17, flatbuffers.UOffsetT(sourceEntityKey), 0)
-}
-func RelationshipsAddSourceEntityValue(builder *flatbuffers.Builder, sourceEntityValue flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(18, flatbuffers.UOffsetT(sourceEntityValue), 0)
-}
-func RelationshipsAddTargetEntity(builder *flatbuffers.Builder, targetEntity flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(19, flatbuffers.UOffsetT(targetEntity), 0)
-}
-func RelationshipsAddTargetEntityKey(builder *flatbuffers.Builder, targetEntityKey flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(20, flatbuffers.UOffsetT(targetEntityKey), 0)
-}
-func RelationshipsAddTargetEntityValue(builder *flatbuffers.Builder, targetEntityValue flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(21, flatbuffers.UOffsetT(targetEntityValue), 0)
-}
-func RelationshipsAddSourceLabels(builder *flatbuffers.Builder, sourceLabels flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(22, flatbuffers.UOffsetT(sourceLabels), 0)
-}
-func RelationshipsAddTargetLabels(builder *flatbuffers.Builder, targetLabels flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(23, flatbuffers.UOffsetT(targetLabels), 0)
+	builder.PrependUOffsetTSlot(13, flatbuffers.UOffsetT(resolutionStatus), 0)
 }
 func RelationshipsEnd(builder *flatbuffers.Builder) flatbuffers.UOffsetT {
 	return builder.EndObject()
