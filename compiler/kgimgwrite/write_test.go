@@ -2,6 +2,8 @@ package kgimgwrite_test
 
 import (
 	"bytes"
+	"github.com/kgc-project/kgc/compiler/delivery"
+	"github.com/kgc-project/kgc/runtime/kgimg"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -89,5 +91,24 @@ func TestWriteFileIsAtomic(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 2 {
 		t.Fatalf("leftovers: %v", entries)
+	}
+}
+
+// TestPresenceBitsMatchDelivery keeps the image's presence-bit constants in
+// step with the delivery property order the writer uses.
+func TestPresenceBitsMatchDelivery(t *testing.T) {
+	nodes := map[uint]delivery.NodeProp{
+		kgimg.PAcademicSubject: delivery.NAcademicSubject, kgimg.PCaseIdentifierUUID: delivery.NCaseIdentifierUUID,
+		kgimg.PGradeLevel: delivery.NGradeLevel, kgimg.PIdentifier: delivery.NIdentifier, kgimg.PIsCurrent: delivery.NIsCurrent,
+		kgimg.PStatementType: delivery.NStatementType, kgimg.PTags: delivery.NTags,
+	}
+	for k, v := range nodes {
+		if k != uint(v) {
+			t.Errorf("node presence bit %d != delivery property %d", k, v)
+		}
+	}
+	if kgimg.PTags != uint(delivery.NumNodeProps)-1 || kgimg.RPTargetEntityValue != uint(delivery.NumRelProps)-1 ||
+		kgimg.RPSupportConfidence != uint(delivery.RSupportConfidence) || kgimg.RPResolutionStatus != uint(delivery.RResolutionStatus) {
+		t.Error("presence bit order differs from the delivery property order")
 	}
 }

@@ -5,6 +5,11 @@
 package canonjson
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
 	"sort"
 
 	"github.com/kgc-project/kgc/internal/jsonv"
@@ -89,4 +94,30 @@ func AppendString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// Marshal encodes a Go value canonically: encoding/json (without HTML
+// escaping) then re-encoded with sorted keys and compact separators.
+func Marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	tree, errs := jsonv.Parse(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	if tree == nil {
+		return nil, fmt.Errorf("canonjson: %v", errs)
+	}
+	return Encode(tree), nil
+}
+
+// Sha256 returns "sha256:<hex>" of the canonical encoding of v.
+func Sha256(v any) (string, error) {
+	b, err := Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:]), nil
 }

@@ -1,0 +1,202 @@
+// Package serve is kgmcp's command line: configuration from flags and the
+// environment, start-up (open and verify every image, build the catalog), and
+// the stdio and Streamable HTTP transports. Logs go to stderr only.
+package serve
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/mcpserver"
+)
+
+// Exit codes.
+const (
+	exitOK      = 0
+	exitRefused = 1 // an image could not be accepted, or none could
+	exitUsage   = 2
+)
+
+// Config is the effective configuration (--print-config shows it).
+type Config struct {
+	Images                 []string `json:"images"`
+	Transport              string   `json:"transport"`
+	HTTPAddr               string   `json:"httpAddr,omitempty"`
+	InvalidImagePolicy     string   `json:"invalidImagePolicy"`
+	MaxResourceBytes       int64    `json:"maxResourceBytes"`
+	MaxResourceSourceBytes int64    `json:"maxResourceSourceBytes"`
+	LogLevel               string   `json:"logLevel"`
+	AllowedOrigins         []string `json:"allowedOrigins"`
+}
+
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+
+const usage = `Usage: kgmcp [flags] IMAGE_OR_DIR...
+
+Serves the images (files, or directories of *.kgimg) over MCP: stdio by
+default, Streamable HTTP at /mcp (stateless, with GET /health) with --http.
+
+Environment (flags win): KGMCP_IMAGES (images when no argument is given,
+colon-separated), PORT (HTTP port on 127.0.0.1 when --http is not given and
+KGMCP_TRANSPORT=http), KGFEGMCP_INVALID_PACKAGE_POLICY (fail|quarantine),
+KGFEGMCP_MAX_RESOURCE_BYTES, KGFEGMCP_MAX_RESOURCE_SOURCE_BYTES,
+KGFEGMCP_LOG_LEVEL (debug|info|warn|error).
+
+Exit codes: 0 served and stopped cleanly (or --check passed), 1 an image was
+refused or none is acceptable, 2 bad usage or configuration.
+
+Flags:
+`
+
+// Main runs kgmcp and returns its exit code.
+func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	cfg, check, printConfig, err := configure(args, stderr, getenv)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		fmt.Fprintln(stderr, "kgmcp:", err)
+		return exitUsage
+	}
+	if printConfig {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(cfg)
+		return exitOK
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: levelOf(cfg.LogLevel)}))
+	start := time.Now()
+	paths, err := catalog.Paths(cfg.Images)
+	if err != nil {
+		fmt.Fprintln(stderr, "kgmcp:", err)
+		return exitRefused
+	}
+	cat, err := catalog.Open(paths, catalog.Policy(cfg.InvalidImagePolicy), log)
+	if err != nil {
+		fmt.Fprintln(stderr, "kgmcp: refusing to start:", err)
+		return exitRefused
+	}
+	defer cat.Close()
+	log.Info("catalog ready", "packages", len(cat.Packages), "frameworks", len(cat.Frameworks), "quarantined", len(cat.Refused), "elapsed", time.Since(start).String())
+	if check {
+		for _, p := range cat.Packages {
+			fmt.Fprintf(stdout, "ok       %s %s\n", p.Path, p.SnapshotID())
+		}
+		for _, r := range cat.Refused {
+			fmt.Fprintf(stdout, "REFUSED  %s: %v\n", r.Path, r.Err)
+		}
+		if len(cat.Refused) > 0 {
+			return exitRefused
+		}
+		return exitOK
+	}
+	srv := mcpserver.New(cat, mcpserver.Options{Version: version(), MaxResourceBytes: cfg.MaxResourceBytes,
+		MaxResourceSourceBytes: cfg.MaxResourceSourceBytes, Logger: log})
+	if cfg.Transport == "http" {
+		return serveHTTP(ctx, cfg, srv, log, stderr)
+	}
+	t := &mcp.StdioTransport{}
+	if err := srv.MCP().Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+		log.Error("stdio session ended", "error", err.Error())
+		return exitRefused
+	}
+	return exitOK
+}
+
+func levelOf(s string) slog.Level {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(s)); err != nil {
+		return slog.LevelInfo
+	}
+	return l
+}
+
+func configure(args []string, stderr io.Writer, getenv func(string) string) (cfg Config, check, printConfig bool, err error) {
+	fs := flag.NewFlagSet("kgmcp", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+	}
+	envOr := func(k, def string) string {
+		if v := getenv(k); v != "" {
+			return v
+		}
+		return def
+	}
+	var httpAddr string
+	var origins stringList
+	fs.StringVar(&httpAddr, "http", "", "serve Streamable HTTP on ADDR (host:port; a bare port or :port binds 127.0.0.1)")
+	fs.StringVar(&cfg.InvalidImagePolicy, "invalid-image", envOr("KGFEGMCP_INVALID_PACKAGE_POLICY", "fail"), "what to do with an image that does not verify: fail (refuse to start) or quarantine (skip it with a warning)")
+	maxBytes, _ := strconv.ParseInt(envOr("KGFEGMCP_MAX_RESOURCE_BYTES", strconv.Itoa(mcpserver.DefaultMaxResourceBytes)), 10, 64)
+	maxSource, _ := strconv.ParseInt(envOr("KGFEGMCP_MAX_RESOURCE_SOURCE_BYTES", strconv.Itoa(mcpserver.DefaultMaxResourceSourceBytes)), 10, 64)
+	fs.Int64Var(&cfg.MaxResourceBytes, "max-resource-bytes", maxBytes, "largest resource returned, in bytes")
+	fs.Int64Var(&cfg.MaxResourceSourceBytes, "max-resource-source-bytes", maxSource, "largest source artifact read, in bytes")
+	fs.StringVar(&cfg.LogLevel, "log-level", envOr("KGFEGMCP_LOG_LEVEL", "info"), "debug, info, warn or error")
+	fs.Var(&origins, "allow-origin", "an Origin allowed to call the HTTP endpoint (repeatable; none by default)")
+	fs.BoolVar(&check, "check", false, "open and verify every image, print the result and exit")
+	fs.BoolVar(&printConfig, "print-config", false, "print the effective configuration and exit")
+	if err = fs.Parse(args); err != nil {
+		return
+	}
+	cfg.Images = fs.Args()
+	if len(cfg.Images) == 0 && getenv("KGMCP_IMAGES") != "" {
+		cfg.Images = strings.Split(getenv("KGMCP_IMAGES"), ":")
+	}
+	if len(cfg.Images) == 0 {
+		return cfg, false, false, errors.New("no image given (pass image files or directories, or set KGMCP_IMAGES)")
+	}
+	cfg.Transport = "stdio"
+	if httpAddr == "" && strings.EqualFold(getenv("KGMCP_TRANSPORT"), "http") {
+		httpAddr = envOr("PORT", "8000")
+	}
+	if httpAddr != "" {
+		cfg.Transport = "http"
+		if cfg.HTTPAddr, err = normalizeAddr(httpAddr); err != nil {
+			return
+		}
+	}
+	cfg.AllowedOrigins = append([]string{}, origins...)
+	switch {
+	case cfg.InvalidImagePolicy != "fail" && cfg.InvalidImagePolicy != "quarantine":
+		err = fmt.Errorf("--invalid-image must be fail or quarantine, not %q", cfg.InvalidImagePolicy)
+	case cfg.MaxResourceBytes <= 0 || cfg.MaxResourceSourceBytes <= 0:
+		err = errors.New("resource size limits must be positive")
+	case cfg.MaxResourceSourceBytes < cfg.MaxResourceBytes:
+		err = errors.New("the source size limit must be at least the returned size limit")
+	}
+	return
+}
+
+// normalizeAddr binds a bare port to 127.0.0.1.
+func normalizeAddr(a string) (string, error) {
+	if !strings.Contains(a, ":") {
+		a = ":" + a
+	}
+	host, port, err := net.SplitHostPort(a)
+	if err != nil {
+		return "", fmt.Errorf("--http %q: %w", a, err)
+	}
+	if _, err := strconv.Atoi(port); err != nil {
+		return "", fmt.Errorf("--http %q: bad port", a)
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port), nil
+}

@@ -1,0 +1,299 @@
+// Package catalog opens a set of .kgimg images and answers which package a
+// request is about: frameworks and their snapshots, exact routing by
+// frameworkId + snapshotId, and unique-current routing by frameworkId alone
+// (surface.md §2.A4). Nothing is merged across packages.
+package catalog
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/kgc-project/kgc/runtime/kgerr"
+	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/schema/manifest"
+	"github.com/kgc-project/kgc/schema/profile"
+)
+
+// Package is one accepted package: its image and the manifest and profile it
+// embeds, decoded once at start.
+type Package struct {
+	Img      *kgimg.Image
+	Manifest *manifest.Manifest
+	Profile  *profile.Profile
+	Compiled *profile.Compiled
+	// Path is the image file.
+	Path string
+}
+
+// FrameworkID etc. are shorthands for the package identity.
+func (p *Package) FrameworkID() string { return p.Manifest.FrameworkID }
+
+// SnapshotID returns the snapshot ID.
+func (p *Package) SnapshotID() string { return p.Manifest.SnapshotID }
+
+// GraphPackageID returns the graph package ID.
+func (p *Package) GraphPackageID() string { return p.Manifest.GraphPackageID }
+
+// Snapshot groups the packages of one snapshot (today one academic_standards
+// package each), ordered by (graphType, packageRevision, graphPackageId).
+type Snapshot struct {
+	FrameworkID string
+	SnapshotID  string
+	Packages    []*Package
+}
+
+// Primary returns the snapshot's package of graph type t.
+func (s *Snapshot) Primary(t string) *Package {
+	for _, p := range s.Packages {
+		if p.Manifest.GraphType == t {
+			return p
+		}
+	}
+	return nil
+}
+
+// IsCurrent reports the snapshot's source isCurrent flag.
+func (s *Snapshot) IsCurrent() bool { return s.Packages[0].Manifest.Framework.IsCurrent }
+
+// Framework is one framework family with its snapshots ordered by snapshot ID.
+type Framework struct {
+	ID        string
+	Snapshots []*Snapshot
+}
+
+// Catalog is the set of accepted packages.
+type Catalog struct {
+	Frameworks []*Framework // ordered by framework ID
+	Packages   []*Package   // ordered by (frameworkId, snapshotId, graphType, packageRevision, graphPackageId)
+	byID       map[string]*Framework
+	bySnapshot map[string]*Snapshot
+	// Refused lists the images that were skipped (quarantine policy).
+	Refused []Refusal
+}
+
+// Refusal records an image that could not be accepted.
+type Refusal struct {
+	Path string
+	Err  error
+}
+
+// Policy says what to do with an image that cannot be accepted.
+type Policy string
+
+// Invalid-image policies.
+const (
+	PolicyFail       Policy = "fail"
+	PolicyQuarantine Policy = "quarantine"
+)
+
+// ErrNoImages is returned when no acceptable image was found.
+var ErrNoImages = errors.New("catalog: no acceptable image")
+
+// Paths expands the arguments (image files or directories holding *.kgimg) into
+// image paths, sorted.
+func Paths(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		fi, err := os.Stat(a)
+		if err != nil {
+			return nil, fmt.Errorf("catalog: %w", err)
+		}
+		if !fi.IsDir() {
+			out = append(out, a)
+			continue
+		}
+		matches, err := filepath.Glob(filepath.Join(a, "*.kgimg"))
+		if err != nil {
+			return nil, fmt.Errorf("catalog: %w", err)
+		}
+		out = append(out, matches...)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// Open opens and verifies every image and builds the catalog. Under PolicyFail
+// the first image that cannot be accepted stops it; under PolicyQuarantine it is
+// logged and skipped. No acceptable image at all is ErrNoImages.
+func Open(paths []string, policy Policy, log *slog.Logger) (*Catalog, error) {
+	c := &Catalog{byID: map[string]*Framework{}, bySnapshot: map[string]*Snapshot{}}
+	seen := map[string]string{}
+	for _, p := range paths {
+		pkg, err := openPackage(p)
+		if err == nil {
+			if prev, dup := seen[pkg.GraphPackageID()]; dup {
+				pkg.Img.Close()
+				err = fmt.Errorf("%w: graph package %s is also served by %s", errDuplicate, pkg.GraphPackageID(), prev)
+			} else {
+				seen[pkg.GraphPackageID()] = p
+			}
+		}
+		if err != nil {
+			if policy != PolicyQuarantine {
+				c.Close()
+				return nil, fmt.Errorf("catalog: %s: %w", p, err)
+			}
+			log.Warn("image quarantined", "path", p, "error", err.Error())
+			c.Refused = append(c.Refused, Refusal{Path: p, Err: err})
+			continue
+		}
+		c.add(pkg)
+	}
+	if len(c.Packages) == 0 {
+		return nil, ErrNoImages
+	}
+	c.sort()
+	return c, nil
+}
+
+var errDuplicate = errors.New("duplicate package")
+
+func openPackage(path string) (*Package, error) {
+	img, err := kgimg.Open(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+			return nil, err
+		}
+		return nil, err
+	}
+	m, mf := manifest.Decode(img.ManifestJSON())
+	prof, compiled, pf := profile.Decode(img.ProfileJSON(), "profile.json")
+	if m == nil || prof == nil || len(mf)+len(pf) > 0 {
+		img.Close()
+		return nil, fmt.Errorf("%w: the embedded manifest or profile does not decode cleanly", kgimg.ErrCorrupt)
+	}
+	return &Package{Img: img, Manifest: m, Profile: prof, Compiled: compiled, Path: path}, nil
+}
+
+func (c *Catalog) add(p *Package) {
+	f := c.byID[p.FrameworkID()]
+	if f == nil {
+		f = &Framework{ID: p.FrameworkID()}
+		c.byID[f.ID] = f
+		c.Frameworks = append(c.Frameworks, f)
+	}
+	s := c.bySnapshot[p.SnapshotID()]
+	if s == nil {
+		s = &Snapshot{FrameworkID: f.ID, SnapshotID: p.SnapshotID()}
+		c.bySnapshot[s.SnapshotID] = s
+		f.Snapshots = append(f.Snapshots, s)
+	}
+	s.Packages = append(s.Packages, p)
+	c.Packages = append(c.Packages, p)
+}
+
+func (c *Catalog) sort() {
+	sort.Slice(c.Frameworks, func(i, j int) bool { return c.Frameworks[i].ID < c.Frameworks[j].ID })
+	for _, f := range c.Frameworks {
+		sort.Slice(f.Snapshots, func(i, j int) bool { return f.Snapshots[i].SnapshotID < f.Snapshots[j].SnapshotID })
+		for _, s := range f.Snapshots {
+			sort.Slice(s.Packages, func(i, j int) bool { return packageLess(s.Packages[i], s.Packages[j]) })
+		}
+	}
+	sort.Slice(c.Packages, func(i, j int) bool {
+		a, b := c.Packages[i], c.Packages[j]
+		if a.FrameworkID() != b.FrameworkID() {
+			return a.FrameworkID() < b.FrameworkID()
+		}
+		if a.SnapshotID() != b.SnapshotID() {
+			return a.SnapshotID() < b.SnapshotID()
+		}
+		return packageLess(a, b)
+	})
+}
+
+func packageLess(a, b *Package) bool {
+	ma, mb := a.Manifest, b.Manifest
+	if ma.GraphType != mb.GraphType {
+		return ma.GraphType < mb.GraphType
+	}
+	if ma.PackageRevision != mb.PackageRevision {
+		return ma.PackageRevision < mb.PackageRevision
+	}
+	return ma.GraphPackageID < mb.GraphPackageID
+}
+
+// Close closes every image.
+func (c *Catalog) Close() {
+	for _, p := range c.Packages {
+		p.Img.Close()
+	}
+}
+
+// Framework returns a framework family.
+func (c *Catalog) Framework(id string) (*Framework, bool) {
+	f, ok := c.byID[id]
+	return f, ok
+}
+
+// Snapshot returns a snapshot by ID.
+func (c *Catalog) Snapshot(id string) (*Snapshot, bool) {
+	s, ok := c.bySnapshot[id]
+	return s, ok
+}
+
+// ResolveSnapshot routes a request (§2.A4): frameworkId + snapshotId name that
+// exact snapshot; frameworkId alone names the family's single current snapshot
+// (otherwise ambiguous_framework); snapshotId alone names that snapshot.
+func (c *Catalog) ResolveSnapshot(frameworkID, snapshotID string) (*Snapshot, error) {
+	if snapshotID != "" {
+		s, ok := c.bySnapshot[snapshotID]
+		if !ok || frameworkID != "" && s.FrameworkID != frameworkID {
+			return nil, kgerr.New(kgerr.FrameworkNotFound, "snapshot %s is not available%s", snapshotID, forFramework(frameworkID)).
+				WithHint("call list_frameworks to see the accepted snapshots")
+		}
+		return s, nil
+	}
+	if frameworkID == "" {
+		return nil, kgerr.New(kgerr.FrameworkNotFound, "a frameworkId or snapshotId is required")
+	}
+	f, ok := c.byID[frameworkID]
+	if !ok {
+		return nil, kgerr.New(kgerr.FrameworkNotFound, "framework %s is not available", frameworkID).
+			WithHint("call list_frameworks to see the accepted frameworks")
+	}
+	var current []*Snapshot
+	for _, s := range f.Snapshots {
+		if s.IsCurrent() {
+			current = append(current, s)
+		}
+	}
+	if len(current) != 1 {
+		ids := make([]string, len(current))
+		for i, s := range current {
+			ids[i] = s.SnapshotID
+		}
+		return nil, kgerr.New(kgerr.AmbiguousFramework, "framework %s has %d current snapshots (%s); no unique current snapshot", frameworkID, len(current), strings.Join(ids, ", ")).
+			WithHint("pass snapshotId to choose one")
+	}
+	return current[0], nil
+}
+
+func forFramework(id string) string {
+	if id == "" {
+		return ""
+	}
+	return " for framework " + id
+}
+
+// Resolve routes a request to one package of a graph type.
+func (c *Catalog) Resolve(frameworkID, snapshotID, graphType string) (*Package, error) {
+	s, err := c.ResolveSnapshot(frameworkID, snapshotID)
+	if err != nil {
+		return nil, err
+	}
+	if graphType == "" {
+		graphType = manifest.GraphAcademicStandards
+	}
+	p := s.Primary(graphType)
+	if p == nil {
+		return nil, kgerr.New(kgerr.FrameworkNotFound, "snapshot %s has no %s package", s.SnapshotID, graphType)
+	}
+	return p, nil
+}

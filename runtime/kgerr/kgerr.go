@@ -1,0 +1,66 @@
+// Package kgerr is the server's domain error: a stable snake_case code from the
+// contract (surface.md §5.2), a message, and an optional recovery hint. Its text
+// form is "<code>: <message>" or "<code>: <message> Next action: <hint>".
+package kgerr
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Codes of surface.md §5.2 used by the server.
+const (
+	AmbiguousFramework          = "ambiguous_framework"
+	AmbiguousGraphNode          = "ambiguous_graph_node"
+	CapabilityUnavailable       = "capability_unavailable"
+	CatalogError                = "catalog_error"
+	EvidenceResultTooLarge      = "evidence_result_too_large"
+	FrameworkNotFound           = "framework_not_found"
+	GraphNodeNotFound           = "graph_node_not_found"
+	InternalError               = "internal_error"
+	InvalidCursor               = "invalid_cursor"
+	InvalidEvidenceURI          = "invalid_evidence_uri"
+	InvalidProgressionRequest   = "invalid_progression_request"
+	LearningComponentNotFound   = "learning_component_not_found"
+	LearningProgressionNotFound = "learning_progression_not_found"
+	ProgressionResultTooLarge   = "progression_result_too_large"
+	ResourceAccessDenied        = "resource_access_denied"
+	ResourceNotFound            = "resource_not_found"
+	StandardNotFound            = "standard_not_found"
+	UnsupportedEvidenceFormat   = "unsupported_evidence_format"
+	UnsupportedSearchMode       = "unsupported_search_mode"
+)
+
+// Error is a domain error.
+type Error struct {
+	Code    string
+	Message string
+	Hint    string
+}
+
+func (e *Error) Error() string {
+	if e.Hint != "" {
+		return e.Code + ": " + e.Message + " Next action: " + e.Hint
+	}
+	return e.Code + ": " + e.Message
+}
+
+// New makes a domain error.
+func New(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// WithHint adds a recovery hint.
+func (e *Error) WithHint(format string, args ...any) *Error {
+	e.Hint = fmt.Sprintf(format, args...)
+	return e
+}
+
+// CodeOf returns the code of a domain error, or "" for any other error.
+func CodeOf(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return ""
+}

@@ -1,0 +1,354 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/kgc-project/kgc/internal/jsonv"
+)
+
+// Schema is the subset of JSON Schema the tool inputs use. The same value is
+// published in tools/list and enforced by validate, so the advertised contract
+// and the checks cannot drift apart. Integers must be integer literals (no
+// fraction, no exponent), booleans JSON booleans; unknown fields are rejected.
+type Schema struct {
+	Types       []string
+	Description string
+	Properties  map[string]*Schema
+	Required    []string
+	Enum        []string
+	Const       string
+	Minimum     *int64
+	Maximum     *int64
+	MinLength   int
+	MaxLength   int
+	Pattern     string
+	pattern     *regexp.Regexp
+	Items       *Schema
+	MinItems    int
+	MaxItems    int
+	UniqueItems bool
+	OneOf       []*Schema
+	// Discriminator names the member whose const picks a OneOf branch.
+	Discriminator string
+	Default       any
+}
+
+// MarshalJSON writes standard JSON Schema.
+func (s *Schema) MarshalJSON() ([]byte, error) {
+	m := map[string]any{}
+	switch len(s.Types) {
+	case 0:
+	case 1:
+		m["type"] = s.Types[0]
+	default:
+		m["type"] = s.Types
+	}
+	if s.Description != "" {
+		m["description"] = s.Description
+	}
+	if s.Properties != nil {
+		m["properties"] = s.Properties
+		m["additionalProperties"] = false
+		if len(s.Required) > 0 {
+			m["required"] = s.Required
+		}
+	}
+	if len(s.Enum) > 0 {
+		m["enum"] = s.Enum
+	}
+	if s.Const != "" {
+		m["const"] = s.Const
+	}
+	if s.Minimum != nil {
+		m["minimum"] = *s.Minimum
+	}
+	if s.Maximum != nil {
+		m["maximum"] = *s.Maximum
+	}
+	if s.MinLength > 0 {
+		m["minLength"] = s.MinLength
+	}
+	if s.MaxLength > 0 {
+		m["maxLength"] = s.MaxLength
+	}
+	if s.Pattern != "" {
+		m["pattern"] = s.Pattern
+	}
+	if s.Items != nil {
+		m["items"] = s.Items
+	}
+	if s.MinItems > 0 {
+		m["minItems"] = s.MinItems
+	}
+	if s.MaxItems > 0 {
+		m["maxItems"] = s.MaxItems
+	}
+	if s.UniqueItems {
+		m["uniqueItems"] = true
+	}
+	if len(s.OneOf) > 0 {
+		m["oneOf"] = s.OneOf
+	}
+	if s.Default != nil {
+		m["default"] = s.Default
+	}
+	return json.Marshal(m)
+}
+
+func has(types []string, t string) bool {
+	for _, x := range types {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// validationError is an input-validation failure.
+type validationError struct{ path, msg string }
+
+func (e *validationError) Error() string {
+	p := e.path
+	if p == "" {
+		p = "arguments"
+	}
+	return fmt.Sprintf("Input validation error: %s: %s", p, e.msg)
+}
+
+func fail(path, format string, args ...any) error {
+	return &validationError{path: path, msg: fmt.Sprintf(format, args...)}
+}
+
+func kindName(k jsonv.Kind) string {
+	if k == jsonv.Bool {
+		return "boolean"
+	}
+	return k.String()
+}
+
+// validate checks v against s.
+func (s *Schema) validate(v *jsonv.Value, path string) error {
+	if len(s.OneOf) > 0 {
+		return s.validateOneOf(v, path)
+	}
+	switch v.Kind {
+	case jsonv.Null:
+		if !has(s.Types, "null") {
+			return fail(path, "must not be null")
+		}
+		return nil
+	case jsonv.Bool:
+		if !has(s.Types, "boolean") {
+			return fail(path, "must be %s, not a boolean", strings.Join(s.Types, " or "))
+		}
+		return nil
+	case jsonv.Number:
+		if has(s.Types, "integer") {
+			n, ok := jsonv.IntOf(v)
+			if !ok {
+				return fail(path, "must be an integer (not %s)", v.Str)
+			}
+			if s.Minimum != nil && n < *s.Minimum || s.Maximum != nil && n > *s.Maximum {
+				return fail(path, "must be between %s and %s, not %d", bound(s.Minimum), bound(s.Maximum), n)
+			}
+			return nil
+		}
+		return fail(path, "must be %s, not a number", strings.Join(s.Types, " or "))
+	case jsonv.String:
+		if !has(s.Types, "string") {
+			return fail(path, "must be %s, not a string", strings.Join(s.Types, " or "))
+		}
+		n := utf8.RuneCountInString(v.Str)
+		if s.MinLength > 0 && n < s.MinLength || s.MaxLength > 0 && n > s.MaxLength {
+			return fail(path, "must be %d to %d characters long", s.MinLength, s.MaxLength)
+		}
+		if len(s.Enum) > 0 {
+			ok := false
+			for _, e := range s.Enum {
+				ok = ok || e == v.Str
+			}
+			if !ok {
+				return fail(path, "must be one of %s", strings.Join(s.Enum, ", "))
+			}
+		}
+		if s.Const != "" && v.Str != s.Const {
+			return fail(path, "must be %q", s.Const)
+		}
+		if s.pattern != nil && !s.pattern.MatchString(v.Str) {
+			return fail(path, "does not match %s", s.Pattern)
+		}
+		return nil
+	case jsonv.Array:
+		if !has(s.Types, "array") {
+			return fail(path, "must be %s, not an array", strings.Join(s.Types, " or "))
+		}
+		if len(v.Arr) < s.MinItems || s.MaxItems > 0 && len(v.Arr) > s.MaxItems {
+			return fail(path, "must have %d to %d items", s.MinItems, s.MaxItems)
+		}
+		seen := map[string]bool{}
+		for i, el := range v.Arr {
+			if err := s.Items.validate(el, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+			if s.UniqueItems {
+				key := canonicalKey(el)
+				if seen[key] {
+					return fail(fmt.Sprintf("%s[%d]", path, i), "repeats an earlier item")
+				}
+				seen[key] = true
+			}
+		}
+		return nil
+	default:
+		if !has(s.Types, "object") {
+			return fail(path, "must be %s, not an object", strings.Join(s.Types, " or "))
+		}
+		keys := map[string]bool{}
+		for _, m := range v.Obj {
+			if keys[m.Key] {
+				return fail(join(path, m.Key), "is repeated")
+			}
+			keys[m.Key] = true
+			ps, ok := s.Properties[m.Key]
+			if !ok {
+				return fail(join(path, m.Key), "is not a known field (unexpected additional property)")
+			}
+			if err := ps.validate(m.Val, join(path, m.Key)); err != nil {
+				return err
+			}
+		}
+		for _, r := range s.Required {
+			if !keys[r] {
+				return fail(join(path, r), "is required")
+			}
+		}
+		return nil
+	}
+}
+
+func (s *Schema) validateOneOf(v *jsonv.Value, path string) error {
+	if v.Kind == jsonv.Null && has(s.Types, "null") {
+		return nil
+	}
+	if v.Kind != jsonv.Object {
+		return fail(path, "must be an object")
+	}
+	d := v.Get(s.Discriminator)
+	if d == nil || d.Kind != jsonv.String {
+		return fail(join(path, s.Discriminator), "is required and must be a string")
+	}
+	var names []string
+	for _, alt := range s.OneOf {
+		c := alt.Properties[s.Discriminator].Const
+		if c == d.Str {
+			return alt.validate(v, path)
+		}
+		names = append(names, c)
+	}
+	sort.Strings(names)
+	return fail(join(path, s.Discriminator), "must be one of %s", strings.Join(names, ", "))
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func bound(p *int64) string {
+	if p == nil {
+		return "unbounded"
+	}
+	return fmt.Sprint(*p)
+}
+
+func canonicalKey(v *jsonv.Value) string {
+	b, _ := json.Marshal(toAny(v))
+	return string(b)
+}
+
+func toAny(v *jsonv.Value) any {
+	switch v.Kind {
+	case jsonv.Null:
+		return nil
+	case jsonv.Bool:
+		return v.Bool
+	case jsonv.Number:
+		return json.Number(v.Str)
+	case jsonv.String:
+		return v.Str
+	case jsonv.Array:
+		out := make([]any, len(v.Arr))
+		for i, el := range v.Arr {
+			out[i] = toAny(el)
+		}
+		return out
+	}
+	out := map[string]any{}
+	for _, m := range v.Obj {
+		out[m.Key] = toAny(m.Val)
+	}
+	return out
+}
+
+// compile prepares patterns recursively (call once at registration).
+func (s *Schema) compile() *Schema {
+	if s.Pattern != "" && s.pattern == nil {
+		s.pattern = regexp.MustCompile(s.Pattern)
+	}
+	for _, p := range s.Properties {
+		p.compile()
+	}
+	if s.Items != nil {
+		s.Items.compile()
+	}
+	for _, a := range s.OneOf {
+		a.compile()
+	}
+	return s
+}
+
+// Schema builders.
+
+func i64(n int64) *int64 { return &n }
+
+func object(props map[string]*Schema, required ...string) *Schema {
+	return &Schema{Types: []string{"object"}, Properties: props, Required: required}
+}
+
+func str(min, max int, desc string) *Schema {
+	return &Schema{Types: []string{"string"}, MinLength: min, MaxLength: max, Description: desc}
+}
+
+func nullable(s *Schema) *Schema {
+	c := *s
+	c.Types = append(append([]string(nil), s.Types...), "null")
+	if len(c.OneOf) > 0 {
+		c.Types = []string{"object", "null"}
+	}
+	return &c
+}
+
+func integer(min, max, def int64, desc string) *Schema {
+	return &Schema{Types: []string{"integer"}, Minimum: i64(min), Maximum: i64(max), Default: def, Description: desc}
+}
+
+func boolean(def bool, desc string) *Schema {
+	return &Schema{Types: []string{"boolean"}, Default: def, Description: desc}
+}
+
+func enum(desc string, values ...string) *Schema {
+	return &Schema{Types: []string{"string"}, Enum: values, Description: desc}
+}
+
+func array(items *Schema, max int, desc string) *Schema {
+	return &Schema{Types: []string{"array"}, Items: items, MaxItems: max, UniqueItems: true, Description: desc, Default: []any{}}
+}
+
+func pattern(s *Schema, p string) *Schema { s.Pattern = p; return s }

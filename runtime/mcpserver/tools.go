@@ -1,0 +1,120 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/kgc-project/kgc/internal/canonjson"
+)
+
+// registerTools registers every tool, in one place.
+func (s *Server) registerTools() {
+	for _, t := range []tool{
+		{name: "get_capabilities", title: "Server and package capabilities",
+			description: "Server-wide and per-package implemented capabilities: tools, resources, search modes, rights, counts.",
+			outputKeys:  []string{"serverName", "toolNames", "packages"}, run: s.getCapabilities},
+		{name: "list_frameworks", title: "List accepted frameworks",
+			description: "Filtered, cursor-paged list of accepted framework snapshots ordered by (frameworkId, snapshotId).",
+			request:     listFrameworksSchema(), outputKeys: []string{"catalogSha256", "items", "returnedCount", "totalMatchingCount", "hasMore", "nextCursor"},
+			run: s.listFrameworks},
+		{name: "get_framework", title: "Get one framework snapshot",
+			description: "One exact snapshot (frameworkId + snapshotId) or the framework's unique current snapshot.",
+			request:     frameworkRequestSchema(false), requestRequired: true, outputKeys: []string{"framework"}, run: s.getFramework},
+		{name: "get_standard", title: "Get one standard",
+			description: "One standards item by node ID, CASE UUID or CASE URI, with its facets and package identity.",
+			request:     standardRequestSchema(), requestRequired: true, outputKeys: []string{"node", "facets", "package", "sourceMetadata"},
+			run: s.getStandard},
+		{name: "get_learning_component", title: "Get one learning component",
+			description: "One learning component with labelled hierarchy placements of the standards it supports.",
+			request:     componentRequestSchema(), requestRequired: true, outputKeys: []string{"node", "package", "sourceMetadata", "placements"},
+			run: s.getComponent(false)},
+		{name: "get_learning_component_context", title: "Get a learning component with its standards",
+			description: "One learning component with the complete records of the standards it supports and the supports edges.",
+			request:     componentRequestSchema(), requestRequired: true,
+			outputKeys: []string{"node", "package", "sourceMetadata", "placements", "supportedStandards"}, run: s.getComponent(true)},
+		{name: "get_learning_components_for_standard", title: "Learning components of a standard",
+			description: "Every learning component supporting one standard, with each component's supported standards.",
+			request:     standardRequestSchema(), requestRequired: true, outputKeys: []string{"standard", "components", "package", "sourceMetadata"},
+			run: s.getComponentsForStandard},
+	} {
+		s.addTool(t)
+	}
+}
+
+// paged is a result with a continuation: the reference adds a second text block
+// holding the complete next request when another page exists.
+type paged struct {
+	result   obj
+	tool     string
+	request  obj // effective request, defaults included, cursor excluded
+	defaults obj // fields omitted from nextRequest when they hold these values
+	next     any // next cursor or nil
+}
+
+const continuationPreamble = "MCP continuation data. Cursor values are opaque; pass them back unchanged:"
+
+func (p *paged) continuation() string {
+	req := obj{}
+	for k, v := range p.request {
+		if isDefault(v, p.defaults[k]) {
+			continue
+		}
+		req[k] = v
+	}
+	req["cursor"] = p.next
+	b, _ := canonjson.Marshal(obj{"continuationTool": p.tool, "nextRequest": req})
+	return continuationPreamble + "\n" + asciiEscape(string(b))
+}
+
+func isDefault(v, def any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case []string:
+		return len(x) == 0
+	}
+	if def == nil {
+		return false
+	}
+	a, _ := json.Marshal(v)
+	b, _ := json.Marshal(def)
+	return string(a) == string(b)
+}
+
+// asciiEscape escapes non-ASCII characters as \uXXXX (surrogate pairs above the
+// BMP), as Python's json.dumps does by default.
+func asciiEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r < utf8.RuneSelf:
+			b.WriteRune(r)
+		case r > 0xffff:
+			r -= 0x10000
+			writeU(&b, 0xd800+(r>>10))
+			writeU(&b, 0xdc00+(r&0x3ff))
+		default:
+			writeU(&b, r)
+		}
+	}
+	return b.String()
+}
+
+func writeU(b *strings.Builder, r rune) {
+	const hexd = "0123456789abcdef"
+	b.WriteString(`\u`)
+	for shift := 12; shift >= 0; shift -= 4 {
+		b.WriteByte(hexd[(r>>shift)&0xf])
+	}
+}
+
+func (s *Server) pagedEnvelope(name string, p *paged) *mcp.CallToolResult {
+	res := s.envelope(name, p.result)
+	if !res.IsError && p.next != nil {
+		res.Content = append(res.Content, &mcp.TextContent{Text: p.continuation()})
+	}
+	return res
+}

@@ -1,0 +1,354 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/kgc-project/kgc/internal/canonjson"
+	"github.com/kgc-project/kgc/internal/textnorm"
+	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/kgerr"
+	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/schema/kgfb"
+	"github.com/kgc-project/kgc/schema/manifest"
+)
+
+// Identifier patterns (surface.md §2.A2).
+const (
+	frameworkPattern = `^[a-z0-9]+(?:-[a-z0-9]+)*$`
+	snapshotPattern  = `^[a-z0-9]+(?:-[a-z0-9]+)*@[a-z0-9]+(?:[._-][a-z0-9]+)*\+[0-9a-f]{12}$`
+	languagePattern  = `^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$`
+	cursorPattern    = `^[A-Za-z0-9_-]+$`
+)
+
+func frameworkID() *Schema { return pattern(str(3, 200, "framework ID"), frameworkPattern) }
+func snapshotID() *Schema  { return pattern(str(18, 280, "snapshot ID"), snapshotPattern) }
+func cursorSchema() *Schema {
+	return nullable(pattern(str(1, MaxCursorLength, "opaque continuation cursor from a previous page"), cursorPattern))
+}
+func graphType() *Schema {
+	s := enum("graph type of the package inside the snapshot", manifest.GraphAcademicStandards, manifest.GraphLearningComponents, manifest.GraphLearningProgressions)
+	s.Default = manifest.GraphAcademicStandards
+	return s
+}
+func filterValues(max int, desc string) *Schema { return array(str(1, 128, ""), max, desc) }
+
+// --- get_capabilities -------------------------------------------------------
+
+var implementedFeatures = []string{
+	"bounded_ancestor_traversal", "bounded_descendant_traversal", "catalog_discovery", "complete_root_path_enumeration",
+	"direct_graph_navigation", "exact_framework_lookup", "exact_standard_lookup", "framework_statistics",
+	"learning_component_lookup", "learning_component_search", "lexical_standard_search",
+	"manifest_declared_artifact_access", "profile_governed_exact_code_search", "profile_governed_prefix_code_search",
+	"read_only_resources", "rights_aware_resource_access", "unique_current_framework_routing",
+}
+
+var unavailableFeatures = []string{
+	"accepted_mapping_overlays", "alignment_persistence", "embeddings", "mcp_sampling", "official_alignments",
+	"semantic_candidate_retrieval", "semantic_search", "server_side_llm_execution",
+	"snapshot_alignment_candidate_retrieval", "snapshot_diffs",
+}
+
+func searchModes(p *catalog.Package) (standards, components []string) {
+	cp := p.Profile.CodeSearchPolicy
+	standards, components = []string{}, []string{}
+	if p.Manifest.Capabilities.TextSearch {
+		standards = append(standards, "text")
+		components = append(components, "learning_component_text")
+	}
+	components = append(components, "learning_component_tag")
+	if cp.Availability != "none" {
+		standards = append(standards, "code_exact")
+		components = append(components, "learning_component_supported_code_exact")
+		if cp.AllowPrefixSearch {
+			standards = append(standards, "code_prefix")
+			components = append(components, "learning_component_supported_code_prefix")
+		}
+	}
+	return standards, components
+}
+
+func (s *Server) capabilitiesPackage(p *catalog.Package) obj {
+	img := p.Img
+	std, comp := searchModes(p)
+	lexical, lcDocs, coded := 0, 0, img.CodeOrder().Len()
+	for n := 0; n < img.NodeCount(); n++ {
+		o := uint32(n)
+		if img.NodeString(o, kgimg.NodeDescription) == "" {
+			continue
+		}
+		switch img.NodeKind(o) {
+		case kgfb.NodeKindItem:
+			lexical++
+		case kgfb.NodeKindComponent:
+			lcDocs++
+		}
+	}
+	tags := 0
+	if t := img.Root().Search(nil); t != nil {
+		if pl := t.ComponentTags(nil); pl != nil {
+			if k := pl.Keys(nil); k != nil {
+				tags = k.SpansLength() / 2
+			}
+		}
+	}
+	kinds, arts := s.availableResources(p)
+	return obj{
+		"packageIdentity": packageIdentity(p), "rights": rightsObject(p.Manifest.Rights), "counts": countsObject(p.Manifest.Counts),
+		"capabilities": capabilitiesObject(p.Manifest.Capabilities), "implementedSearchModes": std,
+		"implementedLearningComponentSearchModes": comp,
+		"searchIndex": obj{"codedNodeCount": coded, "lexicalDocumentCount": lexical, "learningComponentDocumentCount": lcDocs,
+			"tagVocabularySize": tags},
+		"availableResourceKinds": kinds, "availableResourceArtifacts": arts,
+		"traversalRelationshipType": p.Profile.Hierarchy.RelationshipType,
+		"includedGraphTypes":        p.Manifest.IncludedGraphTypes,
+	}
+}
+
+func (s *Server) getCapabilities(context.Context, json.RawMessage) (any, error) {
+	pkgs := make([]obj, 0, len(s.cat.Packages))
+	types := []string{}
+	for _, p := range s.cat.Packages {
+		pkgs = append(pkgs, s.capabilitiesPackage(p))
+		if !contains(types, p.Manifest.GraphType) {
+			types = append(types, p.Manifest.GraphType)
+		}
+	}
+	sort.Strings(types)
+	tools := append([]string(nil), s.tools...)
+	sort.Strings(tools)
+	return obj{
+		"serverName": ServerName, "toolNames": tools, "promptNames": []string{},
+		"resourceUris": []string{catalogURI}, "resourceUriTemplates": templateURIs(),
+		"resourceRepresentations": []string{"deterministic_derived", "raw_source"},
+		"availableGraphTypes":     types, "implementedFeatures": implementedFeatures, "unavailableFeatures": unavailableFeatures,
+		"frameworkPromptOverlaysOptional": true, "promptConfigSchemaVersion": "1.1", "packages": pkgs,
+	}, nil
+}
+
+// --- list_frameworks --------------------------------------------------------
+
+type listFrameworksRequest struct {
+	Cursor             *string  `json:"cursor"`
+	GraphTypes         []string `json:"graphTypes"`
+	IsCurrent          *bool    `json:"isCurrent"`
+	IssuingAuthorities []string `json:"issuingAuthorities"`
+	JurisdictionTypes  []string `json:"jurisdictionTypes"`
+	Jurisdictions      []string `json:"jurisdictions"`
+	Languages          []string `json:"languages"`
+	Limit              *int     `json:"limit"`
+	LocalGrades        []string `json:"localGrades"`
+	NormalizedGrades   []string `json:"normalizedGrades"`
+	Query              *string  `json:"query"`
+	Subjects           []string `json:"subjects"`
+	ValidationStatus   []string `json:"validationStatus"`
+}
+
+func listFrameworksSchema() *Schema {
+	return object(map[string]*Schema{
+		"cursor":             cursorSchema(),
+		"graphTypes":         array(graphType(), 16, "match snapshots offering any of these graph types"),
+		"isCurrent":          nullable(boolean(false, "match the source's isCurrent flag")),
+		"issuingAuthorities": filterValues(64, "match any issuing authority"),
+		"jurisdictionTypes":  filterValues(64, "match any jurisdiction type"),
+		"jurisdictions":      filterValues(64, "match any jurisdiction"),
+		"languages":          array(pattern(str(2, 64, ""), languagePattern), 64, "match any language"),
+		"limit":              integer(1, 100, 25, "page size"),
+		"localGrades":        filterValues(64, "match any local grade or stage"),
+		"normalizedGrades":   filterValues(64, "match any normalized grade"),
+		"query":              nullable(pattern(str(1, 256, "every whitespace-separated token must occur in the framework's metadata"), `\S`)),
+		"subjects":           filterValues(64, "match any local subject"),
+		"validationStatus":   array(enum("", "failed", "passed", "pending", "quarantined"), 8, "match any package validation status"),
+	})
+}
+
+func facetSet(values []string) map[string]bool {
+	m := map[string]bool{}
+	for _, v := range values {
+		m[textnorm.Facet(v)] = true
+	}
+	return m
+}
+
+func anyIn(filter []string, values ...string) bool {
+	if len(filter) == 0 {
+		return true
+	}
+	want := facetSet(filter)
+	for _, v := range values {
+		if want[textnorm.Facet(v)] {
+			return true
+		}
+	}
+	return false
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+func matchSnapshot(s *catalog.Snapshot, r *listFrameworksRequest) bool {
+	f := s.Packages[0].Manifest.Framework
+	if r.IsCurrent != nil && *r.IsCurrent != f.IsCurrent {
+		return false
+	}
+	var types, grades, statuses []string
+	for _, p := range s.Packages {
+		types = append(types, p.Manifest.GraphType)
+		grades = append(grades, p.Manifest.Framework.NormalizedGrades...)
+		statuses = append(statuses, p.Manifest.Validation.Status)
+	}
+	if len(r.GraphTypes) > 0 && !anyIn(r.GraphTypes, types...) {
+		return false
+	}
+	if len(r.JurisdictionTypes) > 0 && (f.JurisdictionType == nil || !anyIn(r.JurisdictionTypes, *f.JurisdictionType)) {
+		return false
+	}
+	if len(r.IssuingAuthorities) > 0 && (f.IssuingAuthority == nil || !anyIn(r.IssuingAuthorities, *f.IssuingAuthority)) {
+		return false
+	}
+	if !anyIn(r.Jurisdictions, f.Jurisdiction) || !anyIn(r.Subjects, f.LocalSubject) || !anyIn(r.Languages, f.Languages...) ||
+		!anyIn(r.LocalGrades, f.LocalGradesOrStages...) || !anyIn(r.NormalizedGrades, grades...) || !anyIn(r.ValidationStatus, statuses...) {
+		return false
+	}
+	if r.Query != nil {
+		fields := []string{s.FrameworkID, s.SnapshotID, deref(f.IssuingAuthority), f.Jurisdiction, deref(f.JurisdictionType),
+			f.LocalSubject, f.Name, deref(f.Provider), f.SourceVersion}
+		for i := range fields {
+			fields[i] = textnorm.Facet(fields[i])
+		}
+		hay := strings.Join(fields, "\x1f")
+		for _, tok := range strings.Fields(textnorm.Facet(*r.Query)) {
+			if !strings.Contains(hay, tok) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// effectiveRequest returns the validated request with defaults filled and the
+// cursor removed (for hashing and for nextRequest).
+func (r listFrameworksRequest) effective() obj {
+	nz := func(v []string) []string { return nonNil(v) }
+	limit := 25
+	if r.Limit != nil {
+		limit = *r.Limit
+	}
+	var isCurrent, query any
+	if r.IsCurrent != nil {
+		isCurrent = *r.IsCurrent
+	}
+	if r.Query != nil {
+		query = *r.Query
+	}
+	return obj{
+		"graphTypes": nz(r.GraphTypes), "isCurrent": isCurrent, "issuingAuthorities": nz(r.IssuingAuthorities),
+		"jurisdictionTypes": nz(r.JurisdictionTypes), "jurisdictions": nz(r.Jurisdictions), "languages": nz(r.Languages),
+		"limit": limit, "localGrades": nz(r.LocalGrades), "normalizedGrades": nz(r.NormalizedGrades), "query": query,
+		"subjects": nz(r.Subjects), "validationStatus": nz(r.ValidationStatus),
+	}
+}
+
+const catalogCursorKind = "framework_catalog_v1"
+
+func (s *Server) listFrameworks(_ context.Context, raw json.RawMessage) (any, error) {
+	r, err := decode[listFrameworksRequest](raw)
+	if err != nil {
+		return nil, err
+	}
+	eff := r.effective()
+	querySum, _ := canonjson.Sha256(eff)
+	catSum := catalogSha256(s.cat)
+	var matching []*catalog.Snapshot
+	for _, f := range s.cat.Frameworks {
+		for _, snap := range f.Snapshots {
+			if matchSnapshot(snap, r) {
+				matching = append(matching, snap)
+			}
+		}
+	}
+	start := 0
+	if r.Cursor != nil {
+		fields, err := decodeCursor(*r.Cursor, obj{"cursorKind": catalogCursorKind, "cursorVersion": 1, "catalogSha256": catSum, "effectiveQuerySha256": querySum})
+		if err != nil {
+			return nil, err
+		}
+		lastF, _ := fields["lastFrameworkId"].(string)
+		lastS, _ := fields["lastSnapshotId"].(string)
+		found := false
+		for i, m := range matching {
+			if m.FrameworkID == lastF && m.SnapshotID == lastS {
+				start, found = i+1, true
+				break
+			}
+		}
+		if !found {
+			return nil, invalidCursor("its position is not in the current result")
+		}
+	}
+	limit := eff["limit"].(int)
+	end := min(start+limit, len(matching))
+	items := make([]obj, 0, end-start)
+	for _, m := range matching[start:end] {
+		items = append(items, frameworkSnapshot(m))
+	}
+	hasMore := end < len(matching)
+	var next any
+	if hasMore {
+		last := matching[end-1]
+		next = encodeCursor(obj{"catalogSha256": catSum, "cursorKind": catalogCursorKind, "cursorVersion": 1,
+			"effectiveQuerySha256": querySum, "lastFrameworkId": last.FrameworkID, "lastSnapshotId": last.SnapshotID})
+	}
+	return &paged{result: obj{
+		"catalogSha256": catSum, "items": items, "returnedCount": len(items), "totalMatchingCount": len(matching),
+		"hasMore": hasMore, "nextCursor": next,
+	}, tool: "list_frameworks", request: eff, defaults: listDefaults, next: next}, nil
+}
+
+var listDefaults = obj{"limit": 25}
+
+// --- get_framework ----------------------------------------------------------
+
+type frameworkRequest struct {
+	FrameworkID string  `json:"frameworkId"`
+	SnapshotID  *string `json:"snapshotId"`
+	GraphType   string  `json:"graphType"`
+}
+
+func frameworkRequestSchema(withGraphType bool) *Schema {
+	props := map[string]*Schema{"frameworkId": frameworkID(), "snapshotId": nullable(snapshotID())}
+	if withGraphType {
+		props["graphType"] = graphType()
+	}
+	return object(props, "frameworkId")
+}
+
+func (s *Server) getFramework(_ context.Context, raw json.RawMessage) (any, error) {
+	r, err := decode[frameworkRequest](raw)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := s.cat.ResolveSnapshot(r.FrameworkID, deref(r.SnapshotID))
+	if err != nil {
+		return nil, err
+	}
+	return obj{"framework": frameworkSnapshot(snap)}, nil
+}
+
+// resolvePackage routes framework/snapshot/graph type to one package.
+func (s *Server) resolvePackage(frameworkID string, snapshotID *string, graphType string) (*catalog.Package, error) {
+	p, err := s.cat.Resolve(frameworkID, deref(snapshotID), graphType)
+	if err != nil {
+		return nil, err
+	}
+	if p.Manifest.GraphType != manifest.GraphAcademicStandards {
+		return nil, kgerr.New(kgerr.FrameworkNotFound, "only academic_standards packages are routable")
+	}
+	return p, nil
+}

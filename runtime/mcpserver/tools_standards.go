@@ -1,0 +1,202 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/kgerr"
+	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/schema/kgfb"
+)
+
+// selector is a standard identifier selector (surface.md §2.A3), discriminated
+// by identifierType.
+type selector struct {
+	IdentifierType     string `json:"identifierType"`
+	NodeID             string `json:"nodeId"`
+	CaseIdentifierUUID string `json:"caseIdentifierUuid"`
+	CaseIdentifierURI  string `json:"caseIdentifierUri"`
+	StatementCode      string `json:"statementCode"`
+}
+
+const opaquePattern = `^[^\s\x00-\x1f\x7f](?:[^\x00-\x1f\x7f]*[^\s\x00-\x1f\x7f])?$`
+
+func opaque(max int, desc string) *Schema { return pattern(str(1, max, desc), opaquePattern) }
+
+func selectorAlt(kind, field string, value *Schema) *Schema {
+	return object(map[string]*Schema{"identifierType": {Types: []string{"string"}, Const: kind}, field: value}, "identifierType", field)
+}
+
+// selectorSchema accepts node_id, case_identifier_uuid, case_identifier_uri and,
+// when withCode, statement_code.
+func selectorSchema(withCode bool) *Schema {
+	alts := []*Schema{
+		selectorAlt("node_id", "nodeId", opaque(1024, "exact outer node ID")),
+		selectorAlt("case_identifier_uuid", "caseIdentifierUuid", opaque(1024, "exact CASE UUID")),
+		selectorAlt("case_identifier_uri", "caseIdentifierUri", opaque(2048, "exact CASE URI")),
+	}
+	if withCode {
+		alts = append(alts, selectorAlt("statement_code", "statementCode", str(1, 512, "exact statement code")))
+	}
+	return &Schema{Types: []string{"object"}, OneOf: alts, Discriminator: "identifierType",
+		Description: "exact standard selector, discriminated by identifierType"}
+}
+
+// resolveStandard finds the one item a selector names.
+func resolveStandard(p *catalog.Package, sel selector) (uint32, error) {
+	img := p.Img
+	var hits []uint32
+	switch sel.IdentifierType {
+	case "node_id":
+		if n, ok := img.NodeByID(sel.NodeID); ok {
+			hits = append(hits, n)
+		}
+	case "case_identifier_uuid":
+		v := img.NodesByCaseUUID(sel.CaseIdentifierUUID)
+		hits = v.AppendTo(hits)
+	case "case_identifier_uri":
+		v := img.NodesByCaseURI(sel.CaseIdentifierURI)
+		hits = v.AppendTo(hits)
+	case "statement_code":
+		return 0, kgerr.New(kgerr.CapabilityUnavailable, "statement_code selectors are not accepted by this tool")
+	}
+	var items []uint32
+	for _, n := range hits {
+		if img.NodeKind(n) == kgfb.NodeKindItem {
+			items = append(items, n)
+		}
+	}
+	switch len(items) {
+	case 0:
+		return 0, kgerr.New(kgerr.StandardNotFound, "no standard in %s matches %s", p.SnapshotID(), describeSelector(sel)).
+			WithHint("search_standards finds standards by text or code")
+	case 1:
+		return items[0], nil
+	}
+	return 0, kgerr.New(kgerr.AmbiguousGraphNode, "%s matches %d standards in %s", describeSelector(sel), len(items), p.SnapshotID()).
+		WithHint("select the standard by node_id")
+}
+
+func describeSelector(sel selector) string {
+	switch sel.IdentifierType {
+	case "case_identifier_uuid":
+		return "CASE UUID " + sel.CaseIdentifierUUID
+	case "case_identifier_uri":
+		return "CASE URI " + sel.CaseIdentifierURI
+	case "statement_code":
+		return "statement code " + sel.StatementCode
+	}
+	return "node ID " + sel.NodeID
+}
+
+func packageRef(p *catalog.Package) obj {
+	return obj{"packageIdentity": packageIdentity(p), "rights": rightsObject(p.Manifest.Rights)}
+}
+
+// standardResult is the get_standard result (and the standard resource).
+func standardResult(p *catalog.Package, n uint32) obj {
+	return obj{"node": standardNode(p.Img, n), "facets": facetEvidence(p, n), "package": packageRef(p), "sourceMetadata": sourceMetadata(p)}
+}
+
+// --- get_standard -----------------------------------------------------------
+
+type standardRequest struct {
+	FrameworkID *string  `json:"frameworkId"`
+	SnapshotID  *string  `json:"snapshotId"`
+	GraphType   string   `json:"graphType"`
+	Identifier  selector `json:"identifier"`
+}
+
+func routeProps() map[string]*Schema {
+	return map[string]*Schema{"frameworkId": nullable(frameworkID()), "snapshotId": nullable(snapshotID()), "graphType": graphType()}
+}
+
+func standardRequestSchema() *Schema {
+	props := routeProps()
+	props["identifier"] = selectorSchema(false)
+	return object(props, "identifier")
+}
+
+func (s *Server) route(frameworkID, snapshotID *string, graphType string) (*catalog.Package, error) {
+	if deref(frameworkID) == "" && deref(snapshotID) == "" {
+		return nil, fail("request", "frameworkId or snapshotId is required")
+	}
+	return s.resolvePackage(deref(frameworkID), snapshotID, graphType)
+}
+
+func (s *Server) getStandard(_ context.Context, raw json.RawMessage) (any, error) {
+	r, err := decode[standardRequest](raw)
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.route(r.FrameworkID, r.SnapshotID, r.GraphType)
+	if err != nil {
+		return nil, err
+	}
+	n, err := resolveStandard(p, r.Identifier)
+	if err != nil {
+		return nil, err
+	}
+	return standardResult(p, n), nil
+}
+
+// recordDoc resolves the record-level resource families.
+func (s *Server) recordDoc(ref resourceRef, p *catalog.Package) (*document, error) {
+	img := p.Img
+	switch ref.kind {
+	case "standard", "standard_provenance", "standard_learning_components":
+		n, ok := img.NodeByID(ref.id)
+		if !ok || img.NodeKind(n) != kgfb.NodeKindItem {
+			return nil, kgerr.New(kgerr.StandardNotFound, "no standard with node ID %s in %s", ref.id, p.SnapshotID())
+		}
+		switch ref.kind {
+		case "standard":
+			return derivedDoc(ref, "standard", p, standardResult(p, n), "nodes")
+		case "standard_provenance":
+			prov := img.NodeString(n, kgimg.NodeProvenanceJSON)
+			if !p.Manifest.Capabilities.HasDetailedProvenance || prov == "" {
+				return nil, notFound("standard %s has no detailed provenance in this package", ref.id)
+			}
+			return derivedDoc(ref, "standard_provenance", p, obj{"nodeId": ref.id,
+				"caseIdentifierUuid": nodeProp(img, n, kgimg.NodeCaseIdentifierUUID, kgimg.PCaseIdentifierUUID),
+				"provenance":         json.RawMessage(prov)}, "entityProvenance")
+		default:
+			return derivedDoc(ref, "standard_learning_components", p, componentsForStandard(p, n), "nodes", "relationships")
+		}
+	case "learning_component", "learning_component_provenance":
+		n, ok := img.NodeByID(ref.id)
+		if !ok || img.NodeKind(n) != kgfb.NodeKindComponent {
+			return nil, notFound("no learning component with node ID %s in %s", ref.id, p.SnapshotID())
+		}
+		if ref.kind == "learning_component" {
+			return derivedDoc(ref, "learning_component", p, componentResult(p, n, 16, false), "nodes", "relationships")
+		}
+		prov := img.NodeString(n, kgimg.NodeProvenanceJSON)
+		if prov == "" {
+			return nil, notFound("learning component %s has no provenance entry in this package", ref.id)
+		}
+		return derivedDoc(ref, "learning_component_provenance", p, obj{"nodeId": ref.id, "provenance": json.RawMessage(prov)}, "learningComponentProvenance")
+	case "relationship", "relationship_provenance":
+		r, ok := img.RelationshipByID(ref.id)
+		if !ok {
+			return nil, notFound("no relationship %s in %s", ref.id, p.SnapshotID())
+		}
+		if ref.kind == "relationship" {
+			return derivedDoc(ref, "relationship", p, obj{"relationship": graphRelationship(img, r), "packageIdentity": packageIdentity(p)}, "relationships")
+		}
+		rec, shard, ok := img.Provenance(r)
+		if !ok {
+			return nil, notFound("relationship %s has no stored provenance (only learning-progression edges do)", ref.id)
+		}
+		return derivedDoc(ref, "relationship_provenance", p, obj{"relationshipId": ref.id, "partition": shard,
+			"partitionArtifact": provenanceShardName(shard), "provenance": json.RawMessage(rec)},
+			"learningProgressionProvenanceIndex", provenanceShardName(shard))
+	}
+	return nil, notFound("unknown resource")
+}
+
+func provenanceShardName(k int) string {
+	const digits = "0123456789"
+	return "learningProgressionProvenanceShard" + string(digits[k/10]) + string(digits[k%10])
+}

@@ -1,0 +1,186 @@
+package mcpserver
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/kgc-project/kgc/runtime/kgerr"
+)
+
+const (
+	scheme     = "kgfegmcp://"
+	catalogURI = scheme + "catalog"
+)
+
+// The 14 resource templates (surface.md §1.2), by resource name.
+var templates = []struct{ name, template string }{
+	{"framework", "kgfegmcp://framework/{framework_id}"},
+	{"package_manifest", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/manifest"},
+	{"validation_report", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/validation"},
+	{"unresolved_items", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/unresolved"},
+	{"interpretation_profile", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/interpretation-profile"},
+	{"manifest_artifact", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/artifact/{artifact_name}"},
+	{"standard", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/standard/{node_id}"},
+	{"standard_provenance", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/standard/{node_id}/provenance"},
+	{"standard_learning_components", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/standard/{node_id}/learning-components"},
+	{"learning_component", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/learning-component/{node_id}"},
+	{"learning_component_provenance", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/learning-component/{node_id}/provenance"},
+	{"relationship", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/relationship/{relationship_id}"},
+	{"relationship_provenance", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/relationship/{relationship_id}/provenance"},
+	{"learning_progressions", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/learning-progressions"},
+}
+
+func templateURIs() []string {
+	out := make([]string, len(templates))
+	for i, t := range templates {
+		out[i] = t.template
+	}
+	return out
+}
+
+// escape percent-encodes one identifier as a single path segment with an empty
+// safe set (RFC 3986 unreserved characters only stay literal).
+func escape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' {
+			b.WriteByte(c)
+			continue
+		}
+		const hexu = "0123456789ABCDEF"
+		b.WriteByte('%')
+		b.WriteByte(hexu[c>>4])
+		b.WriteByte(hexu[c&15])
+	}
+	return b.String()
+}
+
+// resourceRef is a parsed resource address.
+type resourceRef struct {
+	kind        string // resource name
+	frameworkID string
+	snapshotID  string
+	id          string // artifact name, node ID or relationship ID
+}
+
+// String returns the canonical URI.
+func (r resourceRef) String() string {
+	if r.kind == "catalog" {
+		return catalogURI
+	}
+	u := scheme + "framework/" + escape(r.frameworkID)
+	if r.kind == "framework" {
+		return u
+	}
+	u += "/snapshot/" + escape(r.snapshotID)
+	switch r.kind {
+	case "package_manifest":
+		return u + "/manifest"
+	case "validation_report":
+		return u + "/validation"
+	case "unresolved_items":
+		return u + "/unresolved"
+	case "interpretation_profile":
+		return u + "/interpretation-profile"
+	case "learning_progressions":
+		return u + "/learning-progressions"
+	case "manifest_artifact":
+		return u + "/artifact/" + escape(r.id)
+	case "standard":
+		return u + "/standard/" + escape(r.id)
+	case "standard_provenance":
+		return u + "/standard/" + escape(r.id) + "/provenance"
+	case "standard_learning_components":
+		return u + "/standard/" + escape(r.id) + "/learning-components"
+	case "learning_component":
+		return u + "/learning-component/" + escape(r.id)
+	case "learning_component_provenance":
+		return u + "/learning-component/" + escape(r.id) + "/provenance"
+	case "relationship":
+		return u + "/relationship/" + escape(r.id)
+	case "relationship_provenance":
+		return u + "/relationship/" + escape(r.id) + "/provenance"
+	}
+	return u
+}
+
+func badURI(why string) error {
+	return kgerr.New(kgerr.InvalidEvidenceURI, "not an exact kgfegmcp:// resource address: %s", why).
+		WithHint("use kgfegmcp://catalog or a URI built from one of the resource templates")
+}
+
+// parseURI parses an exact resource address: no query, fragment, port or
+// userinfo; no empty, dot or extra segments; no encoded separators or double
+// encoding.
+func parseURI(raw string) (resourceRef, error) {
+	if raw == catalogURI {
+		return resourceRef{kind: "catalog"}, nil
+	}
+	if !strings.HasPrefix(raw, scheme) {
+		return resourceRef{}, badURI("the scheme must be kgfegmcp://")
+	}
+	rest := raw[len(scheme):]
+	if strings.ContainsAny(rest, "?#") {
+		return resourceRef{}, badURI("query strings and fragments are not allowed")
+	}
+	parts := strings.Split(rest, "/")
+	seg := make([]string, len(parts))
+	for i, p := range parts {
+		if p == "" {
+			return resourceRef{}, badURI("empty path segment")
+		}
+		d, err := url.PathUnescape(p)
+		if err != nil {
+			return resourceRef{}, badURI("bad percent-encoding")
+		}
+		if strings.ContainsAny(d, "/\\%") || d == "." || d == ".." {
+			return resourceRef{}, badURI("encoded separator, double encoding or dot segment")
+		}
+		seg[i] = d
+	}
+	if seg[0] != "framework" || len(seg) < 2 {
+		return resourceRef{}, badURI("unknown resource family")
+	}
+	r := resourceRef{frameworkID: seg[1]}
+	if len(seg) == 2 {
+		r.kind = "framework"
+		return r, nil
+	}
+	if len(seg) < 4 || seg[2] != "snapshot" {
+		return resourceRef{}, badURI("expected /snapshot/{snapshot_id}")
+	}
+	r.snapshotID = seg[3]
+	tail := seg[4:]
+	switch {
+	case len(tail) == 1 && tail[0] == "manifest":
+		r.kind = "package_manifest"
+	case len(tail) == 1 && tail[0] == "validation":
+		r.kind = "validation_report"
+	case len(tail) == 1 && tail[0] == "unresolved":
+		r.kind = "unresolved_items"
+	case len(tail) == 1 && tail[0] == "interpretation-profile":
+		r.kind = "interpretation_profile"
+	case len(tail) == 1 && tail[0] == "learning-progressions":
+		r.kind = "learning_progressions"
+	case len(tail) == 2 && tail[0] == "artifact":
+		r.kind, r.id = "manifest_artifact", tail[1]
+	case len(tail) == 2 && tail[0] == "standard":
+		r.kind, r.id = "standard", tail[1]
+	case len(tail) == 3 && tail[0] == "standard" && tail[2] == "provenance":
+		r.kind, r.id = "standard_provenance", tail[1]
+	case len(tail) == 3 && tail[0] == "standard" && tail[2] == "learning-components":
+		r.kind, r.id = "standard_learning_components", tail[1]
+	case len(tail) == 2 && tail[0] == "learning-component":
+		r.kind, r.id = "learning_component", tail[1]
+	case len(tail) == 3 && tail[0] == "learning-component" && tail[2] == "provenance":
+		r.kind, r.id = "learning_component_provenance", tail[1]
+	case len(tail) == 2 && tail[0] == "relationship":
+		r.kind, r.id = "relationship", tail[1]
+	case len(tail) == 3 && tail[0] == "relationship" && tail[2] == "provenance":
+		r.kind, r.id = "relationship_provenance", tail[1]
+	default:
+		return resourceRef{}, badURI("unknown resource path")
+	}
+	return r, nil
+}
