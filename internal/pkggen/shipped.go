@@ -1,5 +1,7 @@
 package pkggen
 
+import "fmt"
+
 // Shipped returns the specs of the packages that ship with the project under
 // packages/ (with their profiles and prompt configs under profiles/).
 func Shipped() []Spec {
@@ -56,4 +58,10 @@ func Synthetic(n int) Spec {
 		Topics: []string{"number", "operations", "measurement", "geometry", "data", "patterns", "ratio", "algebra"},
 		Verbs:  []string{"Count", "Compare", "Represent", "Solve", "Explain"},
 	}
+}
+
+// NodeID returns the node ID the generator gives the indicator at (grade,
+// strand, standard, indicator) of spec.
+func NodeID(spec Spec, grade, strand, standard, indicator int) string {
+	return uuidFor(fmt.Sprintf("%s:g%d:s%d:k%d:i%d", spec.FrameworkID, grade, strand, standard, indicator))
 }

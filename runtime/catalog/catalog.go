@@ -7,7 +7,6 @@ package catalog
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -122,6 +121,9 @@ func Paths(args []string) ([]string, error) {
 // the first image that cannot be accepted stops it; under PolicyQuarantine it is
 // logged and skipped. No acceptable image at all is ErrNoImages.
 func Open(paths []string, policy Policy, log *slog.Logger) (*Catalog, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	c := &Catalog{byID: map[string]*Framework{}, bySnapshot: map[string]*Snapshot{}}
 	seen := map[string]string{}
 	for _, p := range paths {
@@ -157,9 +159,6 @@ var errDuplicate = errors.New("duplicate package")
 func openPackage(path string) (*Package, error) {
 	img, err := kgimg.Open(path)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
-			return nil, err
-		}
 		return nil, err
 	}
 	m, mf := manifest.Decode(img.ManifestJSON())

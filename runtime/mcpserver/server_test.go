@@ -1,0 +1,136 @@
+package mcpserver_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/kgc-project/kgc/internal/imgtest"
+	"github.com/kgc-project/kgc/internal/pkggen"
+	"github.com/kgc-project/kgc/internal/pkgtest"
+	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/mcpserver"
+)
+
+const (
+	english = "kgc-sample-english-grades-1-2"
+	maths   = "kgc-sample-mathematics-grades-1-3"
+)
+
+// images builds the shipped samples (plus any extra specs) into a temp dir.
+func images(t testing.TB, extra ...pkggen.Spec) string {
+	t.Helper()
+	dir := t.TempDir()
+	specs := append(pkggen.Shipped(), extra...)
+	for _, spec := range specs {
+		f := pkgtest.Write(t, spec)
+		data, res := imgtest.Build(t, f.Dir, f.Profiles, "")
+		if err := os.WriteFile(filepath.Join(dir, res.Manifest.SnapshotID+".kgimg"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// client connects an in-memory client to a server over the images in dir.
+func client(t testing.TB, dir string) (*mcp.ClientSession, *mcpserver.Server) {
+	t.Helper()
+	paths, err := catalog.Paths([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := catalog.Open(paths, catalog.PolicyFail, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cat.Close)
+	srv := mcpserver.New(cat, mcpserver.Options{})
+	ct, st := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := srv.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs, srv
+}
+
+// call invokes a tool and returns the parsed structured result, checking that
+// the first text block is exactly the same JSON.
+func call(t testing.TB, cs *mcp.ClientSession, name string, args any) (map[string]any, *mcp.CallToolResult) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: protocol error %v", name, err)
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	if res.IsError {
+		return nil, res
+	}
+	var fromText, fromStruct map[string]any
+	if err := json.Unmarshal([]byte(text), &fromText); err != nil {
+		t.Fatalf("%s: text is not JSON: %v", name, err)
+	}
+	sb, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(sb, &fromStruct); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(fromText)
+	b, _ := json.Marshal(fromStruct)
+	if string(a) != string(b) {
+		t.Fatalf("%s: text and structuredContent differ", name)
+	}
+	return fromStruct, res
+}
+
+// errorText calls a tool expecting a tool error and returns its text.
+func errorText(t testing.TB, cs *mcp.ClientSession, name string, args any) string {
+	t.Helper()
+	out, res := call(t, cs, name, args)
+	if out != nil || !res.IsError {
+		t.Fatalf("%s(%v) succeeded; want an error", name, args)
+	}
+	return res.Content[0].(*mcp.TextContent).Text
+}
+
+func req(fields map[string]any) map[string]any { return map[string]any{"request": fields} }
+
+func TestToolInventoryAndAnnotations(t *testing.T) {
+	cs, _ := client(t, images(t))
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, tool := range tools.Tools {
+		names[tool.Name] = true
+		a := tool.Annotations
+		if a == nil || !a.ReadOnlyHint || !a.IdempotentHint || a.DestructiveHint == nil || *a.DestructiveHint || a.OpenWorldHint == nil || *a.OpenWorldHint {
+			t.Errorf("%s: annotations %+v", tool.Name, a)
+		}
+		schema, _ := json.Marshal(tool.InputSchema)
+		if !strings.Contains(string(schema), `"additionalProperties":false`) || tool.OutputSchema == nil {
+			t.Errorf("%s: input schema %s, output schema %v", tool.Name, schema, tool.OutputSchema)
+		}
+	}
+	for _, want := range []string{"get_capabilities", "list_frameworks", "get_framework", "get_standard",
+		"get_learning_component", "get_learning_component_context", "get_learning_components_for_standard"} {
+		if !names[want] {
+			t.Errorf("tool %s is not registered", want)
+		}
+	}
+	caps, _ := call(t, cs, "get_capabilities", map[string]any{})
+	if caps["serverName"] != mcpserver.ServerName || len(caps["packages"].([]any)) != 2 || len(caps["resourceUriTemplates"].([]any)) != 14 {
+		t.Errorf("capabilities: %v", caps)
+	}
+}
