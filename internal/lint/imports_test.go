@@ -33,6 +33,8 @@ func TestImportDirection(t *testing.T) {
 	}{
 		// The runtime never links the compiler (it has no write paths).
 		{module + "/runtime/...", []string{"compiler/", "cmd/", "internal/pkggen", "internal/pkgtest", "internal/imgtest"}},
+		// The server binary never links the compiler.
+		{module + "/cmd/kgmcp/...", []string{"compiler/", "cmd/kgc", "internal/pkggen", "internal/pkgtest", "internal/imgtest"}},
 		// The contracts import nothing from the compiler, runtime or commands.
 		{module + "/schema/...", []string{"compiler/", "runtime/", "cmd/"}},
 		// The compiler does not depend on the commands.
