@@ -169,3 +169,45 @@ func TestBadInputIsRejectedAndTheServerKeepsServing(t *testing.T) {
 		t.Fatal("the server stopped answering after bad input")
 	}
 }
+
+func TestStandardContext(t *testing.T) {
+	cs, _ := client(t, images(t))
+	ind := pkggen.NodeID(pkggen.Shipped()[1], 1, 0, 0, 2)
+	out, _ := call(t, cs, "get_standard_context", req(map[string]any{"frameworkId": maths, "nodeId": ind, "includeDescendants": true}))
+	anc := out["ancestors"].(map[string]any)
+	if len(anc["nodes"].([]any)) != 5 || !anc["isComplete"].(bool) {
+		t.Errorf("ancestors: %v", anc)
+	}
+	paths := out["rootPaths"].(map[string]any)["paths"].([]any)
+	if len(paths) != 1 || len(paths[0].(map[string]any)["nodeIds"].([]any)) != 5 {
+		t.Errorf("root paths: %v", paths)
+	}
+	if len(out["directParents"].(map[string]any)["neighbors"].([]any)) != 1 || len(out["directChildren"].(map[string]any)["neighbors"].([]any)) != 0 {
+		t.Error("direct neighbours")
+	}
+	ids := map[string]bool{}
+	for _, n := range out["nodes"].([]any) {
+		ids[n.(map[string]any)["nodeId"].(string)] = true
+	}
+	for _, n := range anc["nodes"].([]any) {
+		if !ids[n.(map[string]any)["nodeId"].(string)] {
+			t.Error("an ancestor is missing from the nodes table")
+		}
+	}
+	small, _ := call(t, cs, "get_standard_context", req(map[string]any{"frameworkId": maths, "nodeId": ind, "maxNodes": 2, "maxPaths": 1, "ancestorDepth": 2}))
+	if a := small["ancestors"].(map[string]any); a["isComplete"].(bool) || a["truncationReason"] != "max_nodes" {
+		t.Errorf("bounded ancestors: %v", a)
+	}
+	if rp := small["rootPaths"].(map[string]any); rp["isComplete"].(bool) {
+		t.Errorf("root paths past the depth bound: %v", rp)
+	}
+	if txt := errorText(t, cs, "get_standard_context", req(map[string]any{"frameworkId": maths, "nodeId": ind, "includeUnresolved": false})); !strings.HasPrefix(txt, "capability_unavailable") {
+		t.Errorf("includeUnresolved false: %q", txt)
+	}
+	if txt := errorText(t, cs, "get_standard_context", req(map[string]any{"frameworkId": maths, "nodeId": ind, "relationshipTypes": []any{"supports"}})); !strings.HasPrefix(txt, "capability_unavailable") {
+		t.Errorf("wrong relationship type: %q", txt)
+	}
+	if txt := errorText(t, cs, "get_standard_context", req(map[string]any{"frameworkId": maths, "nodeId": "missing"})); !strings.HasPrefix(txt, "graph_node_not_found") {
+		t.Errorf("missing node: %q", txt)
+	}
+}
