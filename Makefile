@@ -8,9 +8,9 @@ all: images
 .PHONY: help all build test vet fmt-check check-generated generate run validate images generate-packages bench fuzz clean
 help:
 	@echo "make            build the shipped packages into build/*.kgimg"
-	@echo "make run        the main job on the shipped data: build packages/ into build/*.kgimg"
+	@echo "make run        the main job: build packages/ into build/*.kgimg and serve them on http://127.0.0.1:8000/mcp"
 	@echo "make test       every check CI runs (format, vet, generated code, go test -race)"
-	@echo "make build      build bin/kgc"
+	@echo "make build      build bin/kgc and bin/kgmcp"
 	@echo "make validate   validate the shipped packages"
 	@echo "make images     build the shipped packages into build/"
 	@echo "make generate   regenerate schema/kgfb from schema/kgimg.fbs (flatc 2.0.8)"
@@ -20,6 +20,7 @@ help:
 
 build:
 	$(GO) build -o bin/kgc ./cmd/kgc
+	$(GO) build -o bin/kgmcp ./cmd/kgmcp
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
@@ -41,7 +42,11 @@ check-generated:
 test: fmt-check vet check-generated
 	$(GO) test -race -count=1 ./...
 
+ADDR ?= 127.0.0.1:8000
+# The main job: build the shipped images, then serve them over Streamable HTTP
+# (http://$(ADDR)/mcp, GET /health) until interrupted.
 run: images
+	./bin/kgmcp --http $(ADDR) build/
 
 validate: build
 	./bin/kgc validate --profiles profiles packages/*/*
