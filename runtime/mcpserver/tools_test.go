@@ -211,3 +211,28 @@ func TestStandardContext(t *testing.T) {
 		t.Errorf("missing node: %q", txt)
 	}
 }
+
+func TestFrameworkStatistics(t *testing.T) {
+	cs, _ := client(t, images(t))
+	out, _ := call(t, cs, "get_framework_statistics", req(map[string]any{"frameworkId": maths}))
+	st := out["statistics"].(map[string]any)
+	want := map[string]float64{"totalItemNodes": 120, "totalFrameworkNodes": 1, "totalNodes": 121, "totalRelationships": 120,
+		"maximumStructuralDepth": 4, "unreachableNodeCount": 0}
+	for k, v := range want {
+		if st[k].(float64) != v {
+			t.Errorf("%s = %v, want %v", k, st[k], v)
+		}
+	}
+	lc := st["learningComponents"].(map[string]any)
+	if lc["totalLearningComponents"].(float64) != 81 || lc["totalSupportsRelationships"].(float64) != 92 || lc["multiStandardComponentCount"].(float64) != 11 {
+		t.Errorf("learning components: %v", lc)
+	}
+	if cp := st["codePresence"].(map[string]any); cp["codedItemCount"].(float64) != 108 || cp["uncodedItemCount"].(float64) != 12 {
+		t.Errorf("code presence: %v", cp)
+	}
+	eng, _ := call(t, cs, "get_framework_statistics", req(map[string]any{"frameworkId": english}))
+	un := eng["statistics"].(map[string]any)["unresolvedRelationships"].(map[string]any)
+	if un["unresolvedCount"].(float64) != 1 {
+		t.Errorf("unresolved: %v", un)
+	}
+}
