@@ -143,7 +143,8 @@ func graphRelationship(img *kgimg.Image, r uint32) obj {
 // facetEvidence is a SearchFacetEvidence for an item.
 func facetEvidence(p *catalog.Package, n uint32) obj {
 	img, prof := p.Img, p.Profile
-	grades := stringList(img.NodeGradeLevel(n))
+	nodeGrades := stringList(img.NodeGradeLevel(n))
+	grades := hitGrades(p, n)
 	var resolved []string
 	for _, gm := range prof.GradeMappings {
 		for _, g := range gm.NormalizedGrades {
@@ -160,8 +161,8 @@ func facetEvidence(p *catalog.Package, n uint32) obj {
 	}
 	return obj{
 		"localSubject":             nodeProp(img, n, kgimg.NodeAcademicSubject, kgimg.PAcademicSubject),
-		"nodeGradeLevels":          grades,
-		"normalizedGrades":         uniqueOrdered(grades),
+		"nodeGradeLevels":          nodeGrades,
+		"normalizedGrades":         grades,
 		"normalizedStatementType":  nodeProp(img, n, kgimg.NodeNormalizedStatementType, kgimg.PNormalizedStatementType),
 		"normalizedSubjects":       normSubjects,
 		"resolvedLocalGradeLabels": nonNil(resolved),

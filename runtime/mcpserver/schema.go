@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kgc-project/kgc/internal/jsonv"
+	"github.com/kgc-project/kgc/runtime/kgerr"
 )
 
 // Schema is the subset of JSON Schema the tool inputs use. The same value is
@@ -35,7 +36,10 @@ type Schema struct {
 	OneOf       []*Schema
 	// Discriminator names the member whose const picks a OneOf branch.
 	Discriminator string
-	Default       any
+	// UnknownCode, when set, is the domain error code of a discriminator value
+	// no branch accepts (e.g. unsupported_search_mode) instead of an input error.
+	UnknownCode string
+	Default     any
 }
 
 // MarshalJSON writes standard JSON Schema.
@@ -251,6 +255,9 @@ func (s *Schema) validateOneOf(v *jsonv.Value, path string) error {
 		names = append(names, c)
 	}
 	sort.Strings(names)
+	if s.UnknownCode != "" {
+		return kgerr.New(s.UnknownCode, "%s %q is not supported; supported: %s", s.Discriminator, d.Str, strings.Join(names, ", "))
+	}
 	return fail(join(path, s.Discriminator), "must be one of %s", strings.Join(names, ", "))
 }
 

@@ -123,14 +123,14 @@ func TestToolInventoryAndAnnotations(t *testing.T) {
 			t.Errorf("%s: input schema %s, output schema %v", tool.Name, schema, tool.OutputSchema)
 		}
 	}
-	for _, want := range []string{"get_capabilities", "list_frameworks", "get_framework", "get_standard",
+	for _, want := range []string{"get_capabilities", "list_frameworks", "get_framework", "get_framework_statistics", "search_standards", "get_standard", "get_standard_context", "search_learning_components",
 		"get_learning_component", "get_learning_component_context", "get_learning_components_for_standard"} {
 		if !names[want] {
 			t.Errorf("tool %s is not registered", want)
 		}
 	}
 	caps, _ := call(t, cs, "get_capabilities", map[string]any{})
-	if caps["serverName"] != mcpserver.ServerName || len(caps["packages"].([]any)) != 2 || len(caps["resourceUriTemplates"].([]any)) != 14 {
+	if len(tools.Tools) != 11 || caps["serverName"] != mcpserver.ServerName || len(caps["packages"].([]any)) != 2 || len(caps["resourceUriTemplates"].([]any)) != 14 {
 		t.Errorf("capabilities: %v", caps)
 	}
 }

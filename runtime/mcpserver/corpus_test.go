@@ -1,0 +1,255 @@
+package mcpserver_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/kgc-project/kgc/internal/imgtest"
+	"github.com/kgc-project/kgc/internal/textnorm"
+)
+
+// corpusImages builds every complete corpus package into a temp dir (skipping
+// the test, visibly, without the corpus) and maps snapshot IDs to sources.
+func corpusImages(t *testing.T) (string, map[string]string) {
+	t.Helper()
+	dirs, profiles, prompts := imgtest.CorpusPackages(t)
+	out := t.TempDir()
+	sources := map[string]string{}
+	for _, d := range dirs {
+		data, res := imgtest.Build(t, d, profiles, prompts)
+		snap := res.Manifest.SnapshotID
+		if err := os.WriteFile(filepath.Join(out, snap+".kgimg"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sources[snap] = d
+	}
+	return out, sources
+}
+
+// TestCorpusSurface drives every tool and resource family over every corpus
+// image, checking search results against a brute-force reading of the source.
+func TestCorpusSurface(t *testing.T) {
+	dir, sources := corpusImages(t)
+	cs, srv := client(t, dir)
+	for _, p := range srv.Catalog().Packages {
+		fw, snap := p.FrameworkID(), p.SnapshotID()
+		t.Run(snap, func(t *testing.T) {
+			nodes := sourceNodes(t, sources[snap])
+			route := map[string]any{"frameworkId": fw, "snapshotId": snap}
+			with := func(extra map[string]any) map[string]any {
+				r := map[string]any{}
+				for k, v := range route {
+					r[k] = v
+				}
+				for k, v := range extra {
+					r[k] = v
+				}
+				return r
+			}
+			for _, tool := range []string{"get_framework", "get_framework_statistics"} {
+				if out, res := call(t, cs, tool, req(route)); out == nil {
+					t.Errorf("%s: %s", tool, res.Content[0].(*mcp.TextContent).Text)
+				}
+			}
+			corpusStandards(t, cs, nodes, with)
+			corpusTextSearch(t, cs, nodes, snap)
+			corpusCodeSearch(t, cs, nodes, snap)
+			corpusComponents(t, cs, nodes, with, snap)
+			corpusResources(t, cs, fw, snap, nodes)
+		})
+	}
+}
+
+func sampleItems(nodes []srcNode, every int) []srcNode {
+	var out []srcNode
+	k := 0
+	for _, n := range nodes {
+		if n.item {
+			if k%every == 0 {
+				out = append(out, n)
+			}
+			k++
+		}
+	}
+	return out
+}
+
+func corpusStandards(t *testing.T, cs *mcp.ClientSession, nodes []srcNode, with func(map[string]any) map[string]any) {
+	for _, n := range sampleItems(nodes, 37) {
+		sel := map[string]any{"identifierType": "node_id", "nodeId": n.id}
+		out, res := call(t, cs, "get_standard", req(with(map[string]any{"identifier": sel})))
+		if out == nil || out["node"].(map[string]any)["nodeId"] != n.id {
+			t.Fatalf("get_standard %s: %v", n.id, res.Content[0])
+		}
+		ctx, res := call(t, cs, "get_standard_context", req(with(map[string]any{"nodeId": n.id, "includeDescendants": true})))
+		if ctx == nil || ctx["ancestors"].(map[string]any)["originNodeId"] != n.id {
+			t.Fatalf("get_standard_context %s: %v", n.id, res.Content[0])
+		}
+		if out, res := call(t, cs, "get_learning_components_for_standard", req(with(map[string]any{"identifier": sel}))); out == nil {
+			t.Fatalf("get_learning_components_for_standard %s: %v", n.id, res.Content[0])
+		}
+	}
+}
+
+func corpusTextSearch(t *testing.T, cs *mcp.ClientSession, nodes []srcNode, snap string) {
+	for _, n := range sampleItems(nodes, 61) {
+		toks := textnorm.Tokens(n.description)
+		if len(toks) < 3 || n.normType == "Standard Grouping" {
+			continue
+		}
+		for _, q := range []struct{ query, mode, operator string }{
+			{strings.Join(toks[:2], " "), "tokens", "all"},
+			{strings.Join(toks[1:3], " "), "tokens", "any"},
+			{strings.Join(toks[:3], " "), "exact_phrase", ""},
+		} {
+			match := map[string]any{"matchMode": q.mode}
+			if q.operator != "" {
+				match["operator"] = q.operator
+			}
+			want := textOracle(nodes, q.query, q.mode, q.operator, false)
+			hits := pageAll(t, cs, "search_standards", map[string]any{"snapshotIds": []any{snap}, "mode": "text", "query": q.query, "match": match}, 100)
+			sameRanking(t, q.query+"/"+q.mode, hits, want)
+			if !inRanked(want, n.id) {
+				t.Errorf("%q does not find the item it was taken from", q.query)
+			}
+		}
+	}
+}
+
+// corpusCodeSearch looks every sampled authored code up exactly: the item is
+// among the hits, all hits share one normalized code, and several hits each
+// carry multiple_code_matches.
+func corpusCodeSearch(t *testing.T, cs *mcp.ClientSession, nodes []srcNode, snap string) {
+	ambiguous, scoped := 0, 0
+	for _, n := range sampleItems(nodes, 7) {
+		if n.code == "" || n.normType == "Standard Grouping" {
+			continue
+		}
+		r := map[string]any{"snapshotIds": []any{snap}, "mode": "code_exact", "query": n.code}
+		out, res := call(t, cs, "search_standards", req(r))
+		if out == nil {
+			if txt := res.Content[0].(*mcp.TextContent).Text; !strings.HasPrefix(txt, "capability_unavailable: ") {
+				t.Fatalf("code_exact %q: %s", n.code, txt)
+			}
+			return
+		}
+		hits := pageAll(t, cs, "search_standards", r, 100)
+		found := false
+		for _, h := range hits {
+			rk := hitRank(h)
+			found = found || rk.id == n.id
+			if rk.lead != hitRank(hits[0]).lead || rk.score != 1000000 {
+				t.Errorf("code %q: hit %v", n.code, rk)
+			}
+			grades := toStrings(h["facets"].(map[string]any)["normalizedGrades"])
+			for _, sc := range h["codeMatch"].(map[string]any)["scopes"].([]any) {
+				scope := sc.(map[string]any)
+				node := scope["scopeNode"].(map[string]any)
+				if node["statementType"] != scope["scopeStatementType"] {
+					t.Errorf("code %q: scope %v", n.code, scope)
+				}
+				for _, g := range node["gradeLevel"].([]any) {
+					if !containsStr(grades, g.(string)) {
+						t.Errorf("code %q: scope grade %v missing from normalizedGrades %v", n.code, g, grades)
+					}
+				}
+				scoped++
+			}
+			if warned := len(h["warnings"].([]any)) > 0 && h["warnings"].([]any)[0].(map[string]any)["code"] == "multiple_code_matches"; warned != (len(hits) > 1) {
+				t.Errorf("code %q: %d hits, warnings %v", n.code, len(hits), h["warnings"])
+			}
+		}
+		if !found {
+			t.Errorf("code %q does not find its item %s", n.code, n.id)
+		}
+		if len(hits) > 1 {
+			ambiguous++
+		}
+		pr := map[string]any{"snapshotIds": []any{snap}, "mode": "code_prefix", "query": n.code}
+		if out, res := call(t, cs, "search_standards", req(pr)); out == nil {
+			if txt := res.Content[0].(*mcp.TextContent).Text; !strings.HasPrefix(txt, "capability_unavailable: ") {
+				t.Fatalf("code_prefix %q: %s", n.code, txt)
+			}
+			continue
+		}
+		prefix := pageAll(t, cs, "search_standards", pr, 100)
+		if len(prefix) < len(hits) {
+			t.Errorf("prefix %q: %d hits, exact %d", n.code, len(prefix), len(hits))
+		}
+		for i := 1; i < len(prefix); i++ {
+			if hitRank(prefix[i-1]).lead > hitRank(prefix[i]).lead {
+				t.Errorf("prefix %q: hits out of code order", n.code)
+			}
+		}
+	}
+	t.Logf("%s: %d sampled codes are ambiguous; %d code scopes checked", snap, ambiguous, scoped)
+}
+
+func corpusComponents(t *testing.T, cs *mcp.ClientSession, nodes []srcNode, with func(map[string]any) map[string]any, snap string) {
+	checked := 0
+	for _, n := range nodes {
+		if !n.component || checked >= 5 {
+			continue
+		}
+		checked++
+		for _, tool := range []string{"get_learning_component", "get_learning_component_context"} {
+			if out, res := call(t, cs, tool, req(with(map[string]any{"nodeId": n.id}))); out == nil {
+				t.Fatalf("%s %s: %v", tool, n.id, res.Content[0])
+			}
+		}
+		toks := textnorm.Tokens(n.description)
+		if len(toks) > 1 {
+			q := strings.Join(toks[:2], " ")
+			want := textOracle(nodes, q, "tokens", "all", true)
+			hits := pageAll(t, cs, "search_learning_components", map[string]any{"snapshotIds": []any{snap}, "mode": "learning_component_text",
+				"query": q, "match": map[string]any{"matchMode": "tokens", "operator": "all"}}, 100)
+			sameRanking(t, "component "+q, hits, want)
+		}
+		for _, tag := range n.tags {
+			hits := pageAll(t, cs, "search_learning_components", map[string]any{"snapshotIds": []any{snap}, "mode": "learning_component_tag", "query": tag}, 100)
+			found := false
+			for _, h := range hits {
+				found = found || hitRank(h).id == n.id
+			}
+			if !found {
+				t.Errorf("tag %q does not find component %s", tag, n.id)
+			}
+		}
+	}
+}
+
+// corpusResources reads each resource family of the package: every read either
+// succeeds or is refused with a documented code.
+func corpusResources(t *testing.T, cs *mcp.ClientSession, fw, snap string, nodes []srcNode) {
+	base := "kgfegmcp://framework/" + fw + "/snapshot/" + strings.NewReplacer("@", "%40", "+", "%2B").Replace(snap)
+	uris := []string{"kgfegmcp://framework/" + fw, base + "/manifest", base + "/validation", base + "/unresolved",
+		base + "/interpretation-profile", base + "/artifact/nodes", base + "/learning-progressions"}
+	for _, n := range sampleItems(nodes, 101) {
+		uris = append(uris, base+"/standard/"+n.id, base+"/standard/"+n.id+"/provenance", base+"/standard/"+n.id+"/learning-components")
+	}
+	for _, n := range nodes {
+		if n.component {
+			uris = append(uris, base+"/learning-component/"+n.id, base+"/learning-component/"+n.id+"/provenance")
+			break
+		}
+	}
+	served := 0
+	for _, uri := range uris {
+		doc, err := read(t, cs, uri)
+		switch {
+		case err == nil && (len(doc.Text) > 0 || len(doc.Blob) > 0):
+			served++
+		case err != nil && (strings.Contains(err.Error(), "resource_access_denied") || strings.Contains(err.Error(), "resource_not_found") ||
+			strings.Contains(err.Error(), "ambiguous_framework")):
+		default:
+			t.Errorf("%s: %v", uri, err)
+		}
+	}
+	if served == 0 {
+		t.Errorf("%s: no resource could be read", snap)
+	}
+}

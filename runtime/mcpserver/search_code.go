@@ -1,0 +1,115 @@
+package mcpserver
+
+import (
+	"sort"
+
+	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/schema/kgfb"
+	"github.com/kgc-project/kgc/schema/profile"
+)
+
+// codeTypeOf returns the profile code type of a node's statement type, or "".
+func codeTypeOf(p *catalog.Package, n uint32) string {
+	st := p.Img.NodeString(n, kgimg.NodeStatementType)
+	for _, t := range p.Profile.StatementTypes {
+		if t.SourceStatementType == st && t.CodeType != nil {
+			return *t.CodeType
+		}
+	}
+	return ""
+}
+
+func codeTypeInfo(cp profile.CodeSearchPolicy, name string) *profile.CodeType {
+	for i := range cp.CodeTypes {
+		if cp.CodeTypes[i].CodeType == name {
+			return &cp.CodeTypes[i]
+		}
+	}
+	return nil
+}
+
+// codeScopes returns the ancestors of n whose statement type scopes its code
+// (the code type's scopeStatementTypes), ordered by (sourceExportOrder, nodeId).
+func codeScopes(p *catalog.Package, n uint32) []uint32 {
+	ct := codeTypeInfo(p.Profile.CodeSearchPolicy, codeTypeOf(p, n))
+	if ct == nil || len(ct.ScopeStatementTypes) == 0 {
+		return nil
+	}
+	img := p.Img
+	order, _, _ := bfs(img, img.Adjacency(kgfb.RelLabelHasChild, kgfb.DirectionIn), n, 1<<30, 1<<30)
+	var out []uint32
+	for _, a := range order {
+		if a != n && contains(ct.ScopeStatementTypes, img.NodeString(a, kgimg.NodeStatementType)) {
+			out = append(out, a)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return nodeLess(img, out[i], out[j]) })
+	return out
+}
+
+// hitGrades is a search hit's normalizedGrades: the node's grades, then its code
+// scopes' grades, each once.
+func hitGrades(p *catalog.Package, n uint32) []string {
+	grades := stringList(p.Img.NodeGradeLevel(n))
+	for _, sc := range codeScopes(p, n) {
+		grades = append(grades, stringList(p.Img.NodeGradeLevel(sc))...)
+	}
+	return uniqueOrdered(grades)
+}
+
+// codeMatch is the codeMatch object of a code-mode hit and the hit warnings its
+// parent derivations raise.
+func codeMatch(p *catalog.Package, n uint32) (obj, []obj) {
+	img, cp := p.Img, p.Profile.CodeSearchPolicy
+	code := img.NodeString(n, kgimg.NodeStatementCode)
+	ct := codeTypeOf(p, n)
+	var warnings []obj
+	derivations := []obj{}
+	for i, rule := range cp.CodeParentRules {
+		if rule.ChildCodeType != ct || i >= len(p.Compiled.ParentRules) {
+			continue
+		}
+		re := p.Compiled.ParentRules[i]
+		if ok, err := re.Search(code); err != nil || !ok {
+			continue
+		}
+		derivedCode, err := re.Substitute(code, rule.Replacement)
+		if err != nil {
+			continue
+		}
+		nd := profile.NormalizeCode(cp, derivedCode)
+		matched := []string{}
+		if nd != "" {
+			for _, m := range codeMatches(p, nd, false) {
+				if m != n && codeTypeOf(p, m) == rule.ParentCodeType {
+					matched = append(matched, img.NodeString(m, kgimg.NodeID))
+				}
+			}
+		}
+		status := "matched_unique"
+		switch len(matched) {
+		case 0:
+			status = "not_found"
+			warnings = append(warnings, searchWarning("derived_parent_code_not_found",
+				"the parent code "+derivedCode+" derived from "+code+" names no "+rule.ParentCodeType+" in this package", img.NodeString(n, kgimg.NodeID), p))
+		case 1:
+		default:
+			status = "matched_multiple"
+			warnings = append(warnings, searchWarning("derived_parent_code_multiple",
+				"the parent code "+derivedCode+" derived from "+code+" names several records; none is preferred", img.NodeString(n, kgimg.NodeID), p))
+		}
+		derivations = append(derivations, obj{"childCodeType": rule.ChildCodeType, "derivedCode": derivedCode,
+			"matchedParentNodeIds": matched, "normalizedDerivedCode": nd, "parentCodeType": rule.ParentCodeType, "status": status})
+	}
+	scopes := []obj{}
+	for _, sc := range codeScopes(p, n) {
+		scopes = append(scopes, obj{"scopeNode": standardNode(img, sc), "scopeStatementType": img.NodeString(sc, kgimg.NodeStatementType)})
+	}
+	var codeType any
+	if ct != "" {
+		codeType = ct
+	}
+	return obj{"authoredCode": code, "codeType": codeType, "normalizedCode": img.NodeString(n, kgimg.NodeNormalizedCode),
+		"parentDerivations": derivations, "scopes": scopes}, warnings
+}

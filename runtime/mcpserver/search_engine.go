@@ -1,0 +1,230 @@
+package mcpserver
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/kgc-project/kgc/internal/textnorm"
+	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/schema/profile"
+)
+
+// textMatch is one candidate of a lexical search.
+type textMatch struct {
+	node    uint32
+	matched []string // distinct query tokens found, in query order
+	phrase  bool
+}
+
+func distinct(tokens []string) []string {
+	var out []string
+	for _, t := range tokens {
+		if !contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// lexicalSearch runs a tokens (all/any) or exact-phrase search over a posting
+// list lookup.
+func lexicalSearch(img *kgimg.Image, lookup func(string) (kgimg.U32s, bool), tokens []string, mode, operator string) []textMatch {
+	terms := distinct(tokens)
+	hits := map[uint32][]string{}
+	for _, term := range terms {
+		list, ok := lookup(term)
+		if !ok {
+			continue
+		}
+		for i := 0; i < list.Len(); i++ {
+			hits[list.At(i)] = append(hits[list.At(i)], term)
+		}
+	}
+	var out []textMatch
+	for n, got := range hits {
+		all := len(got) == len(terms)
+		switch {
+		case mode == "exact_phrase":
+			if all && containsSequence(textnorm.Tokens(img.NodeString(n, kgimg.NodeDescription)), tokens) {
+				out = append(out, textMatch{node: n, matched: terms, phrase: true})
+			}
+		case operator == "all":
+			if all {
+				out = append(out, textMatch{node: n, matched: terms})
+			}
+		default:
+			ordered := make([]string, 0, len(got))
+			for _, t := range terms {
+				if contains(got, t) {
+					ordered = append(ordered, t)
+				}
+			}
+			out = append(out, textMatch{node: n, matched: ordered})
+		}
+	}
+	return out
+}
+
+func containsSequence(hay, seq []string) bool {
+	for i := 0; i+len(seq) <= len(hay); i++ {
+		ok := true
+		for j := range seq {
+			if hay[i+j] != seq[j] {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+func coverage(matched, total int) int {
+	if total == 0 {
+		return 0
+	}
+	return 1000000 * matched / total
+}
+
+// codeMatches returns the coded items whose normalized code equals q (exact) or,
+// for prefix, equals q or continues it after a configured delimiter.
+func codeMatches(p *catalog.Package, q string, prefix bool) []uint32 {
+	img := p.Img
+	order := img.CodeOrder()
+	codeOf := func(i int) string { return img.NodeString(order.At(i), kgimg.NodeNormalizedCode) }
+	lo := sort.Search(order.Len(), func(i int) bool { return codeOf(i) >= q })
+	var out []uint32
+	delims := profile.NormalizedDelimiters(p.Profile.CodeSearchPolicy)
+	for i := lo; i < order.Len(); i++ {
+		c := codeOf(i)
+		if !strings.HasPrefix(c, q) {
+			break
+		}
+		if c == q {
+			out = append(out, order.At(i))
+			continue
+		}
+		if !prefix {
+			break
+		}
+		for _, d := range delims {
+			if strings.HasPrefix(c[len(q):], d) {
+				out = append(out, order.At(i))
+				break
+			}
+		}
+	}
+	return out
+}
+
+// prefixQuery normalizes a prefix query: trailing delimiters are stripped.
+func prefixQuery(cp profile.CodeSearchPolicy, q string) string {
+	n := profile.NormalizeCode(cp, q)
+	for changed := true; changed; {
+		changed = false
+		for _, d := range profile.NormalizedDelimiters(cp) {
+			if strings.HasSuffix(n, d) && len(n) > len(d) {
+				n = strings.TrimSuffix(n, d)
+				changed = true
+			}
+		}
+	}
+	return n
+}
+
+// itemFilter is the facet filter of search_standards for one package.
+type itemFilter struct {
+	includeGroupings  bool
+	normalizedTypes   []string
+	statementTypes    map[string]bool // nil: no filter
+	localGrades       map[string]bool // nil: no filter
+	normalizedGrades  map[string]bool
+	normalizedSubject map[string]bool
+	impossible        bool
+}
+
+func newItemFilter(p *catalog.Package, r *searchStandardsRequest) *itemFilter {
+	f := &itemFilter{includeGroupings: boolOr(r.IncludeGroupings, false), normalizedTypes: r.NormalizedStatementTypes}
+	prof := p.Profile
+	if len(r.StatementTypes) > 0 {
+		f.statementTypes = map[string]bool{}
+		want := facetSet(r.StatementTypes)
+		for _, st := range prof.StatementTypes {
+			names := append([]string{st.SourceStatementType}, st.Aliases...)
+			for _, n := range names {
+				if want[textnorm.Facet(n)] {
+					f.statementTypes[st.SourceStatementType] = true
+				}
+			}
+		}
+		f.impossible = f.impossible || len(f.statementTypes) == 0
+	}
+	if len(r.LocalGradeLabels) > 0 {
+		f.localGrades = map[string]bool{}
+		want := facetSet(r.LocalGradeLabels)
+		for _, gm := range prof.GradeMappings {
+			names := append([]string{gm.LocalLabel}, gm.Aliases...)
+			for _, n := range names {
+				if want[textnorm.Facet(n)] {
+					for _, g := range gm.NormalizedGrades {
+						f.localGrades[textnorm.Facet(g)] = true
+					}
+				}
+			}
+		}
+		f.impossible = f.impossible || len(f.localGrades) == 0
+	}
+	if len(r.NormalizedGrades) > 0 {
+		f.normalizedGrades = facetSet(r.NormalizedGrades)
+	}
+	if len(r.NormalizedSubjects) > 0 {
+		f.normalizedSubject = facetSet(r.NormalizedSubjects)
+	}
+	return f
+}
+
+func (f *itemFilter) keep(p *catalog.Package, n uint32) bool {
+	if f.impossible {
+		return false
+	}
+	img := p.Img
+	nt := img.NodeString(n, kgimg.NodeNormalizedStatementType)
+	if !f.includeGroupings && nt == "Standard Grouping" {
+		return false
+	}
+	if len(f.normalizedTypes) > 0 && !contains(f.normalizedTypes, nt) {
+		return false
+	}
+	if f.statementTypes != nil && !f.statementTypes[img.NodeString(n, kgimg.NodeStatementType)] {
+		return false
+	}
+	grades := hitGrades(p, n)
+	if f.localGrades != nil && !anyKey(f.localGrades, grades, true) {
+		return false
+	}
+	if f.normalizedGrades != nil && !anyKey(f.normalizedGrades, grades, true) {
+		return false
+	}
+	if f.normalizedSubject != nil {
+		if !subjectResolves(p, img.NodeString(n, kgimg.NodeAcademicSubject)) || !anyKey(f.normalizedSubject, p.Profile.NormalizedSubjects, true) {
+			return false
+		}
+	}
+	return true
+}
+
+func anyKey(set map[string]bool, values []string, facet bool) bool {
+	for _, v := range values {
+		k := v
+		if facet {
+			k = textnorm.Facet(v)
+		}
+		if set[k] {
+			return true
+		}
+	}
+	return false
+}

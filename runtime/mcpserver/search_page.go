@@ -1,0 +1,198 @@
+package mcpserver
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/kgc-project/kgc/internal/canonjson"
+	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/kgimg"
+)
+
+// searchHit is a ranked candidate of either search tool; the hit object is
+// built only for the returned page.
+type searchHit struct {
+	pkg    *catalog.Package
+	node   uint32
+	score  int
+	terms  []string // matched normalized terms
+	phrase bool
+	code   string   // normalized code (the lead ordering key of code modes)
+	stds   []uint32 // supported-code modes: the matched standards, in edge order
+	rels   []uint32 // and their supports edges
+}
+
+// key is the hit's ordering key and cursor position (surface.md §2.B5): the lead
+// term is -score for ranked modes and the normalized code for code modes.
+func (h *searchHit) key(byCode bool) []any {
+	var lead any = -h.score
+	if byCode {
+		lead = h.code
+	}
+	m := h.pkg.Manifest
+	return []any{lead, m.FrameworkID, m.SnapshotID, m.GraphType, m.PackageRevision, m.GraphPackageID,
+		h.pkg.Img.NodeString(h.node, kgimg.NodeID), int(h.pkg.Img.NodeOrder(h.node))}
+}
+
+// compareKeys orders two keys term by term: numbers numerically, strings by
+// code point (UTF-8 byte order). Keys decoded from a cursor hold float64.
+func compareKeys(a, b []any) int {
+	for i := range min(len(a), len(b)) {
+		if c := compareTerm(a[i], b[i]); c != 0 {
+			return c
+		}
+	}
+	return len(a) - len(b)
+}
+
+func compareTerm(a, b any) int {
+	if x, ok := number(a); ok {
+		y, _ := number(b)
+		switch {
+		case x < y:
+			return -1
+		case x > y:
+			return 1
+		}
+		return 0
+	}
+	as, _ := a.(string)
+	bs, _ := b.(string)
+	return strings.Compare(as, bs)
+}
+
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int:
+		return float64(x), true
+	case float64:
+		return x, true
+	}
+	return 0, false
+}
+
+// validPosition reports whether a decoded cursor position has the shape of a
+// key: a lead of the mode's type, five strings, a number, a string, a number.
+func validPosition(pos []any, byCode bool) bool {
+	if len(pos) != 8 {
+		return false
+	}
+	kinds := "nsssnssn"
+	if byCode {
+		kinds = "ssssnssn"
+	}
+	for i, k := range kinds {
+		_, isNum := pos[i].(float64)
+		_, isStr := pos[i].(string)
+		if k == 'n' && !isNum || k == 's' && !isStr {
+			return false
+		}
+	}
+	return true
+}
+
+// searchCursor binds a page position to the query, the index set and the mode.
+type searchCursor struct {
+	mode, querySum, indexSum string
+}
+
+func (c searchCursor) fields() obj {
+	return obj{"cursorVersion": 1, "effectiveQuerySha256": c.querySum, "indexSetSha256": c.indexSum, "mode": c.mode}
+}
+
+// position decodes a search cursor and returns its last ordering position.
+func (c searchCursor) position(cursor string, byCode bool) ([]any, error) {
+	fields, err := decodeCursor(cursor, c.fields())
+	if err != nil {
+		return nil, err
+	}
+	pos, _ := fields["lastOrderingPosition"].([]any)
+	if !validPosition(pos, byCode) {
+		return nil, invalidCursor("malformed position")
+	}
+	return pos, nil
+}
+
+func (c searchCursor) encode(last []any) string {
+	f := c.fields()
+	f["lastOrderingPosition"] = last
+	return encodeCursor(f)
+}
+
+// effectiveQuerySha256 hashes the validated request (cursor excluded), the
+// per-package normalized queries and the resolved packages.
+func effectiveQuerySha256(request obj, normalized map[string]string, pkgs []*catalog.Package) string {
+	ids := make([]obj, 0, len(pkgs))
+	for _, p := range pkgs {
+		ids = append(ids, packageIdentity(p))
+	}
+	nq := obj{}
+	for k, v := range normalized {
+		nq[k] = v
+	}
+	sum, _ := canonjson.Sha256(obj{"normalizedQueries": nq, "query": request, "resolvedPackages": ids})
+	return sum
+}
+
+// pageOf sorts the hits and returns the page after pos (nil: the first page).
+func pageOf(hits []*searchHit, byCode bool, pos []any, limit int) (page []*searchHit, next []any) {
+	keys := make(map[*searchHit][]any, len(hits))
+	for _, h := range hits {
+		keys[h] = h.key(byCode)
+	}
+	sort.Slice(hits, func(i, j int) bool { return compareKeys(keys[hits[i]], keys[hits[j]]) < 0 })
+	start := 0
+	if pos != nil {
+		start = sort.Search(len(hits), func(i int) bool { return compareKeys(keys[hits[i]], pos) > 0 })
+	}
+	end := min(start+limit, len(hits))
+	page = hits[start:end]
+	if end < len(hits) {
+		next = keys[hits[end-1]]
+	}
+	return page, next
+}
+
+// scoreObject is the score of a hit.
+func scoreObject(algorithm string, h *searchHit, queryTerms int) obj {
+	return obj{"algorithm": algorithm, "matchedTermCount": len(h.terms), "phraseMatched": h.phrase,
+		"queryTermCount": queryTerms, "value": h.score}
+}
+
+// pagingInput is what searchPage needs of a search request.
+type pagingInput struct {
+	tool, mode string
+	cursor     *string
+	limit      int
+	request    obj // validated request, defaults filled, cursor excluded
+	byCode     bool
+	pkgs       []*catalog.Package
+	scope      obj
+}
+
+// searchPage ranks a run's hits, applies the cursor and builds the result of
+// either search tool.
+func (s *Server) searchPage(run *searchRun, in pagingInput, build func(*searchHit) obj) (*paged, error) {
+	cur := searchCursor{mode: in.mode, querySum: effectiveQuerySha256(in.request, run.normalized, in.pkgs), indexSum: indexSetSha256(in.pkgs)}
+	var pos []any
+	if in.cursor != nil {
+		var err error
+		if pos, err = cur.position(*in.cursor, in.byCode); err != nil {
+			return nil, err
+		}
+	}
+	page, last := pageOf(run.hits, in.byCode, pos, in.limit)
+	hits := make([]obj, 0, len(page))
+	for _, h := range page {
+		hits = append(hits, build(h))
+	}
+	var next any
+	if last != nil {
+		next = cur.encode(last)
+	}
+	return &paged{result: obj{
+		"effectiveScope": in.scope, "selectedSnapshots": selectedSnapshots(s, in.pkgs),
+		"page": obj{"hits": hits, "mode": in.mode, "returnedCount": len(hits), "hasMore": next != nil, "nextCursor": next,
+			"warnings": nonNilObjs(run.warnings)},
+	}, tool: in.tool, request: in.request, defaults: searchDefaults, next: next}, nil
+}

@@ -1,0 +1,342 @@
+package mcpserver_test
+
+import (
+	"encoding/base64"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func TestSearchStandardsTextAgreesWithBruteForce(t *testing.T) {
+	cs, _ := client(t, images(t))
+	nodes := sourceNodes(t, samplePackageDir(t, maths))
+	for _, q := range []struct{ query, mode, operator string }{
+		{"telling the time", "tokens", "all"},
+		{"Telling TIME length", "tokens", "any"},
+		{"measurement of length step", "tokens", "any"},
+		{"telling the time", "exact_phrase", ""},
+		{"step 1 of 3", "exact_phrase", ""},
+		{"grade one", "tokens", "all"},
+	} {
+		match := map[string]any{"matchMode": q.mode}
+		if q.operator != "" {
+			match["operator"] = q.operator
+		}
+		want := textOracle(nodes, q.query, q.mode, q.operator, false)
+		if len(want) == 0 {
+			t.Fatalf("%q matches nothing in the sample; pick another query", q.query)
+		}
+		for _, limit := range []int{1, 7, 100} {
+			hits := pageAll(t, cs, "search_standards", map[string]any{"frameworkIds": []any{maths}, "mode": "text", "query": q.query, "match": match}, limit)
+			sameRanking(t, q.query+"/"+q.mode+"/"+q.operator, hits, want)
+		}
+	}
+}
+
+func TestSearchStandardsHitShape(t *testing.T) {
+	cs, _ := client(t, images(t))
+	out, _ := call(t, cs, "search_standards", req(map[string]any{"frameworkIds": []any{maths}, "mode": "text",
+		"query": "telling time", "match": map[string]any{"matchMode": "tokens", "operator": "any"}, "limit": 1}))
+	scope := out["effectiveScope"].(map[string]any)
+	if scope["selectionMode"] != "exact" || scope["frameworkId"] != maths || scope["graphType"] != "academic_standards" {
+		t.Errorf("effectiveScope %v", scope)
+	}
+	if snaps := out["selectedSnapshots"].([]any); len(snaps) != 1 {
+		t.Errorf("selectedSnapshots %v", snaps)
+	}
+	hit := out["page"].(map[string]any)["hits"].([]any)[0].(map[string]any)
+	score := hit["score"].(map[string]any)
+	if hit["retrievalMethod"] != "text" || hit["epistemicStatus"] != "retrieval_candidate" || hit["codeMatch"] != nil ||
+		score["algorithm"] != "lexical_token_coverage_v1" || score["queryTermCount"] != 2.0 || score["value"] != 1000000.0 {
+		t.Errorf("hit %v", hit)
+	}
+	field := hit["matchedFields"].([]any)[0].(map[string]any)
+	if field["field"] != "description" || field["sourceValue"] != hit["node"].(map[string]any)["description"] ||
+		strings.Join(toStrings(hit["matchedTerms"]), " ") != "telling time" {
+		t.Errorf("matched field %v, terms %v", field, hit["matchedTerms"])
+	}
+	facets := hit["facets"].(map[string]any)
+	if facets["localSubject"] != "Mathematics" || len(toStrings(facets["normalizedSubjects"])) != 1 || len(toStrings(facets["resolvedLocalGradeLabels"])) != 1 {
+		t.Errorf("facets %v", facets)
+	}
+}
+
+func toStrings(v any) []string {
+	var out []string
+	for _, x := range v.([]any) {
+		out = append(out, x.(string))
+	}
+	return out
+}
+
+func TestSearchStandardsCodes(t *testing.T) {
+	cs, _ := client(t, images(t))
+	nodes := sourceNodes(t, samplePackageDir(t, maths))
+	for _, q := range []struct {
+		mode, query string
+		prefix      bool
+	}{
+		{"code_exact", "m1.1.1", false}, {"code_exact", " M2.1.1.2 ", false}, {"code_prefix", "M1.1", true},
+		{"code_prefix", "m2.", true}, {"code_prefix", "M3", true}, {"code_prefix", "M", true}, {"code_exact", "M9.9.9", false},
+	} {
+		want := codeOracle(nodes, q.query, q.prefix)
+		for _, limit := range []int{2, 100} {
+			hits := pageAll(t, cs, "search_standards", map[string]any{"snapshotIds": []any{mathSnapshot(t, cs)}, "mode": q.mode, "query": q.query}, limit)
+			sameRanking(t, q.mode+" "+q.query, hits, want)
+		}
+	}
+	// An indicator's code derives its content standard's code, which exists.
+	out, _ := call(t, cs, "search_standards", req(map[string]any{"frameworkIds": []any{maths}, "mode": "code_exact", "query": "M1.1.1.1"}))
+	hit := out["page"].(map[string]any)["hits"].([]any)[0].(map[string]any)
+	cm := hit["codeMatch"].(map[string]any)
+	der := cm["parentDerivations"].([]any)
+	if cm["codeType"] != "indicator" || cm["authoredCode"] != "M1.1.1.1" || len(der) != 1 {
+		t.Fatalf("codeMatch %v", cm)
+	}
+	d := der[0].(map[string]any)
+	parent := codeOracle(nodes, "M1.1.1", false)
+	if d["status"] != "matched_unique" || d["derivedCode"] != "M1.1.1" || len(d["matchedParentNodeIds"].([]any)) != 1 ||
+		d["matchedParentNodeIds"].([]any)[0] != parent[0].id || len(hit["warnings"].([]any)) != 0 {
+		t.Errorf("derivation %v, warnings %v", d, hit["warnings"])
+	}
+	if hit["score"].(map[string]any)["algorithm"] != "code_exact_v1" || hit["matchedFields"].([]any)[0].(map[string]any)["field"] != "statement_code" {
+		t.Errorf("code hit %v", hit)
+	}
+}
+
+func mathSnapshot(t *testing.T, cs *mcp.ClientSession) string {
+	t.Helper()
+	out, _ := call(t, cs, "get_framework", req(map[string]any{"frameworkId": maths}))
+	return out["framework"].(map[string]any)["snapshotId"].(string)
+}
+
+func TestSearchStandardsFilters(t *testing.T) {
+	cs, _ := client(t, images(t))
+	nodes := sourceNodes(t, samplePackageDir(t, maths))
+	search := func(extra map[string]any) []map[string]any {
+		r := map[string]any{"frameworkIds": []any{maths}, "mode": "code_prefix", "query": "M"}
+		r["query"] = "M1"
+		for k, v := range extra {
+			r[k] = v
+		}
+		return pageAll(t, cs, "search_standards", r, 100)
+	}
+	count := func(pred func(srcNode) bool) int {
+		n := 0
+		for _, s := range nodes {
+			if s.item && s.code != "" && strings.HasPrefix(s.code, "M1.") && pred(s) {
+				n++
+			}
+		}
+		return n
+	}
+	indicators := count(func(s srcNode) bool { return s.statementType == "Indicator" })
+	if got := search(map[string]any{"statementTypes": []any{"  indicator "}}); len(got) != indicators || indicators == 0 {
+		t.Errorf("statementTypes: %d hits, want %d", len(got), indicators)
+	}
+	if got := search(map[string]any{"localGradeLabels": []any{"g1", "no such grade"}}); len(got) != count(func(srcNode) bool { return true }) {
+		t.Errorf("localGradeLabels G1: %d hits", len(got))
+	}
+	for name, extra := range map[string]map[string]any{
+		"other grade":         {"localGradeLabels": []any{"Year 2"}},
+		"unknown grade label": {"localGradeLabels": []any{"Year 9"}},
+		"normalized grade":    {"normalizedGrades": []any{"2"}},
+		"other subject":       {"normalizedSubjects": []any{"English Language Arts"}},
+		"groupings only":      {"includeGroupings": true, "normalizedStatementTypes": []any{"Standard Grouping"}},
+	} {
+		if got := search(extra); len(got) != 0 {
+			t.Errorf("%s: %d hits, want none", name, len(got))
+		}
+	}
+	if got := search(map[string]any{"normalizedSubjects": []any{"MATHEMATICS"}, "normalizedGrades": []any{"1"}}); len(got) != count(func(srcNode) bool { return true }) {
+		t.Errorf("normalized subject and grade: %d hits", len(got))
+	}
+	groupings := pageAll(t, cs, "search_standards", map[string]any{"frameworkIds": []any{maths}, "mode": "text", "query": "strand",
+		"match": map[string]any{"matchMode": "tokens", "operator": "all"}, "includeGroupings": true}, 100)
+	if len(groupings) == 0 {
+		t.Error("includeGroupings returned no Standard Grouping")
+	}
+	for _, h := range groupings {
+		if h["facets"].(map[string]any)["normalizedStatementType"] != "Standard Grouping" {
+			t.Errorf("strand hit %v", h["node"])
+		}
+	}
+}
+
+func TestSearchFederationAndCapabilities(t *testing.T) {
+	cs, _ := client(t, images(t))
+	out, _ := call(t, cs, "search_standards", req(map[string]any{"mode": "code_exact", "query": "M1.1.1"}))
+	scope := out["effectiveScope"].(map[string]any)
+	page := out["page"].(map[string]any)
+	if scope["selectionMode"] != "federated" || len(scope["snapshotIds"].([]any)) != 2 || len(page["hits"].([]any)) != 1 {
+		t.Fatalf("federated code search: scope %v, %d hits", scope, len(page["hits"].([]any)))
+	}
+	var codes []string
+	for _, w := range page["warnings"].([]any) {
+		codes = append(codes, w.(map[string]any)["code"].(string))
+	}
+	if strings.Join(codes, ",") != "code_search_unavailable,partial_code_coverage" {
+		t.Errorf("warnings %v", page["warnings"])
+	}
+	if txt := errorText(t, cs, "search_standards", req(map[string]any{"frameworkIds": []any{english}, "mode": "code_prefix", "query": "E1"})); !strings.HasPrefix(txt, "capability_unavailable: ") {
+		t.Errorf("exact scope without codes: %q", txt)
+	}
+	out, _ = call(t, cs, "search_standards", req(map[string]any{"jurisdictions": []any{"sampleland"}, "subjects": []any{"english language arts"},
+		"mode": "text", "query": "reading", "match": map[string]any{"matchMode": "tokens", "operator": "any"}}))
+	for _, h := range out["page"].(map[string]any)["hits"].([]any) {
+		if id := h.(map[string]any)["packageIdentity"].(map[string]any)["frameworkId"]; id != english {
+			t.Errorf("subject filter let %v through", id)
+		}
+	}
+	if txt := errorText(t, cs, "search_standards", req(map[string]any{"frameworkIds": []any{"no-such-framework"}, "mode": "code_exact", "query": "x"})); !strings.HasPrefix(txt, "framework_not_found: ") {
+		t.Errorf("unknown framework: %q", txt)
+	}
+	if txt := errorText(t, cs, "search_standards", req(map[string]any{"mode": "semantic", "query": "x"})); !strings.HasPrefix(txt, "unsupported_search_mode: ") {
+		t.Errorf("unknown mode: %q", txt)
+	}
+}
+
+func TestSearchComponents(t *testing.T) {
+	cs, _ := client(t, images(t))
+	nodes := sourceNodes(t, samplePackageDir(t, maths))
+	base := map[string]any{"frameworkIds": []any{maths}}
+	with := func(extra map[string]any) map[string]any {
+		r := map[string]any{}
+		for k, v := range base {
+			r[k] = v
+		}
+		for k, v := range extra {
+			r[k] = v
+		}
+		return r
+	}
+	want := textOracle(nodes, "counting whole numbers", "tokens", "any", true)
+	hits := pageAll(t, cs, "search_learning_components", with(map[string]any{"mode": "learning_component_text", "query": "counting whole numbers",
+		"match": map[string]any{"matchMode": "tokens", "operator": "any"}}), 3)
+	sameRanking(t, "component text", hits, want)
+
+	tagged := 0
+	for _, n := range nodes {
+		for _, tag := range n.tags {
+			if tag == "part 1" {
+				tagged++
+			}
+		}
+	}
+	hits = pageAll(t, cs, "search_learning_components", with(map[string]any{"mode": "learning_component_tag", "query": "  PART   1 "}), 10)
+	if len(hits) != tagged || tagged == 0 {
+		t.Errorf("tag search: %d hits, want %d", len(hits), tagged)
+	}
+	if hits := pageAll(t, cs, "search_learning_components", with(map[string]any{"mode": "learning_component_tag", "query": "part"}), 10); len(hits) != 0 {
+		t.Errorf("a partial tag matched %d components", len(hits))
+	}
+
+	// Supported code: every component supporting a standard under the prefix,
+	// once, carrying each matched standard.
+	stds := codeOracle(nodes, "M1.1", true)
+	hits = pageAll(t, cs, "search_learning_components", with(map[string]any{"mode": "learning_component_supported_code_prefix", "query": "M1.1"}), 5)
+	if len(hits) == 0 {
+		t.Fatal("no component supports a standard under M1.1")
+	}
+	seen := map[string]bool{}
+	for _, h := range hits {
+		id := h["node"].(map[string]any)["nodeId"].(string)
+		if seen[id] {
+			t.Errorf("component %s returned twice", id)
+		}
+		seen[id] = true
+		codes := h["matchedCodes"].([]any)
+		if len(codes) == 0 || len(h["supportedStandards"].([]any)) < len(codes) {
+			t.Errorf("hit %s: matchedCodes %v", id, codes)
+		}
+		for _, c := range codes {
+			if !strings.HasPrefix(c.(map[string]any)["statementCode"].(string), "M1.1.") || !inRanked(stds, c.(map[string]any)["nodeId"].(string)) {
+				t.Errorf("matched code %v is not under M1.1", c)
+			}
+		}
+	}
+	if txt := errorText(t, cs, "search_learning_components", req(map[string]any{"frameworkIds": []any{english},
+		"mode": "learning_component_supported_code_exact", "query": "E1"})); !strings.HasPrefix(txt, "capability_unavailable: ") {
+		t.Errorf("component code search without codes: %q", txt)
+	}
+}
+
+func inRanked(list []ranked, id string) bool {
+	for _, r := range list {
+		if r.id == id {
+			return true
+		}
+	}
+	return false
+}
+
+func TestSearchCursorsAndBadInput(t *testing.T) {
+	cs, _ := client(t, images(t))
+	first := map[string]any{"frameworkIds": []any{maths}, "mode": "code_prefix", "query": "M1", "limit": 2}
+	out, res := call(t, cs, "search_standards", req(first))
+	next := continuation(t, res, "search_standards")
+	cursor := out["page"].(map[string]any)["nextCursor"].(string)
+	again, res2 := call(t, cs, "search_standards", req(first))
+	if res.Content[0].(*mcp.TextContent).Text != res2.Content[0].(*mcp.TextContent).Text || again == nil {
+		t.Error("the same request gave different bytes")
+	}
+	raw, _ := base64.RawURLEncoding.DecodeString(cursor)
+	tampered := base64.RawURLEncoding.EncodeToString([]byte(strings.Replace(string(raw), `"cursorVersion":1`, `"cursorVersion":2`, 1)))
+	lc, resLC := call(t, cs, "search_learning_components", req(map[string]any{"frameworkIds": []any{maths}, "mode": "learning_component_supported_code_prefix", "query": "M1", "limit": 1}))
+	if lc == nil || continuation(t, resLC, "search_learning_components") == nil {
+		t.Fatal("component search did not page")
+	}
+	lcCursor := lc["page"].(map[string]any)["nextCursor"]
+	for name, edit := range map[string]func(r map[string]any){
+		"limit changed":   func(r map[string]any) { r["limit"] = 3 },
+		"query changed":   func(r map[string]any) { r["query"] = "M2" },
+		"mode changed":    func(r map[string]any) { r["mode"] = "code_exact" },
+		"filter added":    func(r map[string]any) { r["normalizedGrades"] = []any{"1"} },
+		"checksum broken": func(r map[string]any) { r["cursor"] = tampered },
+		"not base64":      func(r map[string]any) { r["cursor"] = cursor[:len(cursor)-1] + "!" },
+		"truncated":       func(r map[string]any) { r["cursor"] = cursor[:len(cursor)/2] },
+		"other tool's":    func(r map[string]any) { r["cursor"] = lcCursor },
+	} {
+		r := map[string]any{}
+		for k, v := range next {
+			r[k] = v
+		}
+		edit(r)
+		txt := errorText(t, cs, "search_standards", req(r))
+		if !strings.HasPrefix(txt, "invalid_cursor: ") && !strings.HasPrefix(txt, "Input validation error: ") {
+			t.Errorf("%s: %q", name, txt)
+		}
+		if name != "not base64" && !strings.HasPrefix(txt, "invalid_cursor: ") {
+			t.Errorf("%s: %q, want invalid_cursor", name, txt)
+		}
+	}
+	long := strings.Repeat("word ", 33)
+	for name, r := range map[string]map[string]any{
+		"33 tokens":            {"mode": "text", "query": long, "match": map[string]any{"matchMode": "exact_phrase"}},
+		"no tokens":            {"mode": "text", "query": "!!! ???", "match": map[string]any{"matchMode": "exact_phrase"}},
+		"match missing":        {"mode": "text", "query": "time"},
+		"operator missing":     {"mode": "text", "query": "time", "match": map[string]any{"matchMode": "tokens"}},
+		"match on code mode":   {"mode": "code_exact", "query": "M1", "match": map[string]any{"matchMode": "exact_phrase"}},
+		"punctuation code":     {"mode": "code_exact", "query": "..."},
+		"control character":    {"mode": "code_exact", "query": "M1\x07"},
+		"query too long":       {"mode": "code_exact", "query": strings.Repeat("M", 257)},
+		"groupings excluded":   {"mode": "code_exact", "query": "M1", "normalizedStatementTypes": []any{"Standard Grouping"}},
+		"facet repeat":         {"mode": "code_exact", "query": "M1", "normalizedGrades": []any{"Grade 1", "grade  1"}},
+		"blank facet":          {"mode": "code_exact", "query": "M1", "statementTypes": []any{"   "}},
+		"prefix is delimiter":  {"frameworkIds": []any{maths}, "mode": "code_prefix", "query": ". ."},
+		"unknown field":        {"mode": "code_exact", "query": "M1", "bogus": 1},
+		"limit too large":      {"mode": "code_exact", "query": "M1", "limit": 101},
+		"duplicate frameworks": {"mode": "code_exact", "query": "M1", "frameworkIds": []any{maths, maths}},
+	} {
+		if txt := errorText(t, cs, "search_standards", req(r)); !strings.HasPrefix(txt, "Input validation error: ") {
+			t.Errorf("%s: %q", name, txt)
+		}
+	}
+	if txt := errorText(t, cs, "search_learning_components", req(map[string]any{"mode": "learning_component_tag", "query": " \t "})); !strings.HasPrefix(txt, "Input validation error: ") {
+		t.Errorf("blank tag: %q", txt)
+	}
+	if out, _ := call(t, cs, "search_standards", req(next)); out == nil {
+		t.Fatal("the untouched nextRequest no longer works")
+	}
+}

@@ -1,0 +1,329 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/kgc-project/kgc/internal/textnorm"
+	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/kgerr"
+	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/schema/profile"
+)
+
+// MaxTextQueryTokens bounds a standards text query, repeats counted (§5.4).
+const MaxTextQueryTokens = 32
+
+const (
+	fullScore = 1000000
+	halfScore = 500000
+)
+
+// matchPolicy is a text query's match policy.
+type matchPolicy struct {
+	MatchMode string  `json:"matchMode"`
+	Operator  *string `json:"operator"`
+}
+
+func (m *matchPolicy) effective() any {
+	if m == nil {
+		return nil
+	}
+	if m.MatchMode == "tokens" {
+		return obj{"matchMode": m.MatchMode, "operator": deref(m.Operator)}
+	}
+	return obj{"matchMode": m.MatchMode}
+}
+
+func matchSchema() *Schema {
+	return &Schema{Types: []string{"object"}, Discriminator: "matchMode",
+		Description: `how query tokens must match: {"matchMode":"tokens","operator":"all"|"any"} or {"matchMode":"exact_phrase"}`,
+		OneOf: []*Schema{
+			object(map[string]*Schema{"matchMode": {Types: []string{"string"}, Const: "tokens"},
+				"operator": enum("all: every distinct token; any: at least one", "all", "any")}, "matchMode", "operator"),
+			object(map[string]*Schema{"matchMode": {Types: []string{"string"}, Const: "exact_phrase"}}, "matchMode"),
+		}}
+}
+
+func modeConst(mode string) *Schema { return &Schema{Types: []string{"string"}, Const: mode} }
+
+// textQuery is a lexical query: 1–512 characters.
+func textQuery() *Schema { return str(1, 512, "words to find; no stemming, no stop words") }
+
+// codeQuery is a code query: 1–256 characters.
+func codeQuery() *Schema { return str(1, 256, "a statement code as authored, e.g. B5.2.3.1") }
+
+// searchStandardsRequest is the search_standards request.
+type searchStandardsRequest struct {
+	scopeRequest
+	Mode                     string       `json:"mode"`
+	Query                    string       `json:"query"`
+	Match                    *matchPolicy `json:"match"`
+	IncludeGroupings         *bool        `json:"includeGroupings"`
+	LocalGradeLabels         []string     `json:"localGradeLabels"`
+	NormalizedGrades         []string     `json:"normalizedGrades"`
+	NormalizedStatementTypes []string     `json:"normalizedStatementTypes"`
+	NormalizedSubjects       []string     `json:"normalizedSubjects"`
+	StatementTypes           []string     `json:"statementTypes"`
+}
+
+func searchStandardsSchema() *Schema {
+	alt := func(mode string, query *Schema, withMatch bool) *Schema {
+		props := scopeProps()
+		props["includeGroupings"] = boolean(false, "also return Standard Grouping nodes")
+		props["localGradeLabels"] = filterValues(64, "keep hits whose grades meet these local grade labels (resolved through the profile)")
+		props["normalizedGrades"] = filterValues(64, "keep hits with any of these normalized grades")
+		props["normalizedStatementTypes"] = array(enum("", "Standard", "Standard Grouping"), 64, "keep hits of these normalized statement types")
+		props["normalizedSubjects"] = filterValues(64, "keep hits whose subject resolves to any of these normalized subjects")
+		props["statementTypes"] = filterValues(64, "keep hits of these source statement types (or their aliases)")
+		props["mode"] = modeConst(mode)
+		props["query"] = query
+		req := []string{"mode", "query"}
+		if withMatch {
+			props["match"] = matchSchema()
+			req = append(req, "match")
+		}
+		return object(props, req...)
+	}
+	return &Schema{Types: []string{"object"}, Discriminator: "mode", UnknownCode: kgerr.UnsupportedSearchMode,
+		Description: "search request, discriminated by mode: text, code_exact or code_prefix",
+		OneOf: []*Schema{
+			alt("text", textQuery(), true),
+			alt("code_exact", codeQuery(), false),
+			alt("code_prefix", codeQuery(), false),
+		}}
+}
+
+// checkFacetValues applies the cross-field rules of facet filters: no control
+// characters, nothing blank or repeated after facet normalization.
+func checkFacetValues(field string, values []string) error {
+	seen := map[string]bool{}
+	for _, v := range values {
+		if noControl(v) != nil {
+			return fail("request."+field, "must not contain control characters")
+		}
+		k := textnorm.Facet(v)
+		if k == "" {
+			return fail("request."+field, "%q is blank after normalization", v)
+		}
+		if seen[k] {
+			return fail("request."+field, "%q repeats another value after normalization", v)
+		}
+		seen[k] = true
+	}
+	return nil
+}
+
+// checkQuery validates a search query for its mode (text, tag or code).
+func checkQuery(kind, q string, maxTokens int) error {
+	if err := noControl(q); err != nil {
+		return err
+	}
+	switch kind {
+	case "text":
+		toks := textnorm.Tokens(q)
+		if len(toks) == 0 {
+			return fail("request.query", "has no letters or digits to search for")
+		}
+		if maxTokens > 0 && len(toks) > maxTokens {
+			return fail("request.query", "has %d tokens; at most %d are allowed", len(toks), maxTokens)
+		}
+	case "tag":
+		if textnorm.Facet(q) == "" {
+			return fail("request.query", "is blank after normalization")
+		}
+	default:
+		if !hasSearchable(q) {
+			return fail("request.query", "must contain a letter, mark, number or symbol")
+		}
+	}
+	return nil
+}
+
+func (r *searchStandardsRequest) check() error {
+	for field, values := range map[string][]string{"jurisdictions": r.Jurisdictions, "subjects": r.Subjects,
+		"localGradeLabels": r.LocalGradeLabels, "normalizedGrades": r.NormalizedGrades,
+		"normalizedSubjects": r.NormalizedSubjects, "statementTypes": r.StatementTypes} {
+		if err := checkFacetValues(field, values); err != nil {
+			return err
+		}
+	}
+	if contains(r.NormalizedStatementTypes, "Standard Grouping") && !boolOr(r.IncludeGroupings, false) {
+		return fail("request.includeGroupings", "must be true when normalizedStatementTypes contains Standard Grouping")
+	}
+	kind := "code"
+	if r.Mode == "text" {
+		kind = "text"
+	}
+	return checkQuery(kind, r.Query, MaxTextQueryTokens)
+}
+
+func (r *searchStandardsRequest) effective() obj {
+	return obj{
+		"frameworkIds": nonNil(r.FrameworkIDs), "snapshotIds": nonNil(r.SnapshotIDs), "includeGroupings": boolOr(r.IncludeGroupings, false),
+		"jurisdictions": nonNil(r.Jurisdictions), "languages": nonNil(r.Languages), "subjects": nonNil(r.Subjects),
+		"limit": intOr(r.Limit, 25), "localGradeLabels": nonNil(r.LocalGradeLabels), "normalizedGrades": nonNil(r.NormalizedGrades),
+		"normalizedStatementTypes": nonNil(r.NormalizedStatementTypes), "normalizedSubjects": nonNil(r.NormalizedSubjects),
+		"statementTypes": nonNil(r.StatementTypes), "mode": r.Mode, "query": r.Query, "match": r.Match.effective(),
+	}
+}
+
+var searchDefaults = obj{"limit": 25, "includeGroupings": false}
+
+// modeWarning returns the package-level warning code when p cannot serve a
+// standards search mode, or "".
+func modeWarning(p *catalog.Package, mode string) string {
+	cp := p.Profile.CodeSearchPolicy
+	switch {
+	case mode == "text" && !p.Manifest.Capabilities.TextSearch:
+		return "text_search_unavailable"
+	case mode != "text" && cp.Availability == "none":
+		return "code_search_unavailable"
+	case mode == "code_prefix" && !cp.AllowPrefixSearch:
+		return "code_prefix_unavailable"
+	}
+	return ""
+}
+
+var modeWarningText = map[string]string{
+	"text_search_unavailable": "this package does not offer text search",
+	"code_search_unavailable": "this package's profile declares no searchable statement codes",
+	"code_prefix_unavailable": "this package's profile does not allow code prefix search",
+}
+
+// searchRun is the state one search call shares between its packages.
+type searchRun struct {
+	exact      bool
+	warnings   []obj
+	hits       []*searchHit
+	normalized map[string]string
+}
+
+// unavailable records a package that cannot serve the mode: an error for an
+// exact scope, a package warning for a federated one.
+func (run *searchRun) unavailable(p *catalog.Package, code, mode string) error {
+	if run.exact {
+		return kgerr.New(kgerr.CapabilityUnavailable, "%s cannot serve %s search: %s", p.SnapshotID(), mode, modeWarningText[code]).
+			WithHint("get_capabilities lists each package's search modes")
+	}
+	run.warnings = append(run.warnings, searchWarning(code, modeWarningText[code], "", p))
+	return nil
+}
+
+// normalizedCodeQuery normalizes a code query under p's policy.
+func normalizedCodeQuery(p *catalog.Package, q string, prefix bool) (string, error) {
+	cp := p.Profile.CodeSearchPolicy
+	n := profile.NormalizeCode(cp, q)
+	if prefix {
+		n = prefixQuery(cp, q)
+	}
+	if n == "" || prefix && contains(profile.NormalizedDelimiters(cp), n) {
+		return "", fail("request.query", "is empty once normalized under %s's code policy", p.SnapshotID())
+	}
+	return n, nil
+}
+
+func (s *Server) searchStandards(_ context.Context, raw json.RawMessage) (any, error) {
+	r, err := decode[searchStandardsRequest](raw)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.check(); err != nil {
+		return nil, err
+	}
+	pkgs, scope, err := s.selectPackages(&r.scopeRequest)
+	if err != nil {
+		return nil, err
+	}
+	run := &searchRun{exact: scope["selectionMode"] == "exact", normalized: map[string]string{}}
+	tokens := textnorm.Tokens(r.Query)
+	queryTerms := 1
+	if r.Mode == "text" {
+		queryTerms = len(distinct(tokens))
+	}
+	for _, p := range pkgs {
+		if code := modeWarning(p, r.Mode); code != "" {
+			if err := run.unavailable(p, code, r.Mode); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		filter := newItemFilter(p, r)
+		if r.Mode == "text" {
+			run.normalized[p.GraphPackageID()] = strings.Join(tokens, " ")
+			operator := ""
+			if r.Match.Operator != nil {
+				operator = *r.Match.Operator
+			}
+			for _, m := range lexicalSearch(p.Img, p.Img.ItemToken, tokens, r.Match.MatchMode, operator) {
+				if filter.keep(p, m.node) {
+					score := coverage(len(m.matched), queryTerms)
+					run.hits = append(run.hits, &searchHit{pkg: p, node: m.node, score: score, terms: m.matched, phrase: m.phrase})
+				}
+			}
+			continue
+		}
+		if p.Profile.CodeSearchPolicy.Availability == "partial" {
+			run.warnings = append(run.warnings, searchWarning("partial_code_coverage",
+				"only some statement types of this package carry searchable codes; uncoded standards cannot be found by code", "", p))
+		}
+		q, err := normalizedCodeQuery(p, r.Query, r.Mode == "code_prefix")
+		if err != nil {
+			return nil, err
+		}
+		run.normalized[p.GraphPackageID()] = q
+		for _, n := range codeMatches(p, q, r.Mode == "code_prefix") {
+			if !filter.keep(p, n) {
+				continue
+			}
+			code := p.Img.NodeString(n, kgimg.NodeNormalizedCode)
+			score := fullScore
+			if code != q {
+				score = halfScore
+			}
+			run.hits = append(run.hits, &searchHit{pkg: p, node: n, score: score, terms: []string{q}, code: code})
+		}
+	}
+	return s.searchPage(run, pagingInput{tool: "search_standards", mode: r.Mode, cursor: r.Cursor, limit: intOr(r.Limit, 25),
+		request: r.effective(), byCode: r.Mode != "text", pkgs: pkgs, scope: scope},
+		func(h *searchHit) obj { return standardHit(h, r.Mode, queryTerms, run.hits) })
+}
+
+// standardHit builds a search_standards hit.
+func standardHit(h *searchHit, mode string, queryTerms int, all []*searchHit) obj {
+	p, img, n := h.pkg, h.pkg.Img, h.node
+	warnings := []obj{}
+	var cm any
+	algorithm := "lexical_token_coverage_v1"
+	field := obj{"field": "description", "matchedTerms": h.terms, "phraseMatched": h.phrase,
+		"sourceValue": img.NodeString(n, kgimg.NodeDescription)}
+	if mode != "text" {
+		algorithm = mode + "_v1"
+		field = obj{"field": "statement_code", "matchedTerms": h.terms, "phraseMatched": false,
+			"sourceValue": img.NodeString(n, kgimg.NodeStatementCode)}
+		if mode == "code_exact" && sameCodeCount(h, all) > 1 {
+			warnings = append(warnings, searchWarning("multiple_code_matches",
+				"several records carry this code; all are returned and none is preferred", img.NodeString(n, kgimg.NodeID), p))
+		}
+		m, ws := codeMatch(p, n)
+		cm = m
+		warnings = append(warnings, ws...)
+	}
+	return obj{
+		"node": standardNode(img, n), "packageIdentity": packageIdentity(p), "facets": facetEvidence(p, n),
+		"retrievalMethod": mode, "epistemicStatus": "retrieval_candidate", "score": scoreObject(algorithm, h, queryTerms),
+		"matchedTerms": h.terms, "matchedFields": []obj{field}, "codeMatch": cm, "warnings": warnings,
+	}
+}
+
+// sameCodeCount counts the hits of h's package with h's normalized code.
+func sameCodeCount(h *searchHit, all []*searchHit) int {
+	n := 0
+	for _, o := range all {
+		if o.pkg == h.pkg && o.code == h.code {
+			n++
+		}
+	}
+	return n
+}

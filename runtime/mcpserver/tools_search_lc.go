@@ -1,0 +1,223 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/kgc-project/kgc/internal/textnorm"
+	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/kgerr"
+	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/schema/kgfb"
+)
+
+// Learning-component search modes (surface.md §2.B8).
+const (
+	lcText       = "learning_component_text"
+	lcTag        = "learning_component_tag"
+	lcCodeExact  = "learning_component_supported_code_exact"
+	lcCodePrefix = "learning_component_supported_code_prefix"
+)
+
+var lcAlgorithm = map[string]string{
+	lcText: "lexical_token_coverage_v1", lcTag: "tag_exact_v1",
+	lcCodeExact: "supported_code_exact_v1", lcCodePrefix: "supported_code_prefix_v1",
+}
+
+// searchComponentsRequest is the search_learning_components request.
+type searchComponentsRequest struct {
+	scopeRequest
+	Mode  string       `json:"mode"`
+	Query string       `json:"query"`
+	Match *matchPolicy `json:"match"`
+}
+
+func searchComponentsSchema() *Schema {
+	alt := func(mode string, query *Schema, withMatch bool) *Schema {
+		props := scopeProps()
+		props["mode"] = modeConst(mode)
+		props["query"] = query
+		req := []string{"mode", "query"}
+		if withMatch {
+			props["match"] = matchSchema()
+			req = append(req, "match")
+		}
+		return object(props, req...)
+	}
+	return &Schema{Types: []string{"object"}, Discriminator: "mode", UnknownCode: kgerr.UnsupportedSearchMode,
+		Description: "search request, discriminated by mode: " + strings.Join([]string{lcText, lcTag, lcCodeExact, lcCodePrefix}, ", "),
+		OneOf: []*Schema{
+			alt(lcText, textQuery(), true),
+			alt(lcTag, str(1, 128, "a whole tag value, compared after NFKC, case folding and whitespace collapse"), false),
+			alt(lcCodeExact, codeQuery(), false),
+			alt(lcCodePrefix, codeQuery(), false),
+		}}
+}
+
+func (r *searchComponentsRequest) check() error {
+	for field, values := range map[string][]string{"jurisdictions": r.Jurisdictions, "subjects": r.Subjects} {
+		if err := checkFacetValues(field, values); err != nil {
+			return err
+		}
+	}
+	kind := "code"
+	switch r.Mode {
+	case lcText:
+		kind = "text"
+	case lcTag:
+		kind = "tag"
+	}
+	return checkQuery(kind, r.Query, 0)
+}
+
+func (r *searchComponentsRequest) effective() obj {
+	return obj{
+		"frameworkIds": nonNil(r.FrameworkIDs), "snapshotIds": nonNil(r.SnapshotIDs), "jurisdictions": nonNil(r.Jurisdictions),
+		"languages": nonNil(r.Languages), "subjects": nonNil(r.Subjects), "limit": intOr(r.Limit, 25),
+		"mode": r.Mode, "query": r.Query, "match": r.Match.effective(),
+	}
+}
+
+// standardsMode maps a supported-code or text LC mode to the standards mode
+// whose availability it shares.
+func standardsMode(mode string) string {
+	switch mode {
+	case lcText:
+		return "text"
+	case lcCodeExact:
+		return "code_exact"
+	case lcCodePrefix:
+		return "code_prefix"
+	}
+	return ""
+}
+
+func (s *Server) searchComponents(_ context.Context, raw json.RawMessage) (any, error) {
+	r, err := decode[searchComponentsRequest](raw)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.check(); err != nil {
+		return nil, err
+	}
+	pkgs, scope, err := s.selectPackages(&r.scopeRequest)
+	if err != nil {
+		return nil, err
+	}
+	run := &searchRun{exact: scope["selectionMode"] == "exact", normalized: map[string]string{}}
+	tokens := textnorm.Tokens(r.Query)
+	queryTerms := 1
+	if r.Mode == lcText {
+		queryTerms = len(distinct(tokens))
+	}
+	for _, p := range pkgs {
+		if sm := standardsMode(r.Mode); sm != "" {
+			if code := modeWarning(p, sm); code != "" {
+				if err := run.unavailable(p, code, r.Mode); err != nil {
+					return nil, err
+				}
+				continue
+			}
+		}
+		img := p.Img
+		switch r.Mode {
+		case lcText:
+			run.normalized[p.GraphPackageID()] = strings.Join(tokens, " ")
+			for _, m := range lexicalSearch(img, img.ComponentToken, tokens, r.Match.MatchMode, deref(r.Match.Operator)) {
+				run.hits = append(run.hits, &searchHit{pkg: p, node: m.node, score: coverage(len(m.matched), queryTerms), terms: m.matched, phrase: m.phrase})
+			}
+		case lcTag:
+			q := textnorm.Facet(r.Query)
+			run.normalized[p.GraphPackageID()] = q
+			list, _ := img.ComponentTag(q)
+			for i := 0; i < list.Len(); i++ {
+				run.hits = append(run.hits, &searchHit{pkg: p, node: list.At(i), score: fullScore, terms: []string{q}})
+			}
+		default:
+			prefix := r.Mode == lcCodePrefix
+			q, err := normalizedCodeQuery(p, r.Query, prefix)
+			if err != nil {
+				return nil, err
+			}
+			run.normalized[p.GraphPackageID()] = q
+			run.hits = append(run.hits, supportedCodeHits(p, q, prefix)...)
+		}
+	}
+	return s.searchPage(run, pagingInput{tool: "search_learning_components", mode: r.Mode, cursor: r.Cursor, limit: intOr(r.Limit, 25),
+		request: r.effective(), pkgs: pkgs, scope: scope},
+		func(h *searchHit) obj { return componentHit(h, r.Mode, queryTerms) })
+}
+
+// supportedCodeHits follows the supports edges into the standards a code query
+// matches: one hit per component, carrying every matched standard.
+func supportedCodeHits(p *catalog.Package, q string, prefix bool) []*searchHit {
+	img := p.Img
+	in := img.Adjacency(kgfb.RelLabelSupports, kgfb.DirectionIn)
+	byComponent := map[uint32]*searchHit{}
+	var hits []*searchHit
+	for _, std := range codeMatches(p, q, prefix) {
+		lcs, rels := in.Row(std)
+		for i := 0; i < lcs.Len(); i++ {
+			h := byComponent[lcs.At(i)]
+			if h == nil {
+				h = &searchHit{pkg: p, node: lcs.At(i), score: halfScore, terms: []string{q}}
+				byComponent[lcs.At(i)] = h
+				hits = append(hits, h)
+			}
+			if !containsU32(h.stds, std) {
+				h.stds = append(h.stds, std)
+				h.rels = append(h.rels, rels.At(i))
+			}
+			if img.NodeString(std, kgimg.NodeNormalizedCode) == q {
+				h.score = fullScore
+			}
+		}
+	}
+	return hits
+}
+
+func containsU32(list []uint32, v uint32) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// componentHit builds a search_learning_components hit.
+func componentHit(h *searchHit, mode string, queryTerms int) obj {
+	p, img, n := h.pkg, h.pkg.Img, h.node
+	var fields []obj
+	matchedCodes := []obj{}
+	switch mode {
+	case lcText:
+		fields = []obj{{"field": "description", "matchedTerms": h.terms, "phraseMatched": h.phrase,
+			"sourceValue": img.NodeString(n, kgimg.NodeDescription)}}
+	case lcTag:
+		tags := img.NodeTags(n)
+		for i := 0; i < tags.Len(); i++ {
+			if textnorm.Facet(tags.At(i)) == h.terms[0] {
+				fields = append(fields, obj{"field": "tag", "matchedTerms": h.terms, "phraseMatched": false, "sourceValue": tags.At(i)})
+			}
+		}
+	default:
+		for i, std := range h.stds {
+			matchedCodes = append(matchedCodes, supportedSummary(img, std, h.rels[i]))
+			fields = append(fields, obj{"field": "supported_statement_code", "matchedTerms": h.terms, "phraseMatched": false,
+				"sourceValue": img.NodeString(std, kgimg.NodeStatementCode)})
+		}
+	}
+	stds, rels := img.Adjacency(kgfb.RelLabelSupports, kgfb.DirectionOut).Row(n)
+	supported := make([]obj, 0, stds.Len())
+	for i := 0; i < stds.Len(); i++ {
+		supported = append(supported, supportedSummary(img, stds.At(i), rels.At(i)))
+	}
+	return obj{
+		"node": componentNode(img, n), "packageIdentity": packageIdentity(p), "retrievalMethod": mode,
+		"epistemicStatus": "retrieval_candidate", "score": scoreObject(lcAlgorithm[mode], h, queryTerms),
+		"matchedFields": nonNilObjs(fields), "matchedTerms": h.terms, "matchedCodes": matchedCodes,
+		"supportedStandards": supported, "warnings": []obj{},
+	}
+}
