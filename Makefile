@@ -5,11 +5,11 @@ FLATC ?= flatc
 # The default target builds the shipped packages into build/.
 all: images
 
-.PHONY: help all build test vet fmt-check check-generated generate run validate images generate-packages bench fuzz clean
+.PHONY: help all build mcpclients test vet fmt-check check-generated generate run validate images generate-packages bench fuzz clean
 help:
 	@echo "make            build the shipped packages into build/*.kgimg"
 	@echo "make run        the main job: build packages/ into build/*.kgimg and serve them on http://127.0.0.1:8000/mcp"
-	@echo "make test       every check CI runs (format, vet, generated code, go test -race)"
+	@echo "make test       every check CI runs (format, vet, generated code, npm MCP clients, go test -race)"
 	@echo "make build      build bin/kgc and bin/kgmcp"
 	@echo "make validate   validate the shipped packages"
 	@echo "make images     build the shipped packages into build/"
@@ -39,7 +39,12 @@ check-generated:
 		diff -r $$tmp/kgfb schema/kgfb && rm -rf $$tmp && echo "schema/kgfb is current"; \
 	else echo "WARNING: flatc unavailable: schema/kgfb not checked against schema/kgimg.fbs"; fi
 
-test: fmt-check vet check-generated
+# The pinned npm MCP clients (TypeScript SDK, inspector CLI) the end-to-end tests
+# drive kgmcp with; without node the tests that need them skip visibly.
+mcpclients:
+	@./tools/install-mcpclients.sh || echo "WARNING: npm MCP clients unavailable: their end-to-end tests will skip"
+
+test: fmt-check vet check-generated mcpclients
 	$(GO) test -race -count=1 ./...
 
 ADDR ?= 127.0.0.1:8000

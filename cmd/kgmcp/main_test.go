@@ -244,6 +244,9 @@ func TestStartupPolicies(t *testing.T) {
 	if code, _, _ := run(t); code != 2 {
 		t.Errorf("no arguments: %d", code)
 	}
+	if code, stdout, _ := run(t, "--version"); code != 0 || !strings.HasPrefix(stdout, "kgmcp ") {
+		t.Errorf("--version: %d %q", code, stdout)
+	}
 	dir := shippedImages(t)
 	matches, _ := filepath.Glob(filepath.Join(dir, "*.kgimg"))
 	b, _ := os.ReadFile(matches[0])

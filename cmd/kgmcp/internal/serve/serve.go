@@ -63,11 +63,18 @@ refused or none is acceptable, 2 bad usage or configuration.
 Flags:
 `
 
+// errShowVersion stops configuration when --version is given.
+var errShowVersion = errors.New("version requested")
+
 // Main runs kgmcp and returns its exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	cfg, check, printConfig, err := configure(args, stderr, getenv)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		if errors.Is(err, errShowVersion) {
+			fmt.Fprintln(stdout, "kgmcp", version())
 			return exitOK
 		}
 		fmt.Fprintln(stderr, "kgmcp:", err)
@@ -151,8 +158,12 @@ func configure(args []string, stderr io.Writer, getenv func(string) string) (cfg
 	fs.Var(&origins, "allow-origin", "an Origin allowed to call the HTTP endpoint (repeatable; none by default)")
 	fs.BoolVar(&check, "check", false, "open and verify every image, print the result and exit")
 	fs.BoolVar(&printConfig, "print-config", false, "print the effective configuration and exit")
+	showVersion := fs.Bool("version", false, "print the version and exit")
 	if err = fs.Parse(args); err != nil {
 		return
+	}
+	if *showVersion {
+		return cfg, false, false, errShowVersion
 	}
 	cfg.Images = fs.Args()
 	if len(cfg.Images) == 0 && getenv("KGMCP_IMAGES") != "" {

@@ -1,0 +1,302 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kgc-project/kgc/internal/imgtest"
+	"github.com/kgc-project/kgc/internal/pkggen"
+)
+
+const mathsFramework = "kgc-sample-mathematics-grades-1-3"
+
+// mcpClients returns tools/mcpclients when its pinned npm clients are installed
+// (make test installs them), or skips visibly.
+func mcpClients(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(imgtest.RepoRoot(t), "tools", "mcpclients")
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("SKIP: node is not installed; the third-party MCP client tests need it (tools/install-mcpclients.sh)")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
+		t.Skip("SKIP: the npm MCP clients are not installed; run tools/install-mcpclients.sh (make test does)")
+	}
+	return dir
+}
+
+// startHTTP starts kgmcp over HTTP on a free loopback port and returns its
+// /mcp URL once /health answers.
+func startHTTP(t *testing.T, dir string) string {
+	t.Helper()
+	addr := freePort(t)
+	cmd := exec.Command(binary, "--http", addr, dir)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if resp, err := http.Get("http://" + addr + "/health"); err == nil {
+			resp.Body.Close()
+			return "http://" + addr + "/mcp"
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("kgmcp did not come up: %s", stderr.String())
+		}
+	}
+}
+
+type probeStep struct {
+	OK     bool            `json:"ok"`
+	Result json.RawMessage `json:"result"`
+	Error  *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+type probeOutput struct {
+	ServerVersion map[string]any `json:"serverVersion"`
+	Fatal         string         `json:"fatal"`
+	Steps         []probeStep    `json:"steps"`
+}
+
+// probe runs tools/mcpclients/probe.mjs (the TypeScript SDK client) with a
+// connection and steps, and returns what it saw.
+func probe(t *testing.T, clients string, conn map[string]any, steps []map[string]any) probeOutput {
+	t.Helper()
+	script := map[string]any{"steps": steps}
+	for k, v := range conn {
+		script[k] = v
+	}
+	path := filepath.Join(t.TempDir(), "script.json")
+	b, _ := json.Marshal(script)
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("node", filepath.Join(clients, "probe.mjs"), path)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var out probeOutput
+	if jerr := json.Unmarshal(stdout.Bytes(), &out); jerr != nil || err != nil || out.Fatal != "" {
+		t.Fatalf("probe: %v %v %s\nstdout: %.2000s\nstderr: %.2000s", err, jerr, out.Fatal, stdout.String(), stderr.String())
+	}
+	if len(out.Steps) != len(steps) {
+		t.Fatalf("probe ran %d of %d steps", len(out.Steps), len(steps))
+	}
+	return out
+}
+
+type toolResult struct {
+	Content []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	} `json:"content"`
+	StructuredContent map[string]any `json:"structuredContent"`
+	IsError           bool           `json:"isError"`
+}
+
+// toolOK parses a successful tool step and checks its text block is exactly its
+// structuredContent.
+func toolOK(t *testing.T, what string, s probeStep) map[string]any {
+	t.Helper()
+	var r toolResult
+	if !s.OK || json.Unmarshal(s.Result, &r) != nil || r.IsError || len(r.Content) == 0 {
+		t.Fatalf("%s: %s %+v", what, s.Result, s.Error)
+	}
+	var fromText map[string]any
+	if err := json.Unmarshal([]byte(r.Content[0].Text), &fromText); err != nil {
+		t.Fatalf("%s: text block is not JSON: %v", what, err)
+	}
+	a, _ := json.Marshal(fromText)
+	b, _ := json.Marshal(r.StructuredContent)
+	if !bytes.Equal(a, b) {
+		t.Fatalf("%s: text and structuredContent differ", what)
+	}
+	return r.StructuredContent
+}
+
+func toolError(t *testing.T, what string, s probeStep) string {
+	t.Helper()
+	var r toolResult
+	if !s.OK || json.Unmarshal(s.Result, &r) != nil || !r.IsError || len(r.Content) != 1 {
+		t.Fatalf("%s: want a tool error, got %s %+v", what, s.Result, s.Error)
+	}
+	return r.Content[0].Text
+}
+
+func mathsIndicator(t *testing.T) string {
+	for _, spec := range pkggen.Shipped() {
+		if spec.FrameworkID == mathsFramework {
+			return pkggen.NodeID(spec, 0, 0, 0, 0)
+		}
+	}
+	t.Fatal("no mathematics sample")
+	return ""
+}
+
+func request(fields map[string]any) map[string]any { return map[string]any{"request": fields} }
+
+// TestTypeScriptSDKClient drives the binary with the official TypeScript SDK
+// client, over stdio and over HTTP; the client validates every structured
+// result against the tool's advertised output schema.
+func TestTypeScriptSDKClient(t *testing.T) {
+	clients := mcpClients(t)
+	dir := shippedImages(t)
+	ind := mathsIndicator(t)
+	steps := []map[string]any{
+		{"method": "tools/list"},
+		{"method": "tools/call", "name": "get_capabilities"},
+		{"method": "tools/call", "name": "list_frameworks", "arguments": request(map[string]any{"limit": 1})},
+		{"method": "tools/call", "name": "search_standards", "arguments": request(map[string]any{"frameworkIds": []any{mathsFramework},
+			"mode": "text", "query": "telling the time", "match": map[string]any{"matchMode": "exact_phrase"}, "limit": 3})},
+		{"method": "tools/call", "name": "search_learning_components", "arguments": request(map[string]any{"mode": "learning_component_supported_code_prefix", "query": "M1"})},
+		{"method": "tools/call", "name": "get_standard_context", "arguments": request(map[string]any{"frameworkId": mathsFramework, "nodeId": ind})},
+		{"method": "tools/call", "name": "get_standard", "arguments": request(map[string]any{"frameworkId": mathsFramework,
+			"identifier": map[string]any{"identifierType": "node_id", "nodeId": ind}, "bogus": true})},
+		{"method": "tools/call", "name": "search_standards", "arguments": request(map[string]any{"mode": "code_exact", "query": "M1", "cursor": "AAAA"})},
+		{"method": "resources/templates/list"},
+		{"method": "resources/read", "uri": "kgfegmcp://catalog"},
+		{"method": "resources/read", "uri": "kgfegmcp://framework/no-such-framework"},
+		{"method": "ping"},
+	}
+	url := startHTTP(t, dir)
+	for name, conn := range map[string]map[string]any{
+		"stdio": {"transport": "stdio", "command": binary, "args": []string{dir}},
+		"http":  {"transport": "http", "url": url},
+	} {
+		t.Run(name, func(t *testing.T) {
+			out := probe(t, clients, conn, steps)
+			if out.ServerVersion["title"] != "kgmcp" {
+				t.Errorf("serverInfo %v", out.ServerVersion)
+			}
+			var tools struct {
+				Tools []struct {
+					Name string `json:"name"`
+				} `json:"tools"`
+			}
+			if json.Unmarshal(out.Steps[0].Result, &tools) != nil || len(tools.Tools) != 11 {
+				t.Errorf("tools/list: %s", out.Steps[0].Result)
+			}
+			if caps := toolOK(t, "get_capabilities", out.Steps[1]); len(caps["packages"].([]any)) != 2 {
+				t.Errorf("capabilities packages %v", caps["packages"])
+			}
+			var list toolResult
+			json.Unmarshal(out.Steps[2].Result, &list)
+			if lf := toolOK(t, "list_frameworks", out.Steps[2]); lf["hasMore"] != true || len(list.Content) != 2 ||
+				!strings.Contains(list.Content[1].Text, `"continuationTool":"list_frameworks"`) {
+				t.Errorf("list_frameworks page: %v", list.Content)
+			}
+			search := toolOK(t, "search_standards", out.Steps[3])["page"].(map[string]any)
+			if hits := search["hits"].([]any); len(hits) == 0 || hits[0].(map[string]any)["score"].(map[string]any)["phraseMatched"] != true {
+				t.Errorf("phrase search: %v", search)
+			}
+			lc := toolOK(t, "search_learning_components", out.Steps[4])["page"].(map[string]any)
+			if len(lc["hits"].([]any)) == 0 || len(lc["warnings"].([]any)) == 0 {
+				t.Errorf("federated component code search: %v", lc)
+			}
+			if ctx := toolOK(t, "get_standard_context", out.Steps[5]); ctx["ancestors"].(map[string]any)["originNodeId"] != ind {
+				t.Errorf("context: %v", ctx["ancestors"])
+			}
+			if txt := toolError(t, "unknown field", out.Steps[6]); !strings.HasPrefix(txt, "Input validation error: ") {
+				t.Errorf("unknown field: %q", txt)
+			}
+			if txt := toolError(t, "bad cursor", out.Steps[7]); !strings.HasPrefix(txt, "invalid_cursor: ") {
+				t.Errorf("bad cursor: %q", txt)
+			}
+			var templates struct {
+				ResourceTemplates []any `json:"resourceTemplates"`
+			}
+			if json.Unmarshal(out.Steps[8].Result, &templates) != nil || len(templates.ResourceTemplates) != 14 {
+				t.Errorf("templates: %s", out.Steps[8].Result)
+			}
+			var read struct {
+				Contents []struct {
+					URI  string `json:"uri"`
+					Text string `json:"text"`
+				} `json:"contents"`
+			}
+			if json.Unmarshal(out.Steps[9].Result, &read) != nil || len(read.Contents) != 1 || !json.Valid([]byte(read.Contents[0].Text)) {
+				t.Errorf("catalog read: %s", out.Steps[9].Result)
+			}
+			if s := out.Steps[10]; s.OK || s.Error == nil || !strings.Contains(s.Error.Message, "framework_not_found") {
+				t.Errorf("unknown framework resource: %+v %s", s.Error, s.Result)
+			}
+			if !out.Steps[11].OK {
+				t.Errorf("ping after errors: %+v", out.Steps[11].Error)
+			}
+		})
+	}
+}
+
+// inspector runs the inspector CLI (from tools/mcpclients/run, which its
+// package.json lookup needs) and returns its stdout and exit code.
+func inspector(t *testing.T, clients string, args ...string) (string, int) {
+	t.Helper()
+	run := filepath.Join(clients, "run")
+	if err := os.MkdirAll(run, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("node", append([]string{filepath.Join(clients, "node_modules", "@modelcontextprotocol", "inspector-cli", "build", "index.js")}, args...)...)
+	cmd.Dir = run
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return stdout.String() + stderr.String(), code
+}
+
+// TestInspectorCLI drives the binary with the MCP inspector's CLI over stdio
+// and HTTP.
+func TestInspectorCLI(t *testing.T) {
+	clients := mcpClients(t)
+	dir := shippedImages(t)
+	url := startHTTP(t, dir)
+	for name, target := range map[string][]string{"stdio": {binary, dir}, "http": {url}} {
+		t.Run(name, func(t *testing.T) {
+			out, code := inspector(t, clients, append(target, "--method", "tools/list")...)
+			var tools struct {
+				Tools []struct {
+					Name        string         `json:"name"`
+					Annotations map[string]any `json:"annotations"`
+				} `json:"tools"`
+			}
+			if code != 0 || json.Unmarshal([]byte(out), &tools) != nil || len(tools.Tools) != 11 || tools.Tools[0].Annotations["readOnlyHint"] != true {
+				t.Fatalf("tools/list (exit %d): %.500s", code, out)
+			}
+			out, code = inspector(t, clients, append(target, "--method", "tools/call", "--tool-name", "search_standards",
+				"--tool-arg", `request={"frameworkIds":["`+mathsFramework+`"],"mode":"code_exact","query":"m1.1.1"}`)...)
+			var res toolResult
+			if code != 0 || json.Unmarshal([]byte(out), &res) != nil || res.IsError {
+				t.Fatalf("tools/call (exit %d): %.500s", code, out)
+			}
+			hits := res.StructuredContent["page"].(map[string]any)["hits"].([]any)
+			if len(hits) != 1 || hits[0].(map[string]any)["node"].(map[string]any)["statementCode"] != "M1.1.1" {
+				t.Errorf("code search: %v", hits)
+			}
+			out, code = inspector(t, clients, append(target, "--method", "tools/call", "--tool-name", "get_framework",
+				"--tool-arg", `request={"frameworkId":"no-such-framework"}`)...)
+			if code != 0 || json.Unmarshal([]byte(out), &res) != nil || !res.IsError || !strings.HasPrefix(res.Content[0].Text, "framework_not_found: ") {
+				t.Errorf("unknown framework (exit %d): %.500s", code, out)
+			}
+			out, code = inspector(t, clients, append(target, "--method", "resources/read", "--uri", "kgfegmcp://catalog")...)
+			if code != 0 || !strings.Contains(out, `"uri": "kgfegmcp://catalog"`) {
+				t.Errorf("resources/read (exit %d): %.500s", code, out)
+			}
+		})
+	}
+}

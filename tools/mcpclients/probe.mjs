@@ -1,0 +1,61 @@
+// probe.mjs drives an MCP server with the official TypeScript SDK client and
+// prints what it saw as one JSON document, for the Go tests to assert on.
+//
+//   node probe.mjs SCRIPT.json
+//
+// SCRIPT: {"transport": "stdio", "command": "...", "args": [...]} or
+//         {"transport": "http", "url": "http://127.0.0.1:PORT/mcp"},
+//         plus "steps": [{"method": "tools/list"} | {"method": "tools/call",
+//         "name", "arguments"} | {"method": "resources/read", "uri"} |
+//         {"method": "resources/templates/list"} | {"method": "resources/list"} |
+//         {"method": "prompts/list"} | {"method": "ping"}].
+// Output: {"serverVersion", "protocolVersion", "instructions", "steps": [{"ok":
+// true, "result"} | {"ok": false, "error": {"code", "message"}}]}. The SDK client
+// itself validates each structuredContent against the tool's outputSchema.
+import { readFileSync } from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+const script = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const transport = script.transport === 'http'
+  ? new StreamableHTTPClientTransport(new URL(script.url))
+  : new StdioClientTransport({ command: script.command, args: script.args || [], stderr: 'ignore' });
+const client = new Client({ name: 'kgc-probe', version: '1' });
+
+async function step(s) {
+  switch (s.method) {
+    case 'tools/list': {
+      // Listing caches the output schemas the client validates calls against.
+      return await client.listTools();
+    }
+    case 'tools/call': return await client.callTool({ name: s.name, arguments: s.arguments || {} });
+    case 'resources/read': return await client.readResource({ uri: s.uri });
+    case 'resources/list': return await client.listResources();
+    case 'resources/templates/list': return await client.listResourceTemplates();
+    case 'prompts/list': return await client.listPrompts();
+    case 'ping': return await client.ping();
+    default: throw new Error(`unknown step ${s.method}`);
+  }
+}
+
+const out = { steps: [] };
+try {
+  await client.connect(transport);
+  out.serverVersion = client.getServerVersion();
+  out.instructions = client.getInstructions() ?? null;
+  out.protocolVersion = transport.protocolVersion ?? null;
+  for (const s of script.steps) {
+    try {
+      out.steps.push({ ok: true, result: await step(s) });
+    } catch (e) {
+      out.steps.push({ ok: false, error: { code: e.code ?? null, message: String(e.message) } });
+    }
+  }
+} catch (e) {
+  out.fatal = String(e && e.stack || e);
+} finally {
+  await client.close().catch(() => {});
+}
+// Exit only once stdout has drained: a pipe write of a large document is async.
+process.stdout.write(JSON.stringify(out) + '\n', () => process.exit(out.fatal ? 1 : 0));
