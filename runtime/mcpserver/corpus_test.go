@@ -14,7 +14,7 @@ import (
 
 // corpusImages builds every complete corpus package into a temp dir (skipping
 // the test, visibly, without the corpus) and maps snapshot IDs to sources.
-func corpusImages(t *testing.T) (string, map[string]string) {
+func corpusImages(t testing.TB) (string, map[string]string) {
 	t.Helper()
 	dirs, profiles, prompts := imgtest.CorpusPackages(t)
 	out := t.TempDir()

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -101,8 +102,27 @@ func incident() string {
 
 // guard turns a panic in any handler into an internal error (the SDK has no
 // recover of its own) and lets mapped-memory faults panic instead of crashing.
+// requestName is the tool, resource or prompt a request names, for logs.
+func requestName(req mcp.Request) string {
+	switch p := req.GetParams().(type) {
+	case *mcp.CallToolParamsRaw:
+		return p.Name
+	case *mcp.ReadResourceParams:
+		return p.URI
+	case *mcp.GetPromptParams:
+		return p.Name
+	}
+	return ""
+}
+
 func (s *Server) guard(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+		if s.log.Enabled(ctx, slog.LevelDebug) {
+			start := time.Now()
+			defer func() {
+				s.log.Debug("handled", "method", method, "name", requestName(req), "micros", time.Since(start).Microseconds())
+			}()
+		}
 		old := debug.SetPanicOnFault(true)
 		defer debug.SetPanicOnFault(old)
 		defer func() {
