@@ -110,7 +110,7 @@ func requests(s session, t target) []measured {
 		tool("get_standard", "get_standard", route(obj{"identifier": sel})),
 		tool("get_standard_context", "get_standard_context", route(obj{"nodeId": t.node})),
 		tool("get_learning_components_for_standard", "get_learning_components_for_standard", route(obj{"identifier": sel})),
-		tool("search_standards text (2 tokens, all, limit 25)", "search_standards", req(obj{"snapshotIds": []any{t.snap},
+		tool("search_standards text (2 tokens, any, limit 25)", "search_standards", req(obj{"snapshotIds": []any{t.snap},
 			"mode": "text", "query": "understand and", "match": obj{"matchMode": "tokens", "operator": "any"}})),
 		tool("search_standards text federated (limit 25)", "search_standards", req(obj{"mode": "text", "query": "number",
 			"match": obj{"matchMode": "tokens", "operator": "any"}})),

@@ -10,7 +10,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/kgc-project/kgc/internal/jsonv"
 )
@@ -96,9 +100,131 @@ func AppendString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// Marshal encodes a Go value canonically: encoding/json (without HTML
-// escaping) then re-encoded with sorted keys and compact separators.
+// Marshal encodes a Go value canonically. The types results are built from
+// (maps with string keys, slices, strings, booleans, integers, floats, nil and
+// json.RawMessage) are encoded directly; any other value goes through
+// encoding/json and is re-encoded. Both paths give the same bytes.
 func Marshal(v any) ([]byte, error) {
+	return appendAny(make([]byte, 0, 1024), v)
+}
+
+func appendAny(b []byte, v any) ([]byte, error) {
+	var err error
+	switch x := v.(type) {
+	case nil:
+		return append(b, "null"...), nil
+	case string:
+		return appendValidString(b, x), nil
+	case bool:
+		if x {
+			return append(b, "true"...), nil
+		}
+		return append(b, "false"...), nil
+	case int:
+		return strconv.AppendInt(b, int64(x), 10), nil
+	case int64:
+		return strconv.AppendInt(b, x, 10), nil
+	case uint32:
+		return strconv.AppendUint(b, uint64(x), 10), nil
+	case float64:
+		return appendFloat(b, x)
+	case map[string]any:
+		if x == nil {
+			return append(b, "null"...), nil
+		}
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b = append(b, '{')
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendValidString(b, k)
+			b = append(b, ':')
+			if b, err = appendAny(b, x[k]); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, '}'), nil
+	case []any:
+		return appendSlice(b, x == nil, len(x), func(b []byte, i int) ([]byte, error) { return appendAny(b, x[i]) })
+	case []map[string]any:
+		return appendSlice(b, x == nil, len(x), func(b []byte, i int) ([]byte, error) { return appendAny(b, x[i]) })
+	case []string:
+		return appendSlice(b, x == nil, len(x), func(b []byte, i int) ([]byte, error) { return appendValidString(b, x[i]), nil })
+	case json.RawMessage:
+		tree, errs := jsonv.Parse(x)
+		if tree == nil || len(errs) > 0 {
+			return nil, fmt.Errorf("canonjson: raw message: %v", errs)
+		}
+		return appendValue(b, tree), nil
+	}
+	return appendReflected(b, v)
+}
+
+// appendSlice encodes a slice (a nil slice is null, as in encoding/json).
+func appendSlice(b []byte, isNil bool, n int, el func([]byte, int) ([]byte, error)) ([]byte, error) {
+	if isNil {
+		return append(b, "null"...), nil
+	}
+	var err error
+	b = append(b, '[')
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if b, err = el(b, i); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, ']'), nil
+}
+
+// appendFloat writes a float64 as encoding/json does.
+func appendFloat(b []byte, f float64) ([]byte, error) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return nil, fmt.Errorf("canonjson: unsupported float %v", f)
+	}
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		// e-09 → e-9, as encoding/json writes it.
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b, nil
+}
+
+// appendValidString writes s as AppendString does, with each invalid UTF-8
+// byte replaced by U+FFFD, as encoding/json replaces them.
+func appendValidString(b []byte, s string) []byte {
+	if utf8.ValidString(s) {
+		return AppendString(b, s)
+	}
+	var fixed strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			fixed.WriteRune(utf8.RuneError)
+		} else {
+			fixed.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return AppendString(b, fixed.String())
+}
+
+// appendReflected encodes any other value through encoding/json, then
+// canonically.
+func appendReflected(b []byte, v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -109,7 +235,7 @@ func Marshal(v any) ([]byte, error) {
 	if tree == nil {
 		return nil, fmt.Errorf("canonjson: %v", errs)
 	}
-	return Encode(tree), nil
+	return appendValue(b, tree), nil
 }
 
 // Sha256 returns "sha256:<hex>" of the canonical encoding of v.

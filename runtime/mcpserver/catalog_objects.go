@@ -124,8 +124,15 @@ func frameworkObject(f *catalog.Framework) obj {
 	return obj{"frameworkId": f.ID, "snapshots": snaps}
 }
 
-// catalogSha256 hashes the canonical JSON of the public catalog.
-func catalogSha256(c *catalog.Catalog) string {
-	h, _ := canonjson.Sha256(catalogObject(c))
-	return h
+// catalogSha256 hashes the canonical JSON of the public catalog, once.
+func (s *Server) catalogSha256() string {
+	return s.memo.get("catalogSha256", func() any {
+		h, _ := canonjson.Sha256(s.catalogObject())
+		return h
+	}).(string)
+}
+
+// catalogObject is the public catalog document, built once.
+func (s *Server) catalogObject() obj {
+	return s.memo.get("catalog", func() any { return catalogObject(s.cat) }).(obj)
 }

@@ -108,7 +108,7 @@ func standardResources(p *catalog.Package) error {
 // resolve reads one resource under the rights and size policies.
 func (s *Server) resolve(ref resourceRef) (*document, error) {
 	if ref.kind == "catalog" {
-		return derivedDoc(ref, "catalog", nil, catalogObject(s.cat))
+		return derivedDoc(ref, "catalog", nil, s.catalogObject())
 	}
 	if ref.kind == "framework" {
 		f, ok := s.cat.Framework(ref.frameworkID)

@@ -201,12 +201,14 @@ func (f *itemFilter) keep(p *catalog.Package, n uint32) bool {
 	if f.statementTypes != nil && !f.statementTypes[img.NodeString(n, kgimg.NodeStatementType)] {
 		return false
 	}
-	grades := hitGrades(p, n)
-	if f.localGrades != nil && !anyKey(f.localGrades, grades, true) {
-		return false
-	}
-	if f.normalizedGrades != nil && !anyKey(f.normalizedGrades, grades, true) {
-		return false
+	if f.localGrades != nil || f.normalizedGrades != nil {
+		grades := hitGrades(p, n)
+		if f.localGrades != nil && !anyKey(f.localGrades, grades, true) {
+			return false
+		}
+		if f.normalizedGrades != nil && !anyKey(f.normalizedGrades, grades, true) {
+			return false
+		}
 	}
 	if f.normalizedSubject != nil {
 		if !subjectResolves(p, img.NodeString(n, kgimg.NodeAcademicSubject)) || !anyKey(f.normalizedSubject, p.Profile.NormalizedSubjects, true) {

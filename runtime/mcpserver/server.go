@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -55,6 +56,37 @@ type Server struct {
 	log   *slog.Logger
 	mcp   *mcp.Server
 	tools []string
+	memo  memo
+}
+
+// memo caches values derived only from the immutable catalog (hashes,
+// capabilities, statistics), built on first use. Cached values are shared and
+// must not be modified.
+type memo struct {
+	mu sync.Mutex
+	m  map[string]any
+}
+
+func (m *memo) get(key string, build func() any) any {
+	m.mu.Lock()
+	v, ok := m.m[key]
+	m.mu.Unlock()
+	if ok {
+		return v
+	}
+	// Built outside the lock: builders may use the memo themselves, and two
+	// racing builds give equal values.
+	v = build()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if first, ok := m.m[key]; ok {
+		return first
+	}
+	if m.m == nil {
+		m.m = map[string]any{}
+	}
+	m.m[key] = v
+	return v
 }
 
 // New builds the MCP server over cat.

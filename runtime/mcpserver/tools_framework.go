@@ -108,6 +108,10 @@ func (s *Server) capabilitiesPackage(p *catalog.Package) obj {
 }
 
 func (s *Server) getCapabilities(context.Context, json.RawMessage) (any, error) {
+	return s.memo.get("capabilities", s.capabilities), nil
+}
+
+func (s *Server) capabilities() any {
 	pkgs := make([]obj, 0, len(s.cat.Packages))
 	types := []string{}
 	for _, p := range s.cat.Packages {
@@ -125,7 +129,7 @@ func (s *Server) getCapabilities(context.Context, json.RawMessage) (any, error) 
 		"resourceRepresentations": []string{"deterministic_derived", "raw_source"},
 		"availableGraphTypes":     types, "implementedFeatures": implementedFeatures, "unavailableFeatures": unavailableFeatures,
 		"frameworkPromptOverlaysOptional": true, "promptConfigSchemaVersion": "1.1", "packages": pkgs,
-	}, nil
+	}
 }
 
 // --- list_frameworks --------------------------------------------------------
@@ -264,7 +268,7 @@ func (s *Server) listFrameworks(_ context.Context, raw json.RawMessage) (any, er
 	}
 	eff := r.effective()
 	querySum, _ := canonjson.Sha256(eff)
-	catSum := catalogSha256(s.cat)
+	catSum := s.catalogSha256()
 	var matching []*catalog.Snapshot
 	for _, f := range s.cat.Frameworks {
 		for _, snap := range f.Snapshots {

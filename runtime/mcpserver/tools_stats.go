@@ -247,5 +247,6 @@ func (s *Server) getFrameworkStatistics(_ context.Context, raw json.RawMessage) 
 	if err != nil {
 		return nil, err
 	}
-	return obj{"package": packageRef(p), "sourceMetadata": sourceMetadata(p), "statistics": statistics(p)}, nil
+	stats := s.memo.get("statistics:"+p.GraphPackageID(), func() any { return statistics(p) })
+	return obj{"package": packageRef(p), "sourceMetadata": sourceMetadata(p), "statistics": stats}, nil
 }
