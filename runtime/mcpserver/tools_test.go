@@ -1,9 +1,11 @@
 package mcpserver_test
 
 import (
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/kgc-project/kgc/internal/pkggen"
 )
@@ -234,5 +236,30 @@ func TestFrameworkStatistics(t *testing.T) {
 	un := eng["statistics"].(map[string]any)["unresolvedRelationships"].(map[string]any)
 	if un["unresolvedCount"].(float64) != 1 {
 		t.Errorf("unresolved: %v", un)
+	}
+}
+
+// TestFaultInAHandlerIsAnInternalError truncates a served image under the
+// running server: reading its mapped pages then faults (SIGBUS), which the
+// server turns into internal_error for that call and keeps serving.
+func TestFaultInAHandlerIsAnInternalError(t *testing.T) {
+	dir := images(t)
+	cs, srv := client(t, dir)
+	var path string
+	for _, p := range srv.Catalog().Packages {
+		if p.FrameworkID() == maths {
+			path = p.Path
+		}
+	}
+	if err := os.Truncate(path, 0); err != nil {
+		t.Fatal(err)
+	}
+	txt := errorText(t, cs, "get_standard", req(map[string]any{"frameworkId": maths,
+		"identifier": map[string]any{"identifierType": "node_id", "nodeId": mathIndicator(t, cs)}}))
+	if !strings.HasPrefix(txt, "internal_error: ") || strings.Contains(txt, "SIGBUS") || strings.Contains(txt, "goroutine") {
+		t.Errorf("fault: %q", txt)
+	}
+	if out, _ := call(t, cs, "get_framework", req(map[string]any{"frameworkId": english})); out == nil {
+		t.Fatal("the server stopped serving the other image")
 	}
 }
