@@ -22,11 +22,7 @@ func BenchmarkTools(b *testing.B) {
 	fw := "india-cbse-science-learning-framework-classes-9-10"
 	node := "0014ea30-7a68-5ae0-bd90-fbfcc93bc711"
 	route := func(extra map[string]any) map[string]any {
-		r := map[string]any{"frameworkId": fw, "snapshotId": cbse}
-		for k, v := range extra {
-			r[k] = v
-		}
-		return req(r)
+		return req(merged(map[string]any{"frameworkId": fw, "snapshotId": cbse}, extra))
 	}
 	sel := map[string]any{"identifierType": "node_id", "nodeId": node}
 	cases := []struct {

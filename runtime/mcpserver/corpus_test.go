@@ -40,16 +40,7 @@ func TestCorpusSurface(t *testing.T) {
 		t.Run(snap, func(t *testing.T) {
 			nodes := sourceNodes(t, sources[snap])
 			route := map[string]any{"frameworkId": fw, "snapshotId": snap}
-			with := func(extra map[string]any) map[string]any {
-				r := map[string]any{}
-				for k, v := range route {
-					r[k] = v
-				}
-				for k, v := range extra {
-					r[k] = v
-				}
-				return r
-			}
+			with := func(extra map[string]any) map[string]any { return merged(route, extra) }
 			for _, tool := range []string{"get_framework", "get_framework_statistics"} {
 				if out, res := call(t, cs, tool, req(route)); out == nil {
 					t.Errorf("%s: %s", tool, res.Content[0].(*mcp.TextContent).Text)

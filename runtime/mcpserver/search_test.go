@@ -221,3 +221,15 @@ func samplePackageDir(t *testing.T, framework string) string {
 	}
 	return dirs[0]
 }
+
+// merged returns a new map with a's entries, then b's.
+func merged(a, b map[string]any) map[string]any {
+	r := make(map[string]any, len(a)+len(b))
+	for k, v := range a {
+		r[k] = v
+	}
+	for k, v := range b {
+		r[k] = v
+	}
+	return r
+}

@@ -115,11 +115,7 @@ func TestSearchStandardsFilters(t *testing.T) {
 	cs, _ := client(t, images(t))
 	nodes := sourceNodes(t, samplePackageDir(t, maths))
 	search := func(extra map[string]any) []map[string]any {
-		r := map[string]any{"frameworkIds": []any{maths}, "mode": "code_prefix", "query": "M"}
-		r["query"] = "M1"
-		for k, v := range extra {
-			r[k] = v
-		}
+		r := merged(map[string]any{"frameworkIds": []any{maths}, "mode": "code_prefix", "query": "M1"}, extra)
 		return pageAll(t, cs, "search_standards", r, 100)
 	}
 	count := func(pred func(srcNode) bool) int {
@@ -201,16 +197,7 @@ func TestSearchComponents(t *testing.T) {
 	cs, _ := client(t, images(t))
 	nodes := sourceNodes(t, samplePackageDir(t, maths))
 	base := map[string]any{"frameworkIds": []any{maths}}
-	with := func(extra map[string]any) map[string]any {
-		r := map[string]any{}
-		for k, v := range base {
-			r[k] = v
-		}
-		for k, v := range extra {
-			r[k] = v
-		}
-		return r
-	}
+	with := func(extra map[string]any) map[string]any { return merged(base, extra) }
 	want := textOracle(nodes, "counting whole numbers", "tokens", "any", true)
 	hits := pageAll(t, cs, "search_learning_components", with(map[string]any{"mode": "learning_component_text", "query": "counting whole numbers",
 		"match": map[string]any{"matchMode": "tokens", "operator": "any"}}), 3)

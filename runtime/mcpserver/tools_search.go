@@ -224,6 +224,25 @@ func normalizedCodeQuery(p *catalog.Package, q string, prefix bool) (string, err
 	return n, nil
 }
 
+// beginSearch selects a search's packages and starts its run.
+func (s *Server) beginSearch(r *scopeRequest) ([]*catalog.Package, obj, *searchRun, error) {
+	pkgs, scope, err := s.selectPackages(r)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return pkgs, scope, &searchRun{exact: scope["selectionMode"] == "exact", normalized: map[string]string{}}, nil
+}
+
+// queryTokens returns a query's lexical tokens and the number of distinct
+// terms scores divide by (1 for the single-term tag and code modes).
+func queryTokens(q string, text bool) ([]string, int) {
+	tokens := textnorm.Tokens(q)
+	if !text {
+		return tokens, 1
+	}
+	return tokens, len(distinct(tokens))
+}
+
 func (s *Server) searchStandards(_ context.Context, raw json.RawMessage) (any, error) {
 	r, err := decode[searchStandardsRequest](raw)
 	if err != nil {
@@ -232,16 +251,11 @@ func (s *Server) searchStandards(_ context.Context, raw json.RawMessage) (any, e
 	if err := r.check(); err != nil {
 		return nil, err
 	}
-	pkgs, scope, err := s.selectPackages(&r.scopeRequest)
+	pkgs, scope, run, err := s.beginSearch(&r.scopeRequest)
 	if err != nil {
 		return nil, err
 	}
-	run := &searchRun{exact: scope["selectionMode"] == "exact", normalized: map[string]string{}}
-	tokens := textnorm.Tokens(r.Query)
-	queryTerms := 1
-	if r.Mode == "text" {
-		queryTerms = len(distinct(tokens))
-	}
+	tokens, queryTerms := queryTokens(r.Query, r.Mode == "text")
 	for _, p := range pkgs {
 		if code := modeWarning(p, r.Mode); code != "" {
 			if err := run.unavailable(p, code, r.Mode); err != nil {

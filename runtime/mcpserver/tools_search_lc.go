@@ -101,16 +101,11 @@ func (s *Server) searchComponents(_ context.Context, raw json.RawMessage) (any, 
 	if err := r.check(); err != nil {
 		return nil, err
 	}
-	pkgs, scope, err := s.selectPackages(&r.scopeRequest)
+	pkgs, scope, run, err := s.beginSearch(&r.scopeRequest)
 	if err != nil {
 		return nil, err
 	}
-	run := &searchRun{exact: scope["selectionMode"] == "exact", normalized: map[string]string{}}
-	tokens := textnorm.Tokens(r.Query)
-	queryTerms := 1
-	if r.Mode == lcText {
-		queryTerms = len(distinct(tokens))
-	}
+	tokens, queryTerms := queryTokens(r.Query, r.Mode == lcText)
 	for _, p := range pkgs {
 		if sm := standardsMode(r.Mode); sm != "" {
 			if code := modeWarning(p, sm); code != "" {
