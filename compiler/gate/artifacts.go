@@ -196,6 +196,13 @@ func (s *state) keepDocument(name, path string, v *jsonv.Value) {
 		// Well-formed JSON is all the gate asks of these bundles.
 	default:
 		s.docs[name] = &doc{name: name, path: path, v: v}
+		switch name {
+		case manifest.LPSummary, manifest.LPValidation, manifest.LPUnresolved:
+			if s.res.ProgressionReports == nil {
+				s.res.ProgressionReports = map[string][]byte{}
+			}
+			s.res.ProgressionReports[name] = canonjson.Encode(v)
+		}
 	}
 }
 

@@ -62,6 +62,10 @@ type Result struct {
 	// Provenance maps each progression relationship ID to its provenance record's
 	// canonical JSON, as accepted from the shards.
 	Provenance map[string][]byte
+
+	// ProgressionReports holds the canonical JSON of the learning-progression
+	// summary, validation and unresolved reports, by logical name, when present.
+	ProgressionReports map[string][]byte
 }
 
 // Valid reports whether the package passed: no error-severity finding.

@@ -87,6 +87,14 @@ func (w *writer) build(b *flatbuffers.Builder) ([]byte, error) {
 	if w.res.PromptBytes != nil {
 		prompts = b.CreateByteVector(w.res.PromptBytes)
 	}
+	lpSummary, err := progressionSummary(w.res)
+	if err != nil {
+		return nil, fmt.Errorf("kgimgwrite: progression summary: %w", err)
+	}
+	var lpSummaryVec flatbuffers.UOffsetT
+	if lpSummary != nil {
+		lpSummaryVec = b.CreateByteVector(lpSummary)
+	}
 	root := uint32(0)
 	for i, n := range w.res.Nodes {
 		if nodeKind(n.Kind) == kgfb.NodeKindFramework {
@@ -117,6 +125,9 @@ func (w *writer) build(b *flatbuffers.Builder) ([]byte, error) {
 		kgfb.ImageAddProvenance(b, prov)
 	}
 	kgfb.ImageAddArtifacts(b, artifacts)
+	if lpSummary != nil {
+		kgfb.ImageAddProgressionSummary(b, lpSummaryVec)
+	}
 	b.FinishWithFileIdentifier(kgfb.ImageEnd(b), []byte(kgimg.FileIdentifier))
 	return b.FinishedBytes(), nil
 }

@@ -5,6 +5,7 @@
 package catalog
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -26,6 +27,9 @@ type Package struct {
 	Manifest *manifest.Manifest
 	Profile  *profile.Profile
 	Compiled *profile.Compiled
+	// Progressions is the stored learning-progression summary (nil when the
+	// package has none), decoded once at start.
+	Progressions map[string]any
 	// Path is the image file.
 	Path string
 }
@@ -167,7 +171,18 @@ func openPackage(path string) (*Package, error) {
 		img.Close()
 		return nil, fmt.Errorf("%w: the embedded manifest or profile does not decode cleanly", kgimg.ErrCorrupt)
 	}
-	return &Package{Img: img, Manifest: m, Profile: prof, Compiled: compiled, Path: path}, nil
+	var lp map[string]any
+	if b := img.ProgressionSummaryJSON(); b != nil {
+		if err := json.Unmarshal(b, &lp); err != nil || lp == nil {
+			img.Close()
+			return nil, fmt.Errorf("%w: the stored progression summary is not a JSON object", kgimg.ErrCorrupt)
+		}
+	}
+	if m.Capabilities.HasLearningProgressions != (lp != nil) {
+		img.Close()
+		return nil, fmt.Errorf("%w: the progression summary disagrees with the manifest's hasLearningProgressions", kgimg.ErrCorrupt)
+	}
+	return &Package{Img: img, Manifest: m, Profile: prof, Compiled: compiled, Progressions: lp, Path: path}, nil
 }
 
 func (c *Catalog) add(p *Package) {

@@ -209,3 +209,7 @@ func (img *Image) ProfileJSON() []byte { return img.root.ProfileJsonBytes() }
 
 // PromptConfigJSON returns the exact prompt-config bytes (nil when none).
 func (img *Image) PromptConfigJSON() []byte { return img.root.PromptConfigJsonBytes() }
+
+// ProgressionSummaryJSON returns the stored learning-progression summary
+// (canonical JSON), or nil when the package has no progressions.
+func (img *Image) ProgressionSummaryJSON() []byte { return img.root.ProgressionSummaryBytes() }

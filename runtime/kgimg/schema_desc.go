@@ -100,7 +100,7 @@ var (
 		required(table("nodes", nodesDesc)), required(table("relationships", relationshipsDesc)), scalar("root", 4),
 		vec("node_id_order", 4), vec("case_uuid_order", 4), vec("case_uri_order", 4), vec("relationship_id_order", 4),
 		tables("adjacency", adjacencyDesc), tables("facets", facetDesc), table("search", searchDesc),
-		table("provenance", provenanceDesc), tables("artifacts", artifactDesc),
+		table("provenance", provenanceDesc), tables("artifacts", artifactDesc), vec("progression_summary", 1),
 	}}
 )
 

@@ -135,6 +135,9 @@ func (s *Server) resolve(ref resourceRef) (*document, error) {
 		return s.artifactDoc(ref, p, manifest.UnresolvedItems, "unresolved")
 	case "manifest_artifact":
 		return s.artifactDoc(ref, p, ref.id, "artifact")
+	case "learning_progressions":
+		return derivedDoc(ref, "learning_progressions", p, progressionSummary(p),
+			manifest.LPSummary, manifest.LPValidation, manifest.LPUnresolved, manifest.LPProvenance)
 	}
 	if err := standardResources(p); err != nil {
 		return nil, err
@@ -223,7 +226,7 @@ func (s *Server) registerResources() {
 // availableResources lists the resource kinds and artifact names a package can
 // actually serve under its rights.
 func (s *Server) availableResources(p *catalog.Package) (kinds, artifacts []string) {
-	kinds = []string{"catalog", "framework", "interpretation_profile", "manifest"}
+	kinds = []string{"catalog", "framework", "interpretation_profile", "learning_progressions", "manifest"}
 	if _, ok := p.Img.Artifact(manifest.ValidationReport); ok {
 		kinds = append(kinds, "validation")
 	}

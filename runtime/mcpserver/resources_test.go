@@ -3,12 +3,14 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/kgc-project/kgc/internal/pkggen"
+	"github.com/kgc-project/kgc/internal/pkgtest"
 )
 
 func read(t *testing.T, cs *mcp.ClientSession, uri string) (*mcp.ResourceContents, error) {
@@ -81,6 +83,74 @@ func TestResources(t *testing.T) {
 		_, err := read(t, cs, uri)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %s", uri, err, want)
+		}
+	}
+}
+
+func TestLearningProgressionSummaryResource(t *testing.T) {
+	cs, srv := client(t, images(t))
+	for _, p := range srv.Catalog().Packages {
+		base := "kgfegmcp://framework/" + p.FrameworkID() + "/snapshot/" + strings.NewReplacer("@", "%40", "+", "%2B").Replace(p.SnapshotID())
+		doc, err := read(t, cs, base+"/learning-progressions")
+		if err != nil {
+			t.Fatalf("%s: %v", p.SnapshotID(), err)
+		}
+		var got map[string]any
+		if err := json.Unmarshal([]byte(doc.Text), &got); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(doc.Text, "structural") || doc.Meta["representation"] != "deterministic_derived" {
+			t.Errorf("%s: notices or metadata %v", p.SnapshotID(), doc.Meta)
+		}
+		counts := got["objectCounts"].(map[string]any)
+		if len(counts) != 18 {
+			t.Errorf("%s: %d object counts", p.SnapshotID(), len(counts))
+		}
+		if p.FrameworkID() == english {
+			if got["hasLearningProgressions"] != false || got["needsReviewClaims"] != nil || got["pedagogicalCorrectnessEstablished"] != nil ||
+				counts["relationships"] != nil || len(got["artifacts"].([]any)) != 0 {
+				t.Errorf("standards-only package: %v", got)
+			}
+			continue
+		}
+		// The mathematics sample: compare with its own generation summary and provenance.
+		f := pkgtest.Sample(t, maths)
+		var gen struct {
+			ObjectCounts map[string]float64 `json:"object_counts"`
+		}
+		if err := json.Unmarshal(f.Read(t, "detailed/lp_generation_summary.json"), &gen); err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range gen.ObjectCounts {
+			if counts[k] != v {
+				t.Errorf("objectCounts.%s = %v, want %v", k, counts[k], v)
+			}
+		}
+		arts := got["artifacts"].([]any)
+		if len(arts) != 9 || arts[0].(map[string]any)["logicalName"] != "learningProgressionBuildsTowards" ||
+			!strings.HasSuffix(arts[0].(map[string]any)["uri"].(string), "/artifact/learningProgressionBuildsTowards") {
+			t.Errorf("artifacts %v", arts)
+		}
+		warnings := 0
+		for k := 0; k < 64; k++ {
+			var shard map[string]struct {
+				Claim struct {
+					Judgment struct {
+						Warnings []string `json:"warnings"`
+					} `json:"judgment"`
+				} `json:"claim"`
+			}
+			if err := json.Unmarshal(f.Read(t, fmt.Sprintf("additional/lp_relationship_provenance_shard_%02d.json", k)), &shard); err != nil {
+				t.Fatal(err)
+			}
+			for _, rec := range shard {
+				warnings += len(rec.Claim.Judgment.Warnings)
+			}
+		}
+		if got["needsReviewClaims"] != gen.ObjectCounts["needs_review_claims"] || got["validationPassed"] != true ||
+			got["relationshipWarningCount"] != float64(warnings) || got["pedagogicalCorrectnessEstablished"] != false ||
+			got["buildsTowardsRelationships"] != gen.ObjectCounts["builds_towards_relationships"] {
+			t.Errorf("summary %v (edge warnings %d)", got, warnings)
 		}
 	}
 }

@@ -192,8 +192,6 @@ func (s *Server) recordDoc(ref resourceRef, p *catalog.Package) (*document, erro
 		return derivedDoc(ref, "relationship_provenance", p, obj{"relationshipId": ref.id, "partition": shard,
 			"partitionArtifact": provenanceShardName(shard), "provenance": json.RawMessage(rec)},
 			"learningProgressionProvenanceIndex", provenanceShardName(shard))
-	case "learning_progressions":
-		return nil, notFound("the learning-progressions summary of %s is not served by this version of kgmcp", p.SnapshotID())
 	}
 	return nil, notFound("unknown resource")
 }
