@@ -248,6 +248,9 @@ func (img *Image) NodesByCaseURI(uri string) U32s {
 	return img.caseURIOrder.Slice(lo, hi)
 }
 
+// RelationshipIDOrder returns the relationship ordinals sorted by ID.
+func (img *Image) RelationshipIDOrder() U32s { return img.relIDOrder }
+
 // RelationshipByID returns the ordinal of the relationship with this ID.
 func (img *Image) RelationshipByID(id string) (uint32, bool) {
 	lo, hi := searchRange(img.relIDOrder, img.r.str[RelID], id)

@@ -123,7 +123,7 @@ func minimal(s *propSchema) map[string]any {
 			r[name] = maths
 		case name == "match":
 			r[name] = map[string]any{"matchMode": "exact_phrase"}
-		case name == "identifier":
+		case strings.HasSuffix(name, "dentifier"):
 			r[name] = map[string]any{"identifierType": "node_id", "nodeId": "x"}
 		default:
 			r[name] = "x"

@@ -56,9 +56,36 @@ func (s *Server) registerTools() {
 			description: "Every learning component supporting one standard, with each component's supported standards.",
 			request:     standardRequestSchema(), requestRequired: true, outputKeys: []string{"standard", "components", "package", "sourceMetadata"},
 			run: s.getComponentsForStandard},
+		{name: "get_learning_progression", title: "Get one learning-progression edge",
+			description: "One stored buildsTowards or relatesTo edge by relationship ID, with both endpoint standards, the model's judgment excerpts and links to its provenance.",
+			request:     getProgressionSchema(), requestRequired: true, outputKeys: lpKeys(), run: s.getLearningProgression},
+		{name: "get_standard_progressions", title: "Progression edges of a standard",
+			description: "The stored progression edges touching one standard (incoming builds, outgoing builds, related), ordered by (type, relationship ID), paged; continue with page.nextRequest.",
+			request:     standardProgressionsSchema(), requestRequired: true,
+			outputKeys: lpKeys("connections", "endpointScope", "filters", "page", "resolvedStandardNodeIds"), run: s.getStandardProgressions},
+		{name: "search_learning_progressions", title: "Find progression edges",
+			description: "Progression edges whose endpoint(s) match grade, statement-type and selected-standard filters (one conjunction per endpoint, endpointScope either|both|source|target), paged; continue with page.nextRequest.",
+			request:     searchProgressionsSchema(), requestRequired: true,
+			outputKeys: lpKeys("connections", "endpointScope", "filters", "page", "resolvedStandardNodeIds"), run: s.searchLearningProgressions},
+		{name: "traverse_learning_progressions", title: "Walk buildsTowards edges",
+			description: "Bounded breadth-first walk over stored buildsTowards edges from one standard, downstream or upstream, with distances, frontier and truncation reasons; no cursor.",
+			request:     traverseSchema(), requestRequired: true,
+			outputKeys: lpKeys("originNodeId", "distances", "frontier", "counters", "scopeComplete", "graphExhausted", "truncationReasons"),
+			run:        s.traverseLearningProgressions},
+		{name: "get_learning_progression_paths", title: "Paths between two standards",
+			description: "Directed simple buildsTowards paths from one standard to another, shortest first then by relationship IDs, bounded; no cursor.",
+			request:     pathsSchema(), requestRequired: true,
+			outputKeys: lpKeys("sourceNodeId", "targetNodeId", "paths", "counters", "frontier", "truncationReasons", "graphExhausted", "scopeComplete"),
+			run:        s.getLearningProgressionPaths},
 	} {
 		s.addTool(t)
 	}
+}
+
+// lpKeys lists the output keys of a progression tool: the evidence base, then
+// the tool's own.
+func lpKeys(extra ...string) []string {
+	return append([]string{"request", "metadata", "nodes", "relationships", "continuationNotice"}, extra...)
 }
 
 // paged is a result with a continuation: the reference adds a second text block

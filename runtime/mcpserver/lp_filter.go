@@ -1,0 +1,314 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+
+	"github.com/kgc-project/kgc/internal/textnorm"
+	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/kgerr"
+	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/schema/kgfb"
+)
+
+// facetValue is one requested facet value and the nodes it selects.
+type facetValue struct {
+	value string
+	nodes kgimg.Bitmap
+	found bool
+}
+
+// lpFilter is the per-endpoint conjunction of search_learning_progressions:
+// every populated facet field matches (OR within a field), and the endpoint is
+// a selected standard when standards were selected.
+type lpFilter struct {
+	localGrades, normalizedGrades, statementTypes, normalizedTypes []facetValue
+	selected                                                       map[uint32]bool // nil: no selection
+}
+
+func anyContains(values []facetValue, n uint32) bool {
+	for _, v := range values {
+		if v.found && v.nodes.Contains(n) {
+			return true
+		}
+	}
+	return false
+}
+
+func matched(values []facetValue, n uint32) []string {
+	out := []string{}
+	for _, v := range values {
+		if v.found && v.nodes.Contains(n) {
+			out = append(out, v.value)
+		}
+	}
+	return out
+}
+
+// matches reports whether node n satisfies the whole conjunction.
+func (f *lpFilter) matches(n uint32) bool {
+	for _, field := range [][]facetValue{f.localGrades, f.normalizedGrades, f.statementTypes, f.normalizedTypes} {
+		if len(field) > 0 && !anyContains(field, n) {
+			return false
+		}
+	}
+	return f.selected == nil || f.selected[n]
+}
+
+// endpoint is an endpoint match object: the requested values n matched.
+func (f *lpFilter) endpoint(img *kgimg.Image, n uint32) obj {
+	return obj{"nodeId": img.NodeString(n, kgimg.NodeID), "matches": f.matches(n), "selectedStandard": f.selected[n],
+		"localGradeLabels": matched(f.localGrades, n), "normalizedGrades": matched(f.normalizedGrades, n),
+		"statementTypes": matched(f.statementTypes, n), "normalizedStatementTypes": matched(f.normalizedTypes, n)}
+}
+
+func values(vs []facetValue) []string {
+	out := []string{}
+	for _, v := range vs {
+		out = append(out, v.value)
+	}
+	return out
+}
+
+// echo is the normalized filters of the result.
+func (f *lpFilter) echo() obj {
+	return obj{"localGradeLabels": values(f.localGrades), "normalizedGrades": values(f.normalizedGrades),
+		"statementTypes": values(f.statementTypes), "normalizedStatementTypes": values(f.normalizedTypes)}
+}
+
+func invalidProgression(format string, args ...any) error {
+	return kgerr.New(kgerr.InvalidProgressionRequest, format, args...)
+}
+
+// facetValues resolves one facet field's requested values against the profile
+// (resolve returns the facet key of a value, or false when the profile does not
+// know it) and the image's facet index. Blank, repeated and unknown values are
+// refused.
+func facetValues(img *kgimg.Image, field string, kind kgfb.FacetKind, requested []string, resolve func(string) (string, bool)) ([]facetValue, error) {
+	seen := map[string]bool{}
+	var out []facetValue
+	for _, v := range requested {
+		k := textnorm.Facet(v)
+		if k == "" {
+			return nil, invalidProgression("%s: %q is blank", field, v)
+		}
+		if seen[k] {
+			return nil, invalidProgression("%s: %q is repeated", field, v)
+		}
+		seen[k] = true
+		key, ok := resolve(k)
+		if !ok {
+			return nil, invalidProgression("%s: %q is not a value of this package's profile", field, v)
+		}
+		bm, found := img.Facet(kind, key)
+		out = append(out, facetValue{value: v, nodes: bm, found: found})
+	}
+	return out, nil
+}
+
+// --- search_learning_progressions ------------------------------------------
+
+type searchProgressionsRequest struct {
+	lpRoute
+	RelationshipTypes        []string   `json:"relationshipTypes"`
+	StandardIdentifiers      []selector `json:"standardIdentifiers"`
+	LocalGradeLabels         []string   `json:"localGradeLabels"`
+	NormalizedGrades         []string   `json:"normalizedGrades"`
+	StatementTypes           []string   `json:"statementTypes"`
+	NormalizedStatementTypes []string   `json:"normalizedStatementTypes"`
+	EndpointScope            string     `json:"endpointScope"`
+	Limit                    *int       `json:"limit"`
+	Cursor                   *string    `json:"cursor"`
+}
+
+// lpFacetArray is a facet field: at most 32 strings of 1–512 characters;
+// duplicates are checked semantically (invalid_progression_request).
+func lpFacetArray(desc string) *Schema {
+	a := array(str(1, 512, ""), 32, desc)
+	a.UniqueItems = false
+	return a
+}
+
+func searchProgressionsSchema() *Schema {
+	props := lpRouteProps()
+	types := array(enum("", "buildsTowards", "relatesTo"), 2, "relationship types to list (empty: both)")
+	props["relationshipTypes"] = types
+	ids := array(lpSelectorSchema(), 20, "keep edges with a selected standard at the matching endpoint")
+	ids.UniqueItems = false
+	props["standardIdentifiers"] = ids
+	props["localGradeLabels"] = lpFacetArray("local grade labels of the profile (or aliases)")
+	props["normalizedGrades"] = lpFacetArray("normalized grades of the profile's grade mappings")
+	props["statementTypes"] = lpFacetArray("source statement types of the profile (or aliases)")
+	props["normalizedStatementTypes"] = lpFacetArray("Standard or Standard Grouping")
+	scope := enum("which endpoint must satisfy the whole filter: either, both, source or target (stored order)", "either", "both", "source", "target")
+	scope.Default = "either"
+	props["endpointScope"] = scope
+	props["limit"] = pageLimit()
+	props["cursor"] = cursorSchema()
+	return object(props, "frameworkId")
+}
+
+// progressionFilter builds the endpoint filter of a search request.
+func progressionFilter(p *catalog.Package, r *searchProgressionsRequest) (*lpFilter, []string, error) {
+	img, prof := p.Img, p.Profile
+	f := &lpFilter{}
+	var err error
+	if f.localGrades, err = facetValues(img, "localGradeLabels", kgfb.FacetKindLocalGrade, r.LocalGradeLabels, func(k string) (string, bool) {
+		for _, gm := range prof.GradeMappings {
+			for _, name := range append([]string{gm.LocalLabel}, gm.Aliases...) {
+				if textnorm.Facet(name) == k {
+					return textnorm.Facet(gm.LocalLabel), true
+				}
+			}
+		}
+		return "", false
+	}); err != nil {
+		return nil, nil, err
+	}
+	if f.normalizedGrades, err = facetValues(img, "normalizedGrades", kgfb.FacetKindNormalizedGrade, r.NormalizedGrades, func(k string) (string, bool) {
+		for _, gm := range prof.GradeMappings {
+			for _, g := range gm.NormalizedGrades {
+				if textnorm.Facet(g) == k {
+					return k, true
+				}
+			}
+		}
+		return "", false
+	}); err != nil {
+		return nil, nil, err
+	}
+	if f.statementTypes, err = facetValues(img, "statementTypes", kgfb.FacetKindStatementType, r.StatementTypes, func(k string) (string, bool) {
+		for _, st := range prof.StatementTypes {
+			for _, name := range append([]string{st.SourceStatementType}, st.Aliases...) {
+				if textnorm.Facet(name) == k {
+					return textnorm.Facet(st.SourceStatementType), true
+				}
+			}
+		}
+		return "", false
+	}); err != nil {
+		return nil, nil, err
+	}
+	if f.normalizedTypes, err = facetValues(img, "normalizedStatementTypes", kgfb.FacetKindNormalizedStatementType, r.NormalizedStatementTypes, func(k string) (string, bool) {
+		return k, k == textnorm.Facet("Standard") || k == textnorm.Facet("Standard Grouping")
+	}); err != nil {
+		return nil, nil, err
+	}
+	var ids []string
+	if len(r.StandardIdentifiers) > 0 {
+		f.selected = map[uint32]bool{}
+		for _, sel := range r.StandardIdentifiers {
+			n, err := resolveEndpoint(p, sel)
+			if err != nil {
+				return nil, nil, err
+			}
+			if f.selected[n] {
+				return nil, nil, invalidProgression("standardIdentifiers: %s selects a standard already selected", describeSelector(sel))
+			}
+			f.selected[n] = true
+			ids = append(ids, img.NodeString(n, kgimg.NodeID))
+		}
+	}
+	sort.Strings(ids)
+	return f, ids, nil
+}
+
+// searchStream lists the candidate edges: those touching a selected standard,
+// or every edge of the requested types, by (type, ID).
+func (s *Server) searchStream(p *catalog.Package, f *lpFilter, types []string) []lpCandidate {
+	img := p.Img
+	want := func(l kgfb.RelLabel) bool { return len(types) == 0 || contains(types, kgimg.RelLabelName(l)) }
+	var out []lpCandidate
+	for _, label := range []kgfb.RelLabel{kgfb.RelLabelBuildsTowards, kgfb.RelLabelRelatesTo} {
+		if !want(label) {
+			continue
+		}
+		var rels []uint32
+		if f.selected == nil {
+			rels = s.lpEdges(p, label)
+		} else {
+			for n := range f.selected {
+				for _, d := range []kgfb.Direction{kgfb.DirectionIn, kgfb.DirectionOut} {
+					_, rs := img.Adjacency(label, d).Row(n)
+					rels = rs.AppendTo(rels)
+				}
+			}
+			rels = sortedUniqueByID(img, rels)
+		}
+		for _, r := range rels {
+			out = append(out, lpCandidate{rel: r, kind: searchConnectionKind(img, r, f)})
+		}
+	}
+	return out
+}
+
+// searchConnectionKind names an edge relative to the selected standards (null
+// for a buildsTowards edge when none is selected).
+func searchConnectionKind(img *kgimg.Image, r uint32, f *lpFilter) any {
+	switch {
+	case img.RelLabel(r) == kgfb.RelLabelRelatesTo:
+		return "related"
+	case f.selected == nil:
+		return nil
+	case f.selected[img.RelTarget(r)]:
+		return "incoming_builds"
+	}
+	return "outgoing_builds"
+}
+
+func (s *Server) searchLearningProgressions(_ context.Context, raw json.RawMessage) (any, error) {
+	r, err := decode[searchProgressionsRequest](raw)
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.lpPackage(r.lpRoute)
+	if err != nil {
+		return nil, err
+	}
+	f, ids, err := progressionFilter(p, r)
+	if err != nil {
+		return nil, err
+	}
+	scope := r.EndpointScope
+	if scope == "" {
+		scope = "either"
+	}
+	img := p.Img
+	req := pinned(r.lpRoute, p)
+	sels := make([]obj, 0, len(r.StandardIdentifiers))
+	for _, sel := range r.StandardIdentifiers {
+		sels = append(sels, selectorObject(sel))
+	}
+	req["relationshipTypes"] = nonNil(r.RelationshipTypes)
+	req["standardIdentifiers"] = sels
+	for k, v := range f.echo() {
+		req[k] = v
+	}
+	req["endpointScope"] = scope
+	req["limit"] = intOr(r.Limit, 25)
+	return s.page(&lpCollection{
+		tool: "search_learning_progressions", p: p, request: req, cursor: r.Cursor, limit: intOr(r.Limit, 25),
+		stream: s.searchStream(p, f, r.RelationshipTypes),
+		match: func(c lpCandidate) (obj, bool) {
+			if !inScope(scope, f.matches(img.RelSource(c.rel)), f.matches(img.RelTarget(c.rel))) {
+				return nil, false
+			}
+			return connection(img, c, f), true
+		},
+		fields: obj{"endpointScope": scope, "filters": f.echo(), "resolvedStandardNodeIds": nonNil(ids)},
+	})
+}
+
+// inScope applies endpointScope to the two endpoint verdicts.
+func inScope(scope string, source, target bool) bool {
+	switch scope {
+	case "both":
+		return source && target
+	case "source":
+		return source
+	case "target":
+		return target
+	}
+	return source || target
+}

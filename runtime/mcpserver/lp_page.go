@@ -1,0 +1,160 @@
+package mcpserver
+
+import (
+	"unicode/utf8"
+
+	"github.com/kgc-project/kgc/internal/canonjson"
+	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/kgerr"
+	"github.com/kgc-project/kgc/runtime/kgimg"
+)
+
+const lpCursorKind = "learning_progression_collection_v1"
+
+// fitsCeiling reports whether a result, emitted as its text block plus the
+// identical structured copy, holds under both ceilings.
+func fitsCeiling(result obj) (bool, error) {
+	b, err := canonjson.Marshal(result)
+	if err != nil {
+		return false, err
+	}
+	return 2*len(b) <= MaxProgressionResultBytes && 2*utf8.RuneCount(b) <= MaxProgressionResultChars, nil
+}
+
+func tooLarge(what string) error {
+	return kgerr.New(kgerr.ProgressionResultTooLarge, "%s does not fit the 1 MiB / 100,000-character result ceiling", what).
+		WithHint("read the edge's relationship and provenance resources (natively or with read_evidence), which have no such ceiling")
+}
+
+// lpCandidate is one entry of a collection's candidate stream.
+type lpCandidate struct {
+	rel  uint32
+	kind any // connectionKind, or nil
+}
+
+// lpCollection is a paged progression collection: a deterministic candidate
+// stream, a predicate, and the request it is bound to.
+type lpCollection struct {
+	tool    string
+	p       *catalog.Package
+	request obj // effective request, cursor excluded
+	cursor  *string
+	limit   int
+	stream  []lpCandidate
+	// match reports whether a candidate belongs to the collection and, if so,
+	// its connection entry.
+	match  func(c lpCandidate) (obj, bool)
+	fields obj // endpointScope, filters, resolvedStandardNodeIds
+}
+
+func (c *lpCollection) binding() obj {
+	querySum, _ := canonjson.Sha256(c.request)
+	id := packageIdentity(c.p)
+	return obj{"cursorKind": lpCursorKind, "cursorVersion": 1, "tool": c.tool, "graphPackageId": id["graphPackageId"],
+		"manifestSha256": sha256Of(c.p.Img.ManifestJSON()), "profileSha256": id["profileSha256"], "effectiveQuerySha256": querySum}
+}
+
+// page runs one page of the collection and builds the result.
+func (s *Server) page(c *lpCollection) (obj, error) {
+	bind := c.binding()
+	start := 0
+	if c.cursor != nil {
+		fields, err := decodeCursor(*c.cursor, bind)
+		if err != nil {
+			return nil, err
+		}
+		off, ok := fields["offset"].(float64)
+		last, _ := fields["lastRelationshipId"].(string)
+		if !ok || off < 1 || int(off) > len(c.stream) || off != float64(int(off)) ||
+			c.p.Img.RelString(c.stream[int(off)-1].rel, kgimg.RelID) != last {
+			return nil, invalidCursor("its position is not in this collection")
+		}
+		start = int(off)
+	}
+	type hit struct {
+		pos  int
+		rel  uint32
+		conn obj
+	}
+	var hits []hit
+	i, stopping := start, any(nil)
+	for i < len(c.stream) {
+		if len(hits) == c.limit {
+			stopping = "page_limit"
+			break
+		}
+		if i-start == maxExaminedRelationships {
+			stopping = "work_limit"
+			break
+		}
+		if conn, ok := c.match(c.stream[i]); ok {
+			hits = append(hits, hit{i, c.stream[i].rel, conn})
+		}
+		i++
+	}
+	build := func(k int, next int, stopping any) obj {
+		e := newEvidence(c.p)
+		conns := make([]obj, 0, k)
+		for _, h := range hits[:k] {
+			e.addEdge(h.rel)
+			conns = append(conns, h.conn)
+		}
+		hasMore := next < len(c.stream)
+		var nextCursor, nextRequest any
+		if hasMore {
+			f := c.binding()
+			f["offset"] = next
+			f["lastRelationshipId"] = c.p.Img.RelString(c.stream[next-1].rel, kgimg.RelID)
+			nextCursor = encodeCursor(f)
+			nr := obj{}
+			for key, v := range c.request {
+				nr[key] = v
+			}
+			nr["cursor"] = nextCursor
+			nextRequest = nr
+		}
+		var total any
+		if start == 0 && !hasMore {
+			total = k
+		}
+		notice := collectionComplete
+		if hasMore {
+			notice = collectionNotice
+		}
+		req := obj{}
+		for key, v := range c.request {
+			req[key] = v
+		}
+		req["cursor"] = c.cursor
+		fields := obj{"connections": conns, "continuationNotice": notice, "page": obj{
+			"returnedCount": k, "examinedCount": next - start, "candidateCount": len(c.stream), "hasMore": hasMore,
+			"isComplete": !hasMore, "stoppingReason": stopping, "totalMatchingCount": total,
+			"maxExaminedRelationships": maxExaminedRelationships, "nextCursor": nextCursor, "nextRequest": nextRequest,
+		}}
+		for key, v := range c.fields {
+			fields[key] = v
+		}
+		return s.lpResult(c.p, req, e, fields)
+	}
+	result := build(len(hits), i, stopping)
+	if ok, err := fitsCeiling(result); err != nil || ok {
+		return result, err
+	}
+	// Too large: keep the most edges that fit; the first left out starts the
+	// next page. Size grows with the number of edges, so bisect.
+	lo, hi := 0, len(hits)-1 // lo edges fit (0 always does), hi+1 do not
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if ok, err := fitsCeiling(build(mid, hits[mid].pos, "byte_limit")); err != nil {
+			return nil, err
+		} else if ok {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	if lo == 0 {
+		return nil, tooLarge("the progression edge " + c.p.Img.RelString(hits[0].rel, kgimg.RelID))
+	}
+	return build(lo, hits[lo].pos, "byte_limit"), nil
+}

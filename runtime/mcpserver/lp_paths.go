@@ -1,0 +1,195 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/schema/kgfb"
+)
+
+type pathsRequest struct {
+	lpRoute
+	SourceIdentifier selector `json:"sourceIdentifier"`
+	TargetIdentifier selector `json:"targetIdentifier"`
+	MaxDepth         *int     `json:"maxDepth"`
+	MaxPaths         *int     `json:"maxPaths"`
+}
+
+func pathsSchema() *Schema {
+	props := lpRouteProps()
+	props["sourceIdentifier"] = lpSelectorSchema()
+	props["targetIdentifier"] = lpSelectorSchema()
+	props["maxDepth"] = integer(1, 12, 6, "buildsTowards hops a path may have")
+	props["maxPaths"] = integer(1, 20, 3, "paths returned, shortest first")
+	return object(props, "frameworkId", "sourceIdentifier", "targetIdentifier")
+}
+
+// pathState is a partial path of the search queue.
+type pathState struct{ nodes, rels []uint32 }
+
+// pathSearch is the outcome of the bounded path search, before size fitting.
+type pathSearch struct {
+	paths                                            []pathState
+	reasons                                          map[string]bool
+	examined, depthExamined, enqueued, peak, pending int
+	depthLimitedExtensions, queued                   int
+}
+
+// findPaths enumerates directed simple buildsTowards paths source → target in
+// (hop count, relationship-ID tuple) order: a FIFO of partial paths, per-path
+// cycle protection, no global visited set (progressions.md; surface.md §2.B13.5).
+func findPaths(img *kgimg.Image, source, target uint32, maxDepth, maxPaths int) *pathSearch {
+	adj := img.Adjacency(kgfb.RelLabelBuildsTowards, kgfb.DirectionOut)
+	ps := &pathSearch{reasons: map[string]bool{}, enqueued: 1, peak: 1}
+	queue := []pathState{{nodes: []uint32{source}}}
+	onPath := func(st pathState, n uint32) bool {
+		for _, x := range st.nodes {
+			if x == n {
+				return true
+			}
+		}
+		return false
+	}
+	for head := 0; head < len(queue); head++ {
+		st := queue[head]
+		queue[head] = pathState{}
+		last := st.nodes[len(st.nodes)-1]
+		if last == target {
+			ps.paths = append(ps.paths, st)
+			if len(ps.paths) == maxPaths && head+1 < len(queue) {
+				ps.reasons["path_limit"] = true
+				ps.queued = len(queue) - head - 1
+				return ps
+			}
+			continue
+		}
+		nb, rels := adj.Row(last)
+		for i := 0; i < nb.Len(); i++ {
+			if ps.examined == maxExaminedRelationships {
+				ps.reasons["work_limit"] = true
+				ps.pending = nb.Len() - i
+				ps.queued = len(queue) - head - 1
+				return ps
+			}
+			ps.examined++
+			v := nb.At(i)
+			if onPath(st, v) {
+				continue
+			}
+			if len(st.rels) == maxDepth {
+				ps.reasons["depth_limit"] = true
+				ps.depthLimitedExtensions++
+				ps.depthExamined++
+				continue
+			}
+			if ps.enqueued == maxPathQueueAdmissions {
+				ps.reasons["queue_limit"] = true
+				ps.pending = nb.Len() - i
+				ps.queued = len(queue) - head - 1
+				return ps
+			}
+			next := pathState{nodes: append(append(make([]uint32, 0, len(st.nodes)+1), st.nodes...), v),
+				rels: append(append(make([]uint32, 0, len(st.rels)+1), st.rels...), rels.At(i))}
+			queue = append(queue, next)
+			ps.enqueued++
+			ps.peak = max(ps.peak, len(queue)-head-1)
+		}
+	}
+	return ps
+}
+
+var pathReasons = []string{"depth_limit", "path_limit", "work_limit", "queue_limit", "byte_limit"}
+
+func pathObject(img *kgimg.Image, st pathState) obj {
+	nodes := make([]string, len(st.nodes))
+	for i, n := range st.nodes {
+		nodes[i] = img.NodeString(n, kgimg.NodeID)
+	}
+	rels := make([]string, len(st.rels))
+	for i, r := range st.rels {
+		rels[i] = img.RelString(r, kgimg.RelID)
+	}
+	return obj{"nodeIds": nodes, "relationshipIds": rels}
+}
+
+// pathsResult builds the result with the first k paths.
+func (s *Server) pathsResult(p *catalog.Package, req obj, source, target uint32, ps *pathSearch, k int) obj {
+	img := p.Img
+	e := newEvidence(p)
+	e.nodes[source], e.nodes[target] = true, true
+	paths := make([]obj, 0, k)
+	for _, st := range ps.paths[:k] {
+		for _, r := range st.rels {
+			e.addEdge(r)
+		}
+		paths = append(paths, pathObject(img, st))
+	}
+	reasons := map[string]bool{}
+	for r := range ps.reasons {
+		reasons[r] = true
+	}
+	var next any
+	if k < len(ps.paths) {
+		reasons["byte_limit"] = true
+		next = pathObject(img, ps.paths[k])
+	}
+	list := orderedReasons(reasons, pathReasons)
+	scopeComplete := len(list) == 0 || len(list) == 1 && list[0] == "depth_limit"
+	out := s.lpResult(p, req, e, obj{
+		"sourceNodeId": img.NodeString(source, kgimg.NodeID), "targetNodeId": img.NodeString(target, kgimg.NodeID), "paths": paths,
+		"counters": obj{"depthFrontierExaminedRelationshipCount": ps.depthExamined, "enqueuedStateCount": ps.enqueued,
+			"examinedRelationshipCount": ps.examined, "peakQueueStateCount": ps.peak, "returnedPathCount": k},
+		"frontier": obj{"depthLimitedExtensionCount": ps.depthLimitedExtensions, "pendingAdjacencyCount": ps.pending,
+			"queuedStateCount": ps.queued},
+		"truncationReasons": list, "graphExhausted": len(list) == 0, "scopeComplete": scopeComplete,
+		"epistemicStatus": "deterministic_derived", "continuationNotice": noContinuation,
+	})
+	if next != nil {
+		out["nextUnreturnedPath"] = next
+	}
+	return out
+}
+
+func (s *Server) getLearningProgressionPaths(_ context.Context, raw json.RawMessage) (any, error) {
+	r, err := decode[pathsRequest](raw)
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.lpPackage(r.lpRoute)
+	if err != nil {
+		return nil, err
+	}
+	source, err := resolveEndpoint(p, r.SourceIdentifier)
+	if err != nil {
+		return nil, err
+	}
+	target, err := resolveEndpoint(p, r.TargetIdentifier)
+	if err != nil {
+		return nil, err
+	}
+	if source == target {
+		return nil, invalidProgression("sourceIdentifier and targetIdentifier select the same standard")
+	}
+	maxDepth, maxPaths := intOr(r.MaxDepth, 6), intOr(r.MaxPaths, 3)
+	req := pinned(r.lpRoute, p)
+	req["sourceIdentifier"], req["targetIdentifier"] = selectorObject(r.SourceIdentifier), selectorObject(r.TargetIdentifier)
+	req["maxDepth"], req["maxPaths"] = maxDepth, maxPaths
+	ps := findPaths(p.Img, source, target, maxDepth, maxPaths)
+	// Paths are admitted whole, in order, while they fit.
+	k := len(ps.paths)
+	for ; k > 0; k-- {
+		ok, err := fitsCeiling(s.pathsResult(p, req, source, target, ps, k))
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			break
+		}
+	}
+	if k == 0 && len(ps.paths) > 0 {
+		return nil, tooLarge("the first path")
+	}
+	return s.pathsResult(p, req, source, target, ps, k), nil
+}

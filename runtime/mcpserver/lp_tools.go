@@ -1,0 +1,190 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+
+	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/kgerr"
+	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/schema/kgfb"
+)
+
+// --- get_learning_progression ----------------------------------------------
+
+type getProgressionRequest struct {
+	lpRoute
+	RelationshipID string `json:"relationshipId"`
+}
+
+func getProgressionSchema() *Schema {
+	props := lpRouteProps()
+	props["relationshipId"] = opaque(1024, "the stored progression relationship's ID")
+	return object(props, "frameworkId", "relationshipId")
+}
+
+// pinned returns the route with the resolved snapshot, for echoes and replays.
+func pinned(r lpRoute, p *catalog.Package) obj {
+	return obj{"frameworkId": r.FrameworkID, "snapshotId": p.SnapshotID()}
+}
+
+func (s *Server) getLearningProgression(_ context.Context, raw json.RawMessage) (any, error) {
+	r, err := decode[getProgressionRequest](raw)
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.lpPackage(r.lpRoute)
+	if err != nil {
+		return nil, err
+	}
+	img := p.Img
+	rel, ok := img.RelationshipByID(r.RelationshipID)
+	if !ok || !isProgression(img.RelLabel(rel)) {
+		return nil, kgerr.New(kgerr.LearningProgressionNotFound, "%s has no learning-progression relationship %s", p.SnapshotID(), r.RelationshipID).
+			WithHint("get_standard_progressions and search_learning_progressions list the stored edges")
+	}
+	e := newEvidence(p)
+	e.addEdge(rel)
+	req := pinned(r.lpRoute, p)
+	req["relationshipId"] = r.RelationshipID
+	out := s.lpResult(p, req, e, obj{"continuationNotice": noContinuation})
+	if ok, err := fitsCeiling(out); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, tooLarge("the progression edge " + r.RelationshipID)
+	}
+	return out, nil
+}
+
+func isProgression(l kgfb.RelLabel) bool {
+	return l == kgfb.RelLabelBuildsTowards || l == kgfb.RelLabelRelatesTo
+}
+
+// --- get_standard_progressions ---------------------------------------------
+
+type standardProgressionsRequest struct {
+	lpRoute
+	Identifier     selector `json:"identifier"`
+	ConnectionKind string   `json:"connectionKind"`
+	Limit          *int     `json:"limit"`
+	Cursor         *string  `json:"cursor"`
+}
+
+func pageLimit() *Schema { return integer(1, 100, 25, "edges per page") }
+
+func standardProgressionsSchema() *Schema {
+	props := lpRouteProps()
+	props["identifier"] = lpSelectorSchema()
+	kind := enum("incoming_builds: buildsTowards edges into the standard; outgoing_builds: out of it; related: relatesTo at either end; all: the three",
+		"all", "incoming_builds", "outgoing_builds", "related")
+	kind.Default = "all"
+	props["connectionKind"] = kind
+	props["limit"] = pageLimit()
+	props["cursor"] = cursorSchema()
+	return object(props, "frameworkId", "identifier")
+}
+
+// connectionKindOf names an edge relative to a standard.
+func connectionKindOf(img *kgimg.Image, r, std uint32) string {
+	switch {
+	case img.RelLabel(r) == kgfb.RelLabelRelatesTo:
+		return "related"
+	case img.RelTarget(r) == std:
+		return "incoming_builds"
+	}
+	return "outgoing_builds"
+}
+
+// standardStream lists the progression edges touching std, by (type, ID).
+func standardStream(img *kgimg.Image, std uint32, kind string) []lpCandidate {
+	var builds, relates []uint32
+	if kind == "all" || kind == "incoming_builds" {
+		_, rels := img.Adjacency(kgfb.RelLabelBuildsTowards, kgfb.DirectionIn).Row(std)
+		builds = rels.AppendTo(builds)
+	}
+	if kind == "all" || kind == "outgoing_builds" {
+		_, rels := img.Adjacency(kgfb.RelLabelBuildsTowards, kgfb.DirectionOut).Row(std)
+		builds = rels.AppendTo(builds)
+	}
+	if kind == "all" || kind == "related" {
+		for _, d := range []kgfb.Direction{kgfb.DirectionIn, kgfb.DirectionOut} {
+			_, rels := img.Adjacency(kgfb.RelLabelRelatesTo, d).Row(std)
+			relates = rels.AppendTo(relates)
+		}
+	}
+	out := make([]lpCandidate, 0, len(builds)+len(relates))
+	for _, list := range [][]uint32{sortedUniqueByID(img, builds), sortedUniqueByID(img, relates)} {
+		for _, r := range list {
+			out = append(out, lpCandidate{rel: r, kind: connectionKindOf(img, r, std)})
+		}
+	}
+	return out
+}
+
+func sortedUniqueByID(img *kgimg.Image, rels []uint32) []uint32 {
+	sort.Slice(rels, func(i, j int) bool { return img.RelString(rels[i], kgimg.RelID) < img.RelString(rels[j], kgimg.RelID) })
+	out := rels[:0]
+	for i, r := range rels {
+		if i == 0 || r != rels[i-1] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func (s *Server) getStandardProgressions(_ context.Context, raw json.RawMessage) (any, error) {
+	r, err := decode[standardProgressionsRequest](raw)
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.lpPackage(r.lpRoute)
+	if err != nil {
+		return nil, err
+	}
+	std, err := resolveEndpoint(p, r.Identifier)
+	if err != nil {
+		return nil, err
+	}
+	kind := r.ConnectionKind
+	if kind == "" {
+		kind = "all"
+	}
+	img := p.Img
+	req := pinned(r.lpRoute, p)
+	req["identifier"] = selectorObject(r.Identifier)
+	req["connectionKind"] = kind
+	req["limit"] = intOr(r.Limit, 25)
+	filter := &lpFilter{selected: map[uint32]bool{std: true}}
+	stdID := img.NodeString(std, kgimg.NodeID)
+	return s.page(&lpCollection{
+		tool: "get_standard_progressions", p: p, request: req, cursor: r.Cursor, limit: intOr(r.Limit, 25),
+		stream: standardStream(img, std, kind),
+		match: func(c lpCandidate) (obj, bool) {
+			return connection(img, c, filter), true
+		},
+		fields: obj{"endpointScope": "either", "filters": filter.echo(), "resolvedStandardNodeIds": []string{stdID}},
+	})
+}
+
+// selectorObject echoes a validated selector.
+func selectorObject(sel selector) obj {
+	o := obj{"identifierType": sel.IdentifierType}
+	switch sel.IdentifierType {
+	case "node_id":
+		o["nodeId"] = sel.NodeID
+	case "case_identifier_uuid":
+		o["caseIdentifierUuid"] = sel.CaseIdentifierUUID
+	case "case_identifier_uri":
+		o["caseIdentifierUri"] = sel.CaseIdentifierURI
+	case "statement_code":
+		o["statementCode"] = sel.StatementCode
+	}
+	return o
+}
+
+// connection is a connections[] entry.
+func connection(img *kgimg.Image, c lpCandidate, f *lpFilter) obj {
+	return obj{"relationshipId": img.RelString(c.rel, kgimg.RelID), "connectionKind": c.kind,
+		"sourceMatch": f.endpoint(img, img.RelSource(c.rel)), "targetMatch": f.endpoint(img, img.RelTarget(c.rel))}
+}
