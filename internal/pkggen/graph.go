@@ -44,6 +44,7 @@ type ggraph struct {
 	rels          []grel
 	claims        []claim
 	indicators    map[[4]int]int // (grade, strand, standard, indicator) → node index
+	indicatorList []int          // node indexes of the indicators in generation order
 	standardIndex map[[3]int]int
 }
 
@@ -100,6 +101,7 @@ func newGraph(spec Spec) *ggraph {
 						unresolvedLeft--
 					}
 					g.indicators[[4]int{gi, si, ki, ii}] = g.add(n)
+					g.indicatorList = append(g.indicatorList, len(g.nodes)-1)
 				}
 			}
 		}
@@ -174,17 +176,26 @@ func (g *ggraph) addProgressions() {
 		g.claims = append(g.claims, claim{pair: r.pair, decision: label, direction: direction, first: a, second: b,
 			confidence: "0.8", rationale: fmt.Sprintf("Synthetic sample judgment: %s between generated statements.", label)})
 	}
-	for gi := 0; gi+1 < len(spec.GradeLabels); gi++ {
+	builds := func(a, b int) {
+		// Claims name the pair in CASE order; direction says which way it builds.
+		if g.nodes[a].id < g.nodes[b].id {
+			edge("buildsTowards", a, b, "first_to_second")
+		} else {
+			edgeReversed(g, &lp, a, b)
+		}
+	}
+	linked := map[[2]int]bool{} // unordered node pairs already joined by an edge
+	for _, pair := range spec.Builds {
+		a, b := g.indicatorList[pair[0]], g.indicatorList[pair[1]]
+		builds(a, b)
+		linked[[2]int{min(a, b), max(a, b)}] = true
+	}
+	free := func(a, b int) bool { return !linked[[2]int{min(a, b), max(a, b)}] }
+	for gi := 0; gi+1 < len(spec.GradeLabels) && spec.Builds == nil; gi++ {
 		for si := 0; si < spec.Strands; si++ {
 			for ki := 0; ki < spec.Standards; ki++ {
 				for ii := 0; ii < spec.Indicators; ii++ {
-					a, b := g.indicators[[4]int{gi, si, ki, ii}], g.indicators[[4]int{gi + 1, si, ki, ii}]
-					// Claims name the pair in CASE order; direction says which way it builds.
-					if g.nodes[a].id < g.nodes[b].id {
-						edge("buildsTowards", a, b, "first_to_second")
-					} else {
-						edgeReversed(g, &lp, a, b)
-					}
+					builds(g.indicators[[4]int{gi, si, ki, ii}], g.indicators[[4]int{gi + 1, si, ki, ii}])
 				}
 			}
 		}
@@ -193,9 +204,11 @@ func (g *ggraph) addProgressions() {
 		for si := 0; si < spec.Strands; si++ {
 			for ki := 0; ki < spec.Standards; ki++ {
 				for ii := 0; ii+1 < spec.Indicators; ii++ {
-					edge("relatesTo", g.indicators[[4]int{gi, si, ki, ii}], g.indicators[[4]int{gi, si, ki, ii + 1}], "")
+					if a, b := g.indicators[[4]int{gi, si, ki, ii}], g.indicators[[4]int{gi, si, ki, ii + 1}]; free(a, b) {
+						edge("relatesTo", a, b, "")
+					}
 				}
-				if spec.Indicators >= 3 {
+				if spec.Indicators >= 3 && free(g.indicators[[4]int{gi, si, ki, 0}], g.indicators[[4]int{gi, si, ki, 2}]) {
 					decision := "no_relation"
 					if gi == 0 && si == 0 && ki == 0 {
 						decision = "needs_review"

@@ -41,6 +41,10 @@ type Spec struct {
 	// consecutive grades and relatesTo edges between sibling indicators, with the
 	// full provenance evidence (64 shards, index, reports).
 	Progressions bool
+	// Builds, when set, replaces the generated buildsTowards edges: each pair
+	// (a, b) adds an edge from the a-th to the b-th indicator in generation order
+	// (grade, strand, standard, indicator). The pairs must form a DAG.
+	Builds [][2]int
 	// AllowBulk grants bulk-resource rights (whole artifacts may be served).
 	AllowBulk bool
 	// Compact writes minimal provenance records and no entity provenance (for
