@@ -115,7 +115,9 @@ func allPaths(edges []srcRel, source, target string, maxDepth int) []oraclePath 
 	return out
 }
 
-func nodeSel(id string) map[string]any { return map[string]any{"identifierType": "node_id", "nodeId": id} }
+func nodeSel(id string) map[string]any {
+	return map[string]any{"identifierType": "node_id", "nodeId": id}
+}
 
 func strList(v any) []string {
 	var out []string
@@ -339,7 +341,9 @@ func TestAdversarialGraphsStopAtTheirBudgets(t *testing.T) {
 	den := graphSpec("dense", 70, dense(70), "")
 	big := graphSpec("wide", 30, dense(30), strings.Repeat("measurement of length in everyday contexts ", 60))
 	cs, rels := graphFixture(t, long, den, big)
-	reasons := func(out map[string]any) []string { return strList(append([]any{}, out["truncationReasons"].([]any)...)) }
+	reasons := func(out map[string]any) []string {
+		return strList(append([]any{}, out["truncationReasons"].([]any)...))
+	}
 
 	ids := indicatorIDs(long)
 	out, _ := lpCall(t, cs, "traverse_learning_progressions", map[string]any{"frameworkId": long.FrameworkID, "identifier": nodeSel(ids[0]), "maxDepth": 12})
