@@ -77,6 +77,10 @@ func (s *Server) registerTools() {
 			request:     pathsSchema(), requestRequired: true,
 			outputKeys: lpKeys("sourceNodeId", "targetNodeId", "paths", "counters", "frontier", "truncationReasons", "graphExhausted", "scopeComplete"),
 			run:        s.getLearningProgressionPaths},
+		{name: "read_evidence", title: "Read a resource in windows",
+			description: "One window of any kgfegmcp:// resource (UTF-8 text), under the same rights and size checks as a native read; continue with page.nextRequest; joined windows reproduce metadata.contentSha256.",
+			request:     readEvidenceSchema(), requestRequired: true,
+			outputKeys: []string{"metadata", "content", "contentStatus", "page", "evidenceNotice", "request"}, run: s.readEvidence},
 	} {
 		s.addTool(t)
 	}

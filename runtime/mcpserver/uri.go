@@ -130,6 +130,9 @@ func parseURI(raw string) (resourceRef, error) {
 		if p == "" {
 			return resourceRef{}, badURI("empty path segment")
 		}
+		if strings.ContainsAny(p, "{}") {
+			return resourceRef{}, badURI("unreplaced template placeholder")
+		}
 		d, err := url.PathUnescape(p)
 		if err != nil {
 			return resourceRef{}, badURI("bad percent-encoding")
