@@ -40,45 +40,67 @@ type pathSearch struct {
 // findPaths enumerates directed simple buildsTowards paths source → target in
 // (hop count, relationship-ID tuple) order: a FIFO of partial paths, per-path
 // cycle protection, no global visited set (progressions.md; surface.md §2.B13.5).
+// Partial paths are stored once each as (node, edge, parent) records, so the
+// queue is the record slice itself and a path costs no copying until admitted.
 func findPaths(img *kgimg.Image, source, target uint32, maxDepth, maxPaths int) *pathSearch {
+	type state struct {
+		node, rel     uint32
+		parent, depth int32
+		mask          uint64 // a bit per node on the path (hashed): most cycle checks stop here
+	}
+	bit := func(n uint32) uint64 { return 1 << ((n * 2654435761) >> 26) }
 	adj := img.Adjacency(kgfb.RelLabelBuildsTowards, kgfb.DirectionOut)
 	ps := &pathSearch{reasons: map[string]bool{}, enqueued: 1, peak: 1}
-	queue := []pathState{{nodes: []uint32{source}}}
-	onPath := func(st pathState, n uint32) bool {
-		for _, x := range st.nodes {
-			if x == n {
+	states := make([]state, 1, 64)
+	states[0] = state{node: source, parent: -1, mask: bit(source)}
+	onPath := func(i int32, n uint32) bool {
+		if states[i].mask&bit(n) == 0 {
+			return false
+		}
+		for ; i >= 0; i = states[i].parent {
+			if states[i].node == n {
 				return true
 			}
 		}
 		return false
 	}
-	for head := 0; head < len(queue); head++ {
-		st := queue[head]
-		queue[head] = pathState{}
-		last := st.nodes[len(st.nodes)-1]
-		if last == target {
-			ps.paths = append(ps.paths, st)
-			if len(ps.paths) == maxPaths && head+1 < len(queue) {
+	unwind := func(i int32) pathState {
+		d := states[i].depth
+		st := pathState{nodes: make([]uint32, d+1), rels: make([]uint32, d)}
+		for ; i >= 0; i = states[i].parent {
+			k := states[i].depth
+			st.nodes[k] = states[i].node
+			if k > 0 {
+				st.rels[k-1] = states[i].rel
+			}
+		}
+		return st
+	}
+	for head := 0; head < len(states); head++ {
+		cur := states[head]
+		if cur.node == target {
+			ps.paths = append(ps.paths, unwind(int32(head)))
+			if len(ps.paths) == maxPaths && head+1 < len(states) {
 				ps.reasons["path_limit"] = true
-				ps.queued = len(queue) - head - 1
+				ps.queued = len(states) - head - 1
 				return ps
 			}
 			continue
 		}
-		nb, rels := adj.Row(last)
+		nb, rels := adj.Row(cur.node)
 		for i := 0; i < nb.Len(); i++ {
 			if ps.examined == maxExaminedRelationships {
 				ps.reasons["work_limit"] = true
 				ps.pending = nb.Len() - i
-				ps.queued = len(queue) - head - 1
+				ps.queued = len(states) - head - 1
 				return ps
 			}
 			ps.examined++
 			v := nb.At(i)
-			if onPath(st, v) {
+			if onPath(int32(head), v) {
 				continue
 			}
-			if len(st.rels) == maxDepth {
+			if int(cur.depth) == maxDepth {
 				ps.reasons["depth_limit"] = true
 				ps.depthLimitedExtensions++
 				ps.depthExamined++
@@ -87,14 +109,12 @@ func findPaths(img *kgimg.Image, source, target uint32, maxDepth, maxPaths int) 
 			if ps.enqueued == maxPathQueueAdmissions {
 				ps.reasons["queue_limit"] = true
 				ps.pending = nb.Len() - i
-				ps.queued = len(queue) - head - 1
+				ps.queued = len(states) - head - 1
 				return ps
 			}
-			next := pathState{nodes: append(append(make([]uint32, 0, len(st.nodes)+1), st.nodes...), v),
-				rels: append(append(make([]uint32, 0, len(st.rels)+1), st.rels...), rels.At(i))}
-			queue = append(queue, next)
+			states = append(states, state{node: v, rel: rels.At(i), parent: int32(head), depth: cur.depth + 1, mask: cur.mask | bit(v)})
 			ps.enqueued++
-			ps.peak = max(ps.peak, len(queue)-head-1)
+			ps.peak = max(ps.peak, len(states)-head-1)
 		}
 	}
 	return ps

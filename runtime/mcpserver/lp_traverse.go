@@ -36,8 +36,8 @@ func traverseSchema() *Schema {
 
 // traversal is the outcome of one bounded walk, before size fitting.
 type traversal struct {
-	order    []uint32       // returned nodes in discovery order (origin first)
-	depth    map[uint32]int // minimum hops
+	order    []uint32    // returned nodes in discovery order (origin first)
+	depth    *depthTable // minimum hops
 	edges    []uint32       // returned edges in discovery order
 	frontier map[uint32]*frontierNode
 	reasons  map[string]bool
@@ -46,66 +46,98 @@ type traversal struct {
 
 type frontierNode struct{ depthLimited, pending int }
 
+// depthTable maps the nodes of one walk to their depth: open addressing over a
+// power-of-two table at least twice the node budget (no per-node allocation).
+type depthTable struct {
+	keys  []uint32 // node+1; 0 is empty
+	depth []int32
+	mask  uint32
+}
+
+func newDepthTable(maxNodes int) *depthTable {
+	n := 16
+	for n < 2*maxNodes {
+		n *= 2
+	}
+	return &depthTable{keys: make([]uint32, n), depth: make([]int32, n), mask: uint32(n - 1)}
+}
+
+func (t *depthTable) slot(node uint32) uint32 {
+	i := (node * 2654435761) & t.mask
+	for t.keys[i] != 0 && t.keys[i] != node+1 {
+		i = (i + 1) & t.mask
+	}
+	return i
+}
+
+func (t *depthTable) get(node uint32) (int, bool) {
+	i := t.slot(node)
+	return int(t.depth[i]), t.keys[i] != 0
+}
+
+func (t *depthTable) put(node uint32, d int) {
+	i := t.slot(node)
+	t.keys[i], t.depth[i] = node+1, int32(d)
+}
+
 // walk runs the breadth-first traversal: neighbours in relationship-ID order,
 // each node at its minimum depth, every edge between returned nodes kept.
 func walk(img *kgimg.Image, origin uint32, dir kgfb.Direction, maxDepth, maxNodes, maxEdges int) *traversal {
 	adj := img.Adjacency(kgfb.RelLabelBuildsTowards, dir)
-	t := &traversal{order: []uint32{origin}, depth: map[uint32]int{origin: 0}, frontier: map[uint32]*frontierNode{}, reasons: map[string]bool{}}
-	front := func(n uint32) *frontierNode {
-		if t.frontier[n] == nil {
-			t.frontier[n] = &frontierNode{}
-		}
-		return t.frontier[n]
-	}
+	t := &traversal{order: []uint32{origin}, frontier: map[uint32]*frontierNode{}, reasons: map[string]bool{}}
+	seen := newDepthTable(maxNodes)
+	seen.put(origin, 0)
+	t.depth = seen
 	examined, depthExamined, fully := 0, 0, 0
 	stopped := false
 	for qi := 0; qi < len(t.order); qi++ {
 		u := t.order[qi]
+		du, _ := seen.get(u)
 		nb, rels := adj.Row(u)
-		if stopped {
-			if nb.Len() > 0 {
-				front(u).pending += nb.Len()
-			}
+		if nb.Len() == 0 {
+			fully++
 			continue
 		}
-		if t.depth[u] == maxDepth {
-			if nb.Len() > 0 {
-				t.reasons["depth_limit"] = true
-				front(u).depthLimited = nb.Len()
-				depthExamined += nb.Len()
-			}
-			continue
-		}
-		complete := true
-		for i := 0; i < nb.Len(); i++ {
-			if examined == maxExaminedRelationships {
-				t.reasons["work_limit"] = true
-				front(u).pending += nb.Len() - i
-				stopped, complete = true, false
-				break
-			}
-			examined++
-			v, r := nb.At(i), rels.At(i)
-			if _, seen := t.depth[v]; !seen {
-				if len(t.order) == maxNodes {
-					t.reasons["node_limit"] = true
-					front(u).pending++
-					complete = false
+		var fu frontierNode
+		switch {
+		case stopped:
+			fu.pending = nb.Len()
+		case du == maxDepth:
+			t.reasons["depth_limit"] = true
+			fu.depthLimited = nb.Len()
+			depthExamined += nb.Len()
+		default:
+			for i := 0; i < nb.Len(); i++ {
+				if examined == maxExaminedRelationships {
+					t.reasons["work_limit"] = true
+					fu.pending += nb.Len() - i
+					stopped = true
+					break
+				}
+				examined++
+				v := nb.At(i)
+				if _, ok := seen.get(v); !ok {
+					if len(t.order) == maxNodes {
+						t.reasons["node_limit"] = true
+						fu.pending++
+						continue
+					}
+					seen.put(v, du+1)
+					t.order = append(t.order, v)
+				}
+				if len(t.edges) == maxEdges {
+					t.reasons["edge_limit"] = true
+					fu.pending++
 					continue
 				}
-				t.depth[v] = t.depth[u] + 1
-				t.order = append(t.order, v)
+				t.edges = append(t.edges, rels.At(i))
 			}
-			if len(t.edges) == maxEdges {
-				t.reasons["edge_limit"] = true
-				front(u).pending++
-				complete = false
-				continue
+			if fu.pending == 0 {
+				fully++
 			}
-			t.edges = append(t.edges, r)
 		}
-		if complete {
-			fully++
+		if fu != (frontierNode{}) {
+			t.frontier[u] = &fu
 		}
 	}
 	t.counters = obj{"depthFrontierExaminedRelationshipCount": depthExamined, "examinedRelationshipCount": examined,
@@ -137,12 +169,13 @@ func (s *Server) traversalResult(p *catalog.Package, req obj, origin uint32, t *
 	keep := func(n uint32) bool { return !byteLimited || e.nodes[n] }
 	distances, frontier := []obj{}, []obj{}
 	for _, n := range t.order {
+		depth, _ := t.depth.get(n)
 		if keep(n) {
-			distances = append(distances, obj{"nodeId": img.NodeString(n, kgimg.NodeID), "depth": t.depth[n]})
+			distances = append(distances, obj{"nodeId": img.NodeString(n, kgimg.NodeID), "depth": depth})
 			e.nodes[n] = true
 		}
 		if f := t.frontier[n]; f != nil && keep(n) {
-			frontier = append(frontier, obj{"nodeId": img.NodeString(n, kgimg.NodeID), "depth": t.depth[n],
+			frontier = append(frontier, obj{"nodeId": img.NodeString(n, kgimg.NodeID), "depth": depth,
 				"depthLimitedRelationshipCount": f.depthLimited, "pendingRelationshipCount": f.pending})
 		}
 	}
