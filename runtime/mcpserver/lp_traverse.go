@@ -38,7 +38,7 @@ func traverseSchema() *Schema {
 type traversal struct {
 	order    []uint32    // returned nodes in discovery order (origin first)
 	depth    *depthTable // minimum hops
-	edges    []uint32       // returned edges in discovery order
+	edges    []uint32    // returned edges in discovery order
 	frontier map[uint32]*frontierNode
 	reasons  map[string]bool
 	counters obj
