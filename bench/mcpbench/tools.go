@@ -42,6 +42,7 @@ type measured struct {
 type target struct {
 	fw, snap, node, code, lc, lcSnap, lcFw string
 	prefix                                 bool // the package allows code_prefix
+	lpFw, lpSnap, lpFrom, lpTo, lpRel      string // a package with progressions, an edge's endpoints and ID
 }
 
 func discover(s session) (target, error) {
@@ -80,6 +81,24 @@ func discover(s session) (target, error) {
 		for _, h := range lcs["page"].(obj)["hits"].([]any) {
 			id := h.(obj)["packageIdentity"].(obj)
 			t.lc, t.lcSnap, t.lcFw = h.(obj)["node"].(obj)["nodeId"].(string), id["snapshotId"].(string), id["frameworkId"].(string)
+		}
+	}
+	for _, p := range caps["packages"].([]any) {
+		p := p.(obj)
+		id := p["packageIdentity"].(obj)
+		if p["capabilities"].(obj)["hasLearningProgressions"] != true || t.lpFw != "" {
+			continue
+		}
+		fw, snap := id["frameworkId"].(string), id["snapshotId"].(string)
+		found, err := s.call("search_learning_progressions", obj{"request": obj{"frameworkId": fw, "snapshotId": snap,
+			"relationshipTypes": []any{"buildsTowards"}, "limit": 1}})
+		if err != nil {
+			return t, err
+		}
+		for _, c := range found["connections"].([]any) {
+			c := c.(obj)
+			t.lpFw, t.lpSnap, t.lpRel = fw, snap, c["relationshipId"].(string)
+			t.lpFrom, t.lpTo = c["sourceMatch"].(obj)["nodeId"].(string), c["targetMatch"].(obj)["nodeId"].(string)
 		}
 	}
 	if t.node == "" {
@@ -133,6 +152,26 @@ func requests(s session, t target) []measured {
 			tool("get_learning_component_context", "get_learning_component_context", lcRoute),
 			tool("search_learning_components text", "search_learning_components", req(obj{"mode": "learning_component_text",
 				"query": "number", "match": obj{"matchMode": "tokens", "operator": "any"}})))
+	}
+	if t.lpFw != "" {
+		lp := func(extra obj) obj {
+			r := obj{"frameworkId": t.lpFw, "snapshotId": t.lpSnap}
+			for k, v := range extra {
+				r[k] = v
+			}
+			return req(r)
+		}
+		node := func(id string) obj { return obj{"identifierType": "node_id", "nodeId": id} }
+		m = append(m,
+			tool("get_learning_progression", "get_learning_progression", lp(obj{"relationshipId": t.lpRel})),
+			tool("get_standard_progressions (all)", "get_standard_progressions", lp(obj{"identifier": node(t.lpFrom)})),
+			tool("search_learning_progressions (limit 25)", "search_learning_progressions", lp(nil)),
+			tool("traverse_learning_progressions (max budgets)", "traverse_learning_progressions", lp(obj{"identifier": node(t.lpFrom),
+				"maxDepth": 12, "maxNodes": 250, "maxEdges": 100})),
+			tool("get_learning_progression_paths (max budgets)", "get_learning_progression_paths", lp(obj{"sourceIdentifier": node(t.lpFrom),
+				"targetIdentifier": node(t.lpTo), "maxDepth": 12, "maxPaths": 20})),
+			tool("read_evidence (manifest, 16 KiB window)", "read_evidence", req(obj{"uri": "kgfegmcp://framework/" + t.lpFw +
+				"/snapshot/" + strings.NewReplacer("@", "%40", "+", "%2B").Replace(t.lpSnap) + "/manifest"})))
 	}
 	return m
 }

@@ -168,6 +168,8 @@ func TestTypeScriptSDKClient(t *testing.T) {
 		{"method": "resources/read", "uri": "kgfegmcp://catalog"},
 		{"method": "resources/read", "uri": "kgfegmcp://framework/no-such-framework"},
 		{"method": "ping"},
+		{"method": "tools/call", "name": "search_learning_progressions", "arguments": request(map[string]any{"frameworkId": mathsFramework, "limit": 2})},
+		{"method": "tools/call", "name": "read_evidence", "arguments": request(map[string]any{"uri": "kgfegmcp://catalog", "maxContentBytes": 1024})},
 	}
 	url := startHTTP(t, dir)
 	for name, conn := range map[string]map[string]any{
@@ -233,6 +235,16 @@ func TestTypeScriptSDKClient(t *testing.T) {
 			}
 			if !out.Steps[11].OK {
 				t.Errorf("ping after errors: %+v", out.Steps[11].Error)
+			}
+			lp := toolOK(t, "search_learning_progressions", out.Steps[12])
+			if page := lp["page"].(map[string]any); page["hasMore"] != true || page["nextRequest"].(map[string]any)["cursor"] != page["nextCursor"] ||
+				len(lp["connections"].([]any)) != 2 {
+				t.Errorf("progression page: %v", page)
+			}
+			ev := toolOK(t, "read_evidence", out.Steps[13])
+			if page := ev["page"].(map[string]any); ev["contentStatus"] != "partial" || page["returnedBytes"].(float64) > 1024 ||
+				len(ev["content"].(string)) != int(page["returnedBytes"].(float64)) {
+				t.Errorf("evidence window: %v", page)
 			}
 		})
 	}
