@@ -41,7 +41,7 @@ type measured struct {
 // its first text hit, and a learning component anywhere.
 type target struct {
 	fw, snap, node, code, lc, lcSnap, lcFw string
-	prefix                                 bool // the package allows code_prefix
+	prefix                                 bool   // the package allows code_prefix
 	lpFw, lpSnap, lpFrom, lpTo, lpRel      string // a package with progressions, an edge's endpoints and ID
 }
 
