@@ -9,16 +9,6 @@ import (
 	"github.com/kgc-project/kgc/schema/manifest"
 )
 
-// LPObjectCountKeys are the object counts a progression summary may carry
-// (surface.md §3.7).
-var LPObjectCountKeys = []string{
-	"accepted_claims", "builds_towards_claims", "builds_towards_relationships", "candidate_pairs",
-	"final_claims", "generation_failure_attempts", "identifier_collisions", "needs_review_claims",
-	"no_relation_claims", "nonpublishing_claims", "relates_to_claims", "relates_to_relationships",
-	"relationship_provenance", "relationships", "requests", "resolved_failure_attempts",
-	"unresolved_failed_pairs", "unresolved_warning_pairs",
-}
-
 // derivedLPCounts returns the object counts the gate can derive itself.
 func (s *state) derivedLPCounts(g *graph, t *claimTally) map[string]int {
 	c := map[string]int{
@@ -49,7 +39,7 @@ func (s *state) compareCounts(d *doc, code finding.Code, counts *jsonv.Value, de
 	}
 	for _, m := range counts.Obj {
 		known := false
-		for _, k := range LPObjectCountKeys {
+		for _, k := range manifest.LPObjectCountKeys {
 			known = known || k == m.Key
 		}
 		if !known && !allowUnknown {

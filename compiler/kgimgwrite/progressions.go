@@ -5,6 +5,7 @@ import (
 
 	"github.com/kgc-project/kgc/compiler/gate"
 	"github.com/kgc-project/kgc/internal/canonjson"
+	"github.com/kgc-project/kgc/internal/excerpt"
 	"github.com/kgc-project/kgc/internal/jsonv"
 	"github.com/kgc-project/kgc/schema/manifest"
 )
@@ -32,7 +33,7 @@ func progressionSummary(res *gate.Result) ([]byte, error) {
 	unresolved := parsed(res.ProgressionReports[manifest.LPUnresolved])
 
 	counts := map[string]any{}
-	for _, k := range gate.LPObjectCountKeys {
+	for _, k := range manifest.LPObjectCountKeys {
 		counts[k] = nil
 		for _, src := range []*jsonv.Value{summary, validation} {
 			if n, ok := jsonv.IntOf(src.Get("object_counts").Get(k)); ok {
@@ -70,7 +71,7 @@ func progressionSummary(res *gate.Result) ([]byte, error) {
 			}
 		}
 	}
-	excerpts, excerpted, omitted := Excerpts(texts, maxWarningExcerpts, maxWarningExcerptChars)
+	excerpts, excerpted, omitted := excerpt.List(texts, maxWarningExcerpts, maxWarningExcerptChars)
 	out["validationWarningCount"] = len(texts)
 	out["validationWarningExcerpts"] = excerpts
 	out["validationWarningsExcerpted"] = excerpted
@@ -166,31 +167,4 @@ func judgmentWarnings(rec *jsonv.Value) []*jsonv.Value {
 		return nil
 	}
 	return w.Arr
-}
-
-// Excerpts returns at most max texts, each cut to maxChars characters, whether
-// any was cut, and how many were left out.
-func Excerpts(texts []string, max, maxChars int) (excerpts []string, excerpted bool, omitted int) {
-	excerpts = []string{}
-	for i, t := range texts {
-		if i == max {
-			return excerpts, true, len(texts) - max
-		}
-		e, cut := Excerpt(t, maxChars)
-		excerpts = append(excerpts, e)
-		excerpted = excerpted || cut
-	}
-	return excerpts, excerpted, 0
-}
-
-// Excerpt cuts s to at most n characters (code points).
-func Excerpt(s string, n int) (string, bool) {
-	i := 0
-	for pos := range s {
-		if i == n {
-			return s[:pos], true
-		}
-		i++
-	}
-	return s, false
 }

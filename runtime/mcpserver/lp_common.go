@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"sort"
 
+	"github.com/kgc-project/kgc/internal/excerpt"
 	"github.com/kgc-project/kgc/internal/jsonv"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
@@ -141,11 +142,11 @@ func (s *Server) lpMetadata(p *catalog.Package) obj {
 func lpNode(p *catalog.Package, n uint32) obj {
 	img := p.Img
 	id := img.NodeString(n, kgimg.NodeID)
-	var excerpt any
+	var statement any
 	excerpted := false
 	if img.NodeHas(n, kgimg.PDescription) {
-		e, cut := excerptChars(img.NodeString(n, kgimg.NodeDescription), maxStatementExcerptChars)
-		excerpt, excerpted = e, cut
+		e, cut := excerpt.Chars(img.NodeString(n, kgimg.NodeDescription), maxStatementExcerptChars)
+		statement, excerpted = e, cut
 	}
 	return obj{
 		"nodeId": id, "caseIdentifierUuid": nodeProp(img, n, kgimg.NodeCaseIdentifierUUID, kgimg.PCaseIdentifierUUID),
@@ -154,7 +155,7 @@ func lpNode(p *catalog.Package, n uint32) obj {
 		"statementType":     nodeProp(img, n, kgimg.NodeStatementType, kgimg.PStatementType),
 		"facets":            facetEvidence(p, n),
 		"standardUri":       resourceRef{kind: "standard", frameworkID: p.FrameworkID(), snapshotID: p.SnapshotID(), id: id}.String(),
-		"statementExcerpt":  excerpt, "statementExcerpted": excerpted,
+		"statementExcerpt":  statement, "statementExcerpted": excerpted,
 	}
 }
 
@@ -191,7 +192,7 @@ func judgment(img *kgimg.Image, r uint32) any {
 	var rationale any
 	cut := false
 	if t := j.Get("rationale"); t != nil && t.Kind == jsonv.String {
-		rationale, cut = excerptChars(t.Str, maxRationaleExcerptChars)
+		rationale, cut = excerpt.Chars(t.Str, maxRationaleExcerptChars)
 	}
 	var warnings []string
 	if w := j.Get("warnings"); w != nil && w.Kind == jsonv.Array {
@@ -201,38 +202,12 @@ func judgment(img *kgimg.Image, r uint32) any {
 			}
 		}
 	}
-	ex, wcut, omitted := excerpts(warnings, 5, maxRationaleExcerptChars)
+	ex, wcut, omitted := excerpt.List(warnings, 5, maxRationaleExcerptChars)
 	return obj{
 		"relationshipId": img.RelString(r, kgimg.RelID), "confidence": conf, "confidenceNotice": confidenceNotice,
 		"rationaleExcerpt": rationale, "rationaleExcerpted": cut, "warningCount": len(warnings),
 		"warningExcerpts": ex, "warningsExcerpted": wcut, "warningsOmitted": omitted,
 	}
-}
-
-// excerptChars cuts s to at most n characters.
-func excerptChars(s string, n int) (string, bool) {
-	i := 0
-	for pos := range s {
-		if i == n {
-			return s[:pos], true
-		}
-		i++
-	}
-	return s, false
-}
-
-func excerpts(texts []string, max, chars int) ([]string, bool, int) {
-	out := []string{}
-	cut := false
-	for i, t := range texts {
-		if i == max {
-			return out, true, len(texts) - max
-		}
-		e, c := excerptChars(t, chars)
-		out = append(out, e)
-		cut = cut || c
-	}
-	return out, cut, 0
 }
 
 // evidence accumulates the deduplicated nodes and relationships of a result.

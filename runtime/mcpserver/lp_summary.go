@@ -70,7 +70,7 @@ func progressionSummary(p *catalog.Package) obj {
 	objectCounts := lpValue(p, "objectCounts")
 	if objectCounts == nil {
 		m := obj{}
-		for _, k := range lpObjectCountKeys {
+		for _, k := range manifest.LPObjectCountKeys {
 			m[k] = nil
 		}
 		objectCounts = m
@@ -94,15 +94,6 @@ func progressionSummary(p *catalog.Package) obj {
 		out[k] = lpValue(p, k)
 	}
 	return out
-}
-
-// lpObjectCountKeys are the object counts of §3.7 (also in the stored summary).
-var lpObjectCountKeys = []string{
-	"accepted_claims", "builds_towards_claims", "builds_towards_relationships", "candidate_pairs",
-	"final_claims", "generation_failure_attempts", "identifier_collisions", "needs_review_claims",
-	"no_relation_claims", "nonpublishing_claims", "relates_to_claims", "relates_to_relationships",
-	"relationship_provenance", "relationships", "requests", "resolved_failure_attempts",
-	"unresolved_failed_pairs", "unresolved_warning_pairs",
 }
 
 // coverageProjection is the CoverageProjection of progression metadata.

@@ -100,3 +100,13 @@ type Artifact struct {
 	Path       string `json:"path"`
 	Additional bool   `json:"additional"`
 }
+
+// LPObjectCountKeys are the object counts a learning-progression summary may
+// carry (surface.md §3.7).
+var LPObjectCountKeys = []string{
+	"accepted_claims", "builds_towards_claims", "builds_towards_relationships", "candidate_pairs",
+	"final_claims", "generation_failure_attempts", "identifier_collisions", "needs_review_claims",
+	"no_relation_claims", "nonpublishing_claims", "relates_to_claims", "relates_to_relationships",
+	"relationship_provenance", "relationships", "requests", "resolved_failure_attempts",
+	"unresolved_failed_pairs", "unresolved_warning_pairs",
+}
