@@ -191,6 +191,9 @@ func (p *parser) object(depth int) *Value {
 		p.pos++
 		return v
 	}
+	// Small objects look for repeated keys by scanning; large ones (a detailed
+	// provenance map keyed by a million node IDs) by a set, so parsing stays linear.
+	var keys map[string]struct{}
 	for {
 		p.ws()
 		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
@@ -211,11 +214,8 @@ func (p *parser) object(depth int) *Value {
 		if p.fatal != nil {
 			return nil
 		}
-		for i := range v.Obj {
-			if v.Obj[i].Key == key {
-				p.dups = append(p.dups, &Error{Kind: DuplicateKey, Off: keyOff, Msg: fmt.Sprintf("duplicate key %q", key)})
-				break
-			}
+		if repeated(v.Obj, &keys, key) {
+			p.dups = append(p.dups, &Error{Kind: DuplicateKey, Off: keyOff, Msg: fmt.Sprintf("duplicate key %q", key)})
 		}
 		v.Obj = append(v.Obj, Member{Key: key, KeyOff: keyOff, Val: val})
 		p.ws()
@@ -232,6 +232,34 @@ func (p *parser) object(depth int) *Value {
 			return p.fail(SyntaxError, p.pos, "expected ',' or '}' in an object")
 		}
 	}
+}
+
+// smallObject is the member count up to which repeated keys are found by a
+// scan; beyond it a set of the keys is kept.
+const smallObject = 16
+
+// repeated reports whether key is already a key of members, keeping keys (the
+// set of member keys) once the object is no longer small.
+func repeated(members []Member, keys *map[string]struct{}, key string) bool {
+	if len(members) < smallObject {
+		for i := range members {
+			if members[i].Key == key {
+				return true
+			}
+		}
+		return false
+	}
+	if *keys == nil {
+		*keys = make(map[string]struct{}, 2*len(members))
+		for i := range members {
+			(*keys)[members[i].Key] = struct{}{}
+		}
+	}
+	if _, ok := (*keys)[key]; ok {
+		return true
+	}
+	(*keys)[key] = struct{}{}
+	return false
 }
 
 func (p *parser) array(depth int) *Value {

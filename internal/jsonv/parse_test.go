@@ -3,6 +3,7 @@ package jsonv
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -106,6 +107,46 @@ func TestParseReportsEveryDuplicateKey(t *testing.T) {
 	}
 	if errs[0].Off != 18 || errs[1].Off != 25 {
 		t.Errorf("offsets = %d, %d; want 18, 25", errs[0].Off, errs[1].Off)
+	}
+}
+
+// TestParseLargeObjects checks repeated keys are found on both sides of the
+// switch from scanning to a key set, in an object of 200,000 members (which the
+// scan alone would take quadratic time over).
+func TestParseLargeObjects(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("{")
+	n := 200000
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		key := fmt.Sprintf("k%d", i)
+		switch i {
+		case 5, 10:
+			key = "k1" // repeats in the scanned prefix
+		case 150000:
+			key = "k3" // repeats an early key after the switch
+		case 199999:
+			key = "k149999"
+		}
+		fmt.Fprintf(&b, "%q:%d", key, i)
+	}
+	b.WriteString("}")
+	v, errs := Parse([]byte(b.String()))
+	if v == nil || len(v.Obj) != n {
+		t.Fatalf("parse failed: %v", errs)
+	}
+	var keys []string
+	for _, e := range errs {
+		if e.Kind != DuplicateKey {
+			t.Fatalf("unexpected error %v", e)
+		}
+		keys = append(keys, e.Msg)
+	}
+	want := `[duplicate key "k1" duplicate key "k1" duplicate key "k3" duplicate key "k149999"]`
+	if fmt.Sprint(keys) != want {
+		t.Errorf("got %v, want %s", keys, want)
 	}
 }
 
