@@ -215,10 +215,20 @@ type evidence struct {
 	p     *catalog.Package
 	nodes map[uint32]bool
 	rels  map[uint32]bool
+	rows  *rowCache
 }
 
-func newEvidence(p *catalog.Package) *evidence {
-	return &evidence{p: p, nodes: map[uint32]bool{}, rels: map[uint32]bool{}}
+// rowCache keeps the node summaries and edge rows built for one call, so the
+// candidate results tried while fitting the size ceiling share them.
+type rowCache struct{ nodes, rels map[uint32]obj }
+
+func newRowCache() *rowCache { return &rowCache{nodes: map[uint32]obj{}, rels: map[uint32]obj{}} }
+
+func newEvidence(p *catalog.Package, rows *rowCache) *evidence {
+	if rows == nil {
+		rows = newRowCache()
+	}
+	return &evidence{p: p, nodes: map[uint32]bool{}, rels: map[uint32]bool{}, rows: rows}
 }
 
 // addEdge records an edge and both its endpoints.
@@ -244,11 +254,17 @@ func (e *evidence) tables() ([]obj, []obj) {
 	sort.Slice(rs, func(i, j int) bool { return img.RelString(rs[i], kgimg.RelID) < img.RelString(rs[j], kgimg.RelID) })
 	nodes := make([]obj, len(ns))
 	for i, n := range ns {
-		nodes[i] = lpNode(e.p, n)
+		if e.rows.nodes[n] == nil {
+			e.rows.nodes[n] = lpNode(e.p, n)
+		}
+		nodes[i] = e.rows.nodes[n]
 	}
 	rels := make([]obj, len(rs))
 	for i, r := range rs {
-		rels[i] = lpRelationship(e.p, r)
+		if e.rows.rels[r] == nil {
+			e.rows.rels[r] = lpRelationship(e.p, r)
+		}
+		rels[i] = e.rows.rels[r]
 	}
 	return nodes, rels
 }

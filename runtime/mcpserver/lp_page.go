@@ -92,8 +92,9 @@ func (s *Server) page(c *lpCollection) (obj, error) {
 		}
 		i++
 	}
+	rows := newRowCache()
 	build := func(k int, next int, stopping any) obj {
-		e := newEvidence(c.p)
+		e := newEvidence(c.p, rows)
 		conns := make([]obj, 0, k)
 		for _, h := range hits[:k] {
 			e.addEdge(h.rel)

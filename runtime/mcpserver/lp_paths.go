@@ -35,6 +35,7 @@ type pathSearch struct {
 	reasons                                          map[string]bool
 	examined, depthExamined, enqueued, peak, pending int
 	depthLimitedExtensions, queued                   int
+	rows                                             *rowCache // rows built while fitting the ceiling
 }
 
 // findPaths enumerates directed simple buildsTowards paths source → target in
@@ -137,7 +138,7 @@ func pathObject(img *kgimg.Image, st pathState) obj {
 // pathsResult builds the result with the first k paths.
 func (s *Server) pathsResult(p *catalog.Package, req obj, source, target uint32, ps *pathSearch, k int) obj {
 	img := p.Img
-	e := newEvidence(p)
+	e := newEvidence(p, ps.rows)
 	e.nodes[source], e.nodes[target] = true, true
 	paths := make([]obj, 0, k)
 	for _, st := range ps.paths[:k] {
@@ -197,6 +198,7 @@ func (s *Server) getLearningProgressionPaths(_ context.Context, raw json.RawMess
 	req["sourceIdentifier"], req["targetIdentifier"] = selectorObject(r.SourceIdentifier), selectorObject(r.TargetIdentifier)
 	req["maxDepth"], req["maxPaths"] = maxDepth, maxPaths
 	ps := findPaths(p.Img, source, target, maxDepth, maxPaths)
+	ps.rows = newRowCache()
 	// Paths are admitted whole, in order, while they fit.
 	k := len(ps.paths)
 	for ; k > 0; k-- {

@@ -44,7 +44,7 @@ func (s *Server) getLearningProgression(_ context.Context, raw json.RawMessage) 
 		return nil, kgerr.New(kgerr.LearningProgressionNotFound, "%s has no learning-progression relationship %s", p.SnapshotID(), r.RelationshipID).
 			WithHint("get_standard_progressions and search_learning_progressions list the stored edges")
 	}
-	e := newEvidence(p)
+	e := newEvidence(p, nil)
 	e.addEdge(rel)
 	req := pinned(r.lpRoute, p)
 	req["relationshipId"] = r.RelationshipID

@@ -42,6 +42,7 @@ type traversal struct {
 	frontier map[uint32]*frontierNode
 	reasons  map[string]bool
 	counters obj
+	rows     *rowCache // rows built while fitting the ceiling
 }
 
 type frontierNode struct{ depthLimited, pending int }
@@ -161,7 +162,7 @@ func orderedReasons(set map[string]bool, order []string) []string {
 // they reach).
 func (s *Server) traversalResult(p *catalog.Package, req obj, origin uint32, t *traversal, k int, byteLimited bool) obj {
 	img := p.Img
-	e := newEvidence(p)
+	e := newEvidence(p, t.rows)
 	e.nodes[origin] = true
 	for _, r := range t.edges[:k] {
 		e.addEdge(r)
@@ -228,6 +229,7 @@ func (s *Server) traverseLearningProgressions(_ context.Context, raw json.RawMes
 	req["direction"] = direction
 	req["maxDepth"], req["maxNodes"], req["maxEdges"] = maxDepth, maxNodes, maxEdges
 	t := walk(p.Img, origin, dir, maxDepth, maxNodes, maxEdges)
+	t.rows = newRowCache()
 	out := s.traversalResult(p, req, origin, t, len(t.edges), false)
 	if ok, err := fitsCeiling(out); err != nil || ok {
 		return out, err
