@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/kgc-project/kgc/runtime/mcpserver"
 )
 
 func sha(b []byte) string {
@@ -55,13 +57,7 @@ func readAll(t *testing.T, cs *mcp.ClientSession, uri string, window int) ([]byt
 
 func TestReadEvidenceWindowsRejoinTheResource(t *testing.T) {
 	cs, srv := client(t, images(t))
-	var mathSnap string
-	for _, p := range srv.Catalog().Packages {
-		if p.FrameworkID() == maths {
-			mathSnap = p.SnapshotID()
-		}
-	}
-	base := "kgfegmcp://framework/" + maths + "/snapshot/" + strings.NewReplacer("@", "%40", "+", "%2B").Replace(mathSnap)
+	mathSnap, base := mathsBase(srv)
 	ind := mathIndicator(t, cs)
 	for _, c := range []struct {
 		uri    string
@@ -93,13 +89,7 @@ func TestReadEvidenceWindowsRejoinTheResource(t *testing.T) {
 
 func TestReadEvidenceRefusals(t *testing.T) {
 	cs, srv := client(t, images(t))
-	var mathSnap string
-	for _, p := range srv.Catalog().Packages {
-		if p.FrameworkID() == maths {
-			mathSnap = p.SnapshotID()
-		}
-	}
-	base := "kgfegmcp://framework/" + maths + "/snapshot/" + strings.NewReplacer("@", "%40", "+", "%2B").Replace(mathSnap)
+	_, base := mathsBase(srv)
 	for uri, want := range map[string]string{
 		base + "/manifest?x=1":                   "invalid_evidence_uri",
 		base + "/manifest#top":                   "invalid_evidence_uri",
@@ -142,4 +132,15 @@ func TestReadEvidenceRefusals(t *testing.T) {
 	if _, txt := lpCall(t, cs, "read_evidence", map[string]any{"uri": "kgfegmcp://catalog", "maxContentBytes": 32769}); !strings.HasPrefix(txt, "Input validation error: ") {
 		t.Errorf("window too large: %q", txt)
 	}
+}
+
+// mathsBase returns the mathematics sample's snapshot ID and the resource URI
+// prefix of that snapshot.
+func mathsBase(srv *mcpserver.Server) (string, string) {
+	for _, p := range srv.Catalog().Packages {
+		if p.FrameworkID() == maths {
+			return p.SnapshotID(), "kgfegmcp://framework/" + maths + "/snapshot/" + strings.NewReplacer("@", "%40", "+", "%2B").Replace(p.SnapshotID())
+		}
+	}
+	return "", ""
 }

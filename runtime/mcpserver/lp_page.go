@@ -21,6 +21,26 @@ func fitsCeiling(result obj) (bool, error) {
 	return 2*len(b) <= MaxProgressionResultBytes && 2*utf8.RuneCount(b) <= MaxProgressionResultChars, nil
 }
 
+// largestFitting returns the largest k in [0, n) whose result fits the
+// ceiling, given that k = n does not and that results grow with k; -1 when not
+// even k = 0 fits.
+func largestFitting(n int, build func(k int) obj) (int, error) {
+	lo, hi := -1, n-1 // lo fits (or is -1), hi+1 does not
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		ok, err := fitsCeiling(build(mid))
+		if err != nil {
+			return 0, err
+		}
+		if ok {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo, nil
+}
+
 func tooLarge(what string) error {
 	return kgerr.New(kgerr.ProgressionResultTooLarge, "%s does not fit the 1 MiB / 100,000-character result ceiling", what).
 		WithHint("read the edge's relationship and provenance resources (natively or with read_evidence), which have no such ceiling")
@@ -142,20 +162,16 @@ func (s *Server) page(c *lpCollection) (obj, error) {
 		return result, err
 	}
 	// Too large: keep the most edges that fit; the first left out starts the
-	// next page. Size grows with the number of edges, so bisect.
-	lo, hi := 0, len(hits)-1 // lo edges fit (0 always does), hi+1 do not
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if ok, err := fitsCeiling(build(mid, hits[mid].pos, "byte_limit")); err != nil {
-			return nil, err
-		} else if ok {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
+	// next page.
+	if len(hits) == 0 {
+		return nil, tooLarge("this page's metadata")
 	}
-	if lo == 0 {
+	k, err := largestFitting(len(hits), func(k int) obj { return build(k, hits[k].pos, "byte_limit") })
+	if err != nil {
+		return nil, err
+	}
+	if k <= 0 {
 		return nil, tooLarge("the progression edge " + c.p.Img.RelString(hits[0].rel, kgimg.RelID))
 	}
-	return build(lo, hits[lo].pos, "byte_limit"), nil
+	return build(k, hits[k].pos, "byte_limit"), nil
 }

@@ -201,17 +201,15 @@ func (s *Server) getLearningProgressionPaths(_ context.Context, raw json.RawMess
 	ps.rows = newRowCache()
 	// Paths are admitted whole, in order, while they fit.
 	k := len(ps.paths)
-	for ; k > 0; k-- {
-		ok, err := fitsCeiling(s.pathsResult(p, req, source, target, ps, k))
-		if err != nil {
+	if ok, err := fitsCeiling(s.pathsResult(p, req, source, target, ps, k)); err != nil {
+		return nil, err
+	} else if !ok {
+		if k, err = largestFitting(k, func(k int) obj { return s.pathsResult(p, req, source, target, ps, k) }); err != nil {
 			return nil, err
 		}
-		if ok {
-			break
+		if k <= 0 {
+			return nil, tooLarge("the first path")
 		}
-	}
-	if k == 0 && len(ps.paths) > 0 {
-		return nil, tooLarge("the first path")
 	}
 	return s.pathsResult(p, req, source, target, ps, k), nil
 }

@@ -234,22 +234,13 @@ func (s *Server) traverseLearningProgressions(_ context.Context, raw json.RawMes
 	if ok, err := fitsCeiling(out); err != nil || ok {
 		return out, err
 	}
-	lo, hi := 0, len(t.edges)-1
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if ok, err := fitsCeiling(s.traversalResult(p, req, origin, t, mid, true)); err != nil {
-			return nil, err
-		} else if ok {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	out = s.traversalResult(p, req, origin, t, lo, true)
-	if ok, err := fitsCeiling(out); err != nil {
+	k, err := largestFitting(len(t.edges), func(k int) obj { return s.traversalResult(p, req, origin, t, k, true) })
+	if err != nil {
 		return nil, err
-	} else if !ok {
+	}
+	if k < 0 {
 		return nil, tooLarge("the traversal's origin")
 	}
+	out = s.traversalResult(p, req, origin, t, k, true)
 	return out, nil
 }
