@@ -1,6 +1,7 @@
 package mcpserver_test
 
 import (
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/kgc-project/kgc/internal/pkggen"
+	"github.com/kgc-project/kgc/internal/pkgtest"
 )
 
 // srcRel is a relationship as the package's delivery file states it.
@@ -273,5 +275,57 @@ func TestProgressionCursorsAreBound(t *testing.T) {
 	}
 	if out, txt := lpCall(t, cs, "search_learning_progressions", next); out == nil {
 		t.Fatalf("the untouched nextRequest: %s", txt)
+	}
+}
+
+// TestRelationshipProvenanceIsTheStoredRecord reads the provenance resource of
+// every progression edge linked from a page and compares it with the record in
+// the source shard.
+func TestRelationshipProvenanceIsTheStoredRecord(t *testing.T) {
+	cs, _ := client(t, images(t))
+	f := pkgtest.Sample(t, maths)
+	records := map[string]any{}
+	for k := 0; k < 64; k++ {
+		var shard map[string]any
+		if err := json.Unmarshal(f.Read(t, fmt.Sprintf("additional/lp_relationship_provenance_shard_%02d.json", k)), &shard); err != nil {
+			t.Fatal(err)
+		}
+		for id, rec := range shard {
+			records[id] = rec
+		}
+	}
+	out, _ := lpCall(t, cs, "search_learning_progressions", map[string]any{"frameworkId": maths, "limit": 10})
+	rows := out["relationships"].([]any)
+	if len(rows) == 0 {
+		t.Fatal("no edges")
+	}
+	for _, row := range rows {
+		row := row.(map[string]any)
+		id := row["relationship"].(map[string]any)["relationshipId"].(string)
+		doc, err := read(t, cs, row["provenanceUri"].(string))
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		var got struct {
+			RelationshipID string `json:"relationshipId"`
+			Partition      int    `json:"partition"`
+			Provenance     any    `json:"provenance"`
+		}
+		if err := json.Unmarshal([]byte(doc.Text), &got); err != nil {
+			t.Fatal(err)
+		}
+		a, _ := json.Marshal(got.Provenance)
+		b, _ := json.Marshal(records[id])
+		if got.RelationshipID != id || string(a) != string(b) {
+			t.Errorf("%s: the served record differs from the shard's", id)
+		}
+		sum := sha256.Sum256([]byte(id))
+		if got.Partition != int(sum[0])%64 {
+			t.Errorf("%s: partition %d", id, got.Partition)
+		}
+		j := row["judgment"].(map[string]any)
+		if j["relationshipId"] != id || j["confidence"] == nil || j["warningCount"].(float64) != float64(len(records[id].(map[string]any)["claim"].(map[string]any)["judgment"].(map[string]any)["warnings"].([]any))) {
+			t.Errorf("%s: judgment %v", id, j)
+		}
 	}
 }
