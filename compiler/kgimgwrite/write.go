@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	flatbuffers "github.com/google/flatbuffers/go"
 
@@ -43,6 +44,10 @@ type writer struct {
 // ErrNotValid is returned when asked to build a package with error findings.
 var ErrNotValid = errors.New("kgimgwrite: the package did not pass the gate")
 
+// ErrTooLarge is returned when the image would not fit in one FlatBuffers
+// buffer (2 GiB: offsets are 32-bit).
+var ErrTooLarge = errors.New("kgimgwrite: the image would exceed the 2 GiB FlatBuffers limit")
+
 // Build compiles a valid gate result into image file bytes. read supplies the
 // artifacts' bytes; each is checked against its manifest checksum again, so a
 // package changed since validation is refused.
@@ -55,11 +60,34 @@ func Build(res *gate.Result, read ReadArtifact, opts Options) ([]byte, error) {
 		w.ord[n.ID] = uint32(i)
 	}
 	b := flatbuffers.NewBuilder(1 << 20)
-	payload, err := w.build(b)
+	payload, err := w.buildBounded(b)
 	if err != nil {
 		return nil, err
 	}
 	return kgimg.Seal(payload), nil
+}
+
+// buildBounded runs build, turning the FlatBuffers builder's panic at its
+// 2 GiB ceiling into ErrTooLarge.
+func (w *writer) buildBounded(b *flatbuffers.Builder) ([]byte, error) {
+	return capped(func() ([]byte, error) { return w.build(b) }, func() string {
+		return fmt.Sprintf("%d nodes, %d relationships, %d provenance records", len(w.res.Nodes), len(w.res.Relationships), len(w.res.Provenance))
+	})
+}
+
+// capped runs build and turns the FlatBuffers builder's "cannot grow buffer
+// beyond 2 gigabytes" panic into ErrTooLarge; any other panic is re-raised.
+func capped(build func() ([]byte, error), describe func() string) (payload []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if strings.Contains(fmt.Sprint(r), "beyond 2 gigabytes") {
+				payload, err = nil, fmt.Errorf("%w (%s)", ErrTooLarge, describe())
+				return
+			}
+			panic(r)
+		}
+	}()
+	return build()
 }
 
 func sum(b []byte) string {
