@@ -224,6 +224,20 @@ type rowCache struct{ nodes, rels map[uint32]obj }
 
 func newRowCache() *rowCache { return &rowCache{nodes: map[uint32]obj{}, rels: map[uint32]obj{}} }
 
+func (c *rowCache) node(p *catalog.Package, n uint32) obj {
+	if c.nodes[n] == nil {
+		c.nodes[n] = lpNode(p, n)
+	}
+	return c.nodes[n]
+}
+
+func (c *rowCache) rel(p *catalog.Package, r uint32) obj {
+	if c.rels[r] == nil {
+		c.rels[r] = lpRelationship(p, r)
+	}
+	return c.rels[r]
+}
+
 func newEvidence(p *catalog.Package, rows *rowCache) *evidence {
 	if rows == nil {
 		rows = newRowCache()
@@ -254,17 +268,11 @@ func (e *evidence) tables() ([]obj, []obj) {
 	sort.Slice(rs, func(i, j int) bool { return img.RelString(rs[i], kgimg.RelID) < img.RelString(rs[j], kgimg.RelID) })
 	nodes := make([]obj, len(ns))
 	for i, n := range ns {
-		if e.rows.nodes[n] == nil {
-			e.rows.nodes[n] = lpNode(e.p, n)
-		}
-		nodes[i] = e.rows.nodes[n]
+		nodes[i] = e.rows.node(e.p, n)
 	}
 	rels := make([]obj, len(rs))
 	for i, r := range rs {
-		if e.rows.rels[r] == nil {
-			e.rows.rels[r] = lpRelationship(e.p, r)
-		}
-		rels[i] = e.rows.rels[r]
+		rels[i] = e.rows.rel(e.p, r)
 	}
 	return nodes, rels
 }

@@ -11,6 +11,12 @@ import (
 
 const lpCursorKind = "learning_progression_collection_v1"
 
+// encodedSize returns the canonical encoding's length in bytes and characters.
+func encodedSize(v any) (int, int, error) {
+	b, err := canonjson.Marshal(v)
+	return len(b), utf8.RuneCount(b), err
+}
+
 // fitsCeiling reports whether a result, emitted as its text block plus the
 // identical structured copy, holds under both ceilings.
 func fitsCeiling(result obj) (bool, error) {
@@ -162,16 +168,48 @@ func (s *Server) page(c *lpCollection) (obj, error) {
 		return result, err
 	}
 	// Too large: keep the most edges that fit; the first left out starts the
-	// next page.
+	// next page. Each edge's share of the encoding (its connection, its row and
+	// the endpoint summaries it adds) gives the count, one encoding confirms it.
 	if len(hits) == 0 {
 		return nil, tooLarge("this page's metadata")
 	}
-	k, err := largestFitting(len(hits), func(k int) obj { return build(k, hits[k].pos, "byte_limit") })
+	// The base is the page with no edge (its cursor position only needs the
+	// right length, so it may not be 0).
+	bytes, chars, err := encodedSize(build(0, max(hits[0].pos, 1), "byte_limit"))
 	if err != nil {
 		return nil, err
 	}
-	if k <= 0 {
-		return nil, tooLarge("the progression edge " + c.p.Img.RelString(hits[0].rel, kgimg.RelID))
+	img, seen := c.p.Img, map[uint32]bool{}
+	k := 0
+	for ; k < len(hits); k++ {
+		parts := []any{hits[k].conn, rows.rel(c.p, hits[k].rel)}
+		for _, n := range []uint32{img.RelSource(hits[k].rel), img.RelTarget(hits[k].rel)} {
+			if !seen[n] {
+				seen[n] = true
+				parts = append(parts, rows.node(c.p, n))
+			}
+		}
+		for _, part := range parts {
+			b, ch, err := encodedSize(part)
+			if err != nil {
+				return nil, err
+			}
+			bytes, chars = bytes+b+1, chars+ch+1
+		}
+		if 2*bytes > MaxProgressionResultBytes || 2*chars > MaxProgressionResultChars {
+			break
+		}
+	}
+	k = min(k, len(hits)-1) // all of them did not fit
+	for ; k > 0; k-- {
+		if ok, err := fitsCeiling(build(k, hits[k].pos, "byte_limit")); err != nil {
+			return nil, err
+		} else if ok {
+			break
+		}
+	}
+	if k == 0 {
+		return nil, tooLarge("the progression edge " + img.RelString(hits[0].rel, kgimg.RelID))
 	}
 	return build(k, hits[k].pos, "byte_limit"), nil
 }
