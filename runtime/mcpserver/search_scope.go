@@ -86,7 +86,8 @@ func (s *Server) selectPackages(r *scopeRequest) ([]*catalog.Package, obj, error
 		return nil, nil, kgerr.New(kgerr.FrameworkNotFound, "no selected package matches the jurisdiction, language and subject filters")
 	}
 	var scope obj
-	if explicit && len(kept) == 1 && len(r.FrameworkIDs)+len(r.SnapshotIDs) <= 2 && len(uniqueFrameworks(kept)) == 1 {
+	// Exact: the selectors name one package and the filters keep it.
+	if explicit && len(pkgs) == 1 && len(kept) == 1 {
 		p := kept[0]
 		scope = obj{"selectionMode": "exact", "frameworkId": p.FrameworkID(), "graphType": p.Manifest.GraphType, "snapshotId": p.SnapshotID()}
 	} else {
@@ -101,16 +102,6 @@ func (s *Server) selectPackages(r *scopeRequest) ([]*catalog.Package, obj, error
 		scope = obj{"selectionMode": "federated", "frameworkIds": nonNil(fws), "graphTypes": nonNil(types), "snapshotIds": nonNil(snaps)}
 	}
 	return kept, scope, nil
-}
-
-func uniqueFrameworks(pkgs []*catalog.Package) []string {
-	var out []string
-	for _, p := range pkgs {
-		if !contains(out, p.FrameworkID()) {
-			out = append(out, p.FrameworkID())
-		}
-	}
-	return out
 }
 
 func selectedSnapshots(s *Server, pkgs []*catalog.Package) []obj {

@@ -185,6 +185,12 @@ func TestSearchFederationAndCapabilities(t *testing.T) {
 			t.Errorf("subject filter let %v through", id)
 		}
 	}
+	// Two frameworks named, one left by the filters: still a federated search.
+	out, _ = call(t, cs, "search_standards", req(map[string]any{"frameworkIds": []any{maths, english}, "subjects": []any{"MATHEMATICS"},
+		"mode": "code_exact", "query": "M1.1.1"}))
+	if scope := out["effectiveScope"].(map[string]any); scope["selectionMode"] != "federated" || len(scope["snapshotIds"].([]any)) != 1 {
+		t.Errorf("filtered two-framework scope: %v", scope)
+	}
 	if txt := errorText(t, cs, "search_standards", req(map[string]any{"frameworkIds": []any{"no-such-framework"}, "mode": "code_exact", "query": "x"})); !strings.HasPrefix(txt, "framework_not_found: ") {
 		t.Errorf("unknown framework: %q", txt)
 	}
