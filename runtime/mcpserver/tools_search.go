@@ -142,10 +142,12 @@ func checkQuery(kind, q string, maxTokens int) error {
 }
 
 func (r *searchStandardsRequest) check() error {
-	for field, values := range map[string][]string{"jurisdictions": r.Jurisdictions, "subjects": r.Subjects,
-		"localGradeLabels": r.LocalGradeLabels, "normalizedGrades": r.NormalizedGrades,
-		"normalizedSubjects": r.NormalizedSubjects, "statementTypes": r.StatementTypes} {
-		if err := checkFacetValues(field, values); err != nil {
+	for _, f := range []struct {
+		name   string
+		values []string
+	}{{"jurisdictions", r.Jurisdictions}, {"subjects", r.Subjects}, {"localGradeLabels", r.LocalGradeLabels},
+		{"normalizedGrades", r.NormalizedGrades}, {"normalizedSubjects", r.NormalizedSubjects}, {"statementTypes", r.StatementTypes}} {
+		if err := checkFacetValues(f.name, f.values); err != nil {
 			return err
 		}
 	}

@@ -56,10 +56,11 @@ func searchComponentsSchema() *Schema {
 }
 
 func (r *searchComponentsRequest) check() error {
-	for field, values := range map[string][]string{"jurisdictions": r.Jurisdictions, "subjects": r.Subjects} {
-		if err := checkFacetValues(field, values); err != nil {
-			return err
-		}
+	if err := checkFacetValues("jurisdictions", r.Jurisdictions); err != nil {
+		return err
+	}
+	if err := checkFacetValues("subjects", r.Subjects); err != nil {
+		return err
 	}
 	kind := "code"
 	switch r.Mode {
