@@ -221,6 +221,22 @@ func TestHTTPWithTheGoClient(t *testing.T) {
 			t.Errorf("%s: status %d, want 403", name, resp.StatusCode)
 		}
 	}
+	// An oversized body is refused before it is read, and the server goes on.
+	huge := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_capabilities","arguments":{"x":"` + strings.Repeat("a", 2<<20) + `"}}}`
+	r, _ := http.NewRequest("POST", base+"/mcp", strings.NewReader(huge))
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("2 MiB body: status %d, want 413", resp.StatusCode)
+	}
+	if resp, err := http.Get(base + "/health"); err != nil || resp.StatusCode != 200 {
+		t.Errorf("health after an oversized body: %v", err)
+	}
 }
 
 func run(t *testing.T, args ...string) (int, string, string) {

@@ -28,12 +28,28 @@ func Handler(srv *mcpserver.Server, allowedOrigins []string, log *slog.Logger) (
 		}
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", cop.Handler(h))
+	mux.Handle("/mcp", cop.Handler(limitBody(h)))
 	mux.HandleFunc("GET /health", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"status":"ok"}`)
 	})
 	return mux, nil
+}
+
+// MaxRequestBytes bounds an HTTP request body: every tool argument is small
+// (the largest, a cursor or a URI, is 4,096 characters), so a larger body is
+// refused (413) before it is read into memory.
+const MaxRequestBytes = 1 << 20
+
+func limitBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > MaxRequestBytes {
+			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, MaxRequestBytes)
+		next.ServeHTTP(w, r)
+	})
 }
 
 func serveHTTP(ctx context.Context, cfg Config, srv *mcpserver.Server, log *slog.Logger, stderr io.Writer) int {
