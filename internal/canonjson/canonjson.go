@@ -11,9 +11,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/kgc-project/kgc/internal/jsonv"
@@ -76,28 +76,32 @@ func AppendString(b []byte, s string) []byte {
 			continue
 		}
 		b = append(b, s[start:i]...)
-		switch c {
-		case '"':
-			b = append(b, '\\', '"')
-		case '\\':
-			b = append(b, '\\', '\\')
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		case '\b':
-			b = append(b, '\\', 'b')
-		case '\f':
-			b = append(b, '\\', 'f')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-		}
+		b = appendEscape(b, c)
 		start = i + 1
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// appendEscape writes the escape of an ASCII byte JSON strings must escape.
+func appendEscape(b []byte, c byte) []byte {
+	switch c {
+	case '"':
+		return append(b, '\\', '"')
+	case '\\':
+		return append(b, '\\', '\\')
+	case '\n':
+		return append(b, '\\', 'n')
+	case '\r':
+		return append(b, '\\', 'r')
+	case '\t':
+		return append(b, '\\', 't')
+	case '\b':
+		return append(b, '\\', 'b')
+	case '\f':
+		return append(b, '\\', 'f')
+	}
+	return append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 }
 
 // Marshal encodes a Go value canonically. The types results are built from
@@ -105,7 +109,7 @@ func AppendString(b []byte, s string) []byte {
 // json.RawMessage) are encoded directly; any other value goes through
 // encoding/json and is re-encoded. Both paths give the same bytes.
 func Marshal(v any) ([]byte, error) {
-	return appendAny(make([]byte, 0, 1024), v)
+	return appendAny(make([]byte, 0, 4096), v)
 }
 
 func appendAny(b []byte, v any) ([]byte, error) {
@@ -132,11 +136,12 @@ func appendAny(b []byte, v any) ([]byte, error) {
 		if x == nil {
 			return append(b, "null"...), nil
 		}
-		keys := make([]string, 0, len(x))
+		var small [16]string
+		keys := small[:0]
 		for k := range x {
 			keys = append(keys, k)
 		}
-		sort.Strings(keys)
+		slices.Sort(keys)
 		b = append(b, '{')
 		for i, k := range keys {
 			if i > 0 {
@@ -204,22 +209,34 @@ func appendFloat(b []byte, f float64) ([]byte, error) {
 }
 
 // appendValidString writes s as AppendString does, with each invalid UTF-8
-// byte replaced by U+FFFD, as encoding/json replaces them.
+// byte replaced by U+FFFD, as encoding/json replaces them, in one pass.
 func appendValidString(b []byte, s string) []byte {
-	if utf8.ValidString(s) {
-		return AppendString(b, s)
-	}
-	var fixed strings.Builder
+	b = append(b, '"')
+	start := 0
 	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			i++
+			if c >= 0x20 && c != '"' && c != '\\' {
+				continue
+			}
+			b = append(b, s[start:i-1]...)
+			b = appendEscape(b, c)
+			start = i
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
-			fixed.WriteRune(utf8.RuneError)
-		} else {
-			fixed.WriteString(s[i : i+size])
+			b = append(b, s[start:i]...)
+			b = append(b, "\ufffd"...)
+			i++
+			start = i
+			continue
 		}
 		i += size
 	}
-	return AppendString(b, fixed.String())
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
 
 // appendReflected encodes any other value through encoding/json, then

@@ -49,3 +49,23 @@ func TestDirectEncodingMatchesEncodingJSON(t *testing.T) {
 		t.Error("Inf encoded")
 	}
 }
+
+// BenchmarkMarshal encodes a result-shaped value: a list of records of strings,
+// numbers and nested lists.
+func BenchmarkMarshal(b *testing.B) {
+	rows := make([]any, 0, 50)
+	for i := 0; i < 50; i++ {
+		rows = append(rows, map[string]any{
+			"nodeId": "0014ea30-7a68-5ae0-bd90-fbfcc93bc711", "description": "Demonstrate an understanding of quantities and place value for multi-digit whole numerals up to 100,000 — “quoted”.",
+			"gradeLevel": []string{"4", "5"}, "sourceExportOrder": i, "confidence": 0.85, "isCurrent": true, "statementCode": nil,
+			"facets": map[string]any{"localSubject": "Mathematics", "normalizedGrades": []string{"4"}, "statementType": "Content Standard"},
+		})
+	}
+	v := map[string]any{"nodes": rows, "page": map[string]any{"returnedCount": 50, "hasMore": false}}
+	n, _ := Marshal(v)
+	b.SetBytes(int64(len(n)))
+	b.ReportAllocs()
+	for b.Loop() {
+		Marshal(v)
+	}
+}
