@@ -11,6 +11,7 @@ import (
 )
 
 func main() {
+	cli.ApplyMemoryLimit(os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := cli.Main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
