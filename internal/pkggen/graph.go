@@ -80,7 +80,11 @@ func newGraph(spec Spec) *ggraph {
 				topic := pick(topics, si*spec.Standards+ki)
 				code := ""
 				if spec.Codes {
-					code = fmt.Sprintf("%s%s.%d.%d", spec.CodePrefix, grade, si+1, ki+1)
+					strandNo := si + 1
+					if spec.RepeatCodes {
+						strandNo = 1
+					}
+					code = fmt.Sprintf("%s%s.%d.%d", spec.CodePrefix, grade, strandNo, ki+1)
 				}
 				kn := g.add(gnode{id: uuidFor(fmt.Sprintf("%s:g%d:s%d:k%d", spec.FrameworkID, gi, si, ki)), kind: "StandardsFrameworkItem",
 					statementType: typeStandard, normType: "Standard", grade: grade, parent: sn, code: code,

@@ -31,6 +31,10 @@ type Spec struct {
 	// Codes gives standards and indicators statement codes ("<prefix><g>.<s>.<k>[.<i>]").
 	Codes      bool
 	CodePrefix string
+	// RepeatCodes numbers every strand 1 in the codes, so each code is shared by
+	// the same position in every strand of a grade (as real frameworks reuse
+	// codes).
+	RepeatCodes bool
 	// Unresolved attaches this many indicators to the root with an unresolved
 	// root fallback instead of their real parent.
 	Unresolved int

@@ -393,3 +393,28 @@ func TestAdversarialGraphsStopAtTheirBudgets(t *testing.T) {
 		t.Errorf("wide collection across byte-limited pages: %d edges, want %d", len(got), len(want))
 	}
 }
+
+// TestAmbiguousCodeSelectorsAreRefused serves a package whose two strands
+// share their codes: a code selector naming two standards is refused, never
+// guessed.
+func TestAmbiguousCodeSelectorsAreRefused(t *testing.T) {
+	spec := graphSpec("twin", 3, chain(6), "")
+	spec.Strands, spec.RepeatCodes = 2, true
+	cs, _ := graphFixture(t, spec)
+	sel := map[string]any{"identifierType": "statement_code", "statementCode": "M1.1.1.1"}
+	for tool, r := range map[string]map[string]any{
+		"traverse_learning_progressions": {"identifier": sel},
+		"get_standard_progressions":      {"identifier": sel},
+		"search_learning_progressions":   {"standardIdentifiers": []any{sel}},
+		"get_learning_progression_paths": {"sourceIdentifier": sel, "targetIdentifier": nodeSel(pkggen.NodeID(spec, 0, 0, 0, 2))},
+	} {
+		if _, txt := lpCall(t, cs, tool, merged(r, map[string]any{"frameworkId": spec.FrameworkID})); !strings.HasPrefix(txt, "ambiguous_graph_node: ") {
+			t.Errorf("%s: %q", tool, txt)
+		}
+	}
+	// The English sample has no codes: a code selector is unavailable there
+	// (it has no progressions either, which is checked first).
+	if _, txt := lpCall(t, cs, "traverse_learning_progressions", map[string]any{"frameworkId": english, "identifier": sel}); !strings.HasPrefix(txt, "capability_unavailable: ") {
+		t.Errorf("english: %q", txt)
+	}
+}
