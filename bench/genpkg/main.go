@@ -21,6 +21,7 @@ func main() {
 	profiles := flag.String("profiles", "profiles", "profiles root")
 	out := flag.String("out", "", "write one synthetic package under OUT/packages and OUT/profiles")
 	standards := flag.Int("standards", 10000, "approximate number of standards items of the synthetic package")
+	lpStrands := flag.Int("progression-strands", 0, "generate progressions in only the first N strands of each grade (0: all)")
 	flag.Parse()
 	var err error
 	switch {
@@ -34,6 +35,7 @@ func main() {
 		}
 	case *out != "":
 		spec := pkggen.Synthetic(*standards)
+		spec.ProgressionStrands = *lpStrands
 		for _, d := range []string{"packages", "profiles"} {
 			if err = os.MkdirAll(filepath.Join(*out, d), 0o755); err != nil {
 				break

@@ -196,7 +196,7 @@ func (g *ggraph) addProgressions() {
 	}
 	free := func(a, b int) bool { return !linked[[2]int{min(a, b), max(a, b)}] }
 	for gi := 0; gi+1 < len(spec.GradeLabels) && spec.Builds == nil; gi++ {
-		for si := 0; si < spec.Strands; si++ {
+		for si := 0; si < progressionStrands(spec); si++ {
 			for ki := 0; ki < spec.Standards; ki++ {
 				for ii := 0; ii < spec.Indicators; ii++ {
 					builds(g.indicators[[4]int{gi, si, ki, ii}], g.indicators[[4]int{gi + 1, si, ki, ii}])
@@ -205,7 +205,7 @@ func (g *ggraph) addProgressions() {
 		}
 	}
 	for gi := range spec.GradeLabels {
-		for si := 0; si < spec.Strands; si++ {
+		for si := 0; si < progressionStrands(spec); si++ {
 			for ki := 0; ki < spec.Standards; ki++ {
 				for ii := 0; ii+1 < spec.Indicators; ii++ {
 					if a, b := g.indicators[[4]int{gi, si, ki, ii}], g.indicators[[4]int{gi, si, ki, ii + 1}]; free(a, b) {
@@ -232,6 +232,14 @@ func (g *ggraph) addProgressions() {
 	})
 	g.rels = append(g.rels, lp...)
 	sort.Slice(g.claims, func(i, j int) bool { return g.claims[i].pair < g.claims[j].pair })
+}
+
+// progressionStrands is how many strands (from the first) carry progressions.
+func progressionStrands(spec Spec) int {
+	if spec.ProgressionStrands > 0 && spec.ProgressionStrands < spec.Strands {
+		return spec.ProgressionStrands
+	}
+	return spec.Strands
 }
 
 // edgeReversed adds a buildsTowards edge a → b whose claim lists the pair in CASE

@@ -49,6 +49,10 @@ type Spec struct {
 	// (a, b) adds an edge from the a-th to the b-th indicator in generation order
 	// (grade, strand, standard, indicator). The pairs must form a DAG.
 	Builds [][2]int
+	// ProgressionStrands, when positive, limits the generated progressions to the
+	// first strands of each grade (a sparse progression graph over a large
+	// package).
+	ProgressionStrands int
 	// AllowBulk grants bulk-resource rights (whole artifacts may be served).
 	AllowBulk bool
 	// Compact writes minimal provenance records and no entity provenance (for
