@@ -22,6 +22,7 @@ func main() {
 	out := flag.String("out", "", "write one synthetic package under OUT/packages and OUT/profiles")
 	standards := flag.Int("standards", 10000, "approximate number of standards items of the synthetic package")
 	lpStrands := flag.Int("progression-strands", 0, "generate progressions in only the first N strands of each grade (0: all)")
+	components := flag.Bool("components", true, "generate learning components")
 	flag.Parse()
 	var err error
 	switch {
@@ -35,7 +36,7 @@ func main() {
 		}
 	case *out != "":
 		spec := pkggen.Synthetic(*standards)
-		spec.ProgressionStrands = *lpStrands
+		spec.ProgressionStrands, spec.Components = *lpStrands, *components
 		for _, d := range []string{"packages", "profiles"} {
 			if err = os.MkdirAll(filepath.Join(*out, d), 0o755); err != nil {
 				break
