@@ -5,8 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -23,16 +21,8 @@ type srcRel struct{ id, label, source, target string }
 
 func sourceRels(t *testing.T, dir string) []srcRel {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(dir, "delivery", "*relationships*.jsonl"))
-	if len(files) != 1 {
-		t.Fatalf("%s: relationship files %v", dir, files)
-	}
-	data, err := os.ReadFile(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []srcRel
-	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+	for _, line := range deliveryLines(t, dir, "*relationships*.jsonl") {
 		var rec struct {
 			ID     string `json:"identifier"`
 			Label  string `json:"label"`

@@ -23,18 +23,25 @@ type srcNode struct {
 	item, component                                bool
 }
 
-func sourceNodes(t *testing.T, dir string) []srcNode {
+// deliveryLines returns the lines of the package's one delivery file whose
+// name matches pattern (e.g. "*nodes*.jsonl").
+func deliveryLines(t *testing.T, dir, pattern string) []string {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(dir, "delivery", "*nodes*.jsonl"))
+	files, _ := filepath.Glob(filepath.Join(dir, "delivery", pattern))
 	if len(files) != 1 {
-		t.Fatalf("%s: node files %v", dir, files)
+		t.Fatalf("%s: %s files %v", dir, pattern, files)
 	}
 	data, err := os.ReadFile(files[0])
 	if err != nil {
 		t.Fatal(err)
 	}
+	return strings.Split(strings.TrimSpace(string(data)), "\n")
+}
+
+func sourceNodes(t *testing.T, dir string) []srcNode {
+	t.Helper()
 	var out []srcNode
-	for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+	for i, line := range deliveryLines(t, dir, "*nodes*.jsonl") {
 		var rec struct {
 			Labels     []string          `json:"labels"`
 			Properties map[string]string `json:"properties"`
