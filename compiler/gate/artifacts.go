@@ -12,6 +12,7 @@ import (
 	"github.com/kgc-project/kgc/internal/canonjson"
 	"github.com/kgc-project/kgc/internal/jsonv"
 	"github.com/kgc-project/kgc/schema/finding"
+	"github.com/kgc-project/kgc/schema/ids"
 	"github.com/kgc-project/kgc/schema/manifest"
 )
 
@@ -32,10 +33,7 @@ func (s *state) present(name string) (string, bool) {
 	return a.Path, true
 }
 
-func digest(b []byte) string {
-	sum := sha256.Sum256(b)
-	return "sha256:" + hex.EncodeToString(sum[:])
-}
+func digest(b []byte) string { return ids.Sha256(b) }
 
 // verify compares a computed digest with the manifest's checksum and marks the
 // artifact usable when they agree.

@@ -7,8 +7,6 @@
 package kgimgwrite
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -19,6 +17,7 @@ import (
 
 	"github.com/kgc-project/kgc/compiler/gate"
 	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/schema/ids"
 	"github.com/kgc-project/kgc/schema/kgfb"
 	"github.com/kgc-project/kgc/schema/manifest"
 	"github.com/kgc-project/kgc/schema/profile"
@@ -90,10 +89,7 @@ func capped(build func() ([]byte, error), describe func() string) (payload []byt
 	return build()
 }
 
-func sum(b []byte) string {
-	s := sha256.Sum256(b)
-	return "sha256:" + hex.EncodeToString(s[:])
-}
+func sum(b []byte) string { return ids.Sha256(b) }
 
 func (w *writer) build(b *flatbuffers.Builder) ([]byte, error) {
 	artifacts, err := w.buildArtifacts(b)

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/kgc-project/kgc/schema/ids"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,8 +44,7 @@ func writeFile(dir, rel string, data []byte) (string, error) {
 	if err := os.WriteFile(p, data, 0o644); err != nil {
 		return "", fmt.Errorf("pkggen: %w", err)
 	}
-	sum := sha256.Sum256(data)
-	return "sha256:" + hex.EncodeToString(sum[:]), nil
+	return ids.Sha256(data), nil
 }
 
 // jsonlWriter streams JSONL to a file while hashing it.
@@ -335,8 +335,7 @@ func includedTypes(spec Spec) []string {
 // hash part is the first 12 hex digits of the SHA-256 over the artifact
 // checksums (path, digest) and the profile binding.
 func writeManifest(spec Spec, g *ggraph, dir string, files []artifactFile, profileBytes []byte) (string, error) {
-	profileSum := sha256.Sum256(profileBytes)
-	profileDigest := "sha256:" + hex.EncodeToString(profileSum[:])
+	profileDigest := ids.Sha256(profileBytes)
 	h := sha256.New()
 	for _, f := range files {
 		fmt.Fprintf(h, "%s\x00%s\n", f.path, f.sum)

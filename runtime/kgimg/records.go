@@ -4,7 +4,6 @@ import (
 	"bytes"
 	flatbuffers "github.com/google/flatbuffers/go"
 	"sort"
-	"strings"
 
 	"github.com/kgc-project/kgc/schema/kgfb"
 )
@@ -259,6 +258,3 @@ func (img *Image) RelationshipByID(id string) (uint32, bool) {
 	}
 	return img.relIDOrder.At(lo), true
 }
-
-// hasPrefixKey reports whether b starts with prefix.
-func hasPrefixKey(b []byte, prefix string) bool { return strings.HasPrefix(unsafeString(b), prefix) }

@@ -1,8 +1,6 @@
 package mcpserver
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"sort"
 
@@ -11,6 +9,7 @@ import (
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/schema/ids"
 	"github.com/kgc-project/kgc/schema/kgfb"
 	"github.com/kgc-project/kgc/schema/manifest"
 	"github.com/kgc-project/kgc/schema/profile"
@@ -106,11 +105,6 @@ func (s *Server) lpEdges(p *catalog.Package, label kgfb.RelLabel) []uint32 {
 	}).([]uint32)
 }
 
-func sha256Of(b []byte) string {
-	sum := sha256.Sum256(b)
-	return "sha256:" + hex.EncodeToString(sum[:])
-}
-
 // lpMetadata is the ProgressionMetadata of a package (built once).
 func (s *Server) lpMetadata(p *catalog.Package) obj {
 	return s.memo.get("lpMetadata:"+p.GraphPackageID(), func() any {
@@ -125,7 +119,7 @@ func (s *Server) lpMetadata(p *catalog.Package) obj {
 			unresolved = artifactURI(p, manifest.LPUnresolved)
 		}
 		return obj{
-			"package": packageRef(p), "manifestSha256": sha256Of(p.Img.ManifestJSON()), "manifestUri": ref("package_manifest"),
+			"package": packageRef(p), "manifestSha256": ids.Sha256(p.Img.ManifestJSON()), "manifestUri": ref("package_manifest"),
 			"artifacts":                artifactEntries(p, manifest.LPProvenance, manifest.LPProvenanceIndex, manifest.Nodes, manifest.Relationships),
 			"artifactInventoryNotice":  inventoryNotice,
 			"coverage":                 coverageProjection(p),

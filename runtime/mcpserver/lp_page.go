@@ -7,6 +7,7 @@ import (
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/schema/ids"
 )
 
 const lpCursorKind = "learning_progression_collection_v1"
@@ -77,7 +78,7 @@ func (c *lpCollection) binding() obj {
 	querySum, _ := canonjson.Sha256(c.request)
 	id := packageIdentity(c.p)
 	return obj{"cursorKind": lpCursorKind, "cursorVersion": 1, "tool": c.tool, "graphPackageId": id["graphPackageId"],
-		"manifestSha256": sha256Of(c.p.Img.ManifestJSON()), "profileSha256": id["profileSha256"], "effectiveQuerySha256": querySum}
+		"manifestSha256": ids.Sha256(c.p.Img.ManifestJSON()), "profileSha256": id["profileSha256"], "effectiveQuerySha256": querySum}
 }
 
 // page runs one page of the collection and builds the result.
@@ -129,8 +130,10 @@ func (s *Server) page(c *lpCollection) (obj, error) {
 		hasMore := next < len(c.stream)
 		var nextCursor, nextRequest any
 		if hasMore {
-			f := c.binding()
-			f["offset"] = next
+			f := obj{"offset": next}
+			for key, v := range bind {
+				f[key] = v
+			}
 			f["lastRelationshipId"] = c.p.Img.RelString(c.stream[next-1].rel, kgimg.RelID)
 			nextCursor = encodeCursor(f)
 			nr := obj{}

@@ -141,10 +141,13 @@ func graphRelationship(img *kgimg.Image, r uint32) obj {
 }
 
 // facetEvidence is a SearchFacetEvidence for an item.
-func facetEvidence(p *catalog.Package, n uint32) obj {
+func facetEvidence(p *catalog.Package, n uint32) obj { return facetsWithScopes(p, n, codeScopes(p, n)) }
+
+// facetsWithScopes is facetEvidence for a node whose code scopes are known.
+func facetsWithScopes(p *catalog.Package, n uint32, scopes []uint32) obj {
 	img, prof := p.Img, p.Profile
 	nodeGrades := stringList(img.NodeGradeLevel(n))
-	grades := hitGrades(p, n)
+	grades := hitGrades(p, n, scopes)
 	var resolved []string
 	for _, gm := range prof.GradeMappings {
 		for _, g := range gm.NormalizedGrades {

@@ -2,8 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"sort"
 
@@ -13,6 +11,7 @@ import (
 	"github.com/kgc-project/kgc/internal/canonjson"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
+	"github.com/kgc-project/kgc/schema/ids"
 	"github.com/kgc-project/kgc/schema/kgfb"
 	"github.com/kgc-project/kgc/schema/manifest"
 )
@@ -29,10 +28,9 @@ type document struct {
 }
 
 func (d *document) metadata() obj {
-	sum := sha256.Sum256(d.data)
 	m := obj{
 		"canonicalUri": d.ref.String(), "resourceKind": d.kind, "representation": d.representation, "mimeType": d.mime,
-		"byteLength": len(d.data), "contentSha256": "sha256:" + hex.EncodeToString(sum[:]), "sourceArtifacts": nonNilObjs(d.sources),
+		"byteLength": len(d.data), "contentSha256": ids.Sha256(d.data), "sourceArtifacts": nonNilObjs(d.sources),
 	}
 	if d.ref.frameworkID != "" {
 		m["frameworkId"] = d.ref.frameworkID

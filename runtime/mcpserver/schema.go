@@ -128,13 +128,6 @@ func fail(path, format string, args ...any) error {
 	return &validationError{path: path, msg: fmt.Sprintf(format, args...)}
 }
 
-func kindName(k jsonv.Kind) string {
-	if k == jsonv.Bool {
-		return "boolean"
-	}
-	return k.String()
-}
-
 // validate checks v against s.
 func (s *Schema) validate(v *jsonv.Value, path string) error {
 	if len(s.OneOf) > 0 {

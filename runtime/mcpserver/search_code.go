@@ -50,17 +50,17 @@ func codeScopes(p *catalog.Package, n uint32) []uint32 {
 
 // hitGrades is a search hit's normalizedGrades: the node's grades, then its code
 // scopes' grades, each once.
-func hitGrades(p *catalog.Package, n uint32) []string {
+func hitGrades(p *catalog.Package, n uint32, scopes []uint32) []string {
 	grades := stringList(p.Img.NodeGradeLevel(n))
-	for _, sc := range codeScopes(p, n) {
+	for _, sc := range scopes {
 		grades = append(grades, stringList(p.Img.NodeGradeLevel(sc))...)
 	}
 	return uniqueOrdered(grades)
 }
 
-// codeMatch is the codeMatch object of a code-mode hit and the hit warnings its
-// parent derivations raise.
-func codeMatch(p *catalog.Package, n uint32) (obj, []obj) {
+// codeMatch is the codeMatch object of a code-mode hit (whose code scopes are
+// given) and the hit warnings its parent derivations raise.
+func codeMatch(p *catalog.Package, n uint32, scopeNodes []uint32) (obj, []obj) {
 	img, cp := p.Img, p.Profile.CodeSearchPolicy
 	code := img.NodeString(n, kgimg.NodeStatementCode)
 	ct := codeTypeOf(p, n)
@@ -103,7 +103,7 @@ func codeMatch(p *catalog.Package, n uint32) (obj, []obj) {
 			"matchedParentNodeIds": matched, "normalizedDerivedCode": nd, "parentCodeType": rule.ParentCodeType, "status": status})
 	}
 	scopes := []obj{}
-	for _, sc := range codeScopes(p, n) {
+	for _, sc := range scopeNodes {
 		scopes = append(scopes, obj{"scopeNode": standardNode(img, sc), "scopeStatementType": img.NodeString(sc, kgimg.NodeStatementType)})
 	}
 	var codeType any

@@ -120,13 +120,13 @@ func codeMatches(p *catalog.Package, q string, prefix bool) []uint32 {
 	return out
 }
 
-// prefixQuery normalizes a prefix query: trailing delimiters are stripped.
-func prefixQuery(cp profile.CodeSearchPolicy, q string) string {
-	n := profile.NormalizeCode(cp, q)
+// trimDelimiters strips trailing delimiters from a normalized prefix query,
+// repeatedly (a query of delimiters only becomes empty).
+func trimDelimiters(cp profile.CodeSearchPolicy, n string) string {
 	for changed := true; changed; {
 		changed = false
 		for _, d := range profile.NormalizedDelimiters(cp) {
-			if strings.HasSuffix(n, d) && len(n) > len(d) {
+			if strings.HasSuffix(n, d) {
 				n = strings.TrimSuffix(n, d)
 				changed = true
 			}
@@ -202,7 +202,7 @@ func (f *itemFilter) keep(p *catalog.Package, n uint32) bool {
 		return false
 	}
 	if f.localGrades != nil || f.normalizedGrades != nil {
-		grades := hitGrades(p, n)
+		grades := hitGrades(p, n, codeScopes(p, n))
 		if f.localGrades != nil && !anyKey(f.localGrades, grades, true) {
 			return false
 		}

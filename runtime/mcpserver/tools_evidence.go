@@ -7,6 +7,7 @@ import (
 
 	"github.com/kgc-project/kgc/internal/canonjson"
 	"github.com/kgc-project/kgc/runtime/kgerr"
+	"github.com/kgc-project/kgc/schema/ids"
 )
 
 // read_evidence window bounds (surface.md §2.B14).
@@ -93,7 +94,7 @@ func (s *Server) readEvidence(_ context.Context, raw json.RawMessage) (any, erro
 			"request": request, "page": obj{
 				"startByte": start, "endByteExclusive": end, "returnedBytes": end - start, "totalBytes": len(d.data),
 				"maxContentBytes": window, "isComplete": complete, "nextCursor": next, "nextRequest": nextRequest,
-				"chunkSha256": sha256Of(chunk),
+				"chunkSha256": ids.Sha256(chunk),
 				"limits":      obj{"maxResultBytes": MaxProgressionResultBytes, "maxResultCharacters": MaxProgressionResultChars},
 			}}
 	}

@@ -142,19 +142,3 @@ func (s *Server) getComponent(withContext bool) func(context.Context, json.RawMe
 		return componentResult(p, n, depth, withContext), nil
 	}
 }
-
-func (s *Server) getComponentsForStandard(_ context.Context, raw json.RawMessage) (any, error) {
-	r, err := decode[standardRequest](raw)
-	if err != nil {
-		return nil, err
-	}
-	p, err := s.route(r.FrameworkID, r.SnapshotID, r.GraphType)
-	if err != nil {
-		return nil, err
-	}
-	n, err := resolveStandard(p, r.Identifier)
-	if err != nil {
-		return nil, err
-	}
-	return componentsForStandard(p, n), nil
-}

@@ -218,9 +218,9 @@ func normalizedCodeQuery(p *catalog.Package, q string, prefix bool) (string, err
 	cp := p.Profile.CodeSearchPolicy
 	n := profile.NormalizeCode(cp, q)
 	if prefix {
-		n = prefixQuery(cp, q)
+		n = trimDelimiters(cp, n)
 	}
-	if n == "" || prefix && contains(profile.NormalizedDelimiters(cp), n) {
+	if n == "" {
 		return "", fail("request.query", "is empty once normalized under %s's code policy", p.SnapshotID())
 	}
 	return n, nil
@@ -309,6 +309,7 @@ func (s *Server) searchStandards(_ context.Context, raw json.RawMessage) (any, e
 // standardHit builds a search_standards hit.
 func standardHit(h *searchHit, mode string, queryTerms int, all []*searchHit) obj {
 	p, img, n := h.pkg, h.pkg.Img, h.node
+	scopes := codeScopes(p, n)
 	warnings := []obj{}
 	var cm any
 	algorithm := "lexical_token_coverage_v1"
@@ -322,12 +323,12 @@ func standardHit(h *searchHit, mode string, queryTerms int, all []*searchHit) ob
 			warnings = append(warnings, searchWarning("multiple_code_matches",
 				"several records carry this code; all are returned and none is preferred", img.NodeString(n, kgimg.NodeID), p))
 		}
-		m, ws := codeMatch(p, n)
+		m, ws := codeMatch(p, n, scopes)
 		cm = m
 		warnings = append(warnings, ws...)
 	}
 	return obj{
-		"node": standardNode(img, n), "packageIdentity": packageIdentity(p), "facets": facetEvidence(p, n),
+		"node": standardNode(img, n), "packageIdentity": packageIdentity(p), "facets": facetsWithScopes(p, n, scopes),
 		"retrievalMethod": mode, "epistemicStatus": "retrieval_candidate", "score": scoreObject(algorithm, h, queryTerms),
 		"matchedTerms": h.terms, "matchedFields": []obj{field}, "codeMatch": cm, "warnings": warnings,
 	}

@@ -125,20 +125,24 @@ func (s *Server) route(frameworkID, snapshotID *string, graphType string) (*cata
 	return s.resolvePackage(deref(frameworkID), snapshotID, graphType)
 }
 
-func (s *Server) getStandard(_ context.Context, raw json.RawMessage) (any, error) {
-	r, err := decode[standardRequest](raw)
-	if err != nil {
-		return nil, err
+// standardTool is a tool that resolves one standard by selector and returns
+// result(package, standard): get_standard, get_learning_components_for_standard.
+func (s *Server) standardTool(result func(*catalog.Package, uint32) obj) func(context.Context, json.RawMessage) (any, error) {
+	return func(_ context.Context, raw json.RawMessage) (any, error) {
+		r, err := decode[standardRequest](raw)
+		if err != nil {
+			return nil, err
+		}
+		p, err := s.route(r.FrameworkID, r.SnapshotID, r.GraphType)
+		if err != nil {
+			return nil, err
+		}
+		n, err := resolveStandard(p, r.Identifier)
+		if err != nil {
+			return nil, err
+		}
+		return result(p, n), nil
 	}
-	p, err := s.route(r.FrameworkID, r.SnapshotID, r.GraphType)
-	if err != nil {
-		return nil, err
-	}
-	n, err := resolveStandard(p, r.Identifier)
-	if err != nil {
-		return nil, err
-	}
-	return standardResult(p, n), nil
 }
 
 // recordDoc resolves the record-level resource families.

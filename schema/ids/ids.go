@@ -6,6 +6,8 @@
 package ids
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -80,6 +82,13 @@ func CheckVersion(s string) string { return pattern(s, tokenRe, 1, 64, "a versio
 
 // CheckLanguage validates a language tag.
 func CheckLanguage(s string) string { return pattern(s, languageRe, 2, 64, "a language tag") }
+
+// Sha256 returns the `sha256:<64 hex>` digest of b, the form CheckSha256
+// accepts and every manifest, profile, image and resource hash uses.
+func Sha256(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
 
 // CheckSha256 validates a `sha256:<64 hex>` digest.
 func CheckSha256(s string) string {

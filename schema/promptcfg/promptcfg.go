@@ -4,8 +4,6 @@
 package promptcfg
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -100,8 +98,7 @@ func Decode(data []byte, path, profileID, profileVersion string, profileFramewor
 	if !o.Valid() {
 		return nil, done()
 	}
-	sum := sha256.Sum256(data)
-	c := &Config{Shared: map[string]Block{}, Prompts: map[string]map[string]Block{}, Sha256: "sha256:" + hex.EncodeToString(sum[:])}
+	c := &Config{Shared: map[string]Block{}, Prompts: map[string]map[string]Block{}, Sha256: ids.Sha256(data)}
 	c.ID, _ = o.Str("promptConfigId", true)
 	if why := ids.CheckPromptConfigID(c.ID); c.ID != "" && why != "" {
 		o.Invalid("promptConfigId", "promptConfigId: %s", why)

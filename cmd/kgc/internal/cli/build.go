@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,6 +12,7 @@ import (
 	"github.com/kgc-project/kgc/compiler/gate"
 	"github.com/kgc-project/kgc/compiler/kgimgwrite"
 	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/schema/ids"
 )
 
 func runBuild(_ context.Context, env Env, args []string) int {
@@ -98,6 +97,5 @@ func buildImage(dir string, res *gate.Result, out string) (*imageReport, error) 
 	if err != nil {
 		return nil, err
 	}
-	sum := sha256.Sum256(data)
-	return &imageReport{Path: filepath.ToSlash(path), Sha256: "sha256:" + hex.EncodeToString(sum[:]), Bytes: int64(len(data))}, nil
+	return &imageReport{Path: filepath.ToSlash(path), Sha256: ids.Sha256(data), Bytes: int64(len(data))}, nil
 }

@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -50,32 +47,4 @@ func codes(fs []finding.Finding) map[finding.Code]int {
 		m[f.Code]++
 	}
 	return m
-}
-
-// repoRoot finds the module root (for the shipped packages and profiles).
-func repoRoot(t testing.TB) string {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Dir(file)
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found")
-		}
-		dir = parent
-	}
-}
-
-// corpus returns ../shared/corpus beside the checkout, or skips the test with a
-// visible message when it is absent.
-func corpus(t testing.TB) string {
-	t.Helper()
-	dir := filepath.Join(repoRoot(t), "..", "shared", "corpus")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("SKIP: this test needs the real corpus at %s (absent: %v)", dir, err)
-	}
-	return dir
 }

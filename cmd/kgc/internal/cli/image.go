@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -12,6 +10,7 @@ import (
 	"sort"
 
 	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/schema/ids"
 	"github.com/kgc-project/kgc/schema/kgfb"
 )
 
@@ -40,8 +39,7 @@ type inspectReport struct {
 }
 
 func fileSHA(img *kgimg.Image) string {
-	s := sha256.Sum256(img.Bytes())
-	return "sha256:" + hex.EncodeToString(s[:])
+	return ids.Sha256(img.Bytes())
 }
 
 func inspect(img *kgimg.Image) inspectReport {

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/schema/finding"
 )
 
@@ -15,7 +16,7 @@ import (
 // with exactly one artifact_missing finding per declared file that is absent,
 // and nothing else.
 func TestCorpusVerdicts(t *testing.T) {
-	c := corpus(t)
+	c := imgtest.Corpus(t)
 	profiles, prompts := filepath.Join(c, "profiles"), filepath.Join(c, "prompts")
 	complete, _ := filepath.Glob(filepath.Join(c, "derived", "graph_packages", "*", "*"))
 	incomplete, _ := filepath.Glob(filepath.Join(c, "graph_packages", "*", "*"))
@@ -88,7 +89,7 @@ func missingDeclared(t *testing.T, dir string) []string {
 // TestShippedPackagesPass validates the packages that ship with the project,
 // with the project's own profiles, exactly as the README's command does.
 func TestShippedPackagesPass(t *testing.T) {
-	root := repoRoot(t)
+	root := imgtest.RepoRoot(t)
 	dirs, _ := filepath.Glob(filepath.Join(root, "packages", "*", "*"))
 	if len(dirs) < 2 {
 		t.Fatalf("found %d shipped packages, want at least 2", len(dirs))

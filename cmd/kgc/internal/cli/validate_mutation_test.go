@@ -66,12 +66,11 @@ func bumpCount(t *testing.T, f *pkgtest.Fixture, key string, by int) {
 }
 
 type mutation struct {
-	name    string
-	pkg     string
-	mutate  func(t *testing.T, f *pkgtest.Fixture)
-	seal    bool // recompute manifest checksums after mutating
-	want    finding.Code
-	skipWhy func() string
+	name   string
+	pkg    string
+	mutate func(t *testing.T, f *pkgtest.Fixture)
+	seal   bool // recompute manifest checksums after mutating
+	want   finding.Code
 }
 
 func mutations() []mutation {
