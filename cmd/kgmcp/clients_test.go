@@ -3,13 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/internal/pkggen"
@@ -29,29 +27,6 @@ func mcpClients(t *testing.T) string {
 		t.Skip("SKIP: the npm MCP clients are not installed; run tools/install-mcpclients.sh (make test does)")
 	}
 	return dir
-}
-
-// startHTTP starts kgmcp over HTTP on a free loopback port and returns its
-// /mcp URL once /health answers.
-func startHTTP(t *testing.T, dir string) string {
-	t.Helper()
-	addr := freePort(t)
-	cmd := exec.Command(binary, "--http", addr, dir)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if resp, err := http.Get("http://" + addr + "/health"); err == nil {
-			resp.Body.Close()
-			return "http://" + addr + "/mcp"
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("kgmcp did not come up: %s", stderr.String())
-		}
-	}
 }
 
 type probeStep struct {
@@ -171,7 +146,7 @@ func TestTypeScriptSDKClient(t *testing.T) {
 		{"method": "tools/call", "name": "search_learning_progressions", "arguments": request(map[string]any{"frameworkId": mathsFramework, "limit": 2})},
 		{"method": "tools/call", "name": "read_evidence", "arguments": request(map[string]any{"uri": "kgfegmcp://catalog", "maxContentBytes": 1024})},
 	}
-	url := startHTTP(t, dir)
+	url := startHTTP(t, dir).base + "/mcp"
 	for name, conn := range map[string]map[string]any{
 		"stdio": {"transport": "stdio", "command": binary, "args": []string{dir}},
 		"http":  {"transport": "http", "url": url},
@@ -277,7 +252,7 @@ func inspector(t *testing.T, clients string, args ...string) (string, int) {
 func TestInspectorCLI(t *testing.T) {
 	clients := mcpClients(t)
 	dir := shippedImages(t)
-	url := startHTTP(t, dir)
+	url := startHTTP(t, dir).base + "/mcp"
 	for name, target := range map[string][]string{"stdio": {binary, dir}, "http": {url}} {
 		t.Run(name, func(t *testing.T) {
 			out, code := inspector(t, clients, append(target, "--method", "tools/list")...)

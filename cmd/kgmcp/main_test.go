@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -164,31 +163,16 @@ func freePort(t *testing.T) string {
 
 func TestHTTPWithTheGoClient(t *testing.T) {
 	dir := shippedImages(t)
-	addr := freePort(t)
-	cmd := exec.Command(binary, "--http", addr, dir)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
+	base := startHTTP(t, dir).base
+	resp, err := http.Get(base + "/health")
+	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
-	base := "http://" + addr
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		resp, err := http.Get(base + "/health")
-		if err == nil {
-			b := new(bytes.Buffer)
-			b.ReadFrom(resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode != 200 || strings.TrimSpace(b.String()) != `{"status":"ok"}` {
-				t.Fatalf("/health: %d %q", resp.StatusCode, b.String())
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("server did not come up: %s", stderr.String())
-		}
-		time.Sleep(50 * time.Millisecond)
+	b := new(bytes.Buffer)
+	b.ReadFrom(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || strings.TrimSpace(b.String()) != `{"status":"ok"}` {
+		t.Fatalf("/health: %d %q", resp.StatusCode, b.String())
 	}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil).Connect(context.Background(),
 		&mcp.StreamableClientTransport{Endpoint: base + "/mcp"}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
@@ -226,7 +210,7 @@ func TestHTTPWithTheGoClient(t *testing.T) {
 	r, _ := http.NewRequest("POST", base+"/mcp", strings.NewReader(huge))
 	r.Header.Set("Content-Type", "application/json")
 	r.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := http.DefaultClient.Do(r)
+	resp, err = http.DefaultClient.Do(r)
 	if err != nil {
 		t.Fatal(err)
 	}

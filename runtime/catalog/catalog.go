@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/kgimg"
@@ -32,6 +33,17 @@ type Package struct {
 	Progressions map[string]any
 	// Path is the image file.
 	Path string
+
+	withdrawn atomic.Pointer[error] // set once the image is found modified in place
+}
+
+// Withdrawn returns why the package is no longer served (its image file was
+// modified in place after it was verified), or nil.
+func (p *Package) Withdrawn() error {
+	if e := p.withdrawn.Load(); e != nil {
+		return *e
+	}
+	return nil
 }
 
 // FrameworkID etc. are shorthands for the package identity.
@@ -78,6 +90,7 @@ type Catalog struct {
 	bySnapshot map[string]*Snapshot
 	// Refused lists the images that were skipped (quarantine policy).
 	Refused []Refusal
+	log     *slog.Logger
 }
 
 // Refusal records an image that could not be accepted.
@@ -128,7 +141,7 @@ func Open(paths []string, policy Policy, log *slog.Logger) (*Catalog, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	c := &Catalog{byID: map[string]*Framework{}, bySnapshot: map[string]*Snapshot{}}
+	c := &Catalog{byID: map[string]*Framework{}, bySnapshot: map[string]*Snapshot{}, log: log}
 	seen := map[string]string{}
 	for _, p := range paths {
 		pkg, err := openPackage(p)
@@ -255,7 +268,20 @@ func (c *Catalog) Snapshot(id string) (*Snapshot, bool) {
 // ResolveSnapshot routes a request (§2.A4): frameworkId + snapshotId name that
 // exact snapshot; frameworkId alone names the family's single current snapshot
 // (otherwise ambiguous_framework); snapshotId alone names that snapshot.
+//
+// A snapshot with a withdrawn package (see Check) is catalog_error.
 func (c *Catalog) ResolveSnapshot(frameworkID, snapshotID string) (*Snapshot, error) {
+	s, err := c.resolveSnapshot(frameworkID, snapshotID)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.withdrawn(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (c *Catalog) resolveSnapshot(frameworkID, snapshotID string) (*Snapshot, error) {
 	if snapshotID != "" {
 		s, ok := c.bySnapshot[snapshotID]
 		if !ok || frameworkID != "" && s.FrameworkID != frameworkID {

@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"runtime/debug"
 	"sync/atomic"
 
 	"github.com/kgc-project/kgc/schema/kgfb"
@@ -32,7 +33,8 @@ import (
 // Image is an open, verified image.
 type Image struct {
 	path   string
-	file   []byte // the whole file (mapped or read)
+	stat   os.FileInfo // the opened file as it was verified (nil for OpenBytes)
+	file   []byte      // the whole file (mapped or read)
 	unmap  func() error
 	closed atomic.Bool
 	root   *kgfb.Image
@@ -74,6 +76,14 @@ func Open(path string) (*Image, error) {
 		return nil, fmt.Errorf("kgimg: open %s: %w", path, err)
 	}
 	defer f.Close()
+	// What is mapped is what the open descriptor holds now, not what the path
+	// held at Lstat: the size and identity come from the descriptor.
+	if fi, err = f.Stat(); err != nil {
+		return nil, fmt.Errorf("kgimg: open %s: %w", path, err)
+	}
+	if !fi.Mode().IsRegular() || fi.Size() < int64(len(Magic)) || fi.Size() > MaxImageSize {
+		return nil, fmt.Errorf("kgimg: open %s: %w (changed while being opened)", path, ErrNotImage)
+	}
 	b, unmap, err := mapFile(f, int(fi.Size()))
 	if err != nil {
 		return nil, fmt.Errorf("kgimg: open %s: %w", path, err)
@@ -83,7 +93,7 @@ func Open(path string) (*Image, error) {
 		unmap()
 		return nil, fmt.Errorf("kgimg: open %s: %w", path, err)
 	}
-	img.path, img.unmap = path, unmap
+	img.path, img.unmap, img.stat = path, unmap, fi
 	return img, nil
 }
 
@@ -99,6 +109,9 @@ func OpenBytes(b []byte) (*Image, error) {
 }
 
 func newImage(b []byte) (img *Image, err error) {
+	// A file truncated while it is verified faults on the mapping: that is a
+	// refused image, not a crash.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		// The verifier is written not to panic; this is the last line of defence.
 		if r := recover(); r != nil {

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"sort"
@@ -179,7 +180,9 @@ func (s *Server) readResource(_ context.Context, req *mcp.ReadResourceRequest) (
 			} else {
 				c := &mcp.ResourceContents{URI: uri, MIMEType: d.mime, Meta: mcp.Meta(d.metadata())}
 				if d.representation == "raw_source" {
-					c.Blob = d.data
+					// The SDK encodes the blob after this handler (and its
+					// fault guard) returns: it must not point into the mapping.
+					c.Blob = bytes.Clone(d.data)
 				} else {
 					c.Text = string(d.data)
 				}

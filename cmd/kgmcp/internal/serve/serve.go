@@ -39,7 +39,25 @@ type Config struct {
 	MaxResourceSourceBytes int64    `json:"maxResourceSourceBytes"`
 	LogLevel               string   `json:"logLevel"`
 	AllowedOrigins         []string `json:"allowedOrigins"`
+	// WatchInterval is how often the image files are checked for in-place
+	// modification (0 turns the check off).
+	WatchInterval Duration `json:"watchInterval"`
 }
+
+// Duration is a time.Duration flag printed as text ("1s").
+type Duration time.Duration
+
+func (d Duration) String() string { return time.Duration(d).String() }
+
+// Set parses a Go duration.
+func (d *Duration) Set(s string) error {
+	v, err := time.ParseDuration(s)
+	*d = Duration(v)
+	return err
+}
+
+// MarshalText prints the duration as text.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
 
 type stringList []string
 
@@ -112,6 +130,11 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		}
 		return exitOK
 	}
+	if cfg.WatchInterval > 0 {
+		watch, stopWatch := context.WithCancel(ctx)
+		defer stopWatch()
+		go cat.Watch(watch, time.Duration(cfg.WatchInterval))
+	}
 	srv := mcpserver.New(cat, mcpserver.Options{Version: version(), MaxResourceBytes: cfg.MaxResourceBytes,
 		MaxResourceSourceBytes: cfg.MaxResourceSourceBytes, Logger: log})
 	if cfg.Transport == "http" {
@@ -156,6 +179,8 @@ func configure(args []string, stderr io.Writer, getenv func(string) string) (cfg
 	fs.Int64Var(&cfg.MaxResourceSourceBytes, "max-resource-source-bytes", maxSource, "largest source artifact read, in bytes")
 	fs.StringVar(&cfg.LogLevel, "log-level", envOr("KGFEGMCP_LOG_LEVEL", "info"), "debug, info, warn or error")
 	fs.Var(&origins, "allow-origin", "an Origin allowed to call the HTTP endpoint (repeatable; none by default)")
+	cfg.WatchInterval = Duration(catalog.DefaultWatchInterval)
+	fs.Var(&cfg.WatchInterval, "watch-interval", "how often to check that no served image file was modified in place (a modified image's package is withdrawn); 0 turns the check off")
 	fs.BoolVar(&check, "check", false, "open and verify every image, print the result and exit")
 	fs.BoolVar(&printConfig, "print-config", false, "print the effective configuration and exit")
 	showVersion := fs.Bool("version", false, "print the version and exit")
@@ -186,6 +211,8 @@ func configure(args []string, stderr io.Writer, getenv func(string) string) (cfg
 	switch {
 	case cfg.InvalidImagePolicy != "fail" && cfg.InvalidImagePolicy != "quarantine":
 		err = fmt.Errorf("--invalid-image must be fail or quarantine, not %q", cfg.InvalidImagePolicy)
+	case cfg.WatchInterval < 0:
+		err = errors.New("--watch-interval must not be negative")
 	case cfg.MaxResourceBytes <= 0 || cfg.MaxResourceSourceBytes <= 0:
 		err = errors.New("resource size limits must be positive")
 	case cfg.MaxResourceSourceBytes < cfg.MaxResourceBytes:

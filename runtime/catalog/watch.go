@@ -1,0 +1,62 @@
+package catalog
+
+import (
+	"context"
+	"time"
+
+	"github.com/kgc-project/kgc/runtime/kgerr"
+)
+
+// DefaultWatchInterval is how often Watch checks the image files.
+const DefaultWatchInterval = time.Second
+
+// Check stats every served image file once and withdraws each package whose
+// image was modified in place since it was verified (kgimg.ErrModified): from
+// then on Resolve refuses it with catalog_error instead of serving bytes
+// nobody verified. It returns the packages withdrawn by this call. An image
+// replaced by rename is not withdrawn: the mapping still holds the verified
+// file (a restart serves the new one).
+func (c *Catalog) Check() []*Package {
+	var out []*Package
+	for _, p := range c.Packages {
+		if p.Withdrawn() != nil {
+			continue
+		}
+		if err := p.Img.CheckFile(); err != nil {
+			var e error = kgerr.New(kgerr.CatalogError, "the image of %s was modified in place while being served (%v); the package is withdrawn until kgmcp restarts", p.SnapshotID(), err).
+				WithHint("replace images by writing a new file and renaming it over the old one, then restart kgmcp")
+			if p.withdrawn.CompareAndSwap(nil, &e) {
+				c.log.Error("image modified in place; package withdrawn", "path", p.Path, "snapshotId", p.SnapshotID(), "error", err.Error())
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// Watch runs Check every interval until ctx ends.
+func (c *Catalog) Watch(ctx context.Context, interval time.Duration) {
+	if interval <= 0 {
+		interval = DefaultWatchInterval
+	}
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			c.Check()
+		}
+	}
+}
+
+// withdrawn returns the first withdrawal among a snapshot's packages.
+func (s *Snapshot) withdrawn() error {
+	for _, p := range s.Packages {
+		if err := p.Withdrawn(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
