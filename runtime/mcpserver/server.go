@@ -13,13 +13,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
-	"runtime/debug"
 	"sync"
-	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/kgc-project/kgc/internal/canonjson"
@@ -41,6 +37,9 @@ type Options struct {
 	MaxResourceSourceBytes int64
 	// Logger receives diagnostics (never the protocol stream). Nil discards.
 	Logger *slog.Logger
+	// MaxConcurrentCalls bounds the requests handled at once in the process;
+	// more wait for a slot. Zero means DefaultMaxConcurrentCalls.
+	MaxConcurrentCalls int
 }
 
 // Default size policy.
@@ -57,6 +56,8 @@ type Server struct {
 	mcp   *mcp.Server
 	tools []string
 	memo  memo
+	slots chan struct{} // one per request being handled
+	live  drainer
 }
 
 // memo caches values derived only from the immutable catalog (hashes,
@@ -104,10 +105,13 @@ func New(cat *catalog.Catalog, opts Options) *Server {
 	if opts.Version == "" {
 		opts.Version = "devel"
 	}
-	s := &Server{cat: cat, opts: opts, log: log}
+	if opts.MaxConcurrentCalls <= 0 {
+		opts.MaxConcurrentCalls = DefaultMaxConcurrentCalls()
+	}
+	s := &Server{cat: cat, opts: opts, log: log, slots: make(chan struct{}, opts.MaxConcurrentCalls)}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: ServerName, Title: "kgmcp", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
-		Logger:       log,
+		Logger:       SDKLogger(log),
 	})
 	s.mcp.AddReceivingMiddleware(s.guard)
 	s.registerTools()
@@ -130,51 +134,6 @@ func incident() string {
 	var b [6]byte
 	rand.Read(b[:])
 	return hex.EncodeToString(b[:])
-}
-
-// guard turns a panic in any handler into an internal error (the SDK has no
-// recover of its own) and lets mapped-memory faults panic instead of crashing.
-// requestName is the tool, resource or prompt a request names, for logs.
-func requestName(req mcp.Request) string {
-	switch p := req.GetParams().(type) {
-	case *mcp.CallToolParamsRaw:
-		return p.Name
-	case *mcp.ReadResourceParams:
-		return p.URI
-	case *mcp.GetPromptParams:
-		return p.Name
-	}
-	return ""
-}
-
-func (s *Server) guard(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
-		if s.log.Enabled(ctx, slog.LevelDebug) {
-			start := time.Now()
-			defer func() {
-				s.log.Debug("handled", "method", method, "name", requestName(req), "micros", time.Since(start).Microseconds())
-			}()
-		}
-		old := debug.SetPanicOnFault(true)
-		defer debug.SetPanicOnFault(old)
-		defer func() {
-			if r := recover(); r != nil {
-				id := incident()
-				s.log.Error("handler panic", "method", method, "incident", id, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-				switch method {
-				case "tools/call":
-					res, err = errorResult("internal_error: The server could not complete the request."), nil
-				case "resources/read":
-					res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal_error: The server could not read the resource."}
-				case "prompts/get":
-					res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal_error: The server could not render the prompt."}
-				default:
-					res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal_error"}
-				}
-			}
-		}()
-		return next(ctx, method, req)
-	}
 }
 
 func errorResult(text string) *mcp.CallToolResult {

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,12 +16,47 @@ import (
 	"github.com/kgc-project/kgc/runtime/mcpserver"
 )
 
+// HTTPLimits bound what one client can hold of the HTTP server. MCP over
+// stateless Streamable HTTP with JSON responses has no long-lived streams: a
+// request is one POST and its answer, so every connection phase can be timed.
+type HTTPLimits struct {
+	// MaxConnections bounds open client connections (see connLimiter).
+	MaxConnections int `json:"maxConnections"`
+	// ReadHeader, Read, Write and Idle are the http.Server timeouts: headers,
+	// the whole request with its body, writing the answer, and a keep-alive
+	// connection waiting for its next request.
+	ReadHeader Duration `json:"readHeaderTimeout"`
+	Read       Duration `json:"readTimeout"`
+	Write      Duration `json:"writeTimeout"`
+	Idle       Duration `json:"idleTimeout"`
+	// ResponseBudget bounds the bytes of the answers to one HTTP request
+	// (a batch shares it).
+	ResponseBudget int64 `json:"responseBudgetBytes"`
+	// Shutdown bounds the graceful stop: requests in progress are answered
+	// for at most this long.
+	Shutdown Duration `json:"shutdownTimeout"`
+}
+
+// DefaultHTTPLimits are the documented defaults.
+func DefaultHTTPLimits() HTTPLimits {
+	return HTTPLimits{
+		MaxConnections: 512,
+		ReadHeader:     Duration(10 * time.Second),
+		Read:           Duration(30 * time.Second),
+		Write:          Duration(60 * time.Second),
+		Idle:           Duration(30 * time.Second),
+		ResponseBudget: 8 << 20,
+		Shutdown:       Duration(10 * time.Second),
+	}
+}
+
 // Handler returns the HTTP handler: stateless Streamable HTTP at /mcp behind
 // cross-origin protection (a foreign Origin gets 403; the SDK's DNS-rebinding
-// guard refuses a foreign Host on loopback) and GET /health.
-func Handler(srv *mcpserver.Server, allowedOrigins []string, log *slog.Logger) (http.Handler, error) {
+// guard refuses a foreign Host on loopback), the frame checks and the
+// per-request response budget, and GET /health.
+func Handler(srv *mcpserver.Server, allowedOrigins []string, budget int64, log *slog.Logger) (http.Handler, error) {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.MCP() },
-		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: log})
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: mcpserver.SDKLogger(log)})
 	cop := http.NewCrossOriginProtection()
 	for _, o := range allowedOrigins {
 		if err := cop.AddTrustedOrigin(o); err != nil {
@@ -28,7 +64,7 @@ func Handler(srv *mcpserver.Server, allowedOrigins []string, log *slog.Logger) (
 		}
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", cop.Handler(limitBody(h)))
+	mux.Handle("/mcp", cop.Handler(checkBody(h, budget, log)))
 	mux.HandleFunc("GET /health", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"status":"ok"}`)
@@ -36,24 +72,46 @@ func Handler(srv *mcpserver.Server, allowedOrigins []string, log *slog.Logger) (
 	return mux, nil
 }
 
-// MaxRequestBytes bounds an HTTP request body: every tool argument is small
-// (the largest, a cursor or a URI, is 4,096 characters), so a larger body is
-// refused (413) before it is read into memory.
-const MaxRequestBytes = 1 << 20
-
-func limitBody(next http.Handler) http.Handler {
+// checkBody refuses a body over MaxRequestBytes (413) before reading it, and
+// a body that is not acceptable JSON-RPC (checkFrame) with its JSON-RPC
+// error (400); it gives each request its response budget.
+func checkBody(next http.Handler, budget int64, log *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			next.ServeHTTP(w, r)
+			return
+		}
 		if r.ContentLength > MaxRequestBytes {
 			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
 			return
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, MaxRequestBytes)
-		next.ServeHTTP(w, r)
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxRequestBytes))
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+			} else {
+				http.Error(w, "failed to read the request body", http.StatusBadRequest)
+			}
+			return
+		}
+		if ok, reply := checkFrame(body); !ok && reply != nil {
+			log.Warn("http: refused a message", "reply", string(reply))
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			w.Write(reply)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		next.ServeHTTP(w, r.WithContext(mcpserver.WithResponseBudget(r.Context(), budget)))
 	})
 }
 
-func serveHTTP(ctx context.Context, cfg Config, srv *mcpserver.Server, log *slog.Logger, stderr io.Writer) int {
-	h, err := Handler(srv, cfg.AllowedOrigins, log)
+// serveHTTP serves until ctx ends, then stops gracefully: no new connections,
+// and the requests in progress answered until grace ends.
+func serveHTTP(ctx, grace context.Context, cfg Config, srv *mcpserver.Server, log *slog.Logger, stderr io.Writer) int {
+	lim := cfg.HTTP
+	h, err := Handler(srv, cfg.AllowedOrigins, lim.ResponseBudget, log)
 	if err != nil {
 		fmt.Fprintln(stderr, "kgmcp:", err)
 		return exitUsage
@@ -63,17 +121,29 @@ func serveHTTP(ctx context.Context, cfg Config, srv *mcpserver.Server, log *slog
 		fmt.Fprintln(stderr, "kgmcp:", err)
 		return exitUsage
 	}
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	cl := newConnLimiter(ln, lim.MaxConnections)
+	hs := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: time.Duration(lim.ReadHeader),
+		ReadTimeout:       time.Duration(lim.Read),
+		WriteTimeout:      time.Duration(lim.Write),
+		IdleTimeout:       time.Duration(lim.Idle),
+		MaxHeaderBytes:    64 << 10,
+		ConnState:         cl.connState,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
 	log.Info("serving Streamable HTTP", "addr", ln.Addr().String(), "endpoint", "/mcp")
-	go func() {
-		<-ctx.Done()
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		hs.Shutdown(shutdown)
-	}()
-	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(cl) }()
+	select {
+	case err := <-served:
 		log.Error("http server", "error", err.Error())
 		return exitRefused
+	case <-ctx.Done():
+	}
+	log.Info("stopping: answering the requests in progress", "timeout", lim.Shutdown.String())
+	if err := hs.Shutdown(grace); err != nil {
+		log.Warn("graceful stop incomplete: connections still open", "error", err.Error())
 	}
 	return exitOK
 }

@@ -16,8 +16,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/mcpserver"
 )
@@ -42,6 +40,14 @@ type Config struct {
 	// WatchInterval is how often the image files are checked for in-place
 	// modification (0 turns the check off).
 	WatchInterval Duration `json:"watchInterval"`
+	// MaxConcurrentCalls bounds the requests handled at once in the process.
+	MaxConcurrentCalls int `json:"maxConcurrentCalls"`
+	// MaxInFlight bounds the calls a stdio client may have sent and not yet
+	// had answered; past it kgmcp stops reading until one is answered.
+	MaxInFlight int `json:"maxInFlight"`
+	// HTTP holds the HTTP server's bounds (its Shutdown timeout also bounds a
+	// stdio stop).
+	HTTP HTTPLimits `json:"limits"`
 }
 
 // Duration is a time.Duration flag printed as text ("1s").
@@ -74,6 +80,9 @@ colon-separated), PORT (HTTP port on 127.0.0.1 when --http is not given and
 KGMCP_TRANSPORT=http), KGFEGMCP_INVALID_PACKAGE_POLICY (fail|quarantine),
 KGFEGMCP_MAX_RESOURCE_BYTES, KGFEGMCP_MAX_RESOURCE_SOURCE_BYTES,
 KGFEGMCP_LOG_LEVEL (debug|info|warn|error).
+
+Every message is at most 1 MiB and a batch at most 16 messages; the limits,
+timeouts and the graceful stop on SIGTERM are in docs/reliability.md.
 
 Exit codes: 0 served and stopped cleanly (or --check passed), 1 an image was
 refused or none is acceptable, 2 bad usage or configuration.
@@ -116,9 +125,9 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		fmt.Fprintln(stderr, "kgmcp: refusing to start:", err)
 		return exitRefused
 	}
-	defer cat.Close()
 	log.Info("catalog ready", "packages", len(cat.Packages), "frameworks", len(cat.Frameworks), "quarantined", len(cat.Refused), "elapsed", time.Since(start).String())
 	if check {
+		defer cat.Close()
 		for _, p := range cat.Packages {
 			fmt.Fprintf(stdout, "ok       %s %s\n", p.Path, p.SnapshotID())
 		}
@@ -130,18 +139,52 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		}
 		return exitOK
 	}
+	return Serve(ctx, cfg, cat, stdin, stdout, stderr, log)
+}
+
+// Serve serves an open catalog over the configured transport until ctx ends
+// (or, over stdio, the input ends), then stops gracefully: it takes no new
+// requests, answers the ones in progress for at most the shutdown timeout,
+// and closes the catalog only once no handler can read it any more (a stop
+// that times out leaves the images mapped to the exiting process).
+func Serve(ctx context.Context, cfg Config, cat *catalog.Catalog, stdin io.Reader, stdout, stderr io.Writer, log *slog.Logger) int {
 	if cfg.WatchInterval > 0 {
 		watch, stopWatch := context.WithCancel(ctx)
 		defer stopWatch()
 		go cat.Watch(watch, time.Duration(cfg.WatchInterval))
 	}
 	srv := mcpserver.New(cat, mcpserver.Options{Version: version(), MaxResourceBytes: cfg.MaxResourceBytes,
-		MaxResourceSourceBytes: cfg.MaxResourceSourceBytes, Logger: log})
+		MaxResourceSourceBytes: cfg.MaxResourceSourceBytes, MaxConcurrentCalls: cfg.MaxConcurrentCalls, Logger: log})
+	// grace ends one shutdown timeout after ctx does (or after the session
+	// ends by itself): the graceful stop's deadline.
+	grace, endGrace := context.WithCancel(context.Background())
+	defer endGrace()
+	stopGrace := context.AfterFunc(ctx, func() { time.AfterFunc(time.Duration(cfg.HTTP.Shutdown), endGrace) })
+	defer stopGrace()
+	var code int
 	if cfg.Transport == "http" {
-		return serveHTTP(ctx, cfg, srv, log, stderr)
+		code = serveHTTP(ctx, grace, cfg, srv, log, stderr)
+	} else {
+		code = serveStdio(ctx, cfg, srv, stdin, stdout, log)
 	}
-	t := &mcp.StdioTransport{}
-	if err := srv.MCP().Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+	if stopGrace() {
+		time.AfterFunc(time.Duration(cfg.HTTP.Shutdown), endGrace)
+	}
+	if err := srv.Drain(grace); err != nil {
+		log.Warn("stopped with requests still running; the images stay mapped until exit", "error", err.Error())
+		return code
+	}
+	cat.Close()
+	return code
+}
+
+// serveStdio serves one session on stdin/stdout. The session runs on its own
+// context: ctx ending only stops the reading, so that the calls already read
+// are answered before the session ends.
+func serveStdio(ctx context.Context, cfg Config, srv *mcpserver.Server, stdin io.Reader, stdout io.Writer, log *slog.Logger) int {
+	t := &stdioTransport{in: stdin, out: stdout, maxInFlight: cfg.MaxInFlight, stop: ctx.Done(),
+		drainTimeout: time.Duration(cfg.HTTP.Shutdown), log: log}
+	if err := srv.MCP().Run(context.WithoutCancel(ctx), t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		log.Error("stdio session ended", "error", err.Error())
 		return exitRefused
 	}
@@ -179,6 +222,10 @@ func configure(args []string, stderr io.Writer, getenv func(string) string) (cfg
 	fs.Int64Var(&cfg.MaxResourceSourceBytes, "max-resource-source-bytes", maxSource, "largest source artifact read, in bytes")
 	fs.StringVar(&cfg.LogLevel, "log-level", envOr("KGFEGMCP_LOG_LEVEL", "info"), "debug, info, warn or error")
 	fs.Var(&origins, "allow-origin", "an Origin allowed to call the HTTP endpoint (repeatable; none by default)")
+	cfg.HTTP = DefaultHTTPLimits()
+	fs.IntVar(&cfg.HTTP.MaxConnections, "max-connections", cfg.HTTP.MaxConnections, "most open HTTP connections; at the limit the longest-idle one is closed to admit a new one")
+	fs.IntVar(&cfg.MaxConcurrentCalls, "max-concurrent-calls", mcpserver.DefaultMaxConcurrentCalls(), "most requests handled at once; more wait for a slot")
+	fs.IntVar(&cfg.MaxInFlight, "max-in-flight", 64, "most calls a stdio client may have unanswered; past it kgmcp stops reading its input")
 	cfg.WatchInterval = Duration(catalog.DefaultWatchInterval)
 	fs.Var(&cfg.WatchInterval, "watch-interval", "how often to check that no served image file was modified in place (a modified image's package is withdrawn); 0 turns the check off")
 	fs.BoolVar(&check, "check", false, "open and verify every image, print the result and exit")
@@ -211,6 +258,8 @@ func configure(args []string, stderr io.Writer, getenv func(string) string) (cfg
 	switch {
 	case cfg.InvalidImagePolicy != "fail" && cfg.InvalidImagePolicy != "quarantine":
 		err = fmt.Errorf("--invalid-image must be fail or quarantine, not %q", cfg.InvalidImagePolicy)
+	case cfg.HTTP.MaxConnections < 1 || cfg.MaxConcurrentCalls < 1 || cfg.MaxInFlight < 1:
+		err = errors.New("--max-connections, --max-concurrent-calls and --max-in-flight must be at least 1")
 	case cfg.WatchInterval < 0:
 		err = errors.New("--watch-interval must not be negative")
 	case cfg.MaxResourceBytes <= 0 || cfg.MaxResourceSourceBytes <= 0:

@@ -1,0 +1,226 @@
+package serve
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// stdioTransport is MCP over newline-delimited JSON on a reader and a writer,
+// built on the SDK's IO transport with what that lacks:
+//
+//   - every line is checked first (checkFrame): a line that is not JSON-RPC is
+//     answered -32700/-32600 and the session goes on (the SDK would end it);
+//   - at most maxInFlight calls are read and not yet answered: past that the
+//     transport stops reading, so a client that floods the pipe is held back
+//     by the pipe instead of growing the server's memory;
+//   - when the input ends or stop is closed, reading stops and the calls
+//     already read are answered (for at most drainTimeout) before the session
+//     ends;
+//   - an SDK error without a JSON-RPC code (code 0, e.g. a call before
+//     initialize) is sent with a proper code.
+type stdioTransport struct {
+	in           io.Reader
+	out          io.Writer
+	maxInFlight  int
+	stop         <-chan struct{}
+	drainTimeout time.Duration
+	log          *slog.Logger
+}
+
+// Connect implements mcp.Transport.
+func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	pr, pw := io.Pipe()
+	out := &lockedWriter{w: t.out}
+	inner, err := (&mcp.IOTransport{Reader: pr, Writer: out, MaxLineLength: MaxRequestBytes + 1}).Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c := &stdioConn{inner: inner, calls: newCounter(t.maxInFlight), drainTimeout: t.drainTimeout}
+	go pump(t.in, pw, out, t.log)
+	if t.stop != nil {
+		go func() {
+			<-t.stop
+			pw.CloseWithError(io.EOF)
+		}()
+	}
+	return c, nil
+}
+
+// pump copies the lines of in that pass checkFrame to w and answers the
+// others on out. It closes w when in ends.
+func pump(in io.Reader, w *io.PipeWriter, out io.Writer, log *slog.Logger) {
+	br := bufio.NewReaderSize(in, 64<<10)
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		switch {
+		case len(line)+len(chunk) > MaxRequestBytes:
+			// Discard the rest of an over-long line without buffering it.
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = br.ReadSlice('\n')
+			}
+			log.Warn("stdio: refused an over-long line", "limit", MaxRequestBytes)
+			out.Write(append(errorReply(nil, jsonrpc.CodeInvalidRequest, "Invalid Request: a line over 1 MiB; no request is that long"), '\n'))
+			line = line[:0]
+		case errors.Is(err, bufio.ErrBufferFull):
+			line = append(line, chunk...)
+			continue
+		default:
+			frame := chunk
+			if len(line) > 0 {
+				line = append(line, chunk...)
+				frame = line
+			}
+			if ok, reply := checkFrame(frame); ok {
+				if _, werr := w.Write(frame); werr != nil {
+					return
+				}
+				if frame[len(frame)-1] != '\n' {
+					w.Write([]byte{'\n'})
+				}
+			} else if reply != nil {
+				log.Warn("stdio: refused a message", "reply", string(reply))
+				out.Write(append(reply, '\n'))
+			}
+			line = line[:0]
+		}
+		if err != nil {
+			w.Close()
+			return
+		}
+	}
+}
+
+// stdioConn counts the calls read and not yet answered.
+type stdioConn struct {
+	inner        mcp.Connection
+	calls        *counter
+	drainTimeout time.Duration
+}
+
+func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.inner.Read(ctx)
+	if err != nil {
+		// Answer what was read before letting the SDK end the session: it
+		// drops the responses of calls still running once reading stops.
+		drain, cancel := context.WithTimeout(ctx, c.drainTimeout)
+		c.calls.waitZero(drain)
+		cancel()
+		return nil, err
+	}
+	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+		if err := c.calls.acquire(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return msg, nil
+}
+
+func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	resp, isResp := msg.(*jsonrpc.Response)
+	if isResp {
+		defer c.calls.release()
+		if resp.Error != nil && wireCode(resp.Error) == 0 {
+			fixed := *resp
+			fixed.Error = &jsonrpc.Error{Code: codeFor(resp.Error.Error()), Message: resp.Error.Error()}
+			msg = &fixed
+		}
+	}
+	return c.inner.Write(ctx, msg)
+}
+
+// wireCode is the JSON-RPC code err would be sent with (0 when it has none).
+func wireCode(err error) int64 {
+	var we *jsonrpc.Error
+	if errors.As(err, &we) {
+		return we.Code
+	}
+	return 0
+}
+
+// codeFor gives an SDK error sent without a code its JSON-RPC code.
+func codeFor(message string) int64 {
+	if strings.Contains(message, "invalid during session initialization") {
+		return jsonrpc.CodeInvalidRequest
+	}
+	return jsonrpc.CodeInvalidParams
+}
+
+func (c *stdioConn) Close() error      { return c.inner.Close() }
+func (c *stdioConn) SessionID() string { return "" }
+
+// lockedWriter serialises whole-message writes from the SDK and the pump.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func (l *lockedWriter) Close() error { return nil }
+
+// counter is a counting semaphore that can also wait for zero.
+type counter struct {
+	mu      sync.Mutex
+	n, max  int
+	changed chan struct{} // closed and replaced on every release
+}
+
+func newCounter(max int) *counter { return &counter{max: max, changed: make(chan struct{})} }
+
+func (c *counter) acquire(ctx context.Context) error {
+	for {
+		c.mu.Lock()
+		if c.n < c.max {
+			c.n++
+			c.mu.Unlock()
+			return nil
+		}
+		ch := c.changed
+		c.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+func (c *counter) release() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n > 0 {
+		c.n--
+	}
+	close(c.changed)
+	c.changed = make(chan struct{})
+}
+
+func (c *counter) waitZero(ctx context.Context) {
+	for {
+		c.mu.Lock()
+		n, ch := c.n, c.changed
+		c.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
