@@ -4,16 +4,27 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
+	"syscall"
 
 	"github.com/kgc-project/kgc/cmd/kgc/internal/cli"
+	"github.com/kgc-project/kgc/compiler/kgimgwrite"
 )
 
 func main() {
 	cli.ApplyMemoryLimit(os.Getenv)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := cli.Main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	// On SIGINT or SIGTERM, let an image being written finish or be removed,
+	// then stop (exit 2): no temp file is left behind. (One left by a build
+	// killed outright is removed by the next build into the same directory.)
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		s := <-sig
+		kgimgwrite.Quiesce()
+		fmt.Fprintf(os.Stderr, "kgc: stopped by %v\n", s)
+		os.Exit(cli.ExitFailure)
+	}()
+	os.Exit(cli.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -22,7 +22,8 @@ const MaxLineBytes = 8 << 20
 type Result struct {
 	Nodes         []*Node
 	Relationships []*Relationship
-	Findings      []finding.Finding
+	// Findings keeps the first finding.DefaultKeep findings and counts all.
+	Findings finding.List
 	// Sha256 is the digest of every byte read, as `sha256:<hex>`.
 	Sha256 string
 	Size   int64
@@ -45,10 +46,15 @@ type decoder struct {
 	line     int
 	order    int
 	sum      hash.Hash
+	// envelopes counts the envelope findings so far (see envelopeBroken).
+	envelopes int
 }
 
 func (d *decoder) add(code finding.Code, record, field, format string, args ...any) {
-	d.res.Findings = append(d.res.Findings, finding.New(code, format, args...).
+	if code == finding.JSONLEnvelopeInvalid {
+		d.envelopes++
+	}
+	d.res.Findings.Add(finding.New(code, format, args...).
 		WithStage(finding.StageDelivery).At(d.artifact, d.path).OnLine(d.line).For(record).In(field))
 }
 
@@ -237,7 +243,7 @@ func (d *decoder) node(v *jsonv.Value) {
 		d.add(finding.JSONLEnvelopeInvalid, id, "type", "type is %q; the nodes artifact holds only node records", t)
 		return
 	}
-	before := len(d.res.Findings)
+	before := d.envelopes
 	n := &Node{Line: d.line}
 	n.ID, _ = e.str("identifier")
 	n.Labels = e.labels("labels")
@@ -288,7 +294,7 @@ func (d *decoder) relationship(v *jsonv.Value, line []byte, end int64) {
 		d.add(finding.JSONLEnvelopeInvalid, id, "type", "type is %q; the relationships artifact holds only relationship records", t)
 		return
 	}
-	before := len(d.res.Findings)
+	before := d.envelopes
 	r := &Relationship{Line: d.line, EndOffset: end}
 	r.ID, _ = e.str("identifier")
 	r.Label, _ = e.str("label")
@@ -324,16 +330,10 @@ func (d *decoder) relationship(v *jsonv.Value, line []byte, end int64) {
 }
 
 // envelopeBroken reports whether the record being decoded got an envelope
-// finding since index before: such a record is left out of the decoded graph
-// (its problem is reported; checks on the rest of the graph still run).
-func (d *decoder) envelopeBroken(before int) bool {
-	for _, f := range d.res.Findings[before:] {
-		if f.Code == finding.JSONLEnvelopeInvalid {
-			return true
-		}
-	}
-	return false
-}
+// finding since the count was before: such a record is left out of the
+// decoded graph (its problem is reported; checks on the rest of the graph
+// still run).
+func (d *decoder) envelopeBroken(before int) bool { return d.envelopes > before }
 
 // stringArray decodes a JSON array of strings held in a string property.
 func stringArray(s string) ([]string, bool) {

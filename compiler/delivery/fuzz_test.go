@@ -44,7 +44,7 @@ func FuzzDecodeNodes(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkRegistered(t, res.Findings)
+		checkRegistered(t, res.Findings.Items())
 	})
 }
 
@@ -56,7 +56,7 @@ func FuzzDecodeRelationships(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkRegistered(t, res.Findings)
+		checkRegistered(t, res.Findings.Items())
 	})
 }
 
@@ -69,14 +69,14 @@ func TestDecodeLongLineAndCRLF(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := map[int]bool{}
-	for _, f := range res.Findings {
+	for _, f := range res.Findings.Items() {
 		if f.Code == finding.JSONLParsingError {
 			lines[f.Line] = true
 		}
 	}
 	for _, l := range []int{1, 2, 3} {
 		if !lines[l] {
-			t.Errorf("no jsonl_parsing_error on line %d: %+v", l, res.Findings)
+			t.Errorf("no jsonl_parsing_error on line %d: %+v", l, res.Findings.Items())
 		}
 	}
 	if res.Size != int64(len(in)) {
@@ -98,12 +98,12 @@ func TestDecodeTypedProperties(t *testing.T) {
 		t.Errorf("decoded %+v", n)
 	}
 	var decode int
-	for _, f := range res.Findings {
+	for _, f := range res.Findings.Items() {
 		if f.Code == finding.DeliveryPropertyDecoding {
 			decode++
 		}
 	}
 	if decode != 2 { // tags is not an array of strings; description is not a string
-		t.Errorf("want 2 property findings, got %+v", res.Findings)
+		t.Errorf("want 2 property findings, got %+v", res.Findings.Items())
 	}
 }

@@ -61,9 +61,12 @@ func (s *state) checkArtifacts() error {
 		if !ok {
 			continue
 		}
-		f, err := s.root.Open(p)
+		f, ok, err := s.openFile(a.Name, p, finding.StageArtifacts)
 		if err != nil {
-			return fmt.Errorf("open %s: %w", p, err)
+			return err
+		}
+		if !ok {
+			continue
 		}
 		h := sha256.New()
 		_, err = io.Copy(h, f)
@@ -106,11 +109,11 @@ func (s *state) readDocuments() error {
 		if !ok {
 			continue
 		}
-		b, err := s.readFile(p)
+		b, ok, err := s.readFile(a.Name, p, MaxDocumentBytes, stageOf(a.Name))
 		if err != nil {
 			return err
 		}
-		if !s.verify(a.Name, p, digest(b)) {
+		if !ok || !s.verify(a.Name, p, digest(b)) {
 			continue
 		}
 		if strings.HasSuffix(p, ".jsonl") {
@@ -221,9 +224,12 @@ func (s *state) decodeDelivery() error {
 		if !ok {
 			continue
 		}
-		f, err := s.root.Open(p)
+		f, ok, err := s.openFile(name, p, finding.StageDelivery)
 		if err != nil {
-			return fmt.Errorf("open %s: %w", p, err)
+			return err
+		}
+		if !ok {
+			continue
 		}
 		kind := delivery.NodesFile
 		if name == manifest.Relationships {
@@ -237,7 +243,7 @@ func (s *state) decodeDelivery() error {
 		if !s.verify(name, p, res.Sha256) {
 			continue
 		}
-		s.add(res.Findings...)
+		s.res.Findings.Merge(&res.Findings)
 		if kind == delivery.NodesFile {
 			s.res.Nodes = res.Nodes
 		} else {

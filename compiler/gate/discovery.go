@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -8,12 +9,14 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/kgc-project/kgc/internal/safefile"
 	"github.com/kgc-project/kgc/schema/finding"
 	"github.com/kgc-project/kgc/schema/ids"
 )
@@ -87,12 +90,27 @@ func unsafeName(name string) string {
 func (s *state) walk() error {
 	s.files = map[string]bool{}
 	s.dirs = map[string]bool{}
-	return s.walkDir(".")
+	return s.walkDir(".", 0)
 }
 
-func (s *state) walkDir(rel string) error {
-	f, err := s.root.Open(rel)
+// Bounds of the walk. An artifact path has at most 512 characters, so no
+// declared file lies deeper than maxWalkDepth directories: a deeper directory
+// is reported as undeclared without being entered (3,000 nested levels took
+// 8.1 s when every level was opened from the root). A tree with more than
+// MaxTreeEntries names is refused with path_tree_too_large.
+const (
+	maxWalkDepth = 256
+	// MaxTreeEntries bounds the files and directories the gate lists.
+	MaxTreeEntries = 100000
+)
+
+func (s *state) walkDir(rel string, depth int) error {
+	f, err := safefile.OpenDir(s.root, rel)
 	if err != nil {
+		if errors.Is(err, safefile.ErrWrongType) || errors.Is(err, syscall.ENOTDIR) {
+			s.add(finding.New(finding.PathSpecialFile, "%s changed while the package was read: %v", rel, err).At("", rel))
+			return nil
+		}
 		return fmt.Errorf("read %s: %w", filepath.Join(s.dir, rel), err)
 	}
 	entries, err := f.ReadDir(-1)
@@ -103,6 +121,13 @@ func (s *state) walkDir(rel string) error {
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
 	seen := map[string]string{}
 	for _, e := range entries {
+		if len(s.files)+len(s.dirs) >= MaxTreeEntries {
+			if !s.treeTooLarge {
+				s.treeTooLarge = true
+				s.add(finding.New(finding.PathTreeTooLarge, "the package tree holds more than %d files and directories; the rest are not examined", MaxTreeEntries))
+			}
+			return nil
+		}
 		name := e.Name()
 		p := path.Join(rel, name)
 		if why := unsafeName(name); why != "" {
@@ -120,7 +145,10 @@ func (s *state) walkDir(rel string) error {
 			s.add(finding.New(finding.PathSymlink, "%s is a symbolic link; packages hold only regular files and directories", p).At("", p))
 		case mode.IsDir():
 			s.dirs[p] = true
-			if err := s.walkDir(p); err != nil {
+			if depth+1 >= maxWalkDepth {
+				continue // nothing declared can lie below: reported as undeclared
+			}
+			if err := s.walkDir(p, depth+1); err != nil {
 				return err
 			}
 		case mode.IsRegular():

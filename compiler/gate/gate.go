@@ -28,6 +28,9 @@ import (
 type Options struct {
 	// ProfileRoot holds <profileId>/<profileVersion>/profile.json.
 	ProfileRoot string
+	// MaxFindings is how many findings the result keeps (the first in gate
+	// order); the rest are only counted. Zero means finding.DefaultKeep.
+	MaxFindings int
 	// PromptRoot holds <profileId>/<profileVersion>/prompts.json; empty means
 	// ProfileRoot. A missing prompt root is allowed (no prompt configs).
 	PromptRoot string
@@ -96,7 +99,7 @@ func Run(dir string, opts Options) (*Result, error) {
 	if opts.PromptRoot == "" {
 		opts.PromptRoot = opts.ProfileRoot
 	}
-	s := &state{res: &Result{Dir: dir}, opts: opts, dir: filepath.Clean(dir), usable: map[string]bool{}, splitLines: map[string][][32]byte{}}
+	s := &state{res: &Result{Dir: dir, Findings: finding.List{Keep: opts.MaxFindings}}, opts: opts, dir: filepath.Clean(dir), usable: map[string]bool{}, splitLines: map[string][][32]byte{}}
 	if err := s.run(); err != nil {
 		return nil, err
 	}
@@ -126,6 +129,8 @@ type state struct {
 	splitLines map[string][][32]byte
 	// evidence holds the progression provenance read from the shards.
 	evidence *lpEvidence
+	// treeTooLarge is set once the walk stopped at MaxTreeEntries.
+	treeTooLarge bool
 	// relPrefixBytes is the byte length of the AS/LC part of the
 	// relationships file (before the first progression record).
 	relPrefixBytes int64

@@ -3,13 +3,13 @@ package gate
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
 	"sort"
 	"strings"
 
+	"github.com/kgc-project/kgc/internal/safefile"
 	"github.com/kgc-project/kgc/schema/finding"
 	"github.com/kgc-project/kgc/schema/ids"
 	"github.com/kgc-project/kgc/schema/profile"
@@ -50,17 +50,14 @@ func openConfig(root, id, version, file string, maxBytes int64) (data []byte, fo
 			return nil, true, fmt.Sprintf("%s is %d bytes; the limit is %d", rel, fi.Size(), maxBytes), nil
 		}
 	}
-	f, err := r.Open(rel)
-	if err != nil {
-		return nil, false, "", fmt.Errorf("open %s: %w", rel, err)
-	}
-	defer f.Close()
-	var rd io.Reader = f
-	if maxBytes > 0 {
-		rd = io.LimitReader(f, maxBytes+1)
-	}
-	data, err = io.ReadAll(rd)
-	if err != nil {
+	data, err = safefile.Read(r, rel, maxBytes)
+	var tl *safefile.TooLargeError
+	switch {
+	case errors.As(err, &tl):
+		return nil, true, tl.Error(), nil
+	case errors.Is(err, safefile.ErrWrongType):
+		return nil, true, err.Error(), nil
+	case err != nil:
 		return nil, false, "", fmt.Errorf("read %s: %w", rel, err)
 	}
 	return data, true, "", nil
@@ -75,7 +72,7 @@ func (s *state) bindProfile() error {
 	}
 	rel := path.Join(ref.ProfileID, ref.ProfileVersion, profile.FileName)
 	s.res.ProfilePath = rel
-	data, found, unsafe, err := openConfig(s.opts.ProfileRoot, ref.ProfileID, ref.ProfileVersion, profile.FileName, 0)
+	data, found, unsafe, err := openConfig(s.opts.ProfileRoot, ref.ProfileID, ref.ProfileVersion, profile.FileName, MaxProfileBytes)
 	if err != nil {
 		return err
 	}

@@ -1,28 +1,71 @@
 package gate
 
 import (
+	"errors"
 	"fmt"
-	"io"
+	"os"
+	"path"
 	"sort"
 	"strings"
 
+	"github.com/kgc-project/kgc/internal/safefile"
 	"github.com/kgc-project/kgc/schema/finding"
 	"github.com/kgc-project/kgc/schema/ids"
 	"github.com/kgc-project/kgc/schema/manifest"
 )
 
-// readFile reads a package-relative regular file through the package root.
-func (s *state) readFile(rel string) ([]byte, error) {
-	f, err := s.root.Open(rel)
-	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", rel, err)
+// Ceilings of the files the gate reads whole (a file over its ceiling is a
+// file_too_large finding and is not read): a 2 GB sparse manifest cost 4.57 GB
+// when it was read before its size was checked. The largest real detailed
+// artifact known is CBSE's 40.9 MB provenance map. Delivery JSONL is streamed
+// (one line at most delivery.MaxLineBytes) and has no ceiling.
+const (
+	MaxManifestBytes = 8 << 20
+	MaxProfileBytes  = 8 << 20
+	MaxDocumentBytes = 128 << 20
+)
+
+// readFile reads a package-relative regular file through the package root, at
+// most max bytes. A file over max, or one that is not (or is no longer) a
+// regular file, is reported as a finding about the artifact and gives
+// ok false; only an I/O failure is an error.
+func (s *state) readFile(artifact, rel string, max int64, stage finding.Stage) (b []byte, ok bool, err error) {
+	b, err = safefile.Read(s.root, rel, max)
+	if s.fileProblem(artifact, rel, stage, err) {
+		return nil, false, nil
 	}
-	defer f.Close()
-	b, err := io.ReadAll(f)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", rel, err)
+		return nil, false, fmt.Errorf("read %s: %w", rel, err)
 	}
-	return b, nil
+	return b, true, nil
+}
+
+// openFile opens a package-relative regular file for streaming, as readFile
+// reads one.
+func (s *state) openFile(artifact, rel string, stage finding.Stage) (f *os.File, ok bool, err error) {
+	f, _, err = safefile.Open(s.root, rel, 0)
+	if s.fileProblem(artifact, rel, stage, err) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("open %s: %w", rel, err)
+	}
+	return f, true, nil
+}
+
+// fileProblem reports err as a finding when it is about the file itself (too
+// large, or not a regular file any more) and says whether it did.
+func (s *state) fileProblem(artifact, rel string, stage finding.Stage, err error) bool {
+	var tl *safefile.TooLargeError
+	switch {
+	case errors.As(err, &tl):
+		s.add(finding.New(finding.FileTooLarge, "%s is %d bytes, over the %d-byte ceiling for this file; it is not read", rel, tl.Size, tl.Max).WithStage(stage).At(artifact, rel))
+	case errors.Is(err, safefile.ErrWrongType):
+		s.add(finding.New(finding.PathSpecialFile, "%v", err).At(artifact, rel))
+	default:
+		return false
+	}
+	return true
 }
 
 // readManifest decodes package_manifest.json and checks the directory names
@@ -32,9 +75,12 @@ func (s *state) readManifest() bool {
 		s.add(finding.New(finding.ManifestMissing, "the package has no %s", manifest.FileName).At("manifest", manifest.FileName))
 		return false
 	}
-	b, err := s.readFile(manifest.FileName)
+	b, ok, err := s.readFile("manifest", manifest.FileName, MaxManifestBytes, finding.StageManifest)
 	if err != nil {
 		s.add(finding.New(finding.ManifestMissing, "%s cannot be read: %v", manifest.FileName, err).At("manifest", manifest.FileName))
+		return false
+	}
+	if !ok {
 		return false
 	}
 	m, fs := manifest.Decode(b)
@@ -77,24 +123,28 @@ func (s *state) checkTree() {
 		}
 		s.add(finding.New(finding.ArtifactMissing, "declared artifact %s (%s) does not exist", a.Name, a.Path).At(a.Name, a.Path))
 	}
+	// A directory is used when a declared path lies under it: mark every
+	// ancestor of every declared path (linear in the paths' segments, not
+	// directories times paths).
+	used := map[string]bool{}
+	for p := range declared {
+		for d := path.Dir(p); d != "." && !used[d]; d = path.Dir(d) {
+			used[d] = true
+		}
+	}
+	undeclared := map[string]bool{}
 	var undeclaredDirs []string
 	for d := range s.dirs {
-		prefix := d + "/"
-		used := false
-		for p := range declared {
-			if strings.HasPrefix(p, prefix) {
-				used = true
-				break
-			}
-		}
-		if !used {
+		if !used[d] {
+			undeclared[d] = true
 			undeclaredDirs = append(undeclaredDirs, d)
 		}
 	}
 	sort.Strings(undeclaredDirs)
+	// under reports whether p lies below an undeclared directory.
 	under := func(p string) bool {
-		for _, d := range undeclaredDirs {
-			if strings.HasPrefix(p, d+"/") {
+		for d := path.Dir(p); d != "."; d = path.Dir(d) {
+			if undeclared[d] {
 				return true
 			}
 		}

@@ -9,8 +9,6 @@ package kgimgwrite
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	flatbuffers "github.com/google/flatbuffers/go"
@@ -286,44 +284,3 @@ func (w *writer) buildIdentity(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 
 // ImageName returns the file name of a snapshot's image.
 func ImageName(snapshotID string) string { return snapshotID + ".kgimg" }
-
-// WriteFile writes image bytes to dir/name atomically: a temp file in dir,
-// fsync, rename, then fsync of dir. A failure leaves no partial image.
-func WriteFile(dir, name string, data []byte) (string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("kgimgwrite: %w", err)
-	}
-	final := filepath.Join(dir, name)
-	tmp, err := os.CreateTemp(dir, "."+name+".tmp-*")
-	if err != nil {
-		return "", fmt.Errorf("kgimgwrite: %w", err)
-	}
-	ok := false
-	defer func() {
-		if !ok {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		return "", fmt.Errorf("kgimgwrite: write %s: %w", final, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return "", fmt.Errorf("kgimgwrite: sync %s: %w", final, err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return "", fmt.Errorf("kgimgwrite: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return "", fmt.Errorf("kgimgwrite: close %s: %w", final, err)
-	}
-	if err := os.Rename(tmp.Name(), final); err != nil {
-		return "", fmt.Errorf("kgimgwrite: rename to %s: %w", final, err)
-	}
-	ok = true
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return final, nil
-}

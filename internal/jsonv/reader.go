@@ -74,7 +74,13 @@ type Obj struct {
 	Path string
 	Is   *Issues
 	used []bool
+	idx  map[string]int // first member of each key, for large objects
 }
+
+// indexFrom is the member count from which Field looks keys up in a map
+// instead of scanning: a reader that asks for every member of an object (a
+// manifest's 200,000 checksums) must not be quadratic.
+const indexFrom = 16
 
 // AsObj returns a reader over v, reporting a type problem if v is not an object.
 func AsObj(v *Value, path string, is *Issues) *Obj {
@@ -112,11 +118,9 @@ func (o *Obj) Field(key string, required bool) *Value {
 	if o.V == nil {
 		return nil
 	}
-	for i := range o.V.Obj {
-		if o.V.Obj[i].Key == key {
-			o.used[i] = true
-			return o.V.Obj[i].Val
-		}
+	if i := o.find(key); i >= 0 {
+		o.used[i] = true
+		return o.V.Obj[i].Val
 	}
 	if required {
 		o.Is.Add(CodeMissingField, Join(o.Path, key), o.V.Off, "%s is required", Join(o.Path, key))
@@ -124,9 +128,31 @@ func (o *Obj) Field(key string, required bool) *Value {
 	return nil
 }
 
+// find returns the index of the first member named key, or -1.
+func (o *Obj) find(key string) int {
+	if len(o.V.Obj) < indexFrom {
+		for i := range o.V.Obj {
+			if o.V.Obj[i].Key == key {
+				return i
+			}
+		}
+		return -1
+	}
+	if o.idx == nil {
+		o.idx = make(map[string]int, len(o.V.Obj))
+		for i := len(o.V.Obj) - 1; i >= 0; i-- {
+			o.idx[o.V.Obj[i].Key] = i
+		}
+	}
+	if i, ok := o.idx[key]; ok {
+		return i
+	}
+	return -1
+}
+
 // Has reports whether the member exists, without marking it.
 func (o *Obj) Has(key string) bool {
-	return o.V != nil && o.V.Get(key) != nil
+	return o.V != nil && o.find(key) >= 0
 }
 
 // Done records every member that no accessor asked for.

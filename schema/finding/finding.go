@@ -66,44 +66,122 @@ func (f Finding) For(record string) Finding { f.Record = record; return f }
 // In sets the field path.
 func (f Finding) In(field string) Finding { f.Field = field; return f }
 
-// List is an ordered collection of findings.
+// DefaultKeep is how many findings a List keeps when its Keep is zero. A
+// hostile package can hold millions of problems (one 6 MB nodes file gave 3
+// million): a List keeps the first findings in gate order and only counts the
+// rest, so its memory does not grow with the package.
+const DefaultKeep = 10000
+
+// List is an ordered collection of findings that keeps at most Keep of them
+// (the first in gate order) and counts every one, by code and severity.
 type List struct {
-	items []Finding
+	// Keep is the most findings kept; zero means DefaultKeep.
+	Keep int
+
+	items    []Finding
+	total    int
+	errors   int
+	byCode   map[Code]int
+	maxStage int // highest stage order among the kept findings
 }
 
-// Add appends findings.
-func (l *List) Add(fs ...Finding) { l.items = append(l.items, fs...) }
+func (l *List) keep() int {
+	if l.Keep > 0 {
+		return l.Keep
+	}
+	return DefaultKeep
+}
 
-// Items returns the findings in gate order: by stage, then in the order each
-// stage reported them (which every stage keeps deterministic).
+// Add records findings.
+func (l *List) Add(fs ...Finding) {
+	for _, f := range fs {
+		l.count(f, 1)
+		l.offer(f)
+	}
+}
+
+func (l *List) count(f Finding, n int) {
+	l.total += n
+	if f.Severity == Error {
+		l.errors += n
+	}
+	if l.byCode == nil {
+		l.byCode = map[Code]int{}
+	}
+	l.byCode[f.Code] += n
+}
+
+// offer keeps f if it is among the first Keep in gate order (by stage, then
+// in the order reported). The stages run in order, so once the list is full
+// almost every later finding sorts after all kept ones and costs nothing.
+func (l *List) offer(f Finding) {
+	o := f.Stage.order()
+	if len(l.items) < l.keep() {
+		l.items = append(l.items, f)
+		l.maxStage = max(l.maxStage, o)
+		return
+	}
+	if o >= l.maxStage {
+		return
+	}
+	for i := len(l.items) - 1; i >= 0; i-- {
+		if l.items[i].Stage.order() == l.maxStage {
+			l.items = append(l.items[:i], l.items[i+1:]...)
+			break
+		}
+	}
+	l.items = append(l.items, f)
+	l.maxStage = 0
+	for _, k := range l.items {
+		l.maxStage = max(l.maxStage, k.Stage.order())
+	}
+}
+
+// Merge adds the findings of o (kept and counted) after those of l.
+func (l *List) Merge(o *List) {
+	kept := map[Code]int{}
+	keptErrors := 0
+	for _, f := range o.items {
+		l.Add(f)
+		kept[f.Code]++
+		if f.Severity == Error {
+			keptErrors++
+		}
+	}
+	if l.byCode == nil {
+		l.byCode = map[Code]int{}
+	}
+	for c, n := range o.byCode {
+		l.byCode[c] += n - kept[c]
+	}
+	l.total += o.total - len(o.items)
+	l.errors += o.errors - keptErrors
+}
+
+// Items returns the kept findings in gate order: by stage, then in the order
+// each stage reported them (which every stage keeps deterministic).
 func (l *List) Items() []Finding {
 	out := append([]Finding(nil), l.items...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Stage.order() < out[j].Stage.order() })
 	return out
 }
 
-// Len returns the number of findings.
-func (l *List) Len() int { return len(l.items) }
+// Len returns the number of findings reported, kept or not.
+func (l *List) Len() int { return l.total }
 
-// Errors returns the number of error-severity findings.
-func (l *List) Errors() int {
-	n := 0
-	for _, f := range l.items {
-		if f.Severity == Error {
-			n++
-		}
-	}
-	return n
-}
+// Errors returns the number of error-severity findings reported.
+func (l *List) Errors() int { return l.errors }
 
 // HasCode reports whether any finding has code.
-func (l *List) HasCode(code Code) bool {
-	for _, f := range l.items {
-		if f.Code == code {
-			return true
-		}
+func (l *List) HasCode(code Code) bool { return l.byCode[code] > 0 }
+
+// CountsByCode returns how many findings of each code were reported.
+func (l *List) CountsByCode() map[Code]int {
+	out := make(map[Code]int, len(l.byCode))
+	for c, n := range l.byCode {
+		out[c] = n
 	}
-	return false
+	return out
 }
 
 // FromIssues converts decoding issues into findings of one document.

@@ -48,6 +48,7 @@ const (
 	SchemaMissing    Code = "schema_missing_field"
 	SchemaWrongType  Code = "schema_wrong_type"
 	SchemaInvalid    Code = "schema_invalid_value"
+	FileTooLarge     Code = "file_too_large"
 )
 
 // Registered codes, by stage.
@@ -59,6 +60,7 @@ const (
 	PathSpecialFile       Code = "path_special_file"
 	PathCaseCollision     Code = "path_case_collision"
 	PathNameUnsafe        Code = "path_name_unsafe"
+	PathTreeTooLarge      Code = "path_tree_too_large"
 
 	ManifestMissing            Code = "manifest_missing"
 	ManifestVersionUnsupported Code = "manifest_version_unsupported"
@@ -185,6 +187,7 @@ var Rules = []Rule{
 	rule(SchemaMissing, StageAny, Error, "a document lacks a required field"),
 	rule(SchemaWrongType, StageAny, Error, "a field has the wrong JSON type (strict: no numeric strings, no fractions for integers)"),
 	rule(SchemaInvalid, StageAny, Error, "a field's value breaks its constraint (pattern, length, enum, range, uniqueness)"),
+	rule(FileTooLarge, StageAny, Error, "a file the gate reads whole is over its ceiling (manifest or profile 8 MiB, detailed JSON document or provenance shard 128 MiB); it is not read"),
 
 	rule(FrameworkDirInvalid, StageDiscovery, Error, "the framework directory name is not a valid framework ID"),
 	rule(SnapshotDirInvalid, StageDiscovery, Error, "the snapshot directory name is not a valid snapshot ID"),
@@ -193,6 +196,7 @@ var Rules = []Rule{
 	rule(PathSpecialFile, StageDiscovery, Error, "the package contains a device, FIFO, socket or other non-regular file"),
 	rule(PathCaseCollision, StageDiscovery, Error, "two names in one directory are equal ignoring case and Unicode normalisation"),
 	rule(PathNameUnsafe, StageDiscovery, Error, "a file or directory name is not safe (control characters, backslash, surrounding whitespace, invalid UTF-8)"),
+	rule(PathTreeTooLarge, StageDiscovery, Error, "the package tree holds more than 100,000 entries; the rest are not examined"),
 
 	rule(ManifestMissing, StageManifest, Error, "package_manifest.json is missing"),
 	rule(ManifestVersionUnsupported, StageManifest, Error, "manifestVersion, deliverySchemaVersion or sourceSchemaVersion is not supported"),

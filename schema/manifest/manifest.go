@@ -46,6 +46,8 @@ type Manifest struct {
 	Rights            rights.Policy
 	Validation        Validation
 	SnapshotRelations []SnapshotRelation
+
+	byName, byPath map[string]int // first artifact of each name and path (see index)
 }
 
 // Framework is the manifest's FrameworkMetadata.
@@ -128,12 +130,30 @@ func (m *Manifest) Includes(t string) bool {
 
 // Artifact returns the declared artifact named name.
 func (m *Manifest) Artifact(name string) (Artifact, bool) {
+	if m.byName != nil {
+		i, ok := m.byName[name]
+		if !ok {
+			return Artifact{}, false
+		}
+		return m.Artifacts[i], true
+	}
 	for _, a := range m.Artifacts {
 		if a.Name == name {
 			return a, true
 		}
 	}
 	return Artifact{}, false
+}
+
+// index builds the lookups by name and path (Decode calls it once the
+// artifacts are final, so that lookups are not linear in the artifacts).
+func (m *Manifest) index() {
+	m.byName = make(map[string]int, len(m.Artifacts))
+	m.byPath = make(map[string]int, len(m.Artifacts))
+	for i := len(m.Artifacts) - 1; i >= 0; i-- {
+		m.byName[m.Artifacts[i].Name] = i
+		m.byPath[m.Artifacts[i].Path] = i
+	}
 }
 
 // Path returns the declared path of artifact name, or "".
@@ -144,6 +164,12 @@ func (m *Manifest) Path(name string) string {
 
 // NameOf returns the logical name declared for path, or "".
 func (m *Manifest) NameOf(path string) string {
+	if m.byPath != nil {
+		if i, ok := m.byPath[path]; ok {
+			return m.Artifacts[i].Name
+		}
+		return ""
+	}
 	for _, a := range m.Artifacts {
 		if a.Path == path {
 			return a.Name

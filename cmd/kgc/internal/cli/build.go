@@ -5,12 +5,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/kgc-project/kgc/compiler/gate"
 	"github.com/kgc-project/kgc/compiler/kgimgwrite"
+	"github.com/kgc-project/kgc/internal/safefile"
 	"github.com/kgc-project/kgc/runtime/kgimg"
 	"github.com/kgc-project/kgc/schema/ids"
 )
@@ -39,7 +39,7 @@ func runBuild(_ context.Context, env Env, args []string) int {
 	rep := newReporter(env, format, f.maxFindings)
 	code := ExitOK
 	for _, dir := range fs.Args() {
-		res, err := gate.Run(dir, gate.Options{ProfileRoot: f.profiles, PromptRoot: f.prompts})
+		res, err := gate.Run(dir, f.options())
 		if err != nil {
 			rep.failure(dir, err)
 			code = ExitFailure
@@ -74,14 +74,9 @@ func buildImage(dir string, res *gate.Result, out string) (*imageReport, error) 
 		return nil, err
 	}
 	defer root.Close()
-	read := func(path string) ([]byte, error) {
-		f, err := root.Open(path)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		return io.ReadAll(f)
-	}
+	// The gate has checked every file; read them as carefully again (the
+	// tree could have changed since), no one larger than an image can be.
+	read := func(path string) ([]byte, error) { return safefile.Read(root, path, kgimg.MaxImageSize) }
 	data, err := kgimgwrite.Build(res, read, kgimgwrite.Options{Compiler: "kgc " + Version()})
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/kgc-project/kgc/compiler/gate"
@@ -52,7 +53,9 @@ type packageReport struct {
 	WarningCount    int               `json:"warningCount"`
 	Findings        []finding.Finding `json:"findings"`
 	FindingsOmitted int               `json:"findingsOmitted"`
-	Image           *imageReport      `json:"image,omitempty"`
+	// FindingCounts counts every finding by code, shown or not.
+	FindingCounts map[finding.Code]int `json:"findingCounts"`
+	Image         *imageReport         `json:"image,omitempty"`
 }
 
 // imageReport describes an image written by kgc build.
@@ -83,8 +86,8 @@ func (r *reporter) failure(dir string, err error) {
 
 func (r *reporter) result(res *gate.Result) *packageReport {
 	items := res.Findings.Items()
-	pr := &packageReport{Dir: res.Dir, IsValid: res.Valid(), ErrorCount: res.Findings.Errors()}
-	pr.WarningCount = len(items) - pr.ErrorCount
+	pr := &packageReport{Dir: res.Dir, IsValid: res.Valid(), ErrorCount: res.Findings.Errors(), FindingCounts: res.Findings.CountsByCode()}
+	pr.WarningCount = res.Findings.Len() - pr.ErrorCount
 	if m := res.Manifest; m != nil {
 		pr.FrameworkID, pr.SnapshotID, pr.GraphPackageID = m.FrameworkID, m.SnapshotID, m.GraphPackageID
 	}
@@ -96,7 +99,7 @@ func (r *reporter) result(res *gate.Result) *packageReport {
 	if pr.Findings == nil {
 		pr.Findings = []finding.Finding{}
 	}
-	pr.FindingsOmitted = len(items) - len(shown)
+	pr.FindingsOmitted = res.Findings.Len() - len(shown)
 	r.packages = append(r.packages, pr)
 	if r.format == FormatJSON {
 		return pr
@@ -106,7 +109,7 @@ func (r *reporter) result(res *gate.Result) *packageReport {
 		r.printFinding(w, res.Dir, f)
 	}
 	if pr.FindingsOmitted > 0 {
-		fmt.Fprintf(w, "%s: %d more findings not shown (raise --max-findings)\n", res.Dir, pr.FindingsOmitted)
+		fmt.Fprintf(w, "%s: %d more findings not shown (raise --max-findings); all findings by code: %s\n", res.Dir, pr.FindingsOmitted, countList(pr.FindingCounts))
 	}
 	return pr
 }
@@ -133,6 +136,25 @@ func (r *reporter) summary(pr *packageReport) {
 		return
 	}
 	fmt.Fprintf(r.env.Stdout, "FAIL %s (%s): %d error(s), %d warning(s)\n", id, pr.Dir, pr.ErrorCount, pr.WarningCount)
+}
+
+// countList prints counts by code, most frequent first, then by code.
+func countList(counts map[finding.Code]int) string {
+	codes := make([]finding.Code, 0, len(counts))
+	for c := range counts {
+		codes = append(codes, c)
+	}
+	sort.Slice(codes, func(i, j int) bool {
+		if counts[codes[i]] != counts[codes[j]] {
+			return counts[codes[i]] > counts[codes[j]]
+		}
+		return codes[i] < codes[j]
+	})
+	parts := make([]string, len(codes))
+	for i, c := range codes {
+		parts[i] = fmt.Sprintf("%s=%d", c, counts[c])
+	}
+	return strings.Join(parts, ", ")
 }
 
 func (r *reporter) printFinding(w io.Writer, dir string, f finding.Finding) {

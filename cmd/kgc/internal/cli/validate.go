@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/kgc-project/kgc/compiler/gate"
+	"github.com/kgc-project/kgc/schema/finding"
 )
 
 // Flag names shared by validate and build.
@@ -30,7 +31,12 @@ func (f *gateFlags) bind(fs *flag.FlagSet) {
 	fs.StringVar(&f.profiles, flagProfiles, defaultProfiles(), "profile root holding <profileId>/<version>/profile.json (env KGC_PROFILES)")
 	fs.StringVar(&f.prompts, flagPrompts, os.Getenv("KGC_PROMPTS"), "prompt-config root holding <profileId>/<version>/prompts.json (default: the profile root; env KGC_PROMPTS)")
 	fs.StringVar(&f.format, flagErrorFormat, "text", "finding output format: "+formatList())
-	fs.IntVar(&f.maxFindings, flagMaxFindings, 200, "show at most this many findings per package (0: all)")
+	fs.IntVar(&f.maxFindings, flagMaxFindings, 200, "show at most this many findings per package (0: as many as kgc keeps, 10,000); every finding is counted by code")
+}
+
+// options are the gate options: the gate keeps only the findings shown.
+func (f *gateFlags) options() gate.Options {
+	return gate.Options{ProfileRoot: f.profiles, PromptRoot: f.prompts, MaxFindings: f.maxFindings}
 }
 
 func defaultProfiles() string {
@@ -44,8 +50,8 @@ func (f *gateFlags) check() error {
 	if _, err := parseFormat(f.format); err != nil {
 		return err
 	}
-	if f.maxFindings < 0 {
-		return errors.New("--max-findings must not be negative")
+	if f.maxFindings < 0 || f.maxFindings > finding.DefaultKeep {
+		return fmt.Errorf("--max-findings must be from 0 to %d", finding.DefaultKeep)
 	}
 	return nil
 }
@@ -87,7 +93,7 @@ func runValidate(_ context.Context, env Env, args []string) int {
 	rep := newReporter(env, format, f.maxFindings)
 	code := ExitOK
 	for _, dir := range fs.Args() {
-		res, err := gate.Run(dir, gate.Options{ProfileRoot: f.profiles, PromptRoot: f.prompts})
+		res, err := gate.Run(dir, f.options())
 		if err != nil {
 			rep.failure(dir, err)
 			code = ExitFailure
