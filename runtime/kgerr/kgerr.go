@@ -26,9 +26,12 @@ const (
 	ProgressionResultTooLarge   = "progression_result_too_large"
 	ResourceAccessDenied        = "resource_access_denied"
 	ResourceNotFound            = "resource_not_found"
-	StandardNotFound            = "standard_not_found"
-	UnsupportedEvidenceFormat   = "unsupported_evidence_format"
-	UnsupportedSearchMode       = "unsupported_search_mode"
+	// ResultTooLarge is kgmcp's own (beyond §5.2): a result over the 1 MiB
+	// envelope ceiling that has no list to cut.
+	ResultTooLarge            = "result_too_large"
+	StandardNotFound          = "standard_not_found"
+	UnsupportedEvidenceFormat = "unsupported_evidence_format"
+	UnsupportedSearchMode     = "unsupported_search_mode"
 )
 
 // Error is a domain error.

@@ -3,6 +3,7 @@ package kgimg_test
 import (
 	"encoding/binary"
 	"errors"
+	"math"
 	"testing"
 
 	"github.com/kgc-project/kgc/internal/imgtest"
@@ -125,6 +126,13 @@ func TestCraftedImagesAreRefused(t *testing.T) {
 			u32(b, o, binary.LittleEndian.Uint32(b[o:])+1)
 		}},
 		{"relationship label out of range", func(b []byte) { b[at["rel.label"]] = 9 }},
+		// Values the gate refuses: an image carrying one (checksum recomputed)
+		// used to open and then fail get_framework_statistics.
+		{"NaN supportConfidence", func(b []byte) { binary.LittleEndian.PutUint64(b[at["rel.confidence"]:], math.Float64bits(math.NaN())) }},
+		{"infinite supportConfidence", func(b []byte) { binary.LittleEndian.PutUint64(b[at["rel.confidence"]:], math.Float64bits(math.Inf(1))) }},
+		{"supportConfidence above 1", func(b []byte) { binary.LittleEndian.PutUint64(b[at["rel.confidence"]:], math.Float64bits(1.5)) }},
+		{"negative supportConfidence", func(b []byte) { binary.LittleEndian.PutUint64(b[at["rel.confidence"]:], math.Float64bits(-0.25)) }},
+		{"isCurrent neither true nor false", func(b []byte) { b[at["node.is_current"]] = 7 }},
 		{"unsupported format version", func(b []byte) { u32(b, 8, 2) }},
 	}
 	for _, c := range cases {
@@ -136,6 +144,38 @@ func TestCraftedImagesAreRefused(t *testing.T) {
 				t.Errorf("want ErrCorrupt, got %v", err)
 			}
 			t.Logf("refused: %v", err)
+		})
+	}
+}
+
+// TestDeepChecksRefuseWhatTheGateRefuses: values Open leaves to VerifyDeep
+// (they cost a pass over the data and can only give a wrong answer): invalid
+// UTF-8 in a string column, stored provenance that is not JSON.
+func TestDeepChecksRefuseWhatTheGateRefuses(t *testing.T) {
+	data := tinyImage(t)
+	img, err := OpenBytes(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := img.VerifyDeep(); err != nil {
+		t.Fatalf("a valid image fails VerifyDeep: %v", err)
+	}
+	at := img.Places()
+	for name, mutate := range map[string]func(b []byte){
+		"invalid UTF-8 in a description":         func(b []byte) { b[at["node.desc.data"]] = 0xff },
+		"provenance record that is not JSON":     func(b []byte) { b[at["prov.record0"]] = '<' },
+		"node provenance entry that is not JSON": func(b []byte) { b[at["node.provenance"]] = '<' },
+	} {
+		t.Run(name, func(t *testing.T) {
+			b := append([]byte(nil), data...)
+			mutate(b)
+			img, err := OpenBytes(Reseal(b))
+			if err != nil {
+				t.Fatalf("Open refused what only VerifyDeep checks: %v", err)
+			}
+			if err := img.VerifyDeep(); !errors.Is(err, ErrCorrupt) {
+				t.Errorf("VerifyDeep: %v, want ErrCorrupt", err)
+			}
 		})
 	}
 }

@@ -29,11 +29,23 @@ func (img *Image) Places() map[string]int {
 		"csr.neighbors":   offsetIn(img.file, child.neighbors.b),
 		"csr.offsets":     offsetIn(img.file, child.offsets.b),
 		"node.id.spans":   offsetIn(img.file, img.n.str[NodeID].spans.b),
+		"node.desc.data":  offsetIn(img.file, img.n.str[NodeDescription].bytes(1)),
 		"node_id_order":   offsetIn(img.file, img.nodeIDOrder.b),
 		"facet0.bitmap":   offsetIn(img.file, bm),
 		"facet0.lastword": offsetIn(img.file, bm) + len(bm) - 2,
 		"rel.label":       offsetIn(img.file, img.r.label),
+		"rel.confidence":  offsetIn(img.file, img.r.confidence),
+		"node.is_current": offsetIn(img.file, img.n.isCurrent),
 		"payload":         HeaderSize,
+	}
+	if img.prov.records.len() > 0 {
+		p["prov.record0"] = offsetIn(img.file, img.prov.records.bytes(0))
+	}
+	for i := 0; i < img.n.count; i++ {
+		if b := img.n.str[NodeProvenanceJSON].bytes(i); len(b) > 0 {
+			p["node.provenance"] = offsetIn(img.file, b)
+			break
+		}
 	}
 	for i := 0; i < img.prov.relRecord.Len(); i++ {
 		if img.prov.relRecord.At(i) != noRecord {

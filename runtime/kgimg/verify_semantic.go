@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"unicode/utf8"
 
@@ -99,6 +100,11 @@ func (img *Image) verifySemantics() error {
 			return corrupt("nodes.kind", -1, "node %d has kind %d", i, k)
 		}
 	}
+	for i, b := range nc.isCurrent {
+		if b > 1 {
+			return corrupt("nodes.is_current", -1, "node %d has isCurrent %d (the gate accepts only true or false)", i, b)
+		}
+	}
 	for f, c := range nc.str {
 		if err := checkColumn("nodes", c, n); err != nil {
 			return fmt.Errorf("%w (field %s)", err, nodesDesc.fields[nodeFieldSlots[f]].name)
@@ -120,6 +126,13 @@ func (img *Image) verifySemantics() error {
 	for i, l := range rc.label {
 		if l > byte(kgfb.RelLabelRelatesTo) {
 			return corrupt("relationships.label", -1, "relationship %d has label %d", i, l)
+		}
+	}
+	for i := 0; i < r; i++ {
+		// The gate accepts a supportConfidence from 0 to 1 (NaN fails every
+		// comparison, so this refuses it too); an absent one is stored as 0.
+		if c := f64(rc.confidence, i); !(c >= 0 && c <= 1) {
+			return corrupt("relationships.support_confidence", -1, "relationship %d has supportConfidence %v (the gate accepts 0 to 1)", i, c)
 		}
 	}
 	if err := checkRange("relationships.source", rc.source, n); err != nil {
@@ -338,8 +351,10 @@ func (img *Image) verifyArtifacts() error {
 
 // VerifyDeep runs the checks Open leaves out because they cost more than they
 // protect against on an image whose checksum matched: the roaring library's own
-// Validate of every facet bitmap, UTF-8 validity of every string column, and the
-// provenance partition rule for every record.
+// Validate of every facet bitmap, UTF-8 validity of every string column, the
+// stored provenance (node entries and progression records) being JSON, and the
+// provenance partition rule for every record. With Open's checks, it refuses
+// every value the gate would refuse that the image can hold.
 func (img *Image) VerifyDeep() error {
 	var raw kgfb.Facet
 	for i := range img.facets {
@@ -349,13 +364,29 @@ func (img *Image) VerifyDeep() error {
 		}
 	}
 	for f, c := range img.n.str {
-		if f == int(NodeProvenanceJSON) {
-			continue
-		}
 		for i := 0; i < c.len(); i++ {
-			if !utf8.Valid(c.bytes(i)) {
+			b := c.bytes(i)
+			if f == int(NodeProvenanceJSON) {
+				if len(b) > 0 && !json.Valid(b) {
+					return corrupt("nodes", -1, "node %d: the stored provenance entry is not JSON", i)
+				}
+				continue
+			}
+			if !utf8.Valid(b) {
 				return corrupt("nodes", -1, "node %d field %d is not valid UTF-8", i, f)
 			}
+		}
+	}
+	for f, c := range img.r.str {
+		for i := 0; i < c.len(); i++ {
+			if !utf8.Valid(c.bytes(i)) {
+				return corrupt("relationships", -1, "relationship %d field %d is not valid UTF-8", i, f)
+			}
+		}
+	}
+	for i := 0; i < img.prov.records.len(); i++ {
+		if !json.Valid(img.prov.records.bytes(i)) {
+			return corrupt("provenance", -1, "record %d is not JSON", i)
 		}
 	}
 	for _, c := range []struct {

@@ -18,35 +18,9 @@ func encodedSize(v any) (int, int, error) {
 	return len(b), utf8.RuneCount(b), err
 }
 
-// fitsCeiling reports whether a result, emitted as its text block plus the
-// identical structured copy, holds under both ceilings.
-func fitsCeiling(result obj) (bool, error) {
-	b, err := canonjson.Marshal(result)
-	if err != nil {
-		return false, err
-	}
-	return 2*len(b) <= MaxProgressionResultBytes && 2*utf8.RuneCount(b) <= MaxProgressionResultChars, nil
-}
-
-// largestFitting returns the largest k in [0, n) whose result fits the
-// ceiling, given that k = n does not and that results grow with k; -1 when not
-// even k = 0 fits.
-func largestFitting(n int, build func(k int) obj) (int, error) {
-	lo, hi := -1, n-1 // lo fits (or is -1), hi+1 does not
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		ok, err := fitsCeiling(build(mid))
-		if err != nil {
-			return 0, err
-		}
-		if ok {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return lo, nil
-}
+// fitsCeiling reports whether a progression or evidence result holds under
+// the contract's ceilings.
+func fitsCeiling(result obj) (bool, error) { return accessCeiling.fits(result) }
 
 func tooLarge(what string) error {
 	return kgerr.New(kgerr.ProgressionResultTooLarge, "%s does not fit the 1 MiB / 100,000-character result ceiling", what).

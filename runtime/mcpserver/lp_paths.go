@@ -204,7 +204,7 @@ func (s *Server) getLearningProgressionPaths(_ context.Context, raw json.RawMess
 	if ok, err := fitsCeiling(s.pathsResult(p, req, source, target, ps, k)); err != nil {
 		return nil, err
 	} else if !ok {
-		if k, err = largestFitting(k, func(k int) obj { return s.pathsResult(p, req, source, target, ps, k) }); err != nil {
+		if k, err = accessCeiling.largestBelow(k, func(k int) obj { return s.pathsResult(p, req, source, target, ps, k) }); err != nil {
 			return nil, err
 		}
 		if k <= 0 {

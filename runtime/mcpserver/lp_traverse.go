@@ -234,7 +234,7 @@ func (s *Server) traverseLearningProgressions(_ context.Context, raw json.RawMes
 	if ok, err := fitsCeiling(out); err != nil || ok {
 		return out, err
 	}
-	k, err := largestFitting(len(t.edges), func(k int) obj { return s.traversalResult(p, req, origin, t, k, true) })
+	k, err := accessCeiling.largestBelow(len(t.edges), func(k int) obj { return s.traversalResult(p, req, origin, t, k, true) })
 	if err != nil {
 		return nil, err
 	}

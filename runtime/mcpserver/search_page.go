@@ -186,13 +186,40 @@ func (s *Server) searchPage(run *searchRun, in pagingInput, build func(*searchHi
 	for _, h := range page {
 		hits = append(hits, build(h))
 	}
+	selected := selectedSnapshots(s, in.pkgs)
+	result := func(k int, next any) obj {
+		pg := obj{"hits": hits[:k], "mode": in.mode, "returnedCount": k, "hasMore": next != nil, "nextCursor": next,
+			"warnings": nonNilObjs(run.warnings)}
+		if k < len(hits) {
+			pg["truncationReason"] = "byte_limit"
+		}
+		return obj{"effectiveScope": in.scope, "selectedSnapshots": selected, "page": pg}
+	}
 	var next any
 	if last != nil {
 		next = cur.encode(last)
 	}
-	return &paged{result: obj{
-		"effectiveScope": in.scope, "selectedSnapshots": selectedSnapshots(s, in.pkgs),
-		"page": obj{"hits": hits, "mode": in.mode, "returnedCount": len(hits), "hasMore": next != nil, "nextCursor": next,
-			"warnings": nonNilObjs(run.warnings)},
-	}, tool: in.tool, request: in.request, defaults: searchDefaults, next: next}, nil
+	out := result(len(hits), next)
+	if ok, err := anyCeiling.fits(out); err != nil {
+		return nil, err
+	} else if !ok {
+		// Cut the page before the hit that would break the ceiling; the next
+		// page starts with that hit.
+		cutNext := func(k int) any { return cur.encode(page[k-1].key(in.byCode)) }
+		k, err := anyCeiling.largestBelow(len(hits), func(k int) obj {
+			if k == 0 {
+				return result(0, nil)
+			}
+			return result(k, cutNext(k))
+		})
+		if err != nil {
+			return nil, err
+		}
+		if k < 1 {
+			return nil, resultTooLarge("a page of " + in.tool + " results (with its selectedSnapshots)")
+		}
+		next = cutNext(k)
+		out = result(k, next)
+	}
+	return &paged{result: out, tool: in.tool, request: in.request, defaults: searchDefaults, next: next}, nil
 }

@@ -228,6 +228,11 @@ func (s *Server) envelope(name string, out any) *mcp.CallToolResult {
 	if err != nil {
 		return s.toolError(name, err)
 	}
+	if 2*len(b) > MaxResultBytes {
+		// The last line of the ceiling: tools cut their lists to fit, so only
+		// a result with nothing to cut gets here.
+		return s.toolError(name, resultTooLarge("the "+name+" result"))
+	}
 	return &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: string(b)}},
 		StructuredContent: json.RawMessage(b),

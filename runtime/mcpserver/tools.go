@@ -55,7 +55,7 @@ func (s *Server) registerTools() {
 		{name: "get_learning_components_for_standard", title: "Learning components of a standard",
 			description: "Every learning component supporting one standard, with each component's supported standards.",
 			request:     standardRequestSchema(), requestRequired: true, outputKeys: []string{"standard", "components", "package", "sourceMetadata"},
-			run: s.standardTool(componentsForStandard)},
+			run: s.standardTool(componentsForStandard, "components")},
 		{name: "get_learning_progression", title: "Get one learning-progression edge",
 			description: "One stored buildsTowards or relatesTo edge by relationship ID, with both endpoint standards, the model's judgment excerpts and links to its provenance.",
 			request:     getProgressionSchema(), requestRequired: true, outputKeys: lpKeys(), run: s.getLearningProgression},

@@ -115,10 +115,12 @@ func bfs(img *kgimg.Image, adj kgimg.Adjacency, origin uint32, depth, maxNodes i
 	return order, depths, complete
 }
 
-func (s *Server) traversal(c *ctxTables, p *catalog.Package, origin uint32, dir kgfb.Direction, depth, maxNodes int) obj {
+// traversal walks ancestors or descendants; limit (at most maxNodes) is where
+// the result ceiling stops the walk earlier (truncationReason byte_limit).
+func (s *Server) traversal(c *ctxTables, p *catalog.Package, origin uint32, dir kgfb.Direction, depth, maxNodes, limit int) obj {
 	img := p.Img
 	adj := img.Adjacency(kgfb.RelLabelHasChild, dir)
-	order, depths, complete := bfs(img, adj, origin, depth, maxNodes)
+	order, depths, complete := bfs(img, adj, origin, depth, limit)
 	sort.Slice(order, func(i, j int) bool {
 		if depths[order[i]] != depths[order[j]] {
 			return depths[order[i]] < depths[order[j]]
@@ -151,6 +153,9 @@ func (s *Server) traversal(c *ctxTables, p *catalog.Package, origin uint32, dir 
 	}
 	if !complete {
 		reason = "max_nodes"
+		if limit < maxNodes {
+			reason = "byte_limit"
+		}
 	}
 	return obj{"direction": direction, "isComplete": complete, "maxDepth": depth, "maxNodes": maxNodes, "nodes": nodes,
 		"originNodeId": img.NodeString(origin, kgimg.NodeID), "relationshipIds": ids,
@@ -178,8 +183,9 @@ func (s *Server) direct(c *ctxTables, p *catalog.Package, origin uint32, dir kgf
 }
 
 // rootPaths enumerates root→origin paths through nodes within ancestorDepth of
-// the origin, depth first in relationship-key order, all-or-nothing per path.
-func (s *Server) rootPaths(c *ctxTables, p *catalog.Package, origin uint32, depth, maxPaths, maxOcc int) obj {
+// the origin, depth first in relationship-key order, all-or-nothing per path;
+// limit (at most maxPaths) is where the result ceiling stops it earlier.
+func (s *Server) rootPaths(c *ctxTables, p *catalog.Package, origin uint32, depth, maxPaths, maxOcc, limit int) obj {
 	img := p.Img
 	root := img.RootNode()
 	_, within, _ := bfs(img, img.Adjacency(kgfb.RelLabelHasChild, kgfb.DirectionIn), origin, depth, int(^uint(0)>>1))
@@ -191,8 +197,11 @@ func (s *Server) rootPaths(c *ctxTables, p *catalog.Package, origin uint32, dept
 	var walk func(n uint32, nodes []uint32, rels []uint32) bool
 	walk = func(n uint32, nodes []uint32, rels []uint32) bool {
 		if n == origin {
-			if len(paths) == maxPaths {
+			if len(paths) == limit {
 				reason = "max_paths"
+				if limit < maxPaths {
+					reason = "byte_limit"
+				}
 				return false
 			}
 			if occurrences+len(nodes) > maxOcc {
@@ -263,22 +272,93 @@ func (s *Server) getStandardContext(_ context.Context, raw json.RawMessage) (any
 	if !ok || img.NodeKind(n) != kgfb.NodeKindItem {
 		return nil, kgerr.New(kgerr.GraphNodeNotFound, "no standard with node ID %s in %s", r.NodeID, p.SnapshotID())
 	}
+	q := contextQuery{p: p, origin: n, ancestorDepth: intOr(r.AncestorDepth, 16), childDepth: intOr(r.ChildDepth, 1),
+		maxNodes: intOr(r.MaxNodes, 250), maxPaths: intOr(r.MaxPaths, 128), maxOcc: intOr(r.MaxPathNodeOccurrences, 8192),
+		children: boolOr(r.IncludeDirectChildren, true), descendants: boolOr(r.IncludeDescendants, false),
+		paths: boolOr(r.IncludeAllRootPaths, true), records: map[uint32]obj{}}
+	return s.fitContext(q)
+}
+
+// contextQuery is a validated get_standard_context request.
+type contextQuery struct {
+	p                            *catalog.Package
+	origin                       uint32
+	ancestorDepth, childDepth    int
+	maxNodes, maxPaths, maxOcc   int
+	children, descendants, paths bool
+	records                      map[uint32]obj // node records built so far
+}
+
+// contextLimits are where the result ceiling cuts the lists of a context
+// result: the descendants, the root paths and the ancestors.
+type contextLimits [3]int
+
+// fitContext builds the result, cutting it to the result ceiling when it is
+// over: first the descendants, then the root paths, then the ancestors, each
+// to the longest prefix that fits (an earlier list is cut to its minimum
+// before a later one is cut at all). Every cut list says byte_limit.
+func (s *Server) fitContext(q contextQuery) (any, error) {
+	lim := contextLimits{q.maxNodes, q.maxPaths, q.maxNodes}
+	full := s.contextResult(q, lim)
+	if ok, err := anyCeiling.fits(full); err != nil || ok {
+		return full, err
+	}
+	lengths := contextLimits{listLen(full["descendants"], "nodes"), listLen(full["rootPaths"], "paths"), listLen(full["ancestors"], "nodes")}
+	mins := contextLimits{1, 0, 1} // a traversal always holds its origin
+	for stage, present := range [3]bool{q.descendants, q.paths, true} {
+		if !present || lengths[stage] <= mins[stage] {
+			continue
+		}
+		lim[stage] = mins[stage]
+		ok, err := anyCeiling.fits(s.contextResult(q, lim))
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue // still over: cut the next list too
+		}
+		k, err := anyCeiling.largestBelow(lengths[stage]-mins[stage], func(k int) obj {
+			l := lim
+			l[stage] = mins[stage] + k
+			return s.contextResult(q, l)
+		})
+		if err != nil {
+			return nil, err
+		}
+		lim[stage] = mins[stage] + k
+		return s.contextResult(q, lim), nil
+	}
+	return nil, resultTooLarge("the context of standard " + q.p.Img.NodeString(q.origin, kgimg.NodeID))
+}
+
+// listLen is the length of a traversal's or root paths' list (0 when absent).
+func listLen(part any, key string) int {
+	if o, ok := part.(obj); ok {
+		if l, ok := o[key].([]obj); ok {
+			return len(l)
+		}
+	}
+	return 0
+}
+
+// contextResult builds a context result with its lists limited.
+func (s *Server) contextResult(q contextQuery, lim contextLimits) obj {
+	p, n, img := q.p, q.origin, q.p.Img
 	c := &ctxTables{img: img, nodes: map[uint32]bool{}, rels: map[uint32]bool{}}
-	anc, childDepth, maxNodes := intOr(r.AncestorDepth, 16), intOr(r.ChildDepth, 1), intOr(r.MaxNodes, 250)
 	out := obj{
 		"standard":       standardResult(p, n),
 		"directParents":  s.direct(c, p, n, kgfb.DirectionIn),
-		"ancestors":      s.traversal(c, p, n, kgfb.DirectionIn, anc, maxNodes),
+		"ancestors":      s.traversal(c, p, n, kgfb.DirectionIn, q.ancestorDepth, q.maxNodes, lim[2]),
 		"directChildren": nil, "descendants": nil, "rootPaths": nil,
 	}
-	if boolOr(r.IncludeDirectChildren, true) {
+	if q.children {
 		out["directChildren"] = s.direct(c, p, n, kgfb.DirectionOut)
 	}
-	if boolOr(r.IncludeDescendants, false) {
-		out["descendants"] = s.traversal(c, p, n, kgfb.DirectionOut, childDepth, maxNodes)
+	if q.descendants {
+		out["descendants"] = s.traversal(c, p, n, kgfb.DirectionOut, q.childDepth, q.maxNodes, lim[0])
 	}
-	if boolOr(r.IncludeAllRootPaths, true) {
-		out["rootPaths"] = s.rootPaths(c, p, n, anc, intOr(r.MaxPaths, 128), intOr(r.MaxPathNodeOccurrences, 8192))
+	if q.paths {
+		out["rootPaths"] = s.rootPaths(c, p, n, q.ancestorDepth, q.maxPaths, q.maxOcc, lim[1])
 	}
 	nodes := make([]uint32, 0, len(c.nodes))
 	for x := range c.nodes {
@@ -292,7 +372,12 @@ func (s *Server) getStandardContext(_ context.Context, raw json.RawMessage) (any
 	sort.Slice(rels, func(i, j int) bool { return relLess(img, rels[i], rels[j]) })
 	nodeTable := make([]obj, 0, len(nodes))
 	for _, x := range nodes {
-		nodeTable = append(nodeTable, standardNode(img, x))
+		rec, ok := q.records[x]
+		if !ok {
+			rec = standardNode(img, x)
+			q.records[x] = rec
+		}
+		nodeTable = append(nodeTable, rec)
 	}
 	relTable := make([]obj, 0, len(rels))
 	statuses := []obj{}
@@ -303,5 +388,5 @@ func (s *Server) getStandardContext(_ context.Context, raw json.RawMessage) (any
 		}
 	}
 	out["nodes"], out["relationships"], out["relationshipStatuses"] = nodeTable, relTable, statuses
-	return out, nil
+	return out
 }

@@ -110,7 +110,17 @@ func (s *Server) capabilitiesPackage(p *catalog.Package) obj {
 }
 
 func (s *Server) getCapabilities(context.Context, json.RawMessage) (any, error) {
-	return s.memo.get("capabilities", s.capabilities), nil
+	v := s.memo.get("capabilities", func() any {
+		out, err := fitLists(s.capabilities().(obj), "get_capabilities", "packages")
+		if err != nil {
+			return err
+		}
+		return out
+	})
+	if err, ok := v.(error); ok {
+		return nil, err
+	}
+	return v, nil
 }
 
 func (s *Server) capabilities() any {
@@ -304,17 +314,42 @@ func (s *Server) listFrameworks(_ context.Context, raw json.RawMessage) (any, er
 	for _, m := range matching[start:end] {
 		items = append(items, frameworkSnapshot(m))
 	}
-	hasMore := end < len(matching)
-	var next any
-	if hasMore {
-		last := matching[end-1]
-		next = encodeCursor(obj{"catalogSha256": catSum, "cursorKind": catalogCursorKind, "cursorVersion": 1,
-			"effectiveQuerySha256": querySum, "lastFrameworkId": last.FrameworkID, "lastSnapshotId": last.SnapshotID})
+	// page returns the first k items, continuing after the k-th when more
+	// match; a page cut short of the limit by the result ceiling says so.
+	page := func(k int) (obj, any) {
+		var next any
+		if start+k < len(matching) {
+			last := matching[start+k-1]
+			next = encodeCursor(obj{"catalogSha256": catSum, "cursorKind": catalogCursorKind, "cursorVersion": 1,
+				"effectiveQuerySha256": querySum, "lastFrameworkId": last.FrameworkID, "lastSnapshotId": last.SnapshotID})
+		}
+		out := obj{"catalogSha256": catSum, "items": items[:k], "returnedCount": k, "totalMatchingCount": len(matching),
+			"hasMore": next != nil, "nextCursor": next}
+		if k < len(items) {
+			out["truncationReason"] = "byte_limit"
+		}
+		return out, next
 	}
-	return &paged{result: obj{
-		"catalogSha256": catSum, "items": items, "returnedCount": len(items), "totalMatchingCount": len(matching),
-		"hasMore": hasMore, "nextCursor": next,
-	}, tool: "list_frameworks", request: eff, defaults: listDefaults, next: next}, nil
+	out, next := page(len(items))
+	if ok, err := anyCeiling.fits(out); err != nil {
+		return nil, err
+	} else if !ok {
+		k, err := anyCeiling.largestBelow(len(items), func(k int) obj {
+			if k == 0 {
+				return obj{"catalogSha256": catSum, "items": items[:0]}
+			}
+			o, _ := page(k)
+			return o
+		})
+		if err != nil {
+			return nil, err
+		}
+		if k < 1 {
+			return nil, resultTooLarge("a list_frameworks item")
+		}
+		out, next = page(k)
+	}
+	return &paged{result: out, tool: "list_frameworks", request: eff, defaults: listDefaults, next: next}, nil
 }
 
 var listDefaults = obj{"limit": 25}

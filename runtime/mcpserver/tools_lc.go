@@ -139,6 +139,9 @@ func (s *Server) getComponent(withContext bool) func(context.Context, json.RawMe
 		if r.AncestorDepth != nil {
 			depth = *r.AncestorDepth
 		}
-		return componentResult(p, n, depth, withContext), nil
+		if withContext {
+			return fitLists(componentResult(p, n, depth, true), "learning component "+r.NodeID, "placements", "supportedStandards")
+		}
+		return fitLists(componentResult(p, n, depth, false), "learning component "+r.NodeID, "placements")
 	}
 }

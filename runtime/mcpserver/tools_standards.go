@@ -127,7 +127,9 @@ func (s *Server) route(frameworkID, snapshotID *string, graphType string) (*cata
 
 // standardTool is a tool that resolves one standard by selector and returns
 // result(package, standard): get_standard, get_learning_components_for_standard.
-func (s *Server) standardTool(result func(*catalog.Package, uint32) obj) func(context.Context, json.RawMessage) (any, error) {
+// standardTool is a tool about one standard; the lists at cut (if any) are
+// cut to the result ceiling.
+func (s *Server) standardTool(result func(*catalog.Package, uint32) obj, cut ...string) func(context.Context, json.RawMessage) (any, error) {
 	return func(_ context.Context, raw json.RawMessage) (any, error) {
 		r, err := decode[standardRequest](raw)
 		if err != nil {
@@ -140,6 +142,9 @@ func (s *Server) standardTool(result func(*catalog.Package, uint32) obj) func(co
 		n, err := resolveStandard(p, r.Identifier)
 		if err != nil {
 			return nil, err
+		}
+		if len(cut) > 0 {
+			return fitLists(result(p, n), "the answer for standard "+p.Img.NodeString(n, kgimg.NodeID), cut...)
 		}
 		return result(p, n), nil
 	}

@@ -1,0 +1,145 @@
+package mcpserver_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/kgc-project/kgc/internal/pkggen"
+	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/runtime/mcpserver"
+	"github.com/kgc-project/kgc/schema/kgfb"
+)
+
+// bigSpec is one grade of 2,400 indicators under 120 standards: the
+// descendants of its grade node, at get_standard_context's maxima, are several
+// MiB of node records.
+func bigSpec() pkggen.Spec {
+	return pkggen.Spec{
+		FrameworkID: "kgc-big-fixture", VersionToken: "test", Name: "Big fixture", Subject: "Mathematics",
+		Jurisdiction: "Testland", Authority: "kgc tests", GradeLabels: []string{"GRADE ONE"},
+		Strands: 2, Standards: 60, Indicators: 20, Codes: true, CodePrefix: "B",
+		Topics: []string{"counting objects in groups and describing how many there are"}, Verbs: []string{"Explain"},
+	}
+}
+
+// envelopeBytes is what a result costs under the ceiling: text plus the
+// structured copy.
+func envelopeBytes(res *mcp.CallToolResult) int {
+	return 2 * len(res.Content[0].(*mcp.TextContent).Text)
+}
+
+// TestContextIsCutToTheCeiling: a grade's descendants at the maxima (it was
+// 8.16 MB on CBSE) are cut to the longest prefix that fits 1 MiB of envelope,
+// the traversal says byte_limit, the tables hold exactly what is referenced,
+// and the prefix is what a smaller maxNodes returns.
+func TestContextIsCutToTheCeiling(t *testing.T) {
+	cs, srv := client(t, images(t, bigSpec()))
+	fw, snap, grade := gradeNode(t, srv, "kgc-big-fixture")
+	out, res := call(t, cs, "get_standard_context", req(map[string]any{"frameworkId": fw, "snapshotId": snap, "nodeId": grade,
+		"includeDescendants": true, "childDepth": 64, "maxNodes": 2000, "ancestorDepth": 64, "maxPaths": 1000}))
+	if out == nil {
+		t.Fatalf("error: %v", res.Content[0].(*mcp.TextContent).Text)
+	}
+	if n := envelopeBytes(res); n > mcpserver.MaxResultBytes {
+		t.Fatalf("envelope of %d bytes over the ceiling", n)
+	}
+	desc := out["descendants"].(map[string]any)
+	nodes := desc["nodes"].([]any)
+	if desc["truncationReason"] != "byte_limit" || desc["isComplete"] != false || len(nodes) < 2 || len(nodes) >= 2000 {
+		t.Fatalf("descendants: reason %v, complete %v, %d nodes", desc["truncationReason"], desc["isComplete"], len(nodes))
+	}
+	table := map[string]bool{}
+	for _, n := range out["nodes"].([]any) {
+		table[n.(map[string]any)["nodeId"].(string)] = true
+	}
+	for _, n := range nodes {
+		if id := n.(map[string]any)["nodeId"].(string); !table[id] {
+			t.Fatalf("descendant %s is not in the nodes table", id)
+		}
+	}
+	// The same walk stopped by maxNodes at that length is the same list.
+	again, _ := call(t, cs, "get_standard_context", req(map[string]any{"frameworkId": fw, "snapshotId": snap, "nodeId": grade,
+		"includeDescendants": true, "childDepth": 64, "maxNodes": len(nodes), "ancestorDepth": 64, "maxPaths": 1000}))
+	d2 := again["descendants"].(map[string]any)
+	if d2["truncationReason"] != "max_nodes" || len(d2["nodes"].([]any)) != len(nodes) {
+		t.Fatalf("maxNodes=%d: %v, %d nodes", len(nodes), d2["truncationReason"], len(d2["nodes"].([]any)))
+	}
+	for i, n := range d2["nodes"].([]any) {
+		if n.(map[string]any)["nodeId"] != nodes[i].(map[string]any)["nodeId"] {
+			t.Fatalf("node %d differs from the byte-limited prefix", i)
+		}
+	}
+	// One more node would not have fitted.
+	more, res := call(t, cs, "get_standard_context", req(map[string]any{"frameworkId": fw, "snapshotId": snap, "nodeId": grade,
+		"includeDescendants": true, "childDepth": 64, "maxNodes": len(nodes) + 1, "ancestorDepth": 64, "maxPaths": 1000}))
+	if more["descendants"].(map[string]any)["truncationReason"] != "byte_limit" {
+		t.Errorf("maxNodes=%d fits (%d bytes): the cut was not the longest prefix", len(nodes)+1, envelopeBytes(res))
+	}
+}
+
+// gradeNode returns the package of a framework and the node ID of the first
+// item under its root.
+func gradeNode(t *testing.T, srv *mcpserver.Server, fw string) (string, string, string) {
+	t.Helper()
+	for _, p := range srv.Catalog().Packages {
+		if p.FrameworkID() == fw {
+			img := p.Img
+			nb, _ := img.Adjacency(kgfb.RelLabelHasChild, kgfb.DirectionOut).Row(img.RootNode())
+			return fw, p.SnapshotID(), img.NodeString(nb.At(0), kgimg.NodeID)
+		}
+	}
+	t.Fatalf("no package %s", fw)
+	return "", "", ""
+}
+
+// TestSearchPagesAreCutToTheCeiling: 100 hits of long statements are over
+// 1 MiB of envelope. The page stops before the hit that would break it, says
+// byte_limit, and its cursor starts the next page with that hit: following
+// the cut pages returns exactly the hits, in the order, of small pages.
+func TestSearchPagesAreCutToTheCeiling(t *testing.T) {
+	spec := bigSpec()
+	spec.FrameworkID, spec.Indicators = "kgc-long-fixture", 2
+	spec.Topics = []string{strings.Repeat("counting objects in groups and describing how many there are ", 60)}
+	cs, _ := client(t, images(t, spec))
+	search := func(limit int, cursor any) (map[string]any, int) {
+		r := map[string]any{"frameworkIds": []any{spec.FrameworkID}, "mode": "text", "query": "counting objects",
+			"match": map[string]any{"matchMode": "tokens", "operator": "all"}, "limit": limit}
+		if cursor != nil {
+			r["cursor"] = cursor
+		}
+		out, res := call(t, cs, "search_standards", req(r))
+		if out == nil {
+			t.Fatalf("search: %v", res.Content[0].(*mcp.TextContent).Text)
+		}
+		return out["page"].(map[string]any), envelopeBytes(res)
+	}
+	collect := func(limit int) (ids []string, cut int) {
+		var cursor any
+		for {
+			page, size := search(limit, cursor)
+			if size > mcpserver.MaxResultBytes {
+				t.Fatalf("page of %d bytes", size)
+			}
+			for _, h := range page["hits"].([]any) {
+				ids = append(ids, h.(map[string]any)["node"].(map[string]any)["nodeId"].(string))
+			}
+			if page["truncationReason"] == "byte_limit" {
+				cut++
+			}
+			if page["hasMore"] != true {
+				return ids, cut
+			}
+			cursor = page["nextCursor"]
+		}
+	}
+	big, cut := collect(100)
+	small, smallCut := collect(5)
+	if cut == 0 || smallCut != 0 {
+		t.Fatalf("%d cut pages at limit 100, %d at limit 5", cut, smallCut)
+	}
+	if strings.Join(big, ",") != strings.Join(small, ",") || len(big) < 200 {
+		t.Fatalf("cut pages returned %d hits, small pages %d, or a different order", len(big), len(small))
+	}
+}

@@ -1,0 +1,121 @@
+package mcpserver
+
+import (
+	"unicode/utf8"
+
+	"github.com/kgc-project/kgc/internal/canonjson"
+	"github.com/kgc-project/kgc/runtime/kgerr"
+)
+
+// MaxResultBytes is the ceiling of every tool result's envelope (the text
+// block plus its structured copy, in UTF-8 bytes). The contract sets it only
+// for the access and progression tools (with a 100,000-character ceiling as
+// well); kgmcp applies the byte ceiling to every tool: a list that would break
+// it is cut before the element that would, and the result says so
+// (truncationReason "byte_limit"); a result that cannot be cut is
+// result_too_large.
+const MaxResultBytes = 1 << 20
+
+// ceiling is a bound on a result's envelope: bytes, and characters where the
+// contract sets them (0: none).
+type ceiling struct{ bytes, chars int }
+
+var (
+	// anyCeiling is every tool's.
+	anyCeiling = ceiling{bytes: MaxResultBytes}
+	// accessCeiling is the contract's for the progression tools and read_evidence.
+	accessCeiling = ceiling{bytes: MaxProgressionResultBytes, chars: MaxProgressionResultChars}
+)
+
+// load is how full v's envelope makes the ceiling: at most 1 fits.
+func (c ceiling) load(v any) (float64, error) {
+	b, err := canonjson.Marshal(v)
+	if err != nil {
+		return 0, err
+	}
+	l := float64(2*len(b)) / float64(c.bytes)
+	if c.chars > 0 {
+		l = max(l, float64(2*utf8.RuneCount(b))/float64(c.chars))
+	}
+	return l, nil
+}
+
+// fits reports whether v's envelope holds under the ceiling.
+func (c ceiling) fits(v any) (bool, error) {
+	l, err := c.load(v)
+	return l <= 1, err
+}
+
+// largestBelow returns the largest k in [0, n) whose build(k) fits, given
+// that build(n) does not and that results grow with k; -1 when not even
+// build(0) fits. It interpolates between the sizes measured so far (falling
+// back to halving when a guess does not halve the interval), so a long list
+// costs a few encodings rather than a bisection's log2 n.
+func (c ceiling) largestBelow(n int, build func(k int) obj) (int, error) {
+	lo, hi := 0, n
+	llo, err := c.load(build(0))
+	if err != nil || llo > 1 {
+		return -1, err
+	}
+	lhi, err := c.load(build(n))
+	if err != nil {
+		return 0, err
+	}
+	halve := false
+	for hi-lo > 1 {
+		k := lo + (hi-lo)/2
+		if !halve && lhi > llo {
+			k = lo + int(float64(hi-lo)*(1-llo)/(lhi-llo))
+		}
+		k = min(max(k, lo+1), hi-1)
+		width := hi - lo
+		l, err := c.load(build(k))
+		if err != nil {
+			return 0, err
+		}
+		if l <= 1 {
+			lo, llo = k, l
+		} else {
+			hi, lhi = k, l
+		}
+		halve = !halve && 2*(hi-lo) > width
+	}
+	return lo, nil
+}
+
+// resultTooLarge is the error of a result that cannot be cut to fit.
+func resultTooLarge(what string) error {
+	return kgerr.New(kgerr.ResultTooLarge, "%s does not fit the %d-byte result ceiling", what, MaxResultBytes).
+		WithHint("ask for less (lower limits or depths, a narrower selection), or read the records' resources, natively or with read_evidence")
+}
+
+// fitLists returns result whole if it fits the result ceiling; otherwise a
+// copy whose lists at keys (parallel lists of one length, cut together) hold
+// the longest prefix that fits, marked truncationReason "byte_limit" with the
+// omittedCount. A result that does not fit even with empty lists is
+// result_too_large (what names it).
+func fitLists(result obj, what string, keys ...string) (obj, error) {
+	if ok, err := anyCeiling.fits(result); err != nil || ok {
+		return result, err
+	}
+	n := len(result[keys[0]].([]obj))
+	cut := func(k int) obj {
+		out := make(obj, len(result)+2)
+		for key, v := range result {
+			out[key] = v
+		}
+		for _, key := range keys {
+			out[key] = result[key].([]obj)[:k]
+		}
+		out["truncationReason"], out["omittedCount"] = "byte_limit", n-k
+		return out
+	}
+	k, err := anyCeiling.largestBelow(n, cut)
+	if err != nil {
+		return nil, err
+	}
+	if k < 0 {
+		return nil, resultTooLarge(what)
+	}
+	return cut(k), nil
+}
