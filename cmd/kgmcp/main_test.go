@@ -17,8 +17,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/kgc-project/kgc/internal/imgtest"
-	"github.com/kgc-project/kgc/internal/pkggen"
-	"github.com/kgc-project/kgc/internal/pkgtest"
 )
 
 var binary string
@@ -39,18 +37,7 @@ func TestMain(m *testing.M) {
 }
 
 // shippedImages builds the sample packages into a temp dir.
-func shippedImages(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	for _, spec := range pkggen.Shipped() {
-		f := pkgtest.Write(t, spec)
-		data, res := imgtest.Build(t, f.Dir, f.Profiles, "")
-		if err := os.WriteFile(filepath.Join(dir, res.Manifest.SnapshotID+".kgimg"), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
+func shippedImages(t *testing.T) string { return imgtest.Images(t, nil, nil) }
 
 func callText(t *testing.T, cs *mcp.ClientSession, name string, args any) (map[string]any, string) {
 	t.Helper()

@@ -11,7 +11,28 @@ import (
 
 	"github.com/kgc-project/kgc/compiler/gate"
 	"github.com/kgc-project/kgc/compiler/kgimgwrite"
+	"github.com/kgc-project/kgc/internal/pkggen"
+	"github.com/kgc-project/kgc/internal/pkgtest"
 )
+
+// Images generates the shipped sample packages plus extra specs, builds each
+// into <snapshot-id>.kgimg in a fresh temp dir and returns the dir. each, when
+// given, sees every written package (its spec and fixture).
+func Images(t testing.TB, extra []pkggen.Spec, each func(pkggen.Spec, *pkgtest.Fixture)) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, spec := range append(pkggen.Shipped(), extra...) {
+		f := pkgtest.Write(t, spec)
+		data, res := Build(t, f.Dir, f.Profiles, "")
+		if err := os.WriteFile(filepath.Join(dir, res.Manifest.SnapshotID+".kgimg"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if each != nil {
+			each(spec, f)
+		}
+	}
+	return dir
+}
 
 // Build validates the package in dir and returns its image bytes and the gate
 // result it was compiled from.

@@ -2,8 +2,6 @@ package mcpserver_test
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -33,16 +31,8 @@ func graphSpec(name string, n int, builds [][2]int, topic string) pkggen.Spec {
 // source relationships of each extra package by framework ID.
 func graphFixture(t *testing.T, specs ...pkggen.Spec) (*mcp.ClientSession, map[string][]srcRel) {
 	t.Helper()
-	dir := t.TempDir()
 	rels := map[string][]srcRel{}
-	for _, spec := range append(pkggen.Shipped(), specs...) {
-		f := pkgtest.Write(t, spec)
-		data, res := imgtest.Build(t, f.Dir, f.Profiles, "")
-		if err := os.WriteFile(filepath.Join(dir, res.Manifest.SnapshotID+".kgimg"), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		rels[spec.FrameworkID] = sourceRels(t, f.Dir)
-	}
+	dir := imgtest.Images(t, specs, func(spec pkggen.Spec, f *pkgtest.Fixture) { rels[spec.FrameworkID] = sourceRels(t, f.Dir) })
 	cs, _ := client(t, dir)
 	return cs, rels
 }

@@ -3,8 +3,6 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,7 +10,6 @@ import (
 
 	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/internal/pkggen"
-	"github.com/kgc-project/kgc/internal/pkgtest"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/mcpserver"
 )
@@ -25,16 +22,7 @@ const (
 // images builds the shipped samples (plus any extra specs) into a temp dir.
 func images(t testing.TB, extra ...pkggen.Spec) string {
 	t.Helper()
-	dir := t.TempDir()
-	specs := append(pkggen.Shipped(), extra...)
-	for _, spec := range specs {
-		f := pkgtest.Write(t, spec)
-		data, res := imgtest.Build(t, f.Dir, f.Profiles, "")
-		if err := os.WriteFile(filepath.Join(dir, res.Manifest.SnapshotID+".kgimg"), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return imgtest.Images(t, extra, nil)
 }
 
 // client connects an in-memory client to a server over the images in dir.

@@ -8,15 +8,11 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/kgc-project/kgc/internal/imgtest"
-	"github.com/kgc-project/kgc/internal/pkggen"
-	"github.com/kgc-project/kgc/internal/pkgtest"
 	"github.com/kgc-project/kgc/runtime/catalog"
 )
 
@@ -24,14 +20,7 @@ import (
 // returns the base URL; the server stops when the test ends.
 func testServer(t *testing.T, lim HTTPLimits) string {
 	t.Helper()
-	dir := t.TempDir()
-	for _, spec := range pkggen.Shipped() {
-		f := pkgtest.Write(t, spec)
-		data, res := imgtest.Build(t, f.Dir, f.Profiles, "")
-		if err := os.WriteFile(filepath.Join(dir, res.Manifest.SnapshotID+".kgimg"), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := imgtest.Images(t, nil, nil)
 	paths, _ := catalog.Paths([]string{dir})
 	cat, err := catalog.Open(paths, catalog.PolicyFail, nil)
 	if err != nil {
