@@ -125,4 +125,3 @@ func firstDiff(a, b string) int {
 	}
 	return i
 }
-
