@@ -104,10 +104,12 @@ func appendEscape(b []byte, c byte) []byte {
 	return append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 }
 
-// Marshal encodes a Go value canonically. The types results are built from
-// (maps with string keys, slices, strings, booleans, integers, floats, nil and
-// json.RawMessage) are encoded directly; any other value goes through
-// encoding/json and is re-encoded. Both paths give the same bytes.
+// Marshal encodes a Go value canonically. The common dynamic types (maps with
+// string keys, slices, strings, booleans, integers, floats, nil and
+// json.RawMessage) are encoded directly; typed values (structs with json tags,
+// pointers, typed slices and maps) by an encoder built once per type with the
+// fields sorted (typed.go). Both give the bytes encoding/json followed by a
+// canonical re-encoding would.
 func Marshal(v any) ([]byte, error) {
 	return appendAny(make([]byte, 0, 4096), v)
 }
@@ -167,7 +169,7 @@ func appendAny(b []byte, v any) ([]byte, error) {
 		}
 		return appendValue(b, tree), nil
 	}
-	return appendReflected(b, v)
+	return appendTyped(b, v)
 }
 
 // appendSlice encodes a slice (a nil slice is null, as in encoding/json).
