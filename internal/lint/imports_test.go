@@ -13,17 +13,50 @@ const module = "github.com/kgc-project/kgc"
 // deps returns the non-test dependencies of a package pattern inside the module.
 func deps(t *testing.T, pkg string) []string {
 	t.Helper()
-	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", pkg).Output()
-	if err != nil {
-		t.Fatalf("go list %s: %v", pkg, err)
-	}
 	var in []string
-	for _, p := range strings.Fields(string(out)) {
+	for _, p := range goList(t, "-deps", "-f", "{{.ImportPath}}", pkg) {
 		if strings.HasPrefix(p, module+"/") {
 			in = append(in, strings.TrimPrefix(p, module+"/"))
 		}
 	}
 	return in
+}
+
+func goList(t *testing.T, args ...string) []string {
+	t.Helper()
+	out, err := exec.Command("go", append([]string{"list"}, args...)...).Output()
+	if err != nil {
+		t.Fatalf("go list %v: %v", args, err)
+	}
+	return strings.Fields(string(out))
+}
+
+const sdk = "github.com/modelcontextprotocol/go-sdk"
+
+// TestOnlyTheAdapterImportsTheSDK: the MCP SDK is imported (directly) only by
+// runtime/mcpserver and cmd/kgmcp (and the benchmark clients); the query layer links neither the SDK nor
+// the adapter, so a Go program can embed it without speaking MCP.
+func TestOnlyTheAdapterImportsTheSDK(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, module+"/...").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		pkg := strings.TrimPrefix(f[0], module+"/")
+		// bench/ holds MCP clients that drive kgmcp, not server code.
+		allowed := pkg == "runtime/mcpserver" || strings.HasPrefix(pkg, "cmd/kgmcp") || strings.HasPrefix(pkg, "bench/")
+		for _, imp := range f[1:] {
+			if strings.HasPrefix(imp, sdk) && !allowed {
+				t.Errorf("%s imports the MCP SDK (%s): only runtime/mcpserver and cmd/kgmcp may", pkg, imp)
+			}
+		}
+	}
+	for _, d := range goList(t, "-deps", "-f", "{{.ImportPath}}", module+"/runtime/query") {
+		if strings.HasPrefix(d, sdk) || d == module+"/runtime/mcpserver" {
+			t.Errorf("runtime/query depends on %s", d)
+		}
+	}
 }
 
 func TestImportDirection(t *testing.T) {

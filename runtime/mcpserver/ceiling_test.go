@@ -9,6 +9,7 @@ import (
 	"github.com/kgc-project/kgc/internal/pkggen"
 	"github.com/kgc-project/kgc/runtime/kgimg"
 	"github.com/kgc-project/kgc/runtime/mcpserver"
+	"github.com/kgc-project/kgc/runtime/query"
 	"github.com/kgc-project/kgc/schema/kgfb"
 )
 
@@ -42,7 +43,7 @@ func TestContextIsCutToTheCeiling(t *testing.T) {
 	if out == nil {
 		t.Fatalf("error: %v", res.Content[0].(*mcp.TextContent).Text)
 	}
-	if n := envelopeBytes(res); n > mcpserver.MaxResultBytes {
+	if n := envelopeBytes(res); n > query.MaxResultBytes {
 		t.Fatalf("envelope of %d bytes over the ceiling", n)
 	}
 	desc := out["descendants"].(map[string]any)
@@ -119,7 +120,7 @@ func TestSearchPagesAreCutToTheCeiling(t *testing.T) {
 		var cursor any
 		for {
 			page, size := search(limit, cursor)
-			if size > mcpserver.MaxResultBytes {
+			if size > query.MaxResultBytes {
 				t.Fatalf("page of %d bytes", size)
 			}
 			for _, h := range page["hits"].([]any) {

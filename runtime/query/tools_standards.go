@@ -1,4 +1,4 @@
-package mcpserver
+package query
 
 import (
 	"context"
@@ -118,7 +118,7 @@ func standardRequestSchema() *Schema {
 	return object(props, "identifier")
 }
 
-func (s *Server) route(frameworkID, snapshotID *string, graphType string) (*catalog.Package, error) {
+func (s *Service) route(frameworkID, snapshotID *string, graphType string) (*catalog.Package, error) {
 	if deref(frameworkID) == "" && deref(snapshotID) == "" {
 		return nil, fail("request", "frameworkId or snapshotId is required")
 	}
@@ -129,7 +129,7 @@ func (s *Server) route(frameworkID, snapshotID *string, graphType string) (*cata
 // result(package, standard): get_standard, get_learning_components_for_standard.
 // standardTool is a tool about one standard; the lists at cut (if any) are
 // cut to the result ceiling.
-func (s *Server) standardTool(result func(*catalog.Package, uint32) obj, cut ...string) func(context.Context, json.RawMessage) (any, error) {
+func (s *Service) standardTool(result func(*catalog.Package, uint32) obj, cut ...string) func(context.Context, json.RawMessage) (any, error) {
 	return func(_ context.Context, raw json.RawMessage) (any, error) {
 		r, err := decode[standardRequest](raw)
 		if err != nil {
@@ -151,7 +151,7 @@ func (s *Server) standardTool(result func(*catalog.Package, uint32) obj, cut ...
 }
 
 // recordDoc resolves the record-level resource families.
-func (s *Server) recordDoc(ref resourceRef, p *catalog.Package) (*document, error) {
+func (s *Service) recordDoc(ref resourceRef, p *catalog.Package) (*document, error) {
 	img := p.Img
 	switch ref.kind {
 	case "standard", "standard_provenance", "standard_learning_components":

@@ -1,4 +1,4 @@
-package mcpserver
+package query
 
 import (
 	"unicode/utf8"
@@ -83,8 +83,8 @@ func (c ceiling) largestBelow(n int, build func(k int) obj) (int, error) {
 	return lo, nil
 }
 
-// resultTooLarge is the error of a result that cannot be cut to fit.
-func resultTooLarge(what string) error {
+// ResultTooLarge is the error of a result that cannot be cut to fit.
+func ResultTooLarge(what string) error {
 	return kgerr.New(kgerr.ResultTooLarge, "%s does not fit the %d-byte result ceiling", what, MaxResultBytes).
 		WithHint("ask for less (lower limits or depths, a narrower selection), or read the records' resources, natively or with read_evidence")
 }
@@ -115,7 +115,7 @@ func fitLists(result obj, what string, keys ...string) (obj, error) {
 		return nil, err
 	}
 	if k < 0 {
-		return nil, resultTooLarge(what)
+		return nil, ResultTooLarge(what)
 	}
 	return cut(k), nil
 }

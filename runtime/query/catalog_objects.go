@@ -1,4 +1,4 @@
-package mcpserver
+package query
 
 import (
 	"sort"
@@ -125,7 +125,7 @@ func frameworkObject(f *catalog.Framework) obj {
 }
 
 // catalogSha256 hashes the canonical JSON of the public catalog, once.
-func (s *Server) catalogSha256() string {
+func (s *Service) catalogSha256() string {
 	return s.memo.get("catalogSha256", func() any {
 		h, _ := canonjson.Sha256(s.catalogObject())
 		return h
@@ -133,6 +133,6 @@ func (s *Server) catalogSha256() string {
 }
 
 // catalogObject is the public catalog document, built once.
-func (s *Server) catalogObject() obj {
+func (s *Service) catalogObject() obj {
 	return s.memo.get("catalog", func() any { return catalogObject(s.cat) }).(obj)
 }

@@ -1,4 +1,4 @@
-package mcpserver
+package query
 
 import (
 	"context"
@@ -120,7 +120,7 @@ func componentRequestSchema() *Schema {
 	return object(props, "nodeId")
 }
 
-func (s *Server) getComponent(withContext bool) func(context.Context, json.RawMessage) (any, error) {
+func (s *Service) getComponent(withContext bool) func(context.Context, json.RawMessage) (any, error) {
 	return func(_ context.Context, raw json.RawMessage) (any, error) {
 		r, err := decode[componentRequest](raw)
 		if err != nil {

@@ -1,4 +1,4 @@
-package mcpserver
+package query
 
 import (
 	"context"
@@ -37,7 +37,7 @@ func readEvidenceSchema() *Schema {
 
 // readEvidence returns one window of any resource under the same rights, exposure
 // and size checks as a native read.
-func (s *Server) readEvidence(_ context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) readEvidence(_ context.Context, raw json.RawMessage) (any, error) {
 	r, err := decode[readEvidenceRequest](raw)
 	if err != nil {
 		return nil, err

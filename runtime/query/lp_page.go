@@ -1,4 +1,4 @@
-package mcpserver
+package query
 
 import (
 	"unicode/utf8"
@@ -56,7 +56,7 @@ func (c *lpCollection) binding() obj {
 }
 
 // page runs one page of the collection and builds the result.
-func (s *Server) page(c *lpCollection) (obj, error) {
+func (s *Service) page(c *lpCollection) (obj, error) {
 	bind := c.binding()
 	start := 0
 	if c.cursor != nil {

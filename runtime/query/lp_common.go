@@ -1,4 +1,4 @@
-package mcpserver
+package query
 
 import (
 	"encoding/json"
@@ -48,7 +48,7 @@ func lpSelectorSchema() *Schema { return selectorSchema(true) }
 
 // lpPackage resolves the route of a progression request: the one package its
 // edges live in, which must declare progressions and allow standard evidence.
-func (s *Server) lpPackage(r lpRoute) (*catalog.Package, error) {
+func (s *Service) lpPackage(r lpRoute) (*catalog.Package, error) {
 	p, err := s.resolvePackage(r.FrameworkID, r.SnapshotID, manifest.GraphAcademicStandards)
 	if err != nil {
 		return nil, err
@@ -90,7 +90,7 @@ func resolveEndpoint(p *catalog.Package, sel selector) (uint32, error) {
 
 // lpEdges returns a package's progression edges of one label in relationship-ID
 // order (built once per package).
-func (s *Server) lpEdges(p *catalog.Package, label kgfb.RelLabel) []uint32 {
+func (s *Service) lpEdges(p *catalog.Package, label kgfb.RelLabel) []uint32 {
 	key := "lpEdges:" + p.GraphPackageID() + ":" + label.String()
 	return s.memo.get(key, func() any {
 		img := p.Img
@@ -106,7 +106,7 @@ func (s *Server) lpEdges(p *catalog.Package, label kgfb.RelLabel) []uint32 {
 }
 
 // lpMetadata is the ProgressionMetadata of a package (built once).
-func (s *Server) lpMetadata(p *catalog.Package) obj {
+func (s *Service) lpMetadata(p *catalog.Package) obj {
 	return s.memo.get("lpMetadata:"+p.GraphPackageID(), func() any {
 		ref := func(kind string) string {
 			return resourceRef{kind: kind, frameworkID: p.FrameworkID(), snapshotID: p.SnapshotID()}.String()
@@ -272,7 +272,7 @@ func (e *evidence) tables() ([]obj, []obj) {
 }
 
 // lpResult assembles an evidence result around the tool-specific fields.
-func (s *Server) lpResult(p *catalog.Package, request obj, e *evidence, fields obj) obj {
+func (s *Service) lpResult(p *catalog.Package, request obj, e *evidence, fields obj) obj {
 	nodes, rels := e.tables()
 	out := obj{"request": request, "metadata": s.lpMetadata(p), "nodes": nodes, "relationships": rels}
 	for k, v := range fields {

@@ -1,4 +1,4 @@
-package mcpserver
+package query
 
 import (
 	"context"
@@ -117,7 +117,7 @@ func bfs(img *kgimg.Image, adj kgimg.Adjacency, origin uint32, depth, maxNodes i
 
 // traversal walks ancestors or descendants; limit (at most maxNodes) is where
 // the result ceiling stops the walk earlier (truncationReason byte_limit).
-func (s *Server) traversal(c *ctxTables, p *catalog.Package, origin uint32, dir kgfb.Direction, depth, maxNodes, limit int) obj {
+func (s *Service) traversal(c *ctxTables, p *catalog.Package, origin uint32, dir kgfb.Direction, depth, maxNodes, limit int) obj {
 	img := p.Img
 	adj := img.Adjacency(kgfb.RelLabelHasChild, dir)
 	order, depths, complete := bfs(img, adj, origin, depth, limit)
@@ -162,7 +162,7 @@ func (s *Server) traversal(c *ctxTables, p *catalog.Package, origin uint32, dir 
 		"relationshipType": p.Profile.Hierarchy.RelationshipType, "truncationReason": reason}
 }
 
-func (s *Server) direct(c *ctxTables, p *catalog.Package, origin uint32, dir kgfb.Direction) obj {
+func (s *Service) direct(c *ctxTables, p *catalog.Package, origin uint32, dir kgfb.Direction) obj {
 	img := p.Img
 	nb, ed := img.Adjacency(kgfb.RelLabelHasChild, dir).Row(origin)
 	idx := make([]int, nb.Len())
@@ -185,7 +185,7 @@ func (s *Server) direct(c *ctxTables, p *catalog.Package, origin uint32, dir kgf
 // rootPaths enumerates root→origin paths through nodes within ancestorDepth of
 // the origin, depth first in relationship-key order, all-or-nothing per path;
 // limit (at most maxPaths) is where the result ceiling stops it earlier.
-func (s *Server) rootPaths(c *ctxTables, p *catalog.Package, origin uint32, depth, maxPaths, maxOcc, limit int) obj {
+func (s *Service) rootPaths(c *ctxTables, p *catalog.Package, origin uint32, depth, maxPaths, maxOcc, limit int) obj {
 	img := p.Img
 	root := img.RootNode()
 	_, within, _ := bfs(img, img.Adjacency(kgfb.RelLabelHasChild, kgfb.DirectionIn), origin, depth, int(^uint(0)>>1))
@@ -251,7 +251,7 @@ func (s *Server) rootPaths(c *ctxTables, p *catalog.Package, origin uint32, dept
 		"paths": paths, "relationshipType": p.Profile.Hierarchy.RelationshipType, "truncationReason": reason}
 }
 
-func (s *Server) getStandardContext(_ context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) getStandardContext(_ context.Context, raw json.RawMessage) (any, error) {
 	r, err := decode[contextRequest](raw)
 	if err != nil {
 		return nil, err
@@ -297,7 +297,7 @@ type contextLimits [3]int
 // over: first the descendants, then the root paths, then the ancestors, each
 // to the longest prefix that fits (an earlier list is cut to its minimum
 // before a later one is cut at all). Every cut list says byte_limit.
-func (s *Server) fitContext(q contextQuery) (any, error) {
+func (s *Service) fitContext(q contextQuery) (any, error) {
 	lim := contextLimits{q.maxNodes, q.maxPaths, q.maxNodes}
 	full := s.contextResult(q, lim)
 	if ok, err := anyCeiling.fits(full); err != nil || ok {
@@ -328,7 +328,7 @@ func (s *Server) fitContext(q contextQuery) (any, error) {
 		lim[stage] = mins[stage] + k
 		return s.contextResult(q, lim), nil
 	}
-	return nil, resultTooLarge("the context of standard " + q.p.Img.NodeString(q.origin, kgimg.NodeID))
+	return nil, ResultTooLarge("the context of standard " + q.p.Img.NodeString(q.origin, kgimg.NodeID))
 }
 
 // listLen is the length of a traversal's or root paths' list (0 when absent).
@@ -342,7 +342,7 @@ func listLen(part any, key string) int {
 }
 
 // contextResult builds a context result with its lists limited.
-func (s *Server) contextResult(q contextQuery, lim contextLimits) obj {
+func (s *Service) contextResult(q contextQuery, lim contextLimits) obj {
 	p, n, img := q.p, q.origin, q.p.Img
 	c := &ctxTables{img: img, nodes: map[uint32]bool{}, rels: map[uint32]bool{}}
 	out := obj{

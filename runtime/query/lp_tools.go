@@ -1,4 +1,4 @@
-package mcpserver
+package query
 
 import (
 	"context"
@@ -29,7 +29,7 @@ func pinned(r lpRoute, p *catalog.Package) obj {
 	return obj{"frameworkId": r.FrameworkID, "snapshotId": p.SnapshotID()}
 }
 
-func (s *Server) getLearningProgression(_ context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) getLearningProgression(_ context.Context, raw json.RawMessage) (any, error) {
 	r, err := decode[getProgressionRequest](raw)
 	if err != nil {
 		return nil, err
@@ -133,7 +133,7 @@ func sortedUniqueByID(img *kgimg.Image, rels []uint32) []uint32 {
 	return out
 }
 
-func (s *Server) getStandardProgressions(_ context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) getStandardProgressions(_ context.Context, raw json.RawMessage) (any, error) {
 	r, err := decode[standardProgressionsRequest](raw)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package mcpserver
+package query
 
 import (
 	"context"
@@ -72,7 +72,7 @@ func searchModes(p *catalog.Package) (standards, components []string) {
 	return standards, components
 }
 
-func (s *Server) capabilitiesPackage(p *catalog.Package) obj {
+func (s *Service) capabilitiesPackage(p *catalog.Package) obj {
 	img := p.Img
 	std, comp := searchModes(p)
 	lexical, lcDocs, coded := 0, 0, img.CodeOrder().Len()
@@ -109,7 +109,7 @@ func (s *Server) capabilitiesPackage(p *catalog.Package) obj {
 	}
 }
 
-func (s *Server) getCapabilities(context.Context, json.RawMessage) (any, error) {
+func (s *Service) getCapabilities(context.Context, json.RawMessage) (any, error) {
 	v := s.memo.get("capabilities", func() any {
 		out, err := fitLists(s.capabilities().(obj), "get_capabilities", "packages")
 		if err != nil {
@@ -123,7 +123,7 @@ func (s *Server) getCapabilities(context.Context, json.RawMessage) (any, error) 
 	return v, nil
 }
 
-func (s *Server) capabilities() any {
+func (s *Service) capabilities() any {
 	pkgs := make([]obj, 0, len(s.cat.Packages))
 	types := []string{}
 	for _, p := range s.cat.Packages {
@@ -133,7 +133,10 @@ func (s *Server) capabilities() any {
 		}
 	}
 	sort.Strings(types)
-	tools := append([]string(nil), s.tools...)
+	tools := make([]string, len(s.tools))
+	for i, t := range s.tools {
+		tools[i] = t.Name
+	}
 	sort.Strings(tools)
 	return obj{
 		"serverName": ServerName, "toolNames": tools, "promptNames": []string{},
@@ -273,7 +276,7 @@ func (r listFrameworksRequest) effective() obj {
 
 const catalogCursorKind = "framework_catalog_v1"
 
-func (s *Server) listFrameworks(_ context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) listFrameworks(_ context.Context, raw json.RawMessage) (any, error) {
 	r, err := decode[listFrameworksRequest](raw)
 	if err != nil {
 		return nil, err
@@ -345,11 +348,11 @@ func (s *Server) listFrameworks(_ context.Context, raw json.RawMessage) (any, er
 			return nil, err
 		}
 		if k < 1 {
-			return nil, resultTooLarge("a list_frameworks item")
+			return nil, ResultTooLarge("a list_frameworks item")
 		}
 		out, next = page(k)
 	}
-	return &paged{result: out, tool: "list_frameworks", request: eff, defaults: listDefaults, next: next}, nil
+	return &Paged{Result: out, Tool: "list_frameworks", Request: eff, Defaults: listDefaults, Next: next}, nil
 }
 
 var listDefaults = obj{"limit": 25}
@@ -370,7 +373,7 @@ func frameworkRequestSchema(withGraphType bool) *Schema {
 	return object(props, "frameworkId")
 }
 
-func (s *Server) getFramework(_ context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) getFramework(_ context.Context, raw json.RawMessage) (any, error) {
 	r, err := decode[frameworkRequest](raw)
 	if err != nil {
 		return nil, err
@@ -383,7 +386,7 @@ func (s *Server) getFramework(_ context.Context, raw json.RawMessage) (any, erro
 }
 
 // resolvePackage routes framework/snapshot/graph type to one package.
-func (s *Server) resolvePackage(frameworkID string, snapshotID *string, graphType string) (*catalog.Package, error) {
+func (s *Service) resolvePackage(frameworkID string, snapshotID *string, graphType string) (*catalog.Package, error) {
 	p, err := s.cat.Resolve(frameworkID, deref(snapshotID), graphType)
 	if err != nil {
 		return nil, err

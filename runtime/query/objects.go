@@ -1,4 +1,4 @@
-package mcpserver
+package query
 
 import (
 	"github.com/kgc-project/kgc/internal/textnorm"

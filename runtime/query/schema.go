@@ -1,4 +1,4 @@
-package mcpserver
+package query
 
 import (
 	"encoding/json"
@@ -113,10 +113,13 @@ func has(types []string, t string) bool {
 	return false
 }
 
-// validationError is an input-validation failure.
-type validationError struct{ path, msg string }
+// InputError is an input-validation failure.
+// InputError is a request that breaks its schema (or a rule the schema cannot
+// say, such as "frameworkId or snapshotId"): "Input validation error: <path>:
+// <what>".
+type InputError struct{ path, msg string }
 
-func (e *validationError) Error() string {
+func (e *InputError) Error() string {
 	p := e.path
 	if p == "" {
 		p = "arguments"
@@ -125,7 +128,7 @@ func (e *validationError) Error() string {
 }
 
 func fail(path, format string, args ...any) error {
-	return &validationError{path: path, msg: fmt.Sprintf(format, args...)}
+	return &InputError{path: path, msg: fmt.Sprintf(format, args...)}
 }
 
 // validate checks v against s.
@@ -352,3 +355,12 @@ func array(items *Schema, max int, desc string) *Schema {
 }
 
 func pattern(s *Schema, p string) *Schema { s.Pattern = p; return s }
+
+// decode unmarshals a validated request into its typed struct.
+func decode[T any](raw json.RawMessage) (*T, error) {
+	var v T
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, fail("request", "%v", err)
+	}
+	return &v, nil
+}

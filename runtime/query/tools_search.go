@@ -1,4 +1,4 @@
-package mcpserver
+package query
 
 import (
 	"context"
@@ -227,7 +227,7 @@ func normalizedCodeQuery(p *catalog.Package, q string, prefix bool) (string, err
 }
 
 // beginSearch selects a search's packages and starts its run.
-func (s *Server) beginSearch(r *scopeRequest) ([]*catalog.Package, obj, *searchRun, error) {
+func (s *Service) beginSearch(r *scopeRequest) ([]*catalog.Package, obj, *searchRun, error) {
 	pkgs, scope, err := s.selectPackages(r)
 	if err != nil {
 		return nil, nil, nil, err
@@ -245,7 +245,7 @@ func queryTokens(q string, text bool) ([]string, int) {
 	return tokens, len(distinct(tokens))
 }
 
-func (s *Server) searchStandards(_ context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) searchStandards(_ context.Context, raw json.RawMessage) (any, error) {
 	r, err := decode[searchStandardsRequest](raw)
 	if err != nil {
 		return nil, err

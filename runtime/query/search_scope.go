@@ -1,4 +1,4 @@
-package mcpserver
+package query
 
 import (
 	"encoding/hex"
@@ -39,7 +39,7 @@ func scopeProps() map[string]*Schema {
 // selectPackages resolves a search's scope: explicit snapshots and frameworks
 // (each framework's unique current snapshot unless one of its snapshots is
 // named), or every family's unique current snapshot; then the package filters.
-func (s *Server) selectPackages(r *scopeRequest) ([]*catalog.Package, obj, error) {
+func (s *Service) selectPackages(r *scopeRequest) ([]*catalog.Package, obj, error) {
 	var pkgs []*catalog.Package
 	seen := map[string]bool{}
 	add := func(p *catalog.Package) {
@@ -104,7 +104,7 @@ func (s *Server) selectPackages(r *scopeRequest) ([]*catalog.Package, obj, error
 	return kept, scope, nil
 }
 
-func selectedSnapshots(s *Server, pkgs []*catalog.Package) []obj {
+func selectedSnapshots(s *Service, pkgs []*catalog.Package) []obj {
 	out := make([]obj, 0, len(pkgs))
 	for _, p := range pkgs {
 		if snap, ok := s.cat.Snapshot(p.SnapshotID()); ok {

@@ -1,4 +1,4 @@
-package mcpserver
+package query
 
 import (
 	"sort"
@@ -172,7 +172,7 @@ type pagingInput struct {
 
 // searchPage ranks a run's hits, applies the cursor and builds the result of
 // either search tool.
-func (s *Server) searchPage(run *searchRun, in pagingInput, build func(*searchHit) obj) (*paged, error) {
+func (s *Service) searchPage(run *searchRun, in pagingInput, build func(*searchHit) obj) (*Paged, error) {
 	cur := searchCursor{mode: in.mode, querySum: effectiveQuerySha256(in.request, run.normalized, in.pkgs), indexSum: indexSetSha256(in.pkgs)}
 	var pos []any
 	if in.cursor != nil {
@@ -216,10 +216,10 @@ func (s *Server) searchPage(run *searchRun, in pagingInput, build func(*searchHi
 			return nil, err
 		}
 		if k < 1 {
-			return nil, resultTooLarge("a page of " + in.tool + " results (with its selectedSnapshots)")
+			return nil, ResultTooLarge("a page of " + in.tool + " results (with its selectedSnapshots)")
 		}
 		next = cutNext(k)
 		out = result(k, next)
 	}
-	return &paged{result: out, tool: in.tool, request: in.request, defaults: searchDefaults, next: next}, nil
+	return &Paged{Result: out, Tool: in.tool, Request: in.request, Defaults: searchDefaults, Next: next}, nil
 }

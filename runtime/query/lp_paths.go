@@ -1,4 +1,4 @@
-package mcpserver
+package query
 
 import (
 	"context"
@@ -136,7 +136,7 @@ func pathObject(img *kgimg.Image, st pathState) obj {
 }
 
 // pathsResult builds the result with the first k paths.
-func (s *Server) pathsResult(p *catalog.Package, req obj, source, target uint32, ps *pathSearch, k int) obj {
+func (s *Service) pathsResult(p *catalog.Package, req obj, source, target uint32, ps *pathSearch, k int) obj {
 	img := p.Img
 	e := newEvidence(p, ps.rows)
 	e.nodes[source], e.nodes[target] = true, true
@@ -173,7 +173,7 @@ func (s *Server) pathsResult(p *catalog.Package, req obj, source, target uint32,
 	return out
 }
 
-func (s *Server) getLearningProgressionPaths(_ context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) getLearningProgressionPaths(_ context.Context, raw json.RawMessage) (any, error) {
 	r, err := decode[pathsRequest](raw)
 	if err != nil {
 		return nil, err

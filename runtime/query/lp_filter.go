@@ -1,4 +1,4 @@
-package mcpserver
+package query
 
 import (
 	"context"
@@ -216,7 +216,7 @@ func progressionFilter(p *catalog.Package, r *searchProgressionsRequest) (*lpFil
 
 // searchStream lists the candidate edges: those touching a selected standard,
 // or every edge of the requested types, by (type, ID).
-func (s *Server) searchStream(p *catalog.Package, f *lpFilter, types []string) []lpCandidate {
+func (s *Service) searchStream(p *catalog.Package, f *lpFilter, types []string) []lpCandidate {
 	img := p.Img
 	want := func(l kgfb.RelLabel) bool { return len(types) == 0 || contains(types, kgimg.RelLabelName(l)) }
 	var out []lpCandidate
@@ -257,7 +257,7 @@ func searchConnectionKind(img *kgimg.Image, r uint32, f *lpFilter) any {
 	return "outgoing_builds"
 }
 
-func (s *Server) searchLearningProgressions(_ context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) searchLearningProgressions(_ context.Context, raw json.RawMessage) (any, error) {
 	r, err := decode[searchProgressionsRequest](raw)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package mcpserver
+package query
 
 import (
 	"context"
@@ -160,7 +160,7 @@ func orderedReasons(set map[string]bool, order []string) []string {
 
 // result builds the traversal result keeping the first k edges (and the nodes
 // they reach).
-func (s *Server) traversalResult(p *catalog.Package, req obj, origin uint32, t *traversal, k int, byteLimited bool) obj {
+func (s *Service) traversalResult(p *catalog.Package, req obj, origin uint32, t *traversal, k int, byteLimited bool) obj {
 	img := p.Img
 	e := newEvidence(p, t.rows)
 	e.nodes[origin] = true
@@ -202,7 +202,7 @@ func (s *Server) traversalResult(p *catalog.Package, req obj, origin uint32, t *
 	})
 }
 
-func (s *Server) traverseLearningProgressions(_ context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) traverseLearningProgressions(_ context.Context, raw json.RawMessage) (any, error) {
 	r, err := decode[traverseRequest](raw)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package mcpserver
+package query
 
 import (
 	"context"
@@ -94,7 +94,7 @@ func standardsMode(mode string) string {
 	return ""
 }
 
-func (s *Server) searchComponents(_ context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) searchComponents(_ context.Context, raw json.RawMessage) (any, error) {
 	r, err := decode[searchComponentsRequest](raw)
 	if err != nil {
 		return nil, err

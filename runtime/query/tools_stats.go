@@ -1,4 +1,4 @@
-package mcpserver
+package query
 
 import (
 	"context"
@@ -238,7 +238,7 @@ func componentStatistics(p *catalog.Package) obj {
 	}
 }
 
-func (s *Server) getFrameworkStatistics(_ context.Context, raw json.RawMessage) (any, error) {
+func (s *Service) getFrameworkStatistics(_ context.Context, raw json.RawMessage) (any, error) {
 	r, err := decode[frameworkRequest](raw)
 	if err != nil {
 		return nil, err

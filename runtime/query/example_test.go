@@ -1,0 +1,88 @@
+package query_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+
+	"github.com/kgc-project/kgc/compiler/gate"
+	"github.com/kgc-project/kgc/compiler/kgimgwrite"
+	"github.com/kgc-project/kgc/internal/pkggen"
+	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/query"
+)
+
+// sampleImages builds the shipped sample packages into a temp dir, as
+// `make images` does (an edge program would ship the .kgimg files instead).
+func sampleImages() (dir string, cleanup func()) {
+	dir, err := os.MkdirTemp("", "query-example-")
+	if err != nil {
+		log.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(dir, "packages"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "profiles"), 0o755)
+	for _, spec := range pkggen.Shipped() {
+		w, err := pkggen.Write(spec, filepath.Join(dir, "packages"), filepath.Join(dir, "profiles"))
+		if err != nil {
+			log.Fatal(err)
+		}
+		res, err := gate.Run(w.PackageDir, gate.Options{ProfileRoot: filepath.Join(dir, "profiles")})
+		if err != nil || !res.Valid() {
+			log.Fatalf("gate: %v", err)
+		}
+		root, _ := os.OpenRoot(w.PackageDir)
+		data, err := kgimgwrite.Build(res, func(p string) ([]byte, error) {
+			f, err := root.Open(p)
+			if err != nil {
+				return nil, err
+			}
+			defer f.Close()
+			return io.ReadAll(f)
+		}, kgimgwrite.Options{Compiler: "example"})
+		root.Close()
+		if err != nil {
+			log.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, w.SnapshotID+".kgimg"), data, 0o644)
+	}
+	return dir, func() { os.RemoveAll(dir) }
+}
+
+// Open images and ask for a standard, without MCP.
+func Example() {
+	dir, cleanup := sampleImages()
+	defer cleanup()
+	paths, _ := catalog.Paths([]string{dir})
+	cat, err := catalog.Open(paths, catalog.PolicyFail, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer cat.Close()
+	svc := query.New(cat, query.Options{})
+	out, err := svc.Call(context.Background(), "get_standard", json.RawMessage(`{"request":{
+		"frameworkId": "kgc-sample-mathematics-grades-1-3",
+		"identifier": {"identifierType": "node_id", "nodeId": "e4c56a5e-8e04-5198-bd96-db37083d400d"}}}`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	b, _ := json.Marshal(out)
+	var res struct {
+		Node struct {
+			StatementCode string `json:"statementCode"`
+			Description   string `json:"description"`
+		} `json:"node"`
+	}
+	json.Unmarshal(b, &res)
+	fmt.Println(res.Node.StatementCode, "-", res.Node.Description)
+
+	// A domain error is typed: its text is "<code>: <message>".
+	_, err = svc.Call(context.Background(), "get_framework", json.RawMessage(`{"request":{"frameworkId":"no-such-framework"}}`))
+	fmt.Println(err)
+	// Output:
+	// M1.1.1.1 - Count counting and whole numbers, step 1 of 3, in GRADE ONE.
+	// framework_not_found: framework no-such-framework is not available Next action: call list_frameworks to see the accepted frameworks
+}

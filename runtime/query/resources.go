@@ -1,0 +1,251 @@
+package query
+
+import (
+	"bytes"
+	"sort"
+
+	"github.com/kgc-project/kgc/internal/canonjson"
+	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/kgerr"
+	"github.com/kgc-project/kgc/schema/ids"
+	"github.com/kgc-project/kgc/schema/kgfb"
+	"github.com/kgc-project/kgc/schema/manifest"
+)
+
+// document is one resolved resource.
+type document struct {
+	ref            resourceRef
+	kind           string // resourceKind
+	representation string // deterministic_derived | raw_source
+	mime           string
+	data           []byte
+	pkg            *catalog.Package
+	sources        []obj
+}
+
+func (d *document) metadata() obj {
+	m := obj{
+		"canonicalUri": d.ref.String(), "resourceKind": d.kind, "representation": d.representation, "mimeType": d.mime,
+		"byteLength": len(d.data), "contentSha256": ids.Sha256(d.data), "sourceArtifacts": nonNilObjs(d.sources),
+	}
+	if d.ref.frameworkID != "" {
+		m["frameworkId"] = d.ref.frameworkID
+	}
+	if p := d.pkg; p != nil {
+		mf := p.Manifest
+		m["snapshotId"], m["graphPackageId"], m["graphType"] = mf.SnapshotID, mf.GraphPackageID, mf.GraphType
+		m["profileId"], m["profileVersion"], m["profileSha256"] = mf.Profile.ProfileID, mf.Profile.ProfileVersion, mf.Profile.Sha256
+	}
+	return m
+}
+
+func nonNilObjs(l []obj) []obj {
+	if l == nil {
+		return []obj{}
+	}
+	return l
+}
+
+func sourceArtifact(p *catalog.Package, name string) obj {
+	a, ok := p.Manifest.Artifact(name)
+	if !ok {
+		return nil
+	}
+	var size any
+	if art, ok := p.Img.Artifact(name); ok {
+		size = art.Size()
+	}
+	return obj{"graphPackageId": p.GraphPackageID(), "logicalName": name, "sha256": p.Manifest.Checksums[a.Path], "sizeBytes": size}
+}
+
+func derivedDoc(ref resourceRef, kind string, p *catalog.Package, v any, sources ...string) (*document, error) {
+	b, err := canonjson.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	d := &document{ref: ref, kind: kind, representation: "deterministic_derived", mime: "application/json", data: b, pkg: p}
+	for _, name := range sources {
+		if s := sourceArtifact(p, name); s != nil {
+			d.sources = append(d.sources, s)
+		}
+	}
+	return d, nil
+}
+
+func notFound(format string, args ...any) error {
+	return kgerr.New(kgerr.ResourceNotFound, format, args...)
+}
+
+func denied(format string, args ...any) error {
+	return kgerr.New(kgerr.ResourceAccessDenied, format, args...)
+}
+
+// fullText and standardResources are the rights gates of §3.4.
+func fullText(p *catalog.Package) error {
+	r := p.Manifest.Rights
+	if !r.Reviewed() || !r.AllowFullText {
+		return denied("the package's rights do not allow full-text resources (review %s, allowFullText %t)", r.ReviewStatus, r.AllowFullText)
+	}
+	return nil
+}
+
+func standardResources(p *catalog.Package) error {
+	if err := fullText(p); err != nil {
+		return err
+	}
+	if !p.Manifest.Rights.AllowStandardResources {
+		return denied("the package's rights do not allow standard resources")
+	}
+	return nil
+}
+
+// resolve reads one resource under the rights and size policies.
+func (s *Service) resolve(ref resourceRef) (*document, error) {
+	if ref.kind == "catalog" {
+		return derivedDoc(ref, "catalog", nil, s.catalogObject())
+	}
+	if ref.kind == "framework" {
+		f, ok := s.cat.Framework(ref.frameworkID)
+		if !ok {
+			return nil, kgerr.New(kgerr.FrameworkNotFound, "framework %s is not available", ref.frameworkID)
+		}
+		return derivedDoc(ref, "framework", nil, frameworkObject(f))
+	}
+	p, err := s.cat.Resolve(ref.frameworkID, ref.snapshotID, manifest.GraphAcademicStandards)
+	if err != nil {
+		return nil, err
+	}
+	switch ref.kind {
+	case "package_manifest":
+		return &document{ref: ref, kind: "manifest", representation: "raw_source", mime: "application/json", data: p.Img.ManifestJSON(), pkg: p}, nil
+	case "interpretation_profile":
+		return &document{ref: ref, kind: "interpretation_profile", representation: "raw_source", mime: "application/json", data: p.Img.ProfileJSON(), pkg: p}, nil
+	case "validation_report":
+		return s.artifactDoc(ref, p, manifest.ValidationReport, "validation")
+	case "unresolved_items":
+		if err := fullText(p); err != nil {
+			return nil, err
+		}
+		return s.artifactDoc(ref, p, manifest.UnresolvedItems, "unresolved")
+	case "manifest_artifact":
+		return s.artifactDoc(ref, p, ref.id, "artifact")
+	case "learning_progressions":
+		return derivedDoc(ref, "learning_progressions", p, progressionSummary(p),
+			manifest.LPSummary, manifest.LPValidation, manifest.LPUnresolved, manifest.LPProvenance)
+	}
+	if err := standardResources(p); err != nil {
+		return nil, err
+	}
+	return s.recordDoc(ref, p)
+}
+
+// artifactDoc serves an artifact's exact bytes under the closed exposure policy.
+func (s *Service) artifactDoc(ref resourceRef, p *catalog.Package, name, kind string) (*document, error) {
+	a, ok := p.Img.Artifact(name)
+	if !ok {
+		return nil, notFound("the package declares no %s artifact", name)
+	}
+	class := a.Exposure()
+	if class == kgfb.ExposureNone {
+		return nil, notFound("artifact %s has no exposure contract", name)
+	}
+	if !manifest.Allows(p.Manifest.Rights, manifest.Exposure(class)) {
+		return nil, denied("the package's rights do not allow serving %s (%s)", name, manifest.Exposure(class))
+	}
+	if int64(a.Size()) > s.opts.MaxResourceSourceBytes || int64(a.Size()) > s.opts.MaxResourceBytes {
+		return nil, denied("artifact %s is %d bytes, over the resource size limits", name, a.Size())
+	}
+	if !a.Embedded() {
+		return nil, notFound("artifact %s is not in the image", name)
+	}
+	d := &document{ref: ref, kind: kind, representation: "raw_source", mime: string(a.Mime()), data: a.BytesBytes(), pkg: p}
+	d.sources = append(d.sources, sourceArtifact(p, name))
+	return d, nil
+}
+
+// availableResources lists the resource kinds and artifact names a package can
+// actually serve under its rights.
+func (s *Service) availableResources(p *catalog.Package) (kinds, artifacts []string) {
+	kinds = []string{"catalog", "framework", "interpretation_profile", "learning_progressions", "manifest"}
+	if _, ok := p.Img.Artifact(manifest.ValidationReport); ok {
+		kinds = append(kinds, "validation")
+	}
+	if fullText(p) == nil {
+		if _, ok := p.Img.Artifact(manifest.UnresolvedItems); ok {
+			kinds = append(kinds, "unresolved")
+		}
+	}
+	if standardResources(p) == nil {
+		kinds = append(kinds, "standard", "relationship")
+		if p.Manifest.Capabilities.HasDetailedProvenance {
+			kinds = append(kinds, "standard_provenance")
+		}
+		if p.Manifest.Includes(manifest.GraphLearningComponents) {
+			kinds = append(kinds, "learning_component", "learning_component_provenance", "standard_learning_components")
+		}
+		if p.Manifest.Includes(manifest.GraphLearningProgressions) {
+			kinds = append(kinds, "relationship_provenance")
+		}
+	}
+	artifacts = []string{}
+	var a kgfb.Artifact
+	for i := 0; i < p.Img.Root().ArtifactsLength(); i++ {
+		p.Img.Root().Artifacts(&a, i)
+		if a.Embedded() && int64(a.Size()) <= s.opts.MaxResourceBytes {
+			artifacts = append(artifacts, string(a.Name()))
+		}
+	}
+	if len(artifacts) > 0 {
+		kinds = append(kinds, "artifact")
+	}
+	sort.Strings(kinds)
+	return kinds, artifacts
+}
+
+// Resource is one resource read: its address, media type, bytes (a copy: it
+// does not point into an image), whether they are the raw source bytes (a
+// blob) or a derived document (text), and its metadata (surface.md §3.3).
+type Resource struct {
+	URI      string
+	MIMEType string
+	Raw      bool
+	Data     []byte
+	Meta     map[string]any
+}
+
+// ReadResource reads the resource at uri under the rights and size policies.
+// Errors are *kgerr.Error (resource_not_found, resource_access_denied, …) or
+// internal failures.
+func (s *Service) ReadResource(uri string) (*Resource, error) {
+	ref, err := parseURI(uri)
+	if err != nil {
+		return nil, err
+	}
+	d, err := s.resolve(ref)
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(d.data)) > s.opts.MaxResourceBytes {
+		return nil, denied("the resource is %d bytes, over the %d-byte limit", len(d.data), s.opts.MaxResourceBytes)
+	}
+	return &Resource{URI: uri, MIMEType: d.mime, Raw: d.representation == "raw_source", Data: bytes.Clone(d.data), Meta: d.metadata()}, nil
+}
+
+// CatalogURI is the fixed resource's address.
+const CatalogURI = catalogURI
+
+// ResourceTemplate is one resource template of the surface (§1.2).
+type ResourceTemplate struct{ Name, URITemplate, MIMEType string }
+
+// ResourceTemplates returns the 14 templates, in the contract's order.
+func ResourceTemplates() []ResourceTemplate {
+	out := make([]ResourceTemplate, len(templates))
+	for i, t := range templates {
+		mime := "application/json"
+		if t.name == "manifest_artifact" {
+			mime = "application/octet-stream"
+		}
+		out[i] = ResourceTemplate{Name: t.name, URITemplate: t.template, MIMEType: mime}
+	}
+	return out
+}

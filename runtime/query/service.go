@@ -1,0 +1,97 @@
+// Package query answers the questions of the kgfegmcp surface (surface.md §2,
+// §3) over a catalog of opened .kgimg images, without any protocol: framework
+// and catalog listings, standards and their hierarchy context, search,
+// learning components, learning progressions, evidence windows and
+// resources. Requests are validated against the published request schemas,
+// results are bounded by the contract's ceilings, and domain errors are typed
+// (runtime/kgerr). It imports neither the MCP SDK nor runtime/mcpserver, which
+// is only the adapter that puts these answers on the wire.
+//
+// A program that ships .kgimg files can use it directly:
+//
+//	paths, _ := catalog.Paths([]string{"build"})
+//	cat, _ := catalog.Open(paths, catalog.PolicyFail, nil)
+//	svc := query.New(cat, query.Options{})
+//	out, err := svc.Call(ctx, "search_standards", []byte(`{"mode":"text","query":"fractions",…}`))
+package query
+
+import (
+	"sync"
+
+	"github.com/kgc-project/kgc/runtime/catalog"
+)
+
+// ServerName is the serverName of get_capabilities.
+const ServerName = "Knowledge Graph For Education Global MCP"
+
+// Options configure a Service.
+type Options struct {
+	// MaxResourceBytes and MaxResourceSourceBytes are the resource size policy
+	// (surface.md §3.6); zero means the defaults (8 MiB, 32 MiB).
+	MaxResourceBytes       int64
+	MaxResourceSourceBytes int64
+}
+
+// Default size policy.
+const (
+	DefaultMaxResourceBytes       = 8 << 20
+	DefaultMaxResourceSourceBytes = 32 << 20
+)
+
+// Service answers queries over one catalog. It is safe for concurrent use;
+// what it returns does not point into the images.
+type Service struct {
+	cat   *catalog.Catalog
+	opts  Options
+	memo  memo
+	tools []Tool
+}
+
+// New returns a Service over cat.
+func New(cat *catalog.Catalog, opts Options) *Service {
+	if opts.MaxResourceBytes <= 0 {
+		opts.MaxResourceBytes = DefaultMaxResourceBytes
+	}
+	if opts.MaxResourceSourceBytes <= 0 {
+		opts.MaxResourceSourceBytes = DefaultMaxResourceSourceBytes
+	}
+	s := &Service{cat: cat, opts: opts}
+	s.tools = s.toolTable()
+	for i := range s.tools {
+		s.tools[i].input = s.tools[i].InputSchema()
+	}
+	return s
+}
+
+// Catalog returns the served catalog.
+func (s *Service) Catalog() *catalog.Catalog { return s.cat }
+
+// memo caches values derived only from the immutable catalog (hashes,
+// capabilities, statistics), built on first use. Cached values are shared and
+// must not be modified.
+type memo struct {
+	mu sync.Mutex
+	m  map[string]any
+}
+
+func (m *memo) get(key string, build func() any) any {
+	m.mu.Lock()
+	v, ok := m.m[key]
+	m.mu.Unlock()
+	if ok {
+		return v
+	}
+	// Built outside the lock: builders may use the memo themselves, and two
+	// racing builds give equal values.
+	v = build()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if first, ok := m.m[key]; ok {
+		return first
+	}
+	if m.m == nil {
+		m.m = map[string]any{}
+	}
+	m.m[key] = v
+	return v
+}
