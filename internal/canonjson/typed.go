@@ -162,15 +162,17 @@ func structEncoder(t reflect.Type) encoderFunc {
 	slices.SortFunc(fields, func(a, b field) int { return strings.Compare(a.name, b.name) })
 	for i := range fields {
 		fields[i].key = append(appendValidString(nil, fields[i].name), ':')
-		fields[i].enc = encoderOf(t.FieldByIndex(fields[i].index).Type)
+		fields[i].enc = encoderOf(fieldType(t, fields[i].index))
 	}
 	return func(b []byte, v reflect.Value) ([]byte, error) {
-		var err error
 		b = append(b, '{')
 		first := true
 		for i := range fields {
 			f := &fields[i]
-			fv := v.FieldByIndex(f.index)
+			fv, err := v.FieldByIndexErr(f.index)
+			if err != nil {
+				continue // the field of a nil embedded pointer: absent
+			}
 			if f.omitEmpty && isEmptyValue(fv) {
 				continue
 			}
@@ -185,6 +187,17 @@ func structEncoder(t reflect.Type) encoderFunc {
 		}
 		return append(b, '}'), nil
 	}
+}
+
+// fieldType is the type of the field at index, through embedded pointers.
+func fieldType(t reflect.Type, index []int) reflect.Type {
+	for _, i := range index {
+		if t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		t = t.Field(i).Type
+	}
+	return t
 }
 
 // isEmptyValue is encoding/json's omitempty test.
@@ -202,8 +215,8 @@ func isEmptyValue(v reflect.Value) bool {
 
 // structFields lists the JSON members of t as encoding/json does for the
 // shapes this module uses: exported fields, `json:"name,omitempty"` and
-// `json:"-"`, untagged embedded structs flattened (the outer field wins a
-// name clash).
+// `json:"-"`, untagged embedded structs and struct pointers flattened (the
+// outer field wins a name clash; a nil embedded pointer's fields are absent).
 func structFields(t reflect.Type, prefix []int) []field {
 	var out []field
 	seen := map[string]bool{}
@@ -215,7 +228,8 @@ func structFields(t reflect.Type, prefix []int) []field {
 			continue
 		}
 		name, opts, _ := strings.Cut(tag, ",")
-		if sf.Anonymous && name == "" && sf.Type.Kind() == reflect.Struct {
+		if sf.Anonymous && name == "" && (sf.Type.Kind() == reflect.Struct ||
+			sf.Type.Kind() == reflect.Pointer && sf.Type.Elem().Kind() == reflect.Struct) {
 			embedded = append(embedded, sf)
 			continue
 		}
@@ -229,7 +243,11 @@ func structFields(t reflect.Type, prefix []int) []field {
 		out = append(out, field{name: name, index: append(slices.Clone(prefix), i), omitEmpty: opts == "omitempty"})
 	}
 	for _, sf := range embedded {
-		for _, f := range structFields(sf.Type, append(slices.Clone(prefix), sf.Index...)) {
+		et := sf.Type
+		if et.Kind() == reflect.Pointer {
+			et = et.Elem()
+		}
+		for _, f := range structFields(et, append(slices.Clone(prefix), sf.Index...)) {
 			if !seen[f.name] {
 				seen[f.name] = true
 				out = append(out, f)

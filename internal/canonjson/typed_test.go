@@ -17,8 +17,13 @@ type base struct {
 	Order uint32 `json:"order"`
 }
 
+type extra struct {
+	Extra *string `json:"extra"`
+}
+
 type outer struct {
 	base
+	*extra
 	Name     *string           `json:"name"`
 	Opt      string            `json:"opt,omitempty"`
 	OptPtr   *inner            `json:"optPtr,omitempty"`
@@ -66,6 +71,13 @@ func randOuter(r *rand.Rand) outer {
 	if r.IntN(2) == 0 {
 		s := randString(r)
 		o.Name = &s
+	}
+	if r.IntN(2) == 0 {
+		o.extra = &extra{}
+		if r.IntN(2) == 0 {
+			s := randString(r)
+			o.extra.Extra = &s
+		}
 	}
 	if r.IntN(2) == 0 {
 		in := randInner(r)

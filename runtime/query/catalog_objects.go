@@ -9,64 +9,119 @@ import (
 	"github.com/kgc-project/kgc/schema/rights"
 )
 
-func strPtr(p *string) any {
-	if p == nil {
-		return nil
-	}
-	return *p
+// PackageIdentity names one graph package and the profile it binds.
+type PackageIdentity struct {
+	FrameworkID     string `json:"frameworkId"`
+	GraphPackageID  string `json:"graphPackageId"`
+	GraphType       string `json:"graphType"`
+	PackageRevision int64  `json:"packageRevision"`
+	ProfileID       string `json:"profileId"`
+	ProfileSha256   string `json:"profileSha256"`
+	ProfileVersion  string `json:"profileVersion"`
+	SnapshotID      string `json:"snapshotId"`
 }
 
-func packageIdentity(p *catalog.Package) obj {
+func packageIdentity(p *catalog.Package) PackageIdentity {
 	m := p.Manifest
-	return obj{
-		"frameworkId": m.FrameworkID, "graphPackageId": m.GraphPackageID, "graphType": m.GraphType,
-		"packageRevision": m.PackageRevision, "profileId": m.Profile.ProfileID, "profileSha256": m.Profile.Sha256,
-		"profileVersion": m.Profile.ProfileVersion, "snapshotId": m.SnapshotID,
+	return PackageIdentity{
+		FrameworkID: m.FrameworkID, GraphPackageID: m.GraphPackageID, GraphType: m.GraphType,
+		PackageRevision: m.PackageRevision, ProfileID: m.Profile.ProfileID, ProfileSha256: m.Profile.Sha256,
+		ProfileVersion: m.Profile.ProfileVersion, SnapshotID: m.SnapshotID,
 	}
 }
 
-func rightsObject(r rights.Policy) obj {
-	return obj{
-		"sourceLicense": r.SourceLicense, "licenseUri": strPtr(r.LicenseURI), "attributionStatement": r.AttributionStatement,
-		"reviewStatus": r.ReviewStatus, "allowStandardResources": r.AllowStandardResources, "allowFullText": r.AllowFullText,
-		"allowBulkResource": r.AllowBulkResource, "allowGeneratedDerivatives": r.AllowGeneratedDerivatives,
-	}
+// Rights is a package's RightsPolicy, as the manifest states it.
+type Rights = rights.Policy
+
+// SourceMetadata describes the source document of a snapshot.
+type SourceMetadata struct {
+	AdoptionStatus        *string  `json:"adoptionStatus"`
+	IsCurrent             bool     `json:"isCurrent"`
+	IssuingAuthority      *string  `json:"issuingAuthority"`
+	Jurisdiction          string   `json:"jurisdiction"`
+	JurisdictionType      *string  `json:"jurisdictionType"`
+	Languages             []string `json:"languages"`
+	LocalGradesOrStages   []string `json:"localGradesOrStages"`
+	LocalSubject          string   `json:"localSubject"`
+	Name                  string   `json:"name"`
+	Provider              *string  `json:"provider"`
+	SourceDocumentSha256  *string  `json:"sourceDocumentSha256"`
+	SourcePublicationDate *string  `json:"sourcePublicationDate"`
+	SourceVersion         string   `json:"sourceVersion"`
 }
 
-func sourceMetadata(p *catalog.Package) obj {
+func sourceMetadata(p *catalog.Package) SourceMetadata {
 	f := p.Manifest.Framework
-	return obj{
-		"adoptionStatus": strPtr(f.AdoptionStatus), "isCurrent": f.IsCurrent, "issuingAuthority": strPtr(f.IssuingAuthority),
-		"jurisdiction": f.Jurisdiction, "jurisdictionType": strPtr(f.JurisdictionType), "languages": f.Languages,
-		"localGradesOrStages": nonNil(f.LocalGradesOrStages), "localSubject": f.LocalSubject, "name": f.Name,
-		"provider": strPtr(f.Provider), "sourceDocumentSha256": strPtr(f.SourceDocumentSha256),
-		"sourcePublicationDate": strPtr(f.SourcePublicationDate), "sourceVersion": f.SourceVersion,
+	return SourceMetadata{
+		AdoptionStatus: f.AdoptionStatus, IsCurrent: f.IsCurrent, IssuingAuthority: f.IssuingAuthority,
+		Jurisdiction: f.Jurisdiction, JurisdictionType: f.JurisdictionType, Languages: f.Languages,
+		LocalGradesOrStages: nonNil(f.LocalGradesOrStages), LocalSubject: f.LocalSubject, Name: f.Name,
+		Provider: f.Provider, SourceDocumentSha256: f.SourceDocumentSha256,
+		SourcePublicationDate: f.SourcePublicationDate, SourceVersion: f.SourceVersion,
 	}
 }
 
-func profileFacets(p *catalog.Package) obj {
+// ProfileFacets are the manifest's normalized facets.
+type ProfileFacets struct {
+	NormalizedGrades     []string `json:"normalizedGrades"`
+	NormalizedSubjects   []string `json:"normalizedSubjects"`
+	SubjectMappingNote   *string  `json:"subjectMappingNote"`
+	SubjectMappingStatus string   `json:"subjectMappingStatus"`
+}
+
+func profileFacets(p *catalog.Package) ProfileFacets {
 	f := p.Manifest.Framework
-	return obj{
-		"normalizedGrades": nonNil(f.NormalizedGrades), "normalizedSubjects": nonNil(f.NormalizedSubjects),
-		"subjectMappingNote": strPtr(f.SubjectMappingNote), "subjectMappingStatus": f.SubjectMappingStatus,
+	return ProfileFacets{NormalizedGrades: nonNil(f.NormalizedGrades), NormalizedSubjects: nonNil(f.NormalizedSubjects),
+		SubjectMappingNote: f.SubjectMappingNote, SubjectMappingStatus: f.SubjectMappingStatus}
+}
+
+// Capabilities are a package's FrameworkCapabilities.
+type Capabilities struct {
+	CodeSearch                       string `json:"codeSearch"`
+	HasDetailedProvenance            bool   `json:"hasDetailedProvenance"`
+	HasLearningProgressionProvenance bool   `json:"hasLearningProgressionProvenance"`
+	HasLearningProgressions          bool   `json:"hasLearningProgressions"`
+	HasOfficialActivities            bool   `json:"hasOfficialActivities"`
+	HasOfficialAssessmentGuidance    bool   `json:"hasOfficialAssessmentGuidance"`
+	HasUnresolvedRelationships       bool   `json:"hasUnresolvedRelationships"`
+	MultiParent                      bool   `json:"multiParent"`
+	TextSearch                       bool   `json:"textSearch"`
+}
+
+func capabilitiesObject(c manifest.Capabilities) Capabilities {
+	return Capabilities{
+		CodeSearch: c.CodeSearch, HasDetailedProvenance: c.HasDetailedProvenance,
+		HasLearningProgressionProvenance: c.HasLearningProgressionProvenance, HasLearningProgressions: c.HasLearningProgressions,
+		HasOfficialActivities: c.HasOfficialActivities, HasOfficialAssessmentGuidance: c.HasOfficialAssessmentGuidance,
+		HasUnresolvedRelationships: c.HasUnresolvedRelationships, MultiParent: c.MultiParent, TextSearch: c.TextSearch,
 	}
 }
 
-func capabilitiesObject(c manifest.Capabilities) obj {
-	return obj{
-		"textSearch": c.TextSearch, "codeSearch": c.CodeSearch, "multiParent": c.MultiParent,
-		"hasDetailedProvenance": c.HasDetailedProvenance, "hasUnresolvedRelationships": c.HasUnresolvedRelationships,
-		"hasOfficialActivities": c.HasOfficialActivities, "hasOfficialAssessmentGuidance": c.HasOfficialAssessmentGuidance,
-		"hasLearningProgressions": c.HasLearningProgressions, "hasLearningProgressionProvenance": c.HasLearningProgressionProvenance,
-	}
+// Counts are a package's declared counts.
+type Counts struct {
+	AdditionalCounts           AdditionalCounts `json:"additionalCounts"`
+	BuildsTowardsRelationships int64            `json:"buildsTowardsRelationships"`
+	FrameworkNodes             int64            `json:"frameworkNodes"`
+	ItemNodes                  int64            `json:"itemNodes"`
+	LearningComponentNodes     int64            `json:"learningComponentNodes"`
+	RelatesToRelationships     int64            `json:"relatesToRelationships"`
+	Relationships              int64            `json:"relationships"`
+	SupportsRelationships      int64            `json:"supportsRelationships"`
 }
 
-func countsObject(c manifest.Counts) obj {
-	return obj{
-		"frameworkNodes": c.FrameworkNodes, "itemNodes": c.ItemNodes, "learningComponentNodes": c.LearningComponentNodes,
-		"relationships": c.Relationships, "supportsRelationships": c.SupportsRelationships,
-		"buildsTowardsRelationships": c.BuildsTowardsRelationships, "relatesToRelationships": c.RelatesToRelationships,
-		"additionalCounts": obj{"codedItems": c.CodedItems, "multiParentTargets": c.MultiParentTargets, "unresolvedRelationships": c.UnresolvedRelationships},
+// AdditionalCounts are the counts derived from the data.
+type AdditionalCounts struct {
+	CodedItems              int64 `json:"codedItems"`
+	MultiParentTargets      int64 `json:"multiParentTargets"`
+	UnresolvedRelationships int64 `json:"unresolvedRelationships"`
+}
+
+func countsObject(c manifest.Counts) Counts {
+	return Counts{
+		AdditionalCounts:           AdditionalCounts{CodedItems: c.CodedItems, MultiParentTargets: c.MultiParentTargets, UnresolvedRelationships: c.UnresolvedRelationships},
+		BuildsTowardsRelationships: c.BuildsTowardsRelationships, FrameworkNodes: c.FrameworkNodes, ItemNodes: c.ItemNodes,
+		LearningComponentNodes: c.LearningComponentNodes, RelatesToRelationships: c.RelatesToRelationships,
+		Relationships: c.Relationships, SupportsRelationships: c.SupportsRelationships,
 	}
 }
 
@@ -75,7 +130,7 @@ func packageSummary(p *catalog.Package) obj {
 	m := p.Manifest
 	return obj{
 		"packageIdentity": packageIdentity(p), "capabilities": capabilitiesObject(m.Capabilities), "counts": countsObject(m.Counts),
-		"profileFacets": profileFacets(p), "rights": rightsObject(m.Rights), "validationStatus": m.Validation.Status,
+		"profileFacets": profileFacets(p), "rights": m.Rights, "validationStatus": m.Validation.Status,
 		"includedGraphTypes": m.IncludedGraphTypes,
 	}
 }

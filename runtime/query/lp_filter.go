@@ -118,7 +118,7 @@ type searchProgressionsRequest struct {
 	StatementTypes           []string   `json:"statementTypes"`
 	NormalizedStatementTypes []string   `json:"normalizedStatementTypes"`
 	EndpointScope            string     `json:"endpointScope"`
-	Limit                    *int       `json:"limit"`
+	Limit                    int        `json:"limit"`
 	Cursor                   *string    `json:"cursor"`
 }
 
@@ -286,9 +286,9 @@ func (s *Service) searchLearningProgressions(_ context.Context, raw json.RawMess
 		req[k] = v
 	}
 	req["endpointScope"] = scope
-	req["limit"] = intOr(r.Limit, 25)
+	req["limit"] = r.Limit
 	return s.page(&lpCollection{
-		tool: "search_learning_progressions", p: p, request: req, cursor: r.Cursor, limit: intOr(r.Limit, 25),
+		tool: "search_learning_progressions", p: p, request: req, cursor: r.Cursor, limit: r.Limit,
 		stream: s.searchStream(p, f, r.RelationshipTypes),
 		match: func(c lpCandidate) (obj, bool) {
 			if !inScope(scope, f.matches(img.RelSource(c.rel)), f.matches(img.RelTarget(c.rel))) {

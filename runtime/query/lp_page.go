@@ -51,8 +51,8 @@ type lpCollection struct {
 func (c *lpCollection) binding() obj {
 	querySum, _ := canonjson.Sha256(c.request)
 	id := packageIdentity(c.p)
-	return obj{"cursorKind": lpCursorKind, "cursorVersion": 1, "tool": c.tool, "graphPackageId": id["graphPackageId"],
-		"manifestSha256": ids.Sha256(c.p.Img.ManifestJSON()), "profileSha256": id["profileSha256"], "effectiveQuerySha256": querySum}
+	return obj{"cursorKind": lpCursorKind, "cursorVersion": 1, "tool": c.tool, "graphPackageId": id.GraphPackageID,
+		"manifestSha256": ids.Sha256(c.p.Img.ManifestJSON()), "profileSha256": id.ProfileSha256, "effectiveQuerySha256": querySum}
 }
 
 // page runs one page of the collection and builds the result.

@@ -13,8 +13,8 @@ type pathsRequest struct {
 	lpRoute
 	SourceIdentifier selector `json:"sourceIdentifier"`
 	TargetIdentifier selector `json:"targetIdentifier"`
-	MaxDepth         *int     `json:"maxDepth"`
-	MaxPaths         *int     `json:"maxPaths"`
+	MaxDepth         int      `json:"maxDepth"`
+	MaxPaths         int      `json:"maxPaths"`
 }
 
 func pathsSchema() *Schema {
@@ -193,7 +193,7 @@ func (s *Service) getLearningProgressionPaths(_ context.Context, raw json.RawMes
 	if source == target {
 		return nil, invalidProgression("sourceIdentifier and targetIdentifier select the same standard")
 	}
-	maxDepth, maxPaths := intOr(r.MaxDepth, 6), intOr(r.MaxPaths, 3)
+	maxDepth, maxPaths := r.MaxDepth, r.MaxPaths
 	req := pinned(r.lpRoute, p)
 	req["sourceIdentifier"], req["targetIdentifier"] = selectorObject(r.SourceIdentifier), selectorObject(r.TargetIdentifier)
 	req["maxDepth"], req["maxPaths"] = maxDepth, maxPaths

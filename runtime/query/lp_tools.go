@@ -67,7 +67,7 @@ type standardProgressionsRequest struct {
 	lpRoute
 	Identifier     selector `json:"identifier"`
 	ConnectionKind string   `json:"connectionKind"`
-	Limit          *int     `json:"limit"`
+	Limit          int      `json:"limit"`
 	Cursor         *string  `json:"cursor"`
 }
 
@@ -154,11 +154,11 @@ func (s *Service) getStandardProgressions(_ context.Context, raw json.RawMessage
 	req := pinned(r.lpRoute, p)
 	req["identifier"] = selectorObject(r.Identifier)
 	req["connectionKind"] = kind
-	req["limit"] = intOr(r.Limit, 25)
+	req["limit"] = r.Limit
 	filter := &lpFilter{selected: map[uint32]bool{std: true}}
 	stdID := img.NodeString(std, kgimg.NodeID)
 	return s.page(&lpCollection{
-		tool: "get_standard_progressions", p: p, request: req, cursor: r.Cursor, limit: intOr(r.Limit, 25),
+		tool: "get_standard_progressions", p: p, request: req, cursor: r.Cursor, limit: r.Limit,
 		stream: standardStream(img, std, kind),
 		match: func(c lpCandidate) (obj, bool) {
 			return connection(img, c, filter), true

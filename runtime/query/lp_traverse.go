@@ -17,9 +17,9 @@ type traverseRequest struct {
 	lpRoute
 	Identifier selector `json:"identifier"`
 	Direction  string   `json:"direction"`
-	MaxDepth   *int     `json:"maxDepth"`
-	MaxNodes   *int     `json:"maxNodes"`
-	MaxEdges   *int     `json:"maxEdges"`
+	MaxDepth   int      `json:"maxDepth"`
+	MaxNodes   int      `json:"maxNodes"`
+	MaxEdges   int      `json:"maxEdges"`
 }
 
 func traverseSchema() *Schema {
@@ -223,7 +223,7 @@ func (s *Service) traverseLearningProgressions(_ context.Context, raw json.RawMe
 	if direction == "upstream" {
 		dir = kgfb.DirectionIn
 	}
-	maxDepth, maxNodes, maxEdges := intOr(r.MaxDepth, 8), intOr(r.MaxNodes, 100), intOr(r.MaxEdges, 100)
+	maxDepth, maxNodes, maxEdges := r.MaxDepth, r.MaxNodes, r.MaxEdges
 	req := pinned(r.lpRoute, p)
 	req["identifier"] = selectorObject(r.Identifier)
 	req["direction"] = direction

@@ -26,127 +26,221 @@ func stringList(l kgimg.StringList) []string {
 	return out
 }
 
-// nodeBase holds the fields every node kind shares (surface.md §2.A5).
-func nodeBase(img *kgimg.Image, n uint32) obj {
-	var isCurrent any
+// NodeCommon holds the fields every node kind shares (surface.md §2.A5); a
+// nil pointer is a property the record does not carry (JSON null).
+type NodeCommon struct {
+	AcademicSubject      *string  `json:"academicSubject"`
+	AdoptionStatus       *string  `json:"adoptionStatus"`
+	AttributionStatement *string  `json:"attributionStatement"`
+	Author               *string  `json:"author"`
+	InLanguage           *string  `json:"inLanguage"`
+	IsCurrent            *bool    `json:"isCurrent"`
+	Jurisdiction         *string  `json:"jurisdiction"`
+	Labels               []string `json:"labels"`
+	License              *string  `json:"license"`
+	NodeID               string   `json:"nodeId"`
+	PropertyIdentifier   *string  `json:"propertyIdentifier"`
+	Provider             *string  `json:"provider"`
+	SourceExportOrder    uint32   `json:"sourceExportOrder"`
+}
+
+// StandardNode is a standards item or the framework root.
+type StandardNode struct {
+	NodeCommon
+	CaseIdentifierURI       *string  `json:"caseIdentifierUri"`
+	CaseIdentifierUUID      *string  `json:"caseIdentifierUuid"`
+	Description             *string  `json:"description"`
+	GradeLevel              []string `json:"gradeLevel"`
+	NormalizedStatementType *string  `json:"normalizedStatementType"`
+	StatementCode           *string  `json:"statementCode"`
+	StatementType           *string  `json:"statementType"`
+	// *FrameworkName is set only on the framework root (its name may be null).
+	*FrameworkName
+}
+
+// FrameworkName is the framework root's name.
+type FrameworkName struct {
+	Name *string `json:"name"`
+}
+
+// LearningComponentNode is a learning component: never CASE identity, grade
+// levels, statement code or type.
+type LearningComponentNode struct {
+	NodeCommon
+	Description string   `json:"description"`
+	IdentityKey *string  `json:"identityKey"`
+	Tags        []string `json:"tags"`
+}
+
+// GraphRelationship is a stored relationship (surface.md §2.A5).
+type GraphRelationship struct {
+	AttributionStatement *string  `json:"attributionStatement"`
+	Author               *string  `json:"author"`
+	Description          *string  `json:"description"`
+	Label                string   `json:"label"`
+	License              *string  `json:"license"`
+	PropertyIdentifier   *string  `json:"propertyIdentifier"`
+	Provider             *string  `json:"provider"`
+	RelationshipID       string   `json:"relationshipId"`
+	RelationshipType     *string  `json:"relationshipType"`
+	ResolutionStatus     *string  `json:"resolutionStatus"`
+	SourceEntity         *string  `json:"sourceEntity"`
+	SourceEntityKey      *string  `json:"sourceEntityKey"`
+	SourceEntityValue    *string  `json:"sourceEntityValue"`
+	SourceExportOrder    uint32   `json:"sourceExportOrder"`
+	SourceLabels         []string `json:"sourceLabels"`
+	SourceNodeID         string   `json:"sourceNodeId"`
+	SupportConfidence    *float64 `json:"supportConfidence"`
+	TargetEntity         *string  `json:"targetEntity"`
+	TargetEntityKey      *string  `json:"targetEntityKey"`
+	TargetEntityValue    *string  `json:"targetEntityValue"`
+	TargetLabels         []string `json:"targetLabels"`
+	TargetNodeID         string   `json:"targetNodeId"`
+}
+
+// nodeString returns a node string field, or nil when the property is absent.
+func nodeString(img *kgimg.Image, n uint32, f kgimg.NodeField, p uint) *string {
+	if img.NodePresent(n)&(1<<p) == 0 {
+		return nil
+	}
+	s := img.NodeString(n, f)
+	return &s
+}
+
+func nodeCommon(img *kgimg.Image, n uint32) NodeCommon {
+	var isCurrent *bool
 	if img.NodePresent(n)&(1<<kgimg.PIsCurrent) != 0 {
-		isCurrent = img.NodeIsCurrent(n)
+		c := img.NodeIsCurrent(n)
+		isCurrent = &c
 	}
-	var propID any
-	if img.NodePresent(n)&(1<<kgimg.PIdentifier) != 0 {
-		propID = img.NodeString(n, kgimg.NodeID) // the gate proves it equals the ID
-	}
-	return obj{
-		"academicSubject":      nodeProp(img, n, kgimg.NodeAcademicSubject, kgimg.PAcademicSubject),
-		"adoptionStatus":       nodeProp(img, n, kgimg.NodeAdoptionStatus, kgimg.PAdoptionStatus),
-		"attributionStatement": nodeProp(img, n, kgimg.NodeAttributionStatement, kgimg.PAttributionStatement),
-		"author":               nodeProp(img, n, kgimg.NodeAuthor, kgimg.PAuthor),
-		"caseIdentifierUri":    nodeProp(img, n, kgimg.NodeCaseIdentifierURI, kgimg.PCaseIdentifierURI),
-		"caseIdentifierUuid":   nodeProp(img, n, kgimg.NodeCaseIdentifierUUID, kgimg.PCaseIdentifierUUID),
-		"inLanguage":           nodeProp(img, n, kgimg.NodeInLanguage, kgimg.PInLanguage),
-		"isCurrent":            isCurrent,
-		"jurisdiction":         nodeProp(img, n, kgimg.NodeJurisdiction, kgimg.PJurisdiction),
-		"labels":               stringList(img.NodeLabels(n)),
-		"license":              nodeProp(img, n, kgimg.NodeLicense, kgimg.PLicense),
-		"nodeId":               img.NodeString(n, kgimg.NodeID),
-		"propertyIdentifier":   propID,
-		"provider":             nodeProp(img, n, kgimg.NodeProvider, kgimg.PProvider),
-		"sourceExportOrder":    img.NodeOrder(n),
+	return NodeCommon{
+		AcademicSubject:      nodeString(img, n, kgimg.NodeAcademicSubject, kgimg.PAcademicSubject),
+		AdoptionStatus:       nodeString(img, n, kgimg.NodeAdoptionStatus, kgimg.PAdoptionStatus),
+		AttributionStatement: nodeString(img, n, kgimg.NodeAttributionStatement, kgimg.PAttributionStatement),
+		Author:               nodeString(img, n, kgimg.NodeAuthor, kgimg.PAuthor),
+		InLanguage:           nodeString(img, n, kgimg.NodeInLanguage, kgimg.PInLanguage),
+		IsCurrent:            isCurrent,
+		Jurisdiction:         nodeString(img, n, kgimg.NodeJurisdiction, kgimg.PJurisdiction),
+		Labels:               stringList(img.NodeLabels(n)),
+		License:              nodeString(img, n, kgimg.NodeLicense, kgimg.PLicense),
+		NodeID:               img.NodeString(n, kgimg.NodeID),
+		// The gate proves the identifier property equals the node ID.
+		PropertyIdentifier: nodeString(img, n, kgimg.NodeID, kgimg.PIdentifier),
+		Provider:           nodeString(img, n, kgimg.NodeProvider, kgimg.PProvider),
+		SourceExportOrder:  img.NodeOrder(n),
 	}
 }
 
-// standardNode is a StandardNode (items and the framework root).
-func standardNode(img *kgimg.Image, n uint32) obj {
-	o := nodeBase(img, n)
-	var grades any
+// standardNode is the StandardNode of n (an item or the framework root).
+func standardNode(img *kgimg.Image, n uint32) StandardNode {
+	var grades []string
 	if img.NodePresent(n)&(1<<kgimg.PGradeLevel) != 0 {
 		grades = stringList(img.NodeGradeLevel(n))
 	}
-	o["description"] = nodeProp(img, n, kgimg.NodeDescription, kgimg.PDescription)
-	o["gradeLevel"] = grades
-	o["normalizedStatementType"] = nodeProp(img, n, kgimg.NodeNormalizedStatementType, kgimg.PNormalizedStatementType)
-	o["statementCode"] = nodeProp(img, n, kgimg.NodeStatementCode, kgimg.PStatementCode)
-	o["statementType"] = nodeProp(img, n, kgimg.NodeStatementType, kgimg.PStatementType)
-	if img.NodeKind(n) == kgfb.NodeKindFramework {
-		o["name"] = nodeProp(img, n, kgimg.NodeName, kgimg.PName)
+	out := StandardNode{
+		NodeCommon:              nodeCommon(img, n),
+		CaseIdentifierURI:       nodeString(img, n, kgimg.NodeCaseIdentifierURI, kgimg.PCaseIdentifierURI),
+		CaseIdentifierUUID:      nodeString(img, n, kgimg.NodeCaseIdentifierUUID, kgimg.PCaseIdentifierUUID),
+		Description:             nodeString(img, n, kgimg.NodeDescription, kgimg.PDescription),
+		GradeLevel:              grades,
+		NormalizedStatementType: nodeString(img, n, kgimg.NodeNormalizedStatementType, kgimg.PNormalizedStatementType),
+		StatementCode:           nodeString(img, n, kgimg.NodeStatementCode, kgimg.PStatementCode),
+		StatementType:           nodeString(img, n, kgimg.NodeStatementType, kgimg.PStatementType),
 	}
-	return o
+	if img.NodeKind(n) == kgfb.NodeKindFramework {
+		out.FrameworkName = &FrameworkName{Name: nodeString(img, n, kgimg.NodeName, kgimg.PName)}
+	}
+	return out
 }
 
-// componentNode is a LearningComponentNode: never CASE identity, grade levels,
-// statement code or type.
-func componentNode(img *kgimg.Image, n uint32) obj {
-	o := nodeBase(img, n)
-	delete(o, "caseIdentifierUri")
-	delete(o, "caseIdentifierUuid")
-	var tags any
+// componentNode is the LearningComponentNode of n.
+func componentNode(img *kgimg.Image, n uint32) LearningComponentNode {
+	var tags []string
 	if img.NodePresent(n)&(1<<kgimg.PTags) != 0 {
 		tags = stringList(img.NodeTags(n))
 	}
-	o["description"] = img.NodeString(n, kgimg.NodeDescription)
-	o["identityKey"] = nodeProp(img, n, kgimg.NodeIdentityKey, kgimg.PIdentityKey)
-	o["tags"] = tags
-	return o
+	return LearningComponentNode{
+		NodeCommon:  nodeCommon(img, n),
+		Description: img.NodeString(n, kgimg.NodeDescription),
+		IdentityKey: nodeString(img, n, kgimg.NodeIdentityKey, kgimg.PIdentityKey),
+		Tags:        tags,
+	}
 }
 
-func relProp(img *kgimg.Image, r uint32, f kgimg.RelField, p uint) any {
+// relString returns a relationship string field, or nil when absent.
+func relString(img *kgimg.Image, r uint32, f kgimg.RelField, p uint) *string {
 	if img.RelPresent(r)&(1<<p) == 0 {
 		return nil
 	}
-	return img.RelString(r, f)
+	s := img.RelString(r, f)
+	return &s
 }
 
 // derived returns a derived relationship property when it was present.
-func derived(img *kgimg.Image, r uint32, p uint, v string) any {
+func derived(img *kgimg.Image, r uint32, p uint, v string) *string {
 	if img.RelPresent(r)&(1<<p) == 0 {
 		return nil
 	}
-	return v
+	return &v
 }
 
-// graphRelationship is a GraphRelationship.
-func graphRelationship(img *kgimg.Image, r uint32) obj {
+// graphRelationship is the GraphRelationship of r.
+func graphRelationship(img *kgimg.Image, r uint32) GraphRelationship {
 	s, t := img.RelSource(r), img.RelTarget(r)
 	sk, sv := img.EntityKey(s)
 	tk, tv := img.EntityKey(t)
-	var conf any
+	var conf *float64
 	if img.RelPresent(r)&(1<<kgimg.RPSupportConfidence) != 0 {
-		conf = img.RelConfidence(r)
+		c := img.RelConfidence(r)
+		conf = &c
 	}
 	id := img.RelString(r, kgimg.RelID)
-	return obj{
-		"attributionStatement": relProp(img, r, kgimg.RelAttributionStatement, kgimg.RPAttributionStatement),
-		"author":               relProp(img, r, kgimg.RelAuthor, kgimg.RPAuthor),
-		"description":          relProp(img, r, kgimg.RelDescription, kgimg.RPDescription),
-		"label":                img.RelTypeName(r),
-		"license":              relProp(img, r, kgimg.RelLicense, kgimg.RPLicense),
-		"propertyIdentifier":   derived(img, r, kgimg.RPIdentifier, id),
-		"provider":             relProp(img, r, kgimg.RelProvider, kgimg.RPProvider),
-		"relationshipId":       id,
-		"relationshipType":     derived(img, r, kgimg.RPRelationshipType, img.RelTypeName(r)),
-		"resolutionStatus":     relProp(img, r, kgimg.RelResolutionStatus, kgimg.RPResolutionStatus),
-		"sourceEntity":         derived(img, r, kgimg.RPSourceEntity, kgimg.NodeKindLabel(img.NodeKind(s))),
-		"sourceEntityKey":      derived(img, r, kgimg.RPSourceEntityKey, sk),
-		"sourceEntityValue":    derived(img, r, kgimg.RPSourceEntityValue, sv),
-		"sourceExportOrder":    img.RelOrder(r),
-		"sourceLabels":         stringList(img.NodeLabels(s)),
-		"sourceNodeId":         img.NodeString(s, kgimg.NodeID),
-		"supportConfidence":    conf,
-		"targetEntity":         derived(img, r, kgimg.RPTargetEntity, kgimg.NodeKindLabel(img.NodeKind(t))),
-		"targetEntityKey":      derived(img, r, kgimg.RPTargetEntityKey, tk),
-		"targetEntityValue":    derived(img, r, kgimg.RPTargetEntityValue, tv),
-		"targetLabels":         stringList(img.NodeLabels(t)),
-		"targetNodeId":         img.NodeString(t, kgimg.NodeID),
+	return GraphRelationship{
+		AttributionStatement: relString(img, r, kgimg.RelAttributionStatement, kgimg.RPAttributionStatement),
+		Author:               relString(img, r, kgimg.RelAuthor, kgimg.RPAuthor),
+		Description:          relString(img, r, kgimg.RelDescription, kgimg.RPDescription),
+		Label:                img.RelTypeName(r),
+		License:              relString(img, r, kgimg.RelLicense, kgimg.RPLicense),
+		PropertyIdentifier:   derived(img, r, kgimg.RPIdentifier, id),
+		Provider:             relString(img, r, kgimg.RelProvider, kgimg.RPProvider),
+		RelationshipID:       id,
+		RelationshipType:     derived(img, r, kgimg.RPRelationshipType, img.RelTypeName(r)),
+		ResolutionStatus:     relString(img, r, kgimg.RelResolutionStatus, kgimg.RPResolutionStatus),
+		SourceEntity:         derived(img, r, kgimg.RPSourceEntity, kgimg.NodeKindLabel(img.NodeKind(s))),
+		SourceEntityKey:      derived(img, r, kgimg.RPSourceEntityKey, sk),
+		SourceEntityValue:    derived(img, r, kgimg.RPSourceEntityValue, sv),
+		SourceExportOrder:    img.RelOrder(r),
+		SourceLabels:         stringList(img.NodeLabels(s)),
+		SourceNodeID:         img.NodeString(s, kgimg.NodeID),
+		SupportConfidence:    conf,
+		TargetEntity:         derived(img, r, kgimg.RPTargetEntity, kgimg.NodeKindLabel(img.NodeKind(t))),
+		TargetEntityKey:      derived(img, r, kgimg.RPTargetEntityKey, tk),
+		TargetEntityValue:    derived(img, r, kgimg.RPTargetEntityValue, tv),
+		TargetLabels:         stringList(img.NodeLabels(t)),
+		TargetNodeID:         img.NodeString(t, kgimg.NodeID),
 	}
 }
 
-// facetEvidence is a SearchFacetEvidence for an item.
-func facetEvidence(p *catalog.Package, n uint32) obj { return facetsWithScopes(p, n, codeScopes(p, n)) }
+// FacetEvidence is a SearchFacetEvidence: how an item's grades, subject and
+// statement type read through the profile.
+type FacetEvidence struct {
+	LocalSubject             *string  `json:"localSubject"`
+	NodeGradeLevels          []string `json:"nodeGradeLevels"`
+	NormalizedGrades         []string `json:"normalizedGrades"`
+	NormalizedStatementType  *string  `json:"normalizedStatementType"`
+	NormalizedSubjects       []string `json:"normalizedSubjects"`
+	ResolvedLocalGradeLabels []string `json:"resolvedLocalGradeLabels"`
+	StatementType            *string  `json:"statementType"`
+}
+
+// facetEvidence is the FacetEvidence of an item.
+func facetEvidence(p *catalog.Package, n uint32) FacetEvidence {
+	return facetsWithScopes(p, n, codeScopes(p, n))
+}
 
 // facetsWithScopes is facetEvidence for a node whose code scopes are known.
-func facetsWithScopes(p *catalog.Package, n uint32, scopes []uint32) obj {
+func facetsWithScopes(p *catalog.Package, n uint32, scopes []uint32) FacetEvidence {
 	img, prof := p.Img, p.Profile
-	nodeGrades := stringList(img.NodeGradeLevel(n))
 	grades := hitGrades(p, n, scopes)
 	var resolved []string
 	for _, gm := range prof.GradeMappings {
@@ -157,19 +251,18 @@ func facetsWithScopes(p *catalog.Package, n uint32, scopes []uint32) obj {
 			}
 		}
 	}
-	subject := img.NodeString(n, kgimg.NodeAcademicSubject)
 	normSubjects := []string{}
-	if subjectResolves(p, subject) {
+	if subjectResolves(p, img.NodeString(n, kgimg.NodeAcademicSubject)) {
 		normSubjects = append(normSubjects, prof.NormalizedSubjects...)
 	}
-	return obj{
-		"localSubject":             nodeProp(img, n, kgimg.NodeAcademicSubject, kgimg.PAcademicSubject),
-		"nodeGradeLevels":          nodeGrades,
-		"normalizedGrades":         grades,
-		"normalizedStatementType":  nodeProp(img, n, kgimg.NodeNormalizedStatementType, kgimg.PNormalizedStatementType),
-		"normalizedSubjects":       normSubjects,
-		"resolvedLocalGradeLabels": nonNil(resolved),
-		"statementType":            nodeProp(img, n, kgimg.NodeStatementType, kgimg.PStatementType),
+	return FacetEvidence{
+		LocalSubject:             nodeString(img, n, kgimg.NodeAcademicSubject, kgimg.PAcademicSubject),
+		NodeGradeLevels:          stringList(img.NodeGradeLevel(n)),
+		NormalizedGrades:         grades,
+		NormalizedStatementType:  nodeString(img, n, kgimg.NodeNormalizedStatementType, kgimg.PNormalizedStatementType),
+		NormalizedSubjects:       normSubjects,
+		ResolvedLocalGradeLabels: nonNil(resolved),
+		StatementType:            nodeString(img, n, kgimg.NodeStatementType, kgimg.PStatementType),
 	}
 }
 

@@ -147,7 +147,7 @@ type itemFilter struct {
 }
 
 func newItemFilter(p *catalog.Package, r *searchStandardsRequest) *itemFilter {
-	f := &itemFilter{includeGroupings: boolOr(r.IncludeGroupings, false), normalizedTypes: r.NormalizedStatementTypes}
+	f := &itemFilter{includeGroupings: r.IncludeGroupings, normalizedTypes: r.NormalizedStatementTypes}
 	prof := p.Profile
 	if len(r.StatementTypes) > 0 {
 		f.statementTypes = map[string]bool{}

@@ -122,7 +122,7 @@ func (c searchCursor) encode(last []any) string {
 // effectiveQuerySha256 hashes the validated request (cursor excluded), the
 // per-package normalized queries and the resolved packages.
 func effectiveQuerySha256(request obj, normalized map[string]string, pkgs []*catalog.Package) string {
-	ids := make([]obj, 0, len(pkgs))
+	ids := make([]PackageIdentity, 0, len(pkgs))
 	for _, p := range pkgs {
 		ids = append(ids, packageIdentity(p))
 	}
@@ -221,5 +221,5 @@ func (s *Service) searchPage(run *searchRun, in pagingInput, build func(*searchH
 		next = cutNext(k)
 		out = result(k, next)
 	}
-	return &Paged{Result: out, Tool: in.tool, Request: in.request, Defaults: searchDefaults, Next: next}, nil
+	return &Paged{Result: out, Tool: in.tool, Request: in.request, Next: next}, nil
 }

@@ -21,7 +21,7 @@ type scopeRequest struct {
 	Jurisdictions []string `json:"jurisdictions"`
 	Languages     []string `json:"languages"`
 	Subjects      []string `json:"subjects"`
-	Limit         *int     `json:"limit"`
+	Limit         int      `json:"limit"`
 }
 
 func scopeProps() map[string]*Schema {

@@ -70,9 +70,13 @@ func (s *Service) Call(ctx context.Context, name string, args json.RawMessage) (
 	}
 	raw := json.RawMessage("{}")
 	if rv := v.Get("request"); rv != nil && rv.Kind == jsonv.Object {
-		raw = canonjson.Encode(rv)
+		raw = canonjson.Encode(t.Request.withDefaults(rv))
 	}
-	return t.run(ctx, raw)
+	out, err := t.run(ctx, raw)
+	if p, ok := out.(*Paged); ok && err == nil {
+		p.Defaults = t.Request.defaultsFor(p.Request)
+	}
+	return out, err
 }
 
 // toolTable lists every tool, in one place.
@@ -161,6 +165,6 @@ type Paged struct {
 	Result   map[string]any
 	Tool     string
 	Request  map[string]any // effective request, defaults included, cursor excluded
-	Defaults map[string]any // fields left out of the next request when they hold these values
+	Defaults map[string]any // fields left out of the next request when they hold these values (the schema's defaults)
 	Next     any            // the next page's cursor, or nil on the last page
 }

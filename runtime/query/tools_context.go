@@ -16,15 +16,15 @@ type contextRequest struct {
 	FrameworkID            *string  `json:"frameworkId"`
 	SnapshotID             *string  `json:"snapshotId"`
 	GraphType              string   `json:"graphType"`
-	AncestorDepth          *int     `json:"ancestorDepth"`
-	ChildDepth             *int     `json:"childDepth"`
-	IncludeAllRootPaths    *bool    `json:"includeAllRootPaths"`
-	IncludeDescendants     *bool    `json:"includeDescendants"`
-	IncludeDirectChildren  *bool    `json:"includeDirectChildren"`
-	IncludeUnresolved      *bool    `json:"includeUnresolved"`
-	MaxNodes               *int     `json:"maxNodes"`
-	MaxPathNodeOccurrences *int     `json:"maxPathNodeOccurrences"`
-	MaxPaths               *int     `json:"maxPaths"`
+	AncestorDepth          int      `json:"ancestorDepth"`
+	ChildDepth             int      `json:"childDepth"`
+	IncludeAllRootPaths    bool     `json:"includeAllRootPaths"`
+	IncludeDescendants     bool     `json:"includeDescendants"`
+	IncludeDirectChildren  bool     `json:"includeDirectChildren"`
+	IncludeUnresolved      bool     `json:"includeUnresolved"`
+	MaxNodes               int      `json:"maxNodes"`
+	MaxPathNodeOccurrences int      `json:"maxPathNodeOccurrences"`
+	MaxPaths               int      `json:"maxPaths"`
 	RelationshipTypes      []string `json:"relationshipTypes"`
 }
 
@@ -42,20 +42,6 @@ func contextRequestSchema() *Schema {
 	props["maxPaths"] = integer(1, 1000, 128, "bound on the number of root paths")
 	props["relationshipTypes"] = array(str(1, 128, ""), 1, "empty, or the package's hierarchy relationship type")
 	return object(props, "nodeId")
-}
-
-func intOr(p *int, def int) int {
-	if p == nil {
-		return def
-	}
-	return *p
-}
-
-func boolOr(p *bool, def bool) bool {
-	if p == nil {
-		return def
-	}
-	return *p
 }
 
 // relKey orders relationships by (sourceExportOrder, relationshipId).
@@ -260,7 +246,7 @@ func (s *Service) getStandardContext(_ context.Context, raw json.RawMessage) (an
 	if err != nil {
 		return nil, err
 	}
-	if !boolOr(r.IncludeUnresolved, true) {
+	if !r.IncludeUnresolved {
 		return nil, kgerr.New(kgerr.CapabilityUnavailable, "includeUnresolved must stay true: unresolved root fallbacks are part of the accepted hierarchy")
 	}
 	label := p.Profile.Hierarchy.RelationshipType
@@ -272,10 +258,10 @@ func (s *Service) getStandardContext(_ context.Context, raw json.RawMessage) (an
 	if !ok || img.NodeKind(n) != kgfb.NodeKindItem {
 		return nil, kgerr.New(kgerr.GraphNodeNotFound, "no standard with node ID %s in %s", r.NodeID, p.SnapshotID())
 	}
-	q := contextQuery{p: p, origin: n, ancestorDepth: intOr(r.AncestorDepth, 16), childDepth: intOr(r.ChildDepth, 1),
-		maxNodes: intOr(r.MaxNodes, 250), maxPaths: intOr(r.MaxPaths, 128), maxOcc: intOr(r.MaxPathNodeOccurrences, 8192),
-		children: boolOr(r.IncludeDirectChildren, true), descendants: boolOr(r.IncludeDescendants, false),
-		paths: boolOr(r.IncludeAllRootPaths, true), records: map[uint32]obj{}}
+	q := contextQuery{p: p, origin: n, ancestorDepth: r.AncestorDepth, childDepth: r.ChildDepth,
+		maxNodes: r.MaxNodes, maxPaths: r.MaxPaths, maxOcc: r.MaxPathNodeOccurrences,
+		children: r.IncludeDirectChildren, descendants: r.IncludeDescendants,
+		paths: r.IncludeAllRootPaths, records: map[uint32]StandardNode{}}
 	return s.fitContext(q)
 }
 
@@ -286,7 +272,7 @@ type contextQuery struct {
 	ancestorDepth, childDepth    int
 	maxNodes, maxPaths, maxOcc   int
 	children, descendants, paths bool
-	records                      map[uint32]obj // node records built so far
+	records                      map[uint32]StandardNode // node records built so far
 }
 
 // contextLimits are where the result ceiling cuts the lists of a context
@@ -370,7 +356,7 @@ func (s *Service) contextResult(q contextQuery, lim contextLimits) obj {
 		rels = append(rels, x)
 	}
 	sort.Slice(rels, func(i, j int) bool { return relLess(img, rels[i], rels[j]) })
-	nodeTable := make([]obj, 0, len(nodes))
+	nodeTable := make([]StandardNode, 0, len(nodes))
 	for _, x := range nodes {
 		rec, ok := q.records[x]
 		if !ok {
@@ -379,7 +365,7 @@ func (s *Service) contextResult(q contextQuery, lim contextLimits) obj {
 		}
 		nodeTable = append(nodeTable, rec)
 	}
-	relTable := make([]obj, 0, len(rels))
+	relTable := make([]GraphRelationship, 0, len(rels))
 	statuses := []obj{}
 	for _, x := range rels {
 		relTable = append(relTable, graphRelationship(img, x))

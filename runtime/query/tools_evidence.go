@@ -23,7 +23,7 @@ const evidenceNotice = "content is one window of the resource's original UTF-8 b
 
 type readEvidenceRequest struct {
 	URI             string  `json:"uri"`
-	MaxContentBytes *int    `json:"maxContentBytes"`
+	MaxContentBytes int     `json:"maxContentBytes"`
 	Cursor          *string `json:"cursor"`
 }
 
@@ -57,7 +57,7 @@ func (s *Service) readEvidence(_ context.Context, raw json.RawMessage) (any, err
 		return nil, kgerr.New(kgerr.UnsupportedEvidenceFormat, "%s is not UTF-8 text", ref.String())
 	}
 	meta := d.metadata()
-	window := intOr(r.MaxContentBytes, defaultEvidenceWindow)
+	window := r.MaxContentBytes
 	bind := obj{"cursorKind": evidenceCursorKind, "cursorVersion": 1, "canonicalUri": ref.String(),
 		"contentSha256": meta["contentSha256"], "metadataSha256": sha256OfValue(meta), "maxContentBytes": window}
 	start := 0

@@ -98,7 +98,7 @@ func (s *Service) capabilitiesPackage(p *catalog.Package) obj {
 	}
 	kinds, arts := s.availableResources(p)
 	return obj{
-		"packageIdentity": packageIdentity(p), "rights": rightsObject(p.Manifest.Rights), "counts": countsObject(p.Manifest.Counts),
+		"packageIdentity": packageIdentity(p), "rights": p.Manifest.Rights, "counts": countsObject(p.Manifest.Counts),
 		"capabilities": capabilitiesObject(p.Manifest.Capabilities), "implementedSearchModes": std,
 		"implementedLearningComponentSearchModes": comp,
 		"searchIndex": obj{"codedNodeCount": coded, "lexicalDocumentCount": lexical, "learningComponentDocumentCount": lcDocs,
@@ -157,7 +157,7 @@ type listFrameworksRequest struct {
 	JurisdictionTypes  []string `json:"jurisdictionTypes"`
 	Jurisdictions      []string `json:"jurisdictions"`
 	Languages          []string `json:"languages"`
-	Limit              *int     `json:"limit"`
+	Limit              int      `json:"limit"`
 	LocalGrades        []string `json:"localGrades"`
 	NormalizedGrades   []string `json:"normalizedGrades"`
 	Query              *string  `json:"query"`
@@ -169,7 +169,7 @@ func listFrameworksSchema() *Schema {
 	return object(map[string]*Schema{
 		"cursor":             cursorSchema(),
 		"graphTypes":         array(graphType(), 16, "match snapshots offering any of these graph types"),
-		"isCurrent":          nullable(boolean(false, "match the source's isCurrent flag")),
+		"isCurrent":          nullable(&Schema{Types: []string{"boolean"}, Description: "match the source's isCurrent flag (null: either)"}),
 		"issuingAuthorities": filterValues(64, "match any issuing authority"),
 		"jurisdictionTypes":  filterValues(64, "match any jurisdiction type"),
 		"jurisdictions":      filterValues(64, "match any jurisdiction"),
@@ -255,10 +255,6 @@ func matchSnapshot(s *catalog.Snapshot, r *listFrameworksRequest) bool {
 // cursor removed (for hashing and for nextRequest).
 func (r listFrameworksRequest) effective() obj {
 	nz := func(v []string) []string { return nonNil(v) }
-	limit := 25
-	if r.Limit != nil {
-		limit = *r.Limit
-	}
 	var isCurrent, query any
 	if r.IsCurrent != nil {
 		isCurrent = *r.IsCurrent
@@ -269,7 +265,7 @@ func (r listFrameworksRequest) effective() obj {
 	return obj{
 		"graphTypes": nz(r.GraphTypes), "isCurrent": isCurrent, "issuingAuthorities": nz(r.IssuingAuthorities),
 		"jurisdictionTypes": nz(r.JurisdictionTypes), "jurisdictions": nz(r.Jurisdictions), "languages": nz(r.Languages),
-		"limit": limit, "localGrades": nz(r.LocalGrades), "normalizedGrades": nz(r.NormalizedGrades), "query": query,
+		"limit": r.Limit, "localGrades": nz(r.LocalGrades), "normalizedGrades": nz(r.NormalizedGrades), "query": query,
 		"subjects": nz(r.Subjects), "validationStatus": nz(r.ValidationStatus),
 	}
 }
@@ -352,10 +348,8 @@ func (s *Service) listFrameworks(_ context.Context, raw json.RawMessage) (any, e
 		}
 		out, next = page(k)
 	}
-	return &Paged{Result: out, Tool: "list_frameworks", Request: eff, Defaults: listDefaults, Next: next}, nil
+	return &Paged{Result: out, Tool: "list_frameworks", Request: eff, Next: next}, nil
 }
-
-var listDefaults = obj{"limit": 25}
 
 // --- get_framework ----------------------------------------------------------
 

@@ -105,18 +105,22 @@ func componentsForStandard(p *catalog.Package, std uint32) obj {
 	return obj{"standard": standardNode(img, std), "components": comps, "package": packageRef(p), "sourceMetadata": sourceMetadata(p)}
 }
 
+// placementDepth is how far up a placement's hierarchy path goes by default
+// (the learning-component tools' ancestorDepth, and the resources').
+const placementDepth = 16
+
 type componentRequest struct {
 	FrameworkID   *string `json:"frameworkId"`
 	SnapshotID    *string `json:"snapshotId"`
 	GraphType     string  `json:"graphType"`
 	NodeID        string  `json:"nodeId"`
-	AncestorDepth *int    `json:"ancestorDepth"`
+	AncestorDepth int     `json:"ancestorDepth"`
 }
 
 func componentRequestSchema() *Schema {
 	props := routeProps()
 	props["nodeId"] = opaque(1024, "the learning component's node ID")
-	props["ancestorDepth"] = integer(0, 64, 16, "how many levels of each supported standard's hierarchy path to walk")
+	props["ancestorDepth"] = integer(0, 64, placementDepth, "how many levels of each supported standard's hierarchy path to walk")
 	return object(props, "nodeId")
 }
 
@@ -135,13 +139,9 @@ func (s *Service) getComponent(withContext bool) func(context.Context, json.RawM
 			return nil, kgerr.New(kgerr.LearningComponentNotFound, "no learning component with node ID %s in %s", r.NodeID, p.SnapshotID()).
 				WithHint("search_learning_components finds components; standards are read with get_standard")
 		}
-		depth := 16
-		if r.AncestorDepth != nil {
-			depth = *r.AncestorDepth
-		}
 		if withContext {
-			return fitLists(componentResult(p, n, depth, true), "learning component "+r.NodeID, "placements", "supportedStandards")
+			return fitLists(componentResult(p, n, r.AncestorDepth, true), "learning component "+r.NodeID, "placements", "supportedStandards")
 		}
-		return fitLists(componentResult(p, n, depth, false), "learning component "+r.NodeID, "placements")
+		return fitLists(componentResult(p, n, r.AncestorDepth, false), "learning component "+r.NodeID, "placements")
 	}
 }

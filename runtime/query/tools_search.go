@@ -60,7 +60,7 @@ type searchStandardsRequest struct {
 	Mode                     string       `json:"mode"`
 	Query                    string       `json:"query"`
 	Match                    *matchPolicy `json:"match"`
-	IncludeGroupings         *bool        `json:"includeGroupings"`
+	IncludeGroupings         bool         `json:"includeGroupings"`
 	LocalGradeLabels         []string     `json:"localGradeLabels"`
 	NormalizedGrades         []string     `json:"normalizedGrades"`
 	NormalizedStatementTypes []string     `json:"normalizedStatementTypes"`
@@ -151,7 +151,7 @@ func (r *searchStandardsRequest) check() error {
 			return err
 		}
 	}
-	if contains(r.NormalizedStatementTypes, "Standard Grouping") && !boolOr(r.IncludeGroupings, false) {
+	if contains(r.NormalizedStatementTypes, "Standard Grouping") && !r.IncludeGroupings {
 		return fail("request.includeGroupings", "must be true when normalizedStatementTypes contains Standard Grouping")
 	}
 	kind := "code"
@@ -163,15 +163,13 @@ func (r *searchStandardsRequest) check() error {
 
 func (r *searchStandardsRequest) effective() obj {
 	return obj{
-		"frameworkIds": nonNil(r.FrameworkIDs), "snapshotIds": nonNil(r.SnapshotIDs), "includeGroupings": boolOr(r.IncludeGroupings, false),
+		"frameworkIds": nonNil(r.FrameworkIDs), "snapshotIds": nonNil(r.SnapshotIDs), "includeGroupings": r.IncludeGroupings,
 		"jurisdictions": nonNil(r.Jurisdictions), "languages": nonNil(r.Languages), "subjects": nonNil(r.Subjects),
-		"limit": intOr(r.Limit, 25), "localGradeLabels": nonNil(r.LocalGradeLabels), "normalizedGrades": nonNil(r.NormalizedGrades),
+		"limit": r.Limit, "localGradeLabels": nonNil(r.LocalGradeLabels), "normalizedGrades": nonNil(r.NormalizedGrades),
 		"normalizedStatementTypes": nonNil(r.NormalizedStatementTypes), "normalizedSubjects": nonNil(r.NormalizedSubjects),
 		"statementTypes": nonNil(r.StatementTypes), "mode": r.Mode, "query": r.Query, "match": r.Match.effective(),
 	}
 }
-
-var searchDefaults = obj{"limit": 25, "includeGroupings": false}
 
 // modeWarning returns the package-level warning code when p cannot serve a
 // standards search mode, or "".
@@ -301,7 +299,7 @@ func (s *Service) searchStandards(_ context.Context, raw json.RawMessage) (any, 
 			run.hits = append(run.hits, &searchHit{pkg: p, node: n, score: score, terms: []string{q}, code: code})
 		}
 	}
-	return s.searchPage(run, pagingInput{tool: "search_standards", mode: r.Mode, cursor: r.Cursor, limit: intOr(r.Limit, 25),
+	return s.searchPage(run, pagingInput{tool: "search_standards", mode: r.Mode, cursor: r.Cursor, limit: r.Limit,
 		request: r.effective(), byCode: r.Mode != "text", pkgs: pkgs, scope: scope},
 		func(h *searchHit) obj { return standardHit(h, r.Mode, queryTerms, run.hits) })
 }

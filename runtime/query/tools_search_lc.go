@@ -75,7 +75,7 @@ func (r *searchComponentsRequest) check() error {
 func (r *searchComponentsRequest) effective() obj {
 	return obj{
 		"frameworkIds": nonNil(r.FrameworkIDs), "snapshotIds": nonNil(r.SnapshotIDs), "jurisdictions": nonNil(r.Jurisdictions),
-		"languages": nonNil(r.Languages), "subjects": nonNil(r.Subjects), "limit": intOr(r.Limit, 25),
+		"languages": nonNil(r.Languages), "subjects": nonNil(r.Subjects), "limit": r.Limit,
 		"mode": r.Mode, "query": r.Query, "match": r.Match.effective(),
 	}
 }
@@ -140,7 +140,7 @@ func (s *Service) searchComponents(_ context.Context, raw json.RawMessage) (any,
 			run.hits = append(run.hits, supportedCodeHits(p, q, prefix)...)
 		}
 	}
-	return s.searchPage(run, pagingInput{tool: "search_learning_components", mode: r.Mode, cursor: r.Cursor, limit: intOr(r.Limit, 25),
+	return s.searchPage(run, pagingInput{tool: "search_learning_components", mode: r.Mode, cursor: r.Cursor, limit: r.Limit,
 		request: r.effective(), pkgs: pkgs, scope: scope},
 		func(h *searchHit) obj { return componentHit(h, r.Mode, queryTerms) })
 }

@@ -90,8 +90,14 @@ func describeSelector(sel selector) string {
 	return "node ID " + sel.NodeID
 }
 
-func packageRef(p *catalog.Package) obj {
-	return obj{"packageIdentity": packageIdentity(p), "rights": rightsObject(p.Manifest.Rights)}
+// PackageRef names a package and its rights.
+type PackageRef struct {
+	PackageIdentity PackageIdentity `json:"packageIdentity"`
+	Rights          Rights          `json:"rights"`
+}
+
+func packageRef(p *catalog.Package) PackageRef {
+	return PackageRef{PackageIdentity: packageIdentity(p), Rights: p.Manifest.Rights}
 }
 
 // standardResult is the get_standard result (and the standard resource).
@@ -179,7 +185,7 @@ func (s *Service) recordDoc(ref resourceRef, p *catalog.Package) (*document, err
 			return nil, notFound("no learning component with node ID %s in %s", ref.id, p.SnapshotID())
 		}
 		if ref.kind == "learning_component" {
-			return derivedDoc(ref, "learning_component", p, componentResult(p, n, 16, false), "nodes", "relationships")
+			return derivedDoc(ref, "learning_component", p, componentResult(p, n, placementDepth, false), "nodes", "relationships")
 		}
 		prov := img.NodeString(n, kgimg.NodeProvenanceJSON)
 		if prov == "" {
