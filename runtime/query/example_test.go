@@ -63,26 +63,25 @@ func Example() {
 	}
 	defer cat.Close()
 	svc := query.New(cat, query.Options{})
-	out, err := svc.Call(context.Background(), "get_standard", json.RawMessage(`{"request":{
-		"frameworkId": "kgc-sample-mathematics-grades-1-3",
-		"identifier": {"identifierType": "node_id", "nodeId": "e4c56a5e-8e04-5198-bd96-db37083d400d"}}}`))
+	ctx := context.Background()
+
+	// A typed call: the constructor fills the defaults from the schema.
+	std, err := svc.Standard(ctx, query.NewStandardRequest("kgc-sample-mathematics-grades-1-3",
+		query.ByNodeID("e4c56a5e-8e04-5198-bd96-db37083d400d")))
 	if err != nil {
 		log.Fatal(err)
 	}
-	b, _ := json.Marshal(out)
-	var res struct {
-		Node struct {
-			StatementCode string `json:"statementCode"`
-			Description   string `json:"description"`
-		} `json:"node"`
-	}
-	json.Unmarshal(b, &res)
-	fmt.Println(res.Node.StatementCode, "-", res.Node.Description)
+	fmt.Println(*std.Node.StatementCode, "-", *std.Node.Description)
 
-	// A domain error is typed: its text is "<code>: <message>".
-	_, err = svc.Call(context.Background(), "get_framework", json.RawMessage(`{"request":{"frameworkId":"no-such-framework"}}`))
+	// A request that breaks its schema is refused as a tool call would be.
+	_, err = svc.Standard(ctx, query.StandardRequest{Identifier: query.ByNodeID("x")})
 	fmt.Println(err)
+
+	// Any tool by name, with its arguments as JSON: the same answers.
+	out, err := svc.Call(ctx, "get_framework", json.RawMessage(`{"request":{"frameworkId":"no-such-framework"}}`))
+	fmt.Println(out, err)
 	// Output:
 	// M1.1.1.1 - Count counting and whole numbers, step 1 of 3, in GRADE ONE.
-	// framework_not_found: framework no-such-framework is not available Next action: call list_frameworks to see the accepted frameworks
+	// Input validation error: request: frameworkId or snapshotId is required
+	// <nil> framework_not_found: framework no-such-framework is not available Next action: call list_frameworks to see the accepted frameworks
 }

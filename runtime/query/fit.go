@@ -51,7 +51,7 @@ func (c ceiling) fits(v any) (bool, error) {
 // build(0) fits. It interpolates between the sizes measured so far (falling
 // back to halving when a guess does not halve the interval), so a long list
 // costs a few encodings rather than a bisection's log2 n.
-func (c ceiling) largestBelow(n int, build func(k int) obj) (int, error) {
+func (c ceiling) largestBelow(n int, build func(k int) any) (int, error) {
 	lo, hi := 0, n
 	llo, err := c.load(build(0))
 	if err != nil || llo > 1 {
@@ -99,7 +99,7 @@ func fitLists(result obj, what string, keys ...string) (obj, error) {
 		return result, err
 	}
 	n := len(result[keys[0]].([]obj))
-	cut := func(k int) obj {
+	cut := func(k int) any {
 		out := make(obj, len(result)+2)
 		for key, v := range result {
 			out[key] = v
@@ -117,5 +117,5 @@ func fitLists(result obj, what string, keys ...string) (obj, error) {
 	if k < 0 {
 		return nil, ResultTooLarge(what)
 	}
-	return cut(k), nil
+	return cut(k).(obj), nil
 }

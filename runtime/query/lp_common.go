@@ -65,7 +65,7 @@ func (s *Service) lpPackage(r lpRoute) (*catalog.Package, error) {
 
 // resolveEndpoint resolves an exact selector to one standard, statement codes
 // included (only where the profile enables codes; ambiguity is refused).
-func resolveEndpoint(p *catalog.Package, sel selector) (uint32, error) {
+func resolveEndpoint(p *catalog.Package, sel Selector) (uint32, error) {
 	if sel.IdentifierType != "statement_code" {
 		return resolveStandard(p, sel)
 	}

@@ -112,7 +112,7 @@ func facetValues(img *kgimg.Image, field string, kind kgfb.FacetKind, requested 
 type searchProgressionsRequest struct {
 	lpRoute
 	RelationshipTypes        []string   `json:"relationshipTypes"`
-	StandardIdentifiers      []selector `json:"standardIdentifiers"`
+	StandardIdentifiers      []Selector `json:"standardIdentifiers"`
 	LocalGradeLabels         []string   `json:"localGradeLabels"`
 	NormalizedGrades         []string   `json:"normalizedGrades"`
 	StatementTypes           []string   `json:"statementTypes"`

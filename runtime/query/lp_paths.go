@@ -11,8 +11,8 @@ import (
 
 type pathsRequest struct {
 	lpRoute
-	SourceIdentifier selector `json:"sourceIdentifier"`
-	TargetIdentifier selector `json:"targetIdentifier"`
+	SourceIdentifier Selector `json:"sourceIdentifier"`
+	TargetIdentifier Selector `json:"targetIdentifier"`
 	MaxDepth         int      `json:"maxDepth"`
 	MaxPaths         int      `json:"maxPaths"`
 }
@@ -204,7 +204,7 @@ func (s *Service) getLearningProgressionPaths(_ context.Context, raw json.RawMes
 	if ok, err := fitsCeiling(s.pathsResult(p, req, source, target, ps, k)); err != nil {
 		return nil, err
 	} else if !ok {
-		if k, err = accessCeiling.largestBelow(k, func(k int) obj { return s.pathsResult(p, req, source, target, ps, k) }); err != nil {
+		if k, err = accessCeiling.largestBelow(k, func(k int) any { return s.pathsResult(p, req, source, target, ps, k) }); err != nil {
 			return nil, err
 		}
 		if k <= 0 {

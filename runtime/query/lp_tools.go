@@ -65,7 +65,7 @@ func isProgression(l kgfb.RelLabel) bool {
 
 type standardProgressionsRequest struct {
 	lpRoute
-	Identifier     selector `json:"identifier"`
+	Identifier     Selector `json:"identifier"`
 	ConnectionKind string   `json:"connectionKind"`
 	Limit          int      `json:"limit"`
 	Cursor         *string  `json:"cursor"`
@@ -168,7 +168,7 @@ func (s *Service) getStandardProgressions(_ context.Context, raw json.RawMessage
 }
 
 // selectorObject echoes a validated selector.
-func selectorObject(sel selector) obj {
+func selectorObject(sel Selector) obj {
 	o := obj{"identifierType": sel.IdentifierType}
 	switch sel.IdentifierType {
 	case "node_id":

@@ -15,7 +15,7 @@ const traversalNotice = "A deterministic breadth-first walk over stored buildsTo
 
 type traverseRequest struct {
 	lpRoute
-	Identifier selector `json:"identifier"`
+	Identifier Selector `json:"identifier"`
 	Direction  string   `json:"direction"`
 	MaxDepth   int      `json:"maxDepth"`
 	MaxNodes   int      `json:"maxNodes"`
@@ -234,7 +234,7 @@ func (s *Service) traverseLearningProgressions(_ context.Context, raw json.RawMe
 	if ok, err := fitsCeiling(out); err != nil || ok {
 		return out, err
 	}
-	k, err := accessCeiling.largestBelow(len(t.edges), func(k int) obj { return s.traversalResult(p, req, origin, t, k, true) })
+	k, err := accessCeiling.largestBelow(len(t.edges), func(k int) any { return s.traversalResult(p, req, origin, t, k, true) })
 	if err != nil {
 		return nil, err
 	}

@@ -206,7 +206,7 @@ func (s *Service) searchPage(run *searchRun, in pagingInput, build func(*searchH
 		// Cut the page before the hit that would break the ceiling; the next
 		// page starts with that hit.
 		cutNext := func(k int) any { return cur.encode(page[k-1].key(in.byCode)) }
-		k, err := anyCeiling.largestBelow(len(hits), func(k int) obj {
+		k, err := anyCeiling.largestBelow(len(hits), func(k int) any {
 			if k == 0 {
 				return result(0, nil)
 			}

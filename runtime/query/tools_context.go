@@ -2,7 +2,6 @@ package query
 
 import (
 	"context"
-	"encoding/json"
 	"sort"
 
 	"github.com/kgc-project/kgc/runtime/catalog"
@@ -11,11 +10,14 @@ import (
 	"github.com/kgc-project/kgc/schema/kgfb"
 )
 
-type contextRequest struct {
+// ContextRequest asks for a standard's hierarchy context
+// (get_standard_context, surface.md §2.B7). NewContextRequest fills the
+// defaults.
+type ContextRequest struct {
 	NodeID                 string   `json:"nodeId"`
 	FrameworkID            *string  `json:"frameworkId"`
 	SnapshotID             *string  `json:"snapshotId"`
-	GraphType              string   `json:"graphType"`
+	GraphType              string   `json:"graphType,omitempty"`
 	AncestorDepth          int      `json:"ancestorDepth"`
 	ChildDepth             int      `json:"childDepth"`
 	IncludeAllRootPaths    bool     `json:"includeAllRootPaths"`
@@ -25,8 +27,93 @@ type contextRequest struct {
 	MaxNodes               int      `json:"maxNodes"`
 	MaxPathNodeOccurrences int      `json:"maxPathNodeOccurrences"`
 	MaxPaths               int      `json:"maxPaths"`
-	RelationshipTypes      []string `json:"relationshipTypes"`
+	RelationshipTypes      []string `json:"relationshipTypes,omitempty"`
 }
+
+// NewContextRequest asks for the context of the standard nodeID in the
+// framework's unique current snapshot, every bound at its default.
+func NewContextRequest(frameworkID, nodeID string) ContextRequest {
+	return newRequest[ContextRequest](contextRequestSchema(), map[string]any{"frameworkId": frameworkID, "nodeId": nodeID})
+}
+
+// ContextResult is get_standard_context's result: the standard, its direct
+// neighbours, bounded ancestor and descendant walks and root paths, which
+// refer by ID to the records, each listed once in Nodes and Relationships.
+type ContextResult struct {
+	Ancestors            Traversal            `json:"ancestors"`
+	Descendants          *Traversal           `json:"descendants"`
+	DirectChildren       *Direct              `json:"directChildren"`
+	DirectParents        Direct               `json:"directParents"`
+	Nodes                []StandardNode       `json:"nodes"`
+	RelationshipStatuses []RelationshipStatus `json:"relationshipStatuses"`
+	Relationships        []GraphRelationship  `json:"relationships"`
+	RootPaths            *RootPaths           `json:"rootPaths"`
+	Standard             StandardResult       `json:"standard"`
+}
+
+// Direct lists a standard's parents or children with the edges to them.
+type Direct struct {
+	Direction        string     `json:"direction"`
+	Neighbors        []Neighbor `json:"neighbors"`
+	OriginNodeID     string     `json:"originNodeId"`
+	RelationshipType string     `json:"relationshipType"`
+}
+
+// Neighbor is a node and the relationship that reaches it.
+type Neighbor struct {
+	NodeID         string `json:"nodeId"`
+	RelationshipID string `json:"relationshipId"`
+}
+
+// Traversal is a bounded breadth-first walk over the hierarchy.
+type Traversal struct {
+	Direction        string      `json:"direction"`
+	IsComplete       bool        `json:"isComplete"`
+	MaxDepth         int         `json:"maxDepth"`
+	MaxNodes         int         `json:"maxNodes"`
+	Nodes            []DepthNode `json:"nodes"`
+	OriginNodeID     string      `json:"originNodeId"`
+	RelationshipIDs  []string    `json:"relationshipIds"`
+	RelationshipType string      `json:"relationshipType"`
+	// TruncationReason is max_nodes, byte_limit (the result ceiling) or nil.
+	TruncationReason *string `json:"truncationReason"`
+}
+
+// DepthNode is a node of a walk and its least depth.
+type DepthNode struct {
+	Depth  int    `json:"depth"`
+	NodeID string `json:"nodeId"`
+}
+
+// RootPaths are the root-to-standard paths (all-or-nothing per path).
+type RootPaths struct {
+	FrameworkRootID        string     `json:"frameworkRootId"`
+	IsComplete             bool       `json:"isComplete"`
+	MaxDepth               int        `json:"maxDepth"`
+	MaxPathNodeOccurrences int        `json:"maxPathNodeOccurrences"`
+	MaxPaths               int        `json:"maxPaths"`
+	OriginNodeID           string     `json:"originNodeId"`
+	Paths                  []RootPath `json:"paths"`
+	RelationshipType       string     `json:"relationshipType"`
+	// TruncationReason is max_paths, max_path_node_occurrences, max_depth,
+	// byte_limit or nil.
+	TruncationReason *string `json:"truncationReason"`
+}
+
+// RootPath is one root-to-standard path.
+type RootPath struct {
+	NodeIDs         []string `json:"nodeIds"`
+	RelationshipIDs []string `json:"relationshipIds"`
+}
+
+// RelationshipStatus is a non-empty resolution status among the returned
+// relationships.
+type RelationshipStatus struct {
+	RelationshipID   string `json:"relationshipId"`
+	ResolutionStatus string `json:"resolutionStatus"`
+}
+
+func reason(r string) *string { return &r }
 
 func contextRequestSchema() *Schema {
 	props := routeProps()
@@ -103,7 +190,7 @@ func bfs(img *kgimg.Image, adj kgimg.Adjacency, origin uint32, depth, maxNodes i
 
 // traversal walks ancestors or descendants; limit (at most maxNodes) is where
 // the result ceiling stops the walk earlier (truncationReason byte_limit).
-func (s *Service) traversal(c *ctxTables, p *catalog.Package, origin uint32, dir kgfb.Direction, depth, maxNodes, limit int) obj {
+func hierarchyWalk(c *ctxTables, p *catalog.Package, origin uint32, dir kgfb.Direction, depth, maxNodes, limit int) Traversal {
 	img := p.Img
 	adj := img.Adjacency(kgfb.RelLabelHasChild, dir)
 	order, depths, complete := bfs(img, adj, origin, depth, limit)
@@ -113,9 +200,9 @@ func (s *Service) traversal(c *ctxTables, p *catalog.Package, origin uint32, dir
 		}
 		return nodeLess(img, order[i], order[j])
 	})
-	nodes := make([]obj, 0, len(order))
+	nodes := make([]DepthNode, 0, len(order))
 	for _, n := range order {
-		nodes = append(nodes, obj{"depth": depths[n], "nodeId": c.node(n)})
+		nodes = append(nodes, DepthNode{Depth: depths[n], NodeID: c.node(n)})
 	}
 	// Every hierarchy edge induced by the returned node set.
 	var rels []uint32
@@ -133,22 +220,21 @@ func (s *Service) traversal(c *ctxTables, p *catalog.Package, origin uint32, dir
 	for i, r := range rels {
 		ids[i] = c.rel(r)
 	}
-	direction, reason := "ancestors", any(nil)
+	t := Traversal{Direction: "ancestors", IsComplete: complete, MaxDepth: depth, MaxNodes: maxNodes, Nodes: nodes,
+		OriginNodeID: img.NodeString(origin, kgimg.NodeID), RelationshipIDs: ids, RelationshipType: p.Profile.Hierarchy.RelationshipType}
 	if dir == kgfb.DirectionOut {
-		direction = "descendants"
+		t.Direction = "descendants"
 	}
 	if !complete {
-		reason = "max_nodes"
+		t.TruncationReason = reason("max_nodes")
 		if limit < maxNodes {
-			reason = "byte_limit"
+			t.TruncationReason = reason("byte_limit")
 		}
 	}
-	return obj{"direction": direction, "isComplete": complete, "maxDepth": depth, "maxNodes": maxNodes, "nodes": nodes,
-		"originNodeId": img.NodeString(origin, kgimg.NodeID), "relationshipIds": ids,
-		"relationshipType": p.Profile.Hierarchy.RelationshipType, "truncationReason": reason}
+	return t
 }
 
-func (s *Service) direct(c *ctxTables, p *catalog.Package, origin uint32, dir kgfb.Direction) obj {
+func direct(c *ctxTables, p *catalog.Package, origin uint32, dir kgfb.Direction) Direct {
 	img := p.Img
 	nb, ed := img.Adjacency(kgfb.RelLabelHasChild, dir).Row(origin)
 	idx := make([]int, nb.Len())
@@ -156,42 +242,42 @@ func (s *Service) direct(c *ctxTables, p *catalog.Package, origin uint32, dir kg
 		idx[i] = i
 	}
 	sort.Slice(idx, func(a, b int) bool { return relLess(img, ed.At(idx[a]), ed.At(idx[b])) })
-	neighbors := make([]obj, 0, len(idx))
+	neighbors := make([]Neighbor, 0, len(idx))
 	for _, i := range idx {
-		neighbors = append(neighbors, obj{"nodeId": c.node(nb.At(i)), "relationshipId": c.rel(ed.At(i))})
+		neighbors = append(neighbors, Neighbor{NodeID: c.node(nb.At(i)), RelationshipID: c.rel(ed.At(i))})
 	}
-	direction := "parents"
+	d := Direct{Direction: "parents", Neighbors: neighbors, OriginNodeID: img.NodeString(origin, kgimg.NodeID),
+		RelationshipType: p.Profile.Hierarchy.RelationshipType}
 	if dir == kgfb.DirectionOut {
-		direction = "children"
+		d.Direction = "children"
 	}
-	return obj{"direction": direction, "neighbors": neighbors, "originNodeId": img.NodeString(origin, kgimg.NodeID),
-		"relationshipType": p.Profile.Hierarchy.RelationshipType}
+	return d
 }
 
 // rootPaths enumerates root→origin paths through nodes within ancestorDepth of
 // the origin, depth first in relationship-key order, all-or-nothing per path;
 // limit (at most maxPaths) is where the result ceiling stops it earlier.
-func (s *Service) rootPaths(c *ctxTables, p *catalog.Package, origin uint32, depth, maxPaths, maxOcc, limit int) obj {
+func rootPaths(c *ctxTables, p *catalog.Package, origin uint32, depth, maxPaths, maxOcc, limit int) RootPaths {
 	img := p.Img
 	root := img.RootNode()
 	_, within, _ := bfs(img, img.Adjacency(kgfb.RelLabelHasChild, kgfb.DirectionIn), origin, depth, int(^uint(0)>>1))
 	out := img.Adjacency(kgfb.RelLabelHasChild, kgfb.DirectionOut)
-	var paths []obj
+	paths := []RootPath{}
 	occurrences := 0
-	reason := any(nil)
+	var why *string
 	_, rootWithin := within[root]
 	var walk func(n uint32, nodes []uint32, rels []uint32) bool
 	walk = func(n uint32, nodes []uint32, rels []uint32) bool {
 		if n == origin {
 			if len(paths) == limit {
-				reason = "max_paths"
+				why = reason("max_paths")
 				if limit < maxPaths {
-					reason = "byte_limit"
+					why = reason("byte_limit")
 				}
 				return false
 			}
 			if occurrences+len(nodes) > maxOcc {
-				reason = "max_path_node_occurrences"
+				why = reason("max_path_node_occurrences")
 				return false
 			}
 			occurrences += len(nodes)
@@ -203,7 +289,7 @@ func (s *Service) rootPaths(c *ctxTables, p *catalog.Package, origin uint32, dep
 			for i, x := range rels {
 				rids[i] = c.rel(x)
 			}
-			paths = append(paths, obj{"nodeIds": nids, "relationshipIds": rids})
+			paths = append(paths, RootPath{NodeIDs: nids, RelationshipIDs: rids})
 			return true
 		}
 		nb, ed := out.Row(n)
@@ -227,21 +313,23 @@ func (s *Service) rootPaths(c *ctxTables, p *catalog.Package, origin uint32, dep
 	if rootWithin {
 		complete = walk(root, []uint32{root}, nil)
 	} else {
-		reason = "max_depth"
+		why = reason("max_depth")
 	}
-	if paths == nil {
-		paths = []obj{}
-	}
-	return obj{"frameworkRootId": img.NodeString(root, kgimg.NodeID), "isComplete": complete, "maxDepth": depth,
-		"maxPathNodeOccurrences": maxOcc, "maxPaths": maxPaths, "originNodeId": img.NodeString(origin, kgimg.NodeID),
-		"paths": paths, "relationshipType": p.Profile.Hierarchy.RelationshipType, "truncationReason": reason}
+	return RootPaths{FrameworkRootID: img.NodeString(root, kgimg.NodeID), IsComplete: complete, MaxDepth: depth,
+		MaxPathNodeOccurrences: maxOcc, MaxPaths: maxPaths, OriginNodeID: img.NodeString(origin, kgimg.NodeID),
+		Paths: paths, RelationshipType: p.Profile.Hierarchy.RelationshipType, TruncationReason: why}
 }
 
-func (s *Service) getStandardContext(_ context.Context, raw json.RawMessage) (any, error) {
-	r, err := decode[contextRequest](raw)
-	if err != nil {
+// StandardContext answers get_standard_context, cut to the result ceiling
+// (descendants, then root paths, then ancestors) when it is over.
+func (s *Service) StandardContext(ctx context.Context, r ContextRequest) (*ContextResult, error) {
+	if err := checkRequest(contextRequestSchema(), &r); err != nil {
 		return nil, err
 	}
+	return s.standardContext(ctx, r)
+}
+
+func (s *Service) standardContext(_ context.Context, r ContextRequest) (*ContextResult, error) {
 	p, err := s.route(r.FrameworkID, r.SnapshotID, r.GraphType)
 	if err != nil {
 		return nil, err
@@ -283,14 +371,21 @@ type contextLimits [3]int
 // over: first the descendants, then the root paths, then the ancestors, each
 // to the longest prefix that fits (an earlier list is cut to its minimum
 // before a later one is cut at all). Every cut list says byte_limit.
-func (s *Service) fitContext(q contextQuery) (any, error) {
+func (s *Service) fitContext(q contextQuery) (*ContextResult, error) {
 	lim := contextLimits{q.maxNodes, q.maxPaths, q.maxNodes}
 	full := s.contextResult(q, lim)
 	if ok, err := anyCeiling.fits(full); err != nil || ok {
 		return full, err
 	}
-	lengths := contextLimits{listLen(full["descendants"], "nodes"), listLen(full["rootPaths"], "paths"), listLen(full["ancestors"], "nodes")}
-	mins := contextLimits{1, 0, 1} // a traversal always holds its origin
+	var lengths contextLimits
+	if full.Descendants != nil {
+		lengths[0] = len(full.Descendants.Nodes)
+	}
+	if full.RootPaths != nil {
+		lengths[1] = len(full.RootPaths.Paths)
+	}
+	lengths[2] = len(full.Ancestors.Nodes)
+	mins := contextLimits{1, 0, 1} // a walk always holds its origin
 	for stage, present := range [3]bool{q.descendants, q.paths, true} {
 		if !present || lengths[stage] <= mins[stage] {
 			continue
@@ -303,7 +398,7 @@ func (s *Service) fitContext(q contextQuery) (any, error) {
 		if !ok {
 			continue // still over: cut the next list too
 		}
-		k, err := anyCeiling.largestBelow(lengths[stage]-mins[stage], func(k int) obj {
+		k, err := anyCeiling.largestBelow(lengths[stage]-mins[stage], func(k int) any {
 			l := lim
 			l[stage] = mins[stage] + k
 			return s.contextResult(q, l)
@@ -317,34 +412,26 @@ func (s *Service) fitContext(q contextQuery) (any, error) {
 	return nil, ResultTooLarge("the context of standard " + q.p.Img.NodeString(q.origin, kgimg.NodeID))
 }
 
-// listLen is the length of a traversal's or root paths' list (0 when absent).
-func listLen(part any, key string) int {
-	if o, ok := part.(obj); ok {
-		if l, ok := o[key].([]obj); ok {
-			return len(l)
-		}
-	}
-	return 0
-}
-
 // contextResult builds a context result with its lists limited.
-func (s *Service) contextResult(q contextQuery, lim contextLimits) obj {
+func (s *Service) contextResult(q contextQuery, lim contextLimits) *ContextResult {
 	p, n, img := q.p, q.origin, q.p.Img
 	c := &ctxTables{img: img, nodes: map[uint32]bool{}, rels: map[uint32]bool{}}
-	out := obj{
-		"standard":       standardResult(p, n),
-		"directParents":  s.direct(c, p, n, kgfb.DirectionIn),
-		"ancestors":      s.traversal(c, p, n, kgfb.DirectionIn, q.ancestorDepth, q.maxNodes, lim[2]),
-		"directChildren": nil, "descendants": nil, "rootPaths": nil,
+	out := &ContextResult{
+		Standard:      standardResult(p, n),
+		DirectParents: direct(c, p, n, kgfb.DirectionIn),
+		Ancestors:     hierarchyWalk(c, p, n, kgfb.DirectionIn, q.ancestorDepth, q.maxNodes, lim[2]),
 	}
 	if q.children {
-		out["directChildren"] = s.direct(c, p, n, kgfb.DirectionOut)
+		d := direct(c, p, n, kgfb.DirectionOut)
+		out.DirectChildren = &d
 	}
 	if q.descendants {
-		out["descendants"] = s.traversal(c, p, n, kgfb.DirectionOut, q.childDepth, q.maxNodes, lim[0])
+		t := hierarchyWalk(c, p, n, kgfb.DirectionOut, q.childDepth, q.maxNodes, lim[0])
+		out.Descendants = &t
 	}
 	if q.paths {
-		out["rootPaths"] = s.rootPaths(c, p, n, q.ancestorDepth, q.maxPaths, q.maxOcc, lim[1])
+		rp := rootPaths(c, p, n, q.ancestorDepth, q.maxPaths, q.maxOcc, lim[1])
+		out.RootPaths = &rp
 	}
 	nodes := make([]uint32, 0, len(c.nodes))
 	for x := range c.nodes {
@@ -356,23 +443,22 @@ func (s *Service) contextResult(q contextQuery, lim contextLimits) obj {
 		rels = append(rels, x)
 	}
 	sort.Slice(rels, func(i, j int) bool { return relLess(img, rels[i], rels[j]) })
-	nodeTable := make([]StandardNode, 0, len(nodes))
+	out.Nodes = make([]StandardNode, 0, len(nodes))
 	for _, x := range nodes {
 		rec, ok := q.records[x]
 		if !ok {
 			rec = standardNode(img, x)
 			q.records[x] = rec
 		}
-		nodeTable = append(nodeTable, rec)
+		out.Nodes = append(out.Nodes, rec)
 	}
-	relTable := make([]GraphRelationship, 0, len(rels))
-	statuses := []obj{}
+	out.Relationships = make([]GraphRelationship, 0, len(rels))
+	out.RelationshipStatuses = []RelationshipStatus{}
 	for _, x := range rels {
-		relTable = append(relTable, graphRelationship(img, x))
+		out.Relationships = append(out.Relationships, graphRelationship(img, x))
 		if st := img.RelString(x, kgimg.RelResolutionStatus); st != "" {
-			statuses = append(statuses, obj{"relationshipId": img.RelString(x, kgimg.RelID), "resolutionStatus": st})
+			out.RelationshipStatuses = append(out.RelationshipStatuses, RelationshipStatus{RelationshipID: img.RelString(x, kgimg.RelID), ResolutionStatus: st})
 		}
 	}
-	out["nodes"], out["relationships"], out["relationshipStatuses"] = nodeTable, relTable, statuses
 	return out
 }

@@ -333,7 +333,7 @@ func (s *Service) listFrameworks(_ context.Context, raw json.RawMessage) (any, e
 	if ok, err := anyCeiling.fits(out); err != nil {
 		return nil, err
 	} else if !ok {
-		k, err := anyCeiling.largestBelow(len(items), func(k int) obj {
+		k, err := anyCeiling.largestBelow(len(items), func(k int) any {
 			if k == 0 {
 				return obj{"catalogSha256": catSum, "items": items[:0]}
 			}

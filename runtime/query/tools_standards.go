@@ -10,15 +10,20 @@ import (
 	"github.com/kgc-project/kgc/schema/kgfb"
 )
 
-// selector is a standard identifier selector (surface.md §2.A3), discriminated
-// by identifierType.
-type selector struct {
+// Selector names one standard exactly (surface.md §2.A3), discriminated by
+// IdentifierType: node_id, case_identifier_uuid, case_identifier_uri and,
+// for the progression tools, statement_code. Only the field the type names
+// is set.
+type Selector struct {
 	IdentifierType     string `json:"identifierType"`
-	NodeID             string `json:"nodeId"`
-	CaseIdentifierUUID string `json:"caseIdentifierUuid"`
-	CaseIdentifierURI  string `json:"caseIdentifierUri"`
-	StatementCode      string `json:"statementCode"`
+	NodeID             string `json:"nodeId,omitempty"`
+	CaseIdentifierUUID string `json:"caseIdentifierUuid,omitempty"`
+	CaseIdentifierURI  string `json:"caseIdentifierUri,omitempty"`
+	StatementCode      string `json:"statementCode,omitempty"`
 }
+
+// ByNodeID selects a standard by its node ID.
+func ByNodeID(id string) Selector { return Selector{IdentifierType: "node_id", NodeID: id} }
 
 const opaquePattern = `^[^\s\x00-\x1f\x7f](?:[^\x00-\x1f\x7f]*[^\s\x00-\x1f\x7f])?$`
 
@@ -44,7 +49,7 @@ func selectorSchema(withCode bool) *Schema {
 }
 
 // resolveStandard finds the one item a selector names.
-func resolveStandard(p *catalog.Package, sel selector) (uint32, error) {
+func resolveStandard(p *catalog.Package, sel Selector) (uint32, error) {
 	img := p.Img
 	var hits []uint32
 	switch sel.IdentifierType {
@@ -78,7 +83,7 @@ func resolveStandard(p *catalog.Package, sel selector) (uint32, error) {
 		WithHint("select the standard by node_id")
 }
 
-func describeSelector(sel selector) string {
+func describeSelector(sel Selector) string {
 	switch sel.IdentifierType {
 	case "case_identifier_uuid":
 		return "CASE UUID " + sel.CaseIdentifierUUID
@@ -100,18 +105,62 @@ func packageRef(p *catalog.Package) PackageRef {
 	return PackageRef{PackageIdentity: packageIdentity(p), Rights: p.Manifest.Rights}
 }
 
-// standardResult is the get_standard result (and the standard resource).
-func standardResult(p *catalog.Package, n uint32) obj {
-	return obj{"node": standardNode(p.Img, n), "facets": facetEvidence(p, n), "package": packageRef(p), "sourceMetadata": sourceMetadata(p)}
+// StandardResult is get_standard's result (and the standard resource).
+type StandardResult struct {
+	Facets         FacetEvidence  `json:"facets"`
+	Node           StandardNode   `json:"node"`
+	Package        PackageRef     `json:"package"`
+	SourceMetadata SourceMetadata `json:"sourceMetadata"`
+}
+
+func standardResult(p *catalog.Package, n uint32) StandardResult {
+	return StandardResult{Node: standardNode(p.Img, n), Facets: facetEvidence(p, n), Package: packageRef(p), SourceMetadata: sourceMetadata(p)}
 }
 
 // --- get_standard -----------------------------------------------------------
 
-type standardRequest struct {
+// StandardRequest asks for one standard (get_standard, and
+// get_learning_components_for_standard). At least one of FrameworkID and
+// SnapshotID is required (surface.md §2.A4).
+type StandardRequest struct {
 	FrameworkID *string  `json:"frameworkId"`
 	SnapshotID  *string  `json:"snapshotId"`
-	GraphType   string   `json:"graphType"`
-	Identifier  selector `json:"identifier"`
+	GraphType   string   `json:"graphType,omitempty"`
+	Identifier  Selector `json:"identifier"`
+}
+
+// NewStandardRequest asks for the standard id selects in the framework's
+// unique current snapshot.
+func NewStandardRequest(frameworkID string, id Selector) StandardRequest {
+	return newRequest[StandardRequest](standardRequestSchema(), map[string]any{"frameworkId": frameworkID, "identifier": id})
+}
+
+// Standard answers get_standard: one standards item with its facets and
+// package identity.
+func (s *Service) Standard(ctx context.Context, r StandardRequest) (*StandardResult, error) {
+	if err := checkRequest(standardRequestSchema(), &r); err != nil {
+		return nil, err
+	}
+	return s.standard(ctx, r)
+}
+
+func (s *Service) standard(_ context.Context, r StandardRequest) (*StandardResult, error) {
+	p, n, err := s.resolveRequestedStandard(r)
+	if err != nil {
+		return nil, err
+	}
+	res := standardResult(p, n)
+	return &res, nil
+}
+
+// resolveRequestedStandard routes a standard request and resolves its selector.
+func (s *Service) resolveRequestedStandard(r StandardRequest) (*catalog.Package, uint32, error) {
+	p, err := s.route(r.FrameworkID, r.SnapshotID, r.GraphType)
+	if err != nil {
+		return nil, 0, err
+	}
+	n, err := resolveStandard(p, r.Identifier)
+	return p, n, err
 }
 
 func routeProps() map[string]*Schema {
@@ -131,29 +180,18 @@ func (s *Service) route(frameworkID, snapshotID *string, graphType string) (*cat
 	return s.resolvePackage(deref(frameworkID), snapshotID, graphType)
 }
 
-// standardTool is a tool that resolves one standard by selector and returns
-// result(package, standard): get_standard, get_learning_components_for_standard.
-// standardTool is a tool about one standard; the lists at cut (if any) are
-// cut to the result ceiling.
-func (s *Service) standardTool(result func(*catalog.Package, uint32) obj, cut ...string) func(context.Context, json.RawMessage) (any, error) {
-	return func(_ context.Context, raw json.RawMessage) (any, error) {
-		r, err := decode[standardRequest](raw)
-		if err != nil {
-			return nil, err
-		}
-		p, err := s.route(r.FrameworkID, r.SnapshotID, r.GraphType)
-		if err != nil {
-			return nil, err
-		}
-		n, err := resolveStandard(p, r.Identifier)
-		if err != nil {
-			return nil, err
-		}
-		if len(cut) > 0 {
-			return fitLists(result(p, n), "the answer for standard "+p.Img.NodeString(n, kgimg.NodeID), cut...)
-		}
-		return result(p, n), nil
+// componentsForStandardTool answers get_learning_components_for_standard, its
+// components cut to the result ceiling.
+func (s *Service) componentsForStandardTool(_ context.Context, raw json.RawMessage) (any, error) {
+	r, err := decode[StandardRequest](raw)
+	if err != nil {
+		return nil, err
 	}
+	p, n, err := s.resolveRequestedStandard(*r)
+	if err != nil {
+		return nil, err
+	}
+	return fitLists(componentsForStandard(p, n), "the answer for standard "+p.Img.NodeString(n, kgimg.NodeID), "components")
 }
 
 // recordDoc resolves the record-level resource families.

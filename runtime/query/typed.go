@@ -1,0 +1,58 @@
+package query
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/kgc-project/kgc/internal/canonjson"
+	"github.com/kgc-project/kgc/internal/jsonv"
+)
+
+// The typed API: every tool whose answer is a Go type has a request type, a
+// constructor that fills the request's defaults from the published schema
+// (the one place defaults are written), and a Service method that validates
+// the request against that schema exactly as a tool call is validated, then
+// answers it. The tool table reaches the same handler through typedRun, so
+// both paths give the same answer.
+
+// typedRun adapts a typed handler to the tool table: the arguments were
+// validated and their defaults filled by Call.
+func typedRun[Req, Res any](h func(context.Context, Req) (Res, error)) func(context.Context, json.RawMessage) (any, error) {
+	return func(ctx context.Context, raw json.RawMessage) (any, error) {
+		r, err := decode[Req](raw)
+		if err != nil {
+			return nil, err
+		}
+		return h(ctx, *r)
+	}
+}
+
+// checkRequest validates a typed request against its tool's schema (an
+// *InputError, or a domain error for an unsupported discriminator, when it
+// breaks it) and rewrites it with the schema's defaults for any field the
+// schema lets it leave out.
+func checkRequest[Req any](schema *Schema, r *Req) error {
+	b, err := canonjson.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("query: encoding the request: %w", err)
+	}
+	v, errs := jsonv.Parse(b)
+	if v == nil || len(errs) > 0 {
+		return fmt.Errorf("query: the encoded request does not parse: %v", errs)
+	}
+	if err := schema.validate(v, "request"); err != nil {
+		return err
+	}
+	return json.Unmarshal(canonjson.Encode(schema.withDefaults(v)), r)
+}
+
+// newRequest returns the request of a schema with every default filled in
+// over the given required members.
+func newRequest[Req any](schema *Schema, required map[string]any) Req {
+	var r Req
+	b, _ := canonjson.Marshal(required)
+	v, _ := jsonv.Parse(b)
+	json.Unmarshal(canonjson.Encode(schema.withDefaults(v)), &r)
+	return r
+}
