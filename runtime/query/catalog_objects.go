@@ -125,20 +125,43 @@ func countsObject(c manifest.Counts) Counts {
 	}
 }
 
-// packageSummary is a graph package inside a framework snapshot.
-func packageSummary(p *catalog.Package) obj {
+// PackageSummary is a graph package inside a framework snapshot.
+type PackageSummary struct {
+	Capabilities       Capabilities    `json:"capabilities"`
+	Counts             Counts          `json:"counts"`
+	IncludedGraphTypes []string        `json:"includedGraphTypes"`
+	PackageIdentity    PackageIdentity `json:"packageIdentity"`
+	ProfileFacets      ProfileFacets   `json:"profileFacets"`
+	Rights             Rights          `json:"rights"`
+	ValidationStatus   string          `json:"validationStatus"`
+}
+
+func packageSummary(p *catalog.Package) PackageSummary {
 	m := p.Manifest
-	return obj{
-		"packageIdentity": packageIdentity(p), "capabilities": capabilitiesObject(m.Capabilities), "counts": countsObject(m.Counts),
-		"profileFacets": profileFacets(p), "rights": m.Rights, "validationStatus": m.Validation.Status,
-		"includedGraphTypes": m.IncludedGraphTypes,
+	return PackageSummary{
+		PackageIdentity: packageIdentity(p), Capabilities: capabilitiesObject(m.Capabilities), Counts: countsObject(m.Counts),
+		ProfileFacets: profileFacets(p), Rights: m.Rights, ValidationStatus: m.Validation.Status,
+		IncludedGraphTypes: m.IncludedGraphTypes,
 	}
 }
 
-// frameworkSnapshot is a CatalogFrameworkSnapshot.
-func frameworkSnapshot(s *catalog.Snapshot) obj {
+// SnapshotRelation links a snapshot to another one.
+type SnapshotRelation = manifest.SnapshotRelation
+
+// FrameworkSnapshot is a CatalogFrameworkSnapshot: one snapshot of a
+// framework with its packages.
+type FrameworkSnapshot struct {
+	AvailableGraphTypes []string           `json:"availableGraphTypes"`
+	FrameworkID         string             `json:"frameworkId"`
+	GraphPackages       []PackageSummary   `json:"graphPackages"`
+	SnapshotID          string             `json:"snapshotId"`
+	SnapshotRelations   []SnapshotRelation `json:"snapshotRelations"`
+	SourceMetadata      SourceMetadata     `json:"sourceMetadata"`
+}
+
+func frameworkSnapshot(s *catalog.Snapshot) FrameworkSnapshot {
 	var types []string
-	pkgs := make([]obj, 0, len(s.Packages))
+	pkgs := make([]PackageSummary, 0, len(s.Packages))
 	for _, p := range s.Packages {
 		if !contains(types, p.Manifest.GraphType) {
 			types = append(types, p.Manifest.GraphType)
@@ -147,36 +170,44 @@ func frameworkSnapshot(s *catalog.Snapshot) obj {
 	}
 	sort.Strings(types)
 	first := s.Packages[0]
-	rels := make([]obj, 0, len(first.Manifest.SnapshotRelations))
-	for _, r := range first.Manifest.SnapshotRelations {
-		rels = append(rels, obj{"evidence": r.Evidence, "relationType": r.RelationType, "targetSnapshotId": r.TargetSnapshotID})
-	}
-	return obj{
-		"availableGraphTypes": types, "frameworkId": s.FrameworkID, "graphPackages": pkgs,
-		"snapshotId": s.SnapshotID, "snapshotRelations": rels, "sourceMetadata": sourceMetadata(first),
+	return FrameworkSnapshot{
+		AvailableGraphTypes: types, FrameworkID: s.FrameworkID, GraphPackages: pkgs, SnapshotID: s.SnapshotID,
+		SnapshotRelations: append([]SnapshotRelation{}, first.Manifest.SnapshotRelations...), SourceMetadata: sourceMetadata(first),
 	}
 }
 
-// catalogObject is the public catalog document (the kgfegmcp://catalog resource).
-func catalogObject(c *catalog.Catalog) obj {
-	fams := make([]obj, 0, len(c.Frameworks))
-	snaps, pkgs := 0, 0
+// Catalog is the public catalog document (the kgfegmcp://catalog resource).
+type Catalog struct {
+	FrameworkCount    int         `json:"frameworkCount"`
+	Frameworks        []Framework `json:"frameworks"`
+	GraphPackageCount int         `json:"graphPackageCount"`
+	SnapshotCount     int         `json:"snapshotCount"`
+}
+
+func catalogObject(c *catalog.Catalog) Catalog {
+	out := Catalog{FrameworkCount: len(c.Frameworks), Frameworks: make([]Framework, 0, len(c.Frameworks))}
 	for _, f := range c.Frameworks {
-		fams = append(fams, frameworkObject(f))
-		snaps += len(f.Snapshots)
+		out.Frameworks = append(out.Frameworks, frameworkObject(f))
+		out.SnapshotCount += len(f.Snapshots)
 		for _, s := range f.Snapshots {
-			pkgs += len(s.Packages)
+			out.GraphPackageCount += len(s.Packages)
 		}
 	}
-	return obj{"frameworkCount": len(c.Frameworks), "frameworks": fams, "graphPackageCount": pkgs, "snapshotCount": snaps}
+	return out
 }
 
-func frameworkObject(f *catalog.Framework) obj {
-	snaps := make([]obj, 0, len(f.Snapshots))
+// Framework is one framework family with its snapshots.
+type Framework struct {
+	FrameworkID string              `json:"frameworkId"`
+	Snapshots   []FrameworkSnapshot `json:"snapshots"`
+}
+
+func frameworkObject(f *catalog.Framework) Framework {
+	snaps := make([]FrameworkSnapshot, 0, len(f.Snapshots))
 	for _, s := range f.Snapshots {
 		snaps = append(snaps, frameworkSnapshot(s))
 	}
-	return obj{"frameworkId": f.ID, "snapshots": snaps}
+	return Framework{FrameworkID: f.ID, Snapshots: snaps}
 }
 
 // catalogSha256 hashes the canonical JSON of the public catalog, once.
@@ -188,6 +219,6 @@ func (s *Service) catalogSha256() string {
 }
 
 // catalogObject is the public catalog document, built once.
-func (s *Service) catalogObject() obj {
-	return s.memo.get("catalog", func() any { return catalogObject(s.cat) }).(obj)
+func (s *Service) catalogObject() Catalog {
+	return s.memo.get("catalog", func() any { return catalogObject(s.cat) }).(Catalog)
 }

@@ -89,6 +89,15 @@ func ResultTooLarge(what string) error {
 		WithHint("ask for less (lower limits or depths, a narrower selection), or read the records' resources, natively or with read_evidence")
 }
 
+// fitPrefix returns n when full fits the result ceiling, else the largest k
+// below n whose build(k) fits (-1 when not even build(0) does).
+func fitPrefix(full any, n int, build func(k int) any) (int, error) {
+	if ok, err := anyCeiling.fits(full); err != nil || ok {
+		return n, err
+	}
+	return anyCeiling.largestBelow(n, build)
+}
+
 // fitLists returns result whole if it fits the result ceiling; otherwise a
 // copy whose lists at keys (parallel lists of one length, cut together) hold
 // the longest prefix that fits, marked truncationReason "byte_limit" with the

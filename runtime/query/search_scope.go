@@ -104,8 +104,8 @@ func (s *Service) selectPackages(r *scopeRequest) ([]*catalog.Package, obj, erro
 	return kept, scope, nil
 }
 
-func selectedSnapshots(s *Service, pkgs []*catalog.Package) []obj {
-	out := make([]obj, 0, len(pkgs))
+func selectedSnapshots(s *Service, pkgs []*catalog.Package) []FrameworkSnapshot {
+	out := make([]FrameworkSnapshot, 0, len(pkgs))
 	for _, p := range pkgs {
 		if snap, ok := s.cat.Snapshot(p.SnapshotID()); ok {
 			out = append(out, frameworkSnapshot(snap))

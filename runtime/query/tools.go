@@ -84,18 +84,18 @@ func (s *Service) toolTable() []Tool {
 	return []Tool{
 		{Name: "get_capabilities", Title: "Server and package capabilities",
 			Description: "Server-wide and per-package implemented capabilities: tools, resources, search modes, rights, counts.",
-			OutputKeys:  []string{"serverName", "toolNames", "packages"}, run: s.getCapabilities},
+			OutputKeys:  []string{"serverName", "toolNames", "packages"}, run: func(ctx context.Context, _ json.RawMessage) (any, error) { return s.Capabilities(ctx) }},
 		{Name: "list_frameworks", Title: "List accepted frameworks",
 			Description: "Filtered, cursor-paged list of accepted framework snapshots ordered by (frameworkId, snapshotId).",
 			Request:     listFrameworksSchema(), OutputKeys: []string{"catalogSha256", "items", "returnedCount", "totalMatchingCount", "hasMore", "nextCursor"},
-			run: s.listFrameworks},
+			run: typedRun(s.listFrameworks)},
 		{Name: "get_framework", Title: "Get one framework snapshot",
 			Description: "One exact snapshot (frameworkId + snapshotId) or the framework's unique current snapshot.",
-			Request:     frameworkRequestSchema(false), RequestRequired: true, OutputKeys: []string{"framework"}, run: s.getFramework},
+			Request:     frameworkRequestSchema(false), RequestRequired: true, OutputKeys: []string{"framework"}, run: typedRun(s.getFramework)},
 		{Name: "get_framework_statistics", Title: "Structural statistics of a package",
 			Description: "Counts of one package: hierarchy shape, grades, statement types, codes, multi-parent, unresolved edges; learning components and progressions reported separately.",
 			Request:     frameworkRequestSchema(true), RequestRequired: true, OutputKeys: []string{"package", "sourceMetadata", "statistics"},
-			run: s.getFrameworkStatistics},
+			run: typedRun(s.frameworkStatistics)},
 		{Name: "search_standards", Title: "Search standards",
 			Description: "Lexical (text), exact-code (code_exact) or delimiter-bounded prefix-code (code_prefix) search over standards, filtered by grade, subject and statement type, ranked deterministically and cursor-paged. Hits are retrieval candidates, not alignments.",
 			Request:     searchStandardsSchema(), RequestRequired: true, OutputKeys: []string{"effectiveScope", "selectedSnapshots", "page"},
@@ -162,7 +162,7 @@ func lpKeys(extra ...string) []string {
 // Paged is a page of a cursor-paged tool: its Result, and what the next page's
 // request is (the reference adds it to the result as a second text block).
 type Paged struct {
-	Result   map[string]any
+	Result   any
 	Tool     string
 	Request  map[string]any // effective request, defaults included, cursor excluded
 	Defaults map[string]any // fields left out of the next request when they hold these values (the schema's defaults)

@@ -2,7 +2,6 @@ package query
 
 import (
 	"context"
-	"encoding/json"
 	"sort"
 	"strings"
 
@@ -72,7 +71,51 @@ func searchModes(p *catalog.Package) (standards, components []string) {
 	return standards, components
 }
 
-func (s *Service) capabilitiesPackage(p *catalog.Package) obj {
+// PackageCapabilities is what one package can serve (get_capabilities).
+type PackageCapabilities struct {
+	AvailableResourceArtifacts              []string        `json:"availableResourceArtifacts"`
+	AvailableResourceKinds                  []string        `json:"availableResourceKinds"`
+	Capabilities                            Capabilities    `json:"capabilities"`
+	Counts                                  Counts          `json:"counts"`
+	ImplementedLearningComponentSearchModes []string        `json:"implementedLearningComponentSearchModes"`
+	ImplementedSearchModes                  []string        `json:"implementedSearchModes"`
+	IncludedGraphTypes                      []string        `json:"includedGraphTypes"`
+	PackageIdentity                         PackageIdentity `json:"packageIdentity"`
+	Rights                                  Rights          `json:"rights"`
+	SearchIndex                             SearchIndex     `json:"searchIndex"`
+	TraversalRelationshipType               string          `json:"traversalRelationshipType"`
+}
+
+// SearchIndex sizes a package's search index.
+type SearchIndex struct {
+	CodedNodeCount                 int `json:"codedNodeCount"`
+	LearningComponentDocumentCount int `json:"learningComponentDocumentCount"`
+	LexicalDocumentCount           int `json:"lexicalDocumentCount"`
+	TagVocabularySize              int `json:"tagVocabularySize"`
+}
+
+// CapabilitiesResult is get_capabilities' result: the server's surface and
+// what each package can serve.
+type CapabilitiesResult struct {
+	AvailableGraphTypes             []string              `json:"availableGraphTypes"`
+	FrameworkPromptOverlaysOptional bool                  `json:"frameworkPromptOverlaysOptional"`
+	ImplementedFeatures             []string              `json:"implementedFeatures"`
+	Packages                        []PackageCapabilities `json:"packages"`
+	PromptConfigSchemaVersion       string                `json:"promptConfigSchemaVersion"`
+	PromptNames                     []string              `json:"promptNames"`
+	ResourceRepresentations         []string              `json:"resourceRepresentations"`
+	ResourceURIs                    []string              `json:"resourceUris"`
+	ResourceURITemplates            []string              `json:"resourceUriTemplates"`
+	ServerName                      string                `json:"serverName"`
+	ToolNames                       []string              `json:"toolNames"`
+	UnavailableFeatures             []string              `json:"unavailableFeatures"`
+	// TruncationReason and OmittedCount say the result ceiling cut Packages
+	// (beyond the contract).
+	TruncationReason string `json:"truncationReason,omitempty"`
+	OmittedCount     int    `json:"omittedCount,omitempty"`
+}
+
+func (s *Service) capabilitiesPackage(p *catalog.Package) PackageCapabilities {
 	img := p.Img
 	std, comp := searchModes(p)
 	lexical, lcDocs, coded := 0, 0, img.CodeOrder().Len()
@@ -97,34 +140,48 @@ func (s *Service) capabilitiesPackage(p *catalog.Package) obj {
 		}
 	}
 	kinds, arts := s.availableResources(p)
-	return obj{
-		"packageIdentity": packageIdentity(p), "rights": p.Manifest.Rights, "counts": countsObject(p.Manifest.Counts),
-		"capabilities": capabilitiesObject(p.Manifest.Capabilities), "implementedSearchModes": std,
-		"implementedLearningComponentSearchModes": comp,
-		"searchIndex": obj{"codedNodeCount": coded, "lexicalDocumentCount": lexical, "learningComponentDocumentCount": lcDocs,
-			"tagVocabularySize": tags},
-		"availableResourceKinds": kinds, "availableResourceArtifacts": arts,
-		"traversalRelationshipType": p.Profile.Hierarchy.RelationshipType,
-		"includedGraphTypes":        p.Manifest.IncludedGraphTypes,
+	return PackageCapabilities{
+		PackageIdentity: packageIdentity(p), Rights: p.Manifest.Rights, Counts: countsObject(p.Manifest.Counts),
+		Capabilities: capabilitiesObject(p.Manifest.Capabilities), ImplementedSearchModes: std,
+		ImplementedLearningComponentSearchModes: comp,
+		SearchIndex: SearchIndex{CodedNodeCount: coded, LexicalDocumentCount: lexical, LearningComponentDocumentCount: lcDocs,
+			TagVocabularySize: tags},
+		AvailableResourceKinds: kinds, AvailableResourceArtifacts: arts,
+		TraversalRelationshipType: p.Profile.Hierarchy.RelationshipType,
+		IncludedGraphTypes:        p.Manifest.IncludedGraphTypes,
 	}
 }
 
-func (s *Service) getCapabilities(context.Context, json.RawMessage) (any, error) {
+// Capabilities answers get_capabilities (built once: the catalog never
+// changes), its packages cut to the result ceiling when they are over it.
+func (s *Service) Capabilities(context.Context) (*CapabilitiesResult, error) {
 	v := s.memo.get("capabilities", func() any {
-		out, err := fitLists(s.capabilities().(obj), "get_capabilities", "packages")
-		if err != nil {
+		full := s.capabilities()
+		k, err := fitPrefix(full, len(full.Packages), func(k int) any {
+			c := *full
+			c.Packages = full.Packages[:k]
+			return &c
+		})
+		switch {
+		case err != nil:
 			return err
+		case k < 0:
+			return ResultTooLarge("get_capabilities")
+		case k < len(full.Packages):
+			c := *full
+			c.Packages, c.TruncationReason, c.OmittedCount = full.Packages[:k], "byte_limit", len(full.Packages)-k
+			return &c
 		}
-		return out
+		return full
 	})
 	if err, ok := v.(error); ok {
 		return nil, err
 	}
-	return v, nil
+	return v.(*CapabilitiesResult), nil
 }
 
-func (s *Service) capabilities() any {
-	pkgs := make([]obj, 0, len(s.cat.Packages))
+func (s *Service) capabilities() *CapabilitiesResult {
+	pkgs := make([]PackageCapabilities, 0, len(s.cat.Packages))
 	types := []string{}
 	for _, p := range s.cat.Packages {
 		pkgs = append(pkgs, s.capabilitiesPackage(p))
@@ -138,31 +195,59 @@ func (s *Service) capabilities() any {
 		tools[i] = t.Name
 	}
 	sort.Strings(tools)
-	return obj{
-		"serverName": ServerName, "toolNames": tools, "promptNames": []string{},
-		"resourceUris": []string{catalogURI}, "resourceUriTemplates": templateURIs(),
-		"resourceRepresentations": []string{"deterministic_derived", "raw_source"},
-		"availableGraphTypes":     types, "implementedFeatures": implementedFeatures, "unavailableFeatures": unavailableFeatures,
-		"frameworkPromptOverlaysOptional": true, "promptConfigSchemaVersion": "1.1", "packages": pkgs,
+	return &CapabilitiesResult{
+		ServerName: ServerName, ToolNames: tools, PromptNames: []string{},
+		ResourceURIs: []string{catalogURI}, ResourceURITemplates: templateURIs(),
+		ResourceRepresentations: []string{"deterministic_derived", "raw_source"},
+		AvailableGraphTypes:     types, ImplementedFeatures: implementedFeatures, UnavailableFeatures: unavailableFeatures,
+		FrameworkPromptOverlaysOptional: true, PromptConfigSchemaVersion: "1.1", Packages: pkgs,
 	}
 }
 
 // --- list_frameworks --------------------------------------------------------
 
-type listFrameworksRequest struct {
-	Cursor             *string  `json:"cursor"`
-	GraphTypes         []string `json:"graphTypes"`
-	IsCurrent          *bool    `json:"isCurrent"`
-	IssuingAuthorities []string `json:"issuingAuthorities"`
-	JurisdictionTypes  []string `json:"jurisdictionTypes"`
-	Jurisdictions      []string `json:"jurisdictions"`
-	Languages          []string `json:"languages"`
-	Limit              int      `json:"limit"`
-	LocalGrades        []string `json:"localGrades"`
-	NormalizedGrades   []string `json:"normalizedGrades"`
-	Query              *string  `json:"query"`
-	Subjects           []string `json:"subjects"`
-	ValidationStatus   []string `json:"validationStatus"`
+// FrameworkList is a page of list_frameworks.
+type FrameworkList struct {
+	CatalogSha256      string              `json:"catalogSha256"`
+	HasMore            bool                `json:"hasMore"`
+	Items              []FrameworkSnapshot `json:"items"`
+	NextCursor         *string             `json:"nextCursor"`
+	ReturnedCount      int                 `json:"returnedCount"`
+	TotalMatchingCount int                 `json:"totalMatchingCount"`
+	// TruncationReason is byte_limit when the result ceiling cut the page
+	// short of the limit (beyond the contract).
+	TruncationReason string `json:"truncationReason,omitempty"`
+}
+
+// ListFrameworksRequest filters and pages the catalog (list_frameworks,
+// surface.md §2.B2). The zero value lists everything, 25 at a time.
+type ListFrameworksRequest struct {
+	Cursor             *string  `json:"cursor,omitempty"`
+	GraphTypes         []string `json:"graphTypes,omitempty"`
+	IsCurrent          *bool    `json:"isCurrent,omitempty"`
+	IssuingAuthorities []string `json:"issuingAuthorities,omitempty"`
+	JurisdictionTypes  []string `json:"jurisdictionTypes,omitempty"`
+	Jurisdictions      []string `json:"jurisdictions,omitempty"`
+	Languages          []string `json:"languages,omitempty"`
+	Limit              int      `json:"limit,omitempty"`
+	LocalGrades        []string `json:"localGrades,omitempty"`
+	NormalizedGrades   []string `json:"normalizedGrades,omitempty"`
+	Query              *string  `json:"query,omitempty"`
+	Subjects           []string `json:"subjects,omitempty"`
+	ValidationStatus   []string `json:"validationStatus,omitempty"`
+}
+
+// ListFrameworks answers list_frameworks: the matching snapshots ordered by
+// (frameworkId, snapshotId), one page; pass NextCursor back for the next.
+func (s *Service) ListFrameworks(ctx context.Context, r ListFrameworksRequest) (*FrameworkList, error) {
+	if err := checkRequest(listFrameworksSchema(), &r); err != nil {
+		return nil, err
+	}
+	p, err := s.listFrameworks(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	return p.Result.(*FrameworkList), nil
 }
 
 func listFrameworksSchema() *Schema {
@@ -211,7 +296,7 @@ func deref(p *string) string {
 	return *p
 }
 
-func matchSnapshot(s *catalog.Snapshot, r *listFrameworksRequest) bool {
+func matchSnapshot(s *catalog.Snapshot, r *ListFrameworksRequest) bool {
 	f := s.Packages[0].Manifest.Framework
 	if r.IsCurrent != nil && *r.IsCurrent != f.IsCurrent {
 		return false
@@ -253,7 +338,7 @@ func matchSnapshot(s *catalog.Snapshot, r *listFrameworksRequest) bool {
 
 // effectiveRequest returns the validated request with defaults filled and the
 // cursor removed (for hashing and for nextRequest).
-func (r listFrameworksRequest) effective() obj {
+func (r ListFrameworksRequest) effective() obj {
 	nz := func(v []string) []string { return nonNil(v) }
 	var isCurrent, query any
 	if r.IsCurrent != nil {
@@ -272,18 +357,14 @@ func (r listFrameworksRequest) effective() obj {
 
 const catalogCursorKind = "framework_catalog_v1"
 
-func (s *Service) listFrameworks(_ context.Context, raw json.RawMessage) (any, error) {
-	r, err := decode[listFrameworksRequest](raw)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) listFrameworks(_ context.Context, r ListFrameworksRequest) (*Paged, error) {
 	eff := r.effective()
 	querySum, _ := canonjson.Sha256(eff)
 	catSum := s.catalogSha256()
 	var matching []*catalog.Snapshot
 	for _, f := range s.cat.Frameworks {
 		for _, snap := range f.Snapshots {
-			if matchSnapshot(snap, r) {
+			if matchSnapshot(snap, &r) {
 				matching = append(matching, snap)
 			}
 		}
@@ -307,56 +388,73 @@ func (s *Service) listFrameworks(_ context.Context, raw json.RawMessage) (any, e
 			return nil, invalidCursor("its position is not in the current result")
 		}
 	}
-	limit := eff["limit"].(int)
-	end := min(start+limit, len(matching))
-	items := make([]obj, 0, end-start)
+	end := min(start+r.Limit, len(matching))
+	items := make([]FrameworkSnapshot, 0, end-start)
 	for _, m := range matching[start:end] {
 		items = append(items, frameworkSnapshot(m))
 	}
 	// page returns the first k items, continuing after the k-th when more
 	// match; a page cut short of the limit by the result ceiling says so.
-	page := func(k int) (obj, any) {
-		var next any
-		if start+k < len(matching) {
+	page := func(k int) *FrameworkList {
+		out := &FrameworkList{CatalogSha256: catSum, Items: items[:k], ReturnedCount: k, TotalMatchingCount: len(matching)}
+		if k > 0 && start+k < len(matching) {
 			last := matching[start+k-1]
-			next = encodeCursor(obj{"catalogSha256": catSum, "cursorKind": catalogCursorKind, "cursorVersion": 1,
+			next := encodeCursor(obj{"catalogSha256": catSum, "cursorKind": catalogCursorKind, "cursorVersion": 1,
 				"effectiveQuerySha256": querySum, "lastFrameworkId": last.FrameworkID, "lastSnapshotId": last.SnapshotID})
+			out.HasMore, out.NextCursor = true, &next
 		}
-		out := obj{"catalogSha256": catSum, "items": items[:k], "returnedCount": k, "totalMatchingCount": len(matching),
-			"hasMore": next != nil, "nextCursor": next}
 		if k < len(items) {
-			out["truncationReason"] = "byte_limit"
+			out.TruncationReason = "byte_limit"
 		}
-		return out, next
+		return out
 	}
-	out, next := page(len(items))
+	out := page(len(items))
 	if ok, err := anyCeiling.fits(out); err != nil {
 		return nil, err
 	} else if !ok {
-		k, err := anyCeiling.largestBelow(len(items), func(k int) any {
-			if k == 0 {
-				return obj{"catalogSha256": catSum, "items": items[:0]}
-			}
-			o, _ := page(k)
-			return o
-		})
+		k, err := anyCeiling.largestBelow(len(items), func(k int) any { return page(k) })
 		if err != nil {
 			return nil, err
 		}
 		if k < 1 {
 			return nil, ResultTooLarge("a list_frameworks item")
 		}
-		out, next = page(k)
+		out = page(k)
 	}
-	return &Paged{Result: out, Tool: "list_frameworks", Request: eff, Next: next}, nil
+	return &Paged{Result: out, Tool: "list_frameworks", Request: eff, Next: nextOf(out.NextCursor)}, nil
+}
+
+// nextOf is a page's next cursor as Paged.Next (nil on the last page).
+func nextOf(c *string) any {
+	if c == nil {
+		return nil
+	}
+	return *c
 }
 
 // --- get_framework ----------------------------------------------------------
 
-type frameworkRequest struct {
+// FrameworkRequest names a framework's snapshot (get_framework) or package
+// (get_framework_statistics, which also takes GraphType): SnapshotID nil is
+// the framework's unique current snapshot.
+type FrameworkRequest struct {
 	FrameworkID string  `json:"frameworkId"`
 	SnapshotID  *string `json:"snapshotId"`
-	GraphType   string  `json:"graphType"`
+	GraphType   string  `json:"graphType,omitempty"`
+}
+
+// FrameworkResult is get_framework's result.
+type FrameworkResult struct {
+	Framework FrameworkSnapshot `json:"framework"`
+}
+
+// GetFramework answers get_framework: one exact snapshot, or the framework's
+// unique current one.
+func (s *Service) GetFramework(ctx context.Context, r FrameworkRequest) (*FrameworkResult, error) {
+	if err := checkRequest(frameworkRequestSchema(false), &r); err != nil {
+		return nil, err
+	}
+	return s.getFramework(ctx, r)
 }
 
 func frameworkRequestSchema(withGraphType bool) *Schema {
@@ -367,16 +465,12 @@ func frameworkRequestSchema(withGraphType bool) *Schema {
 	return object(props, "frameworkId")
 }
 
-func (s *Service) getFramework(_ context.Context, raw json.RawMessage) (any, error) {
-	r, err := decode[frameworkRequest](raw)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) getFramework(_ context.Context, r FrameworkRequest) (*FrameworkResult, error) {
 	snap, err := s.cat.ResolveSnapshot(r.FrameworkID, deref(r.SnapshotID))
 	if err != nil {
 		return nil, err
 	}
-	return obj{"framework": frameworkSnapshot(snap)}, nil
+	return &FrameworkResult{Framework: frameworkSnapshot(snap)}, nil
 }
 
 // resolvePackage routes framework/snapshot/graph type to one package.

@@ -2,7 +2,6 @@ package query
 
 import (
 	"context"
-	"encoding/json"
 	"math"
 	"sort"
 
@@ -11,41 +10,135 @@ import (
 	"github.com/kgc-project/kgc/schema/kgfb"
 )
 
+// ValueCount counts one value (nil: the records without one).
+type ValueCount struct {
+	Count int     `json:"count"`
+	Value *string `json:"value"`
+}
+
+// IntValueCount counts one integer value.
+type IntValueCount struct {
+	Count int `json:"count"`
+	Value int `json:"value"`
+}
+
+// DepthCount counts the nodes at one least depth.
+type DepthCount struct {
+	Count int `json:"count"`
+	Depth int `json:"depth"`
+}
+
+// ParentCount counts the nodes with one number of parents.
+type ParentCount struct {
+	NodeCount   int `json:"nodeCount"`
+	ParentCount int `json:"parentCount"`
+}
+
 // counter counts string values (nil for an absent value).
 type counter map[string]int
 
-func (c counter) list(nullCount int) []obj {
+func (c counter) list(nullCount int) []ValueCount {
 	keys := make([]string, 0, len(c))
 	for k := range c {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	out := make([]obj, 0, len(keys)+1)
+	out := make([]ValueCount, 0, len(keys)+1)
 	if nullCount > 0 {
-		out = append(out, obj{"value": nil, "count": nullCount})
+		out = append(out, ValueCount{Count: nullCount})
 	}
 	for _, k := range keys {
-		out = append(out, obj{"value": k, "count": c[k]})
+		out = append(out, ValueCount{Value: &k, Count: c[k]})
 	}
 	return out
 }
 
-func intCounts(m map[int]int, key string) []obj {
+// intCounts lists the counts of m by key, ascending.
+func intCounts[T any](m map[int]int, entry func(key, count int) T) []T {
 	keys := make([]int, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
 	sort.Ints(keys)
-	out := make([]obj, 0, len(keys))
+	out := make([]T, 0, len(keys))
 	for _, k := range keys {
-		out = append(out, obj{key: k, "count": m[k]})
+		out = append(out, entry(k, m[k]))
 	}
 	return out
 }
 
+// Statistics are a package's structural figures (get_framework_statistics):
+// the standards hierarchy, with learning components and progressions kept
+// apart.
+type Statistics struct {
+	CanonicalRelationshipLabelCounts []ValueCount                  `json:"canonicalRelationshipLabelCounts"`
+	CodePresence                     CodePresence                  `json:"codePresence"`
+	LearningComponents               ComponentStatistics           `json:"learningComponents"`
+	LearningProgressions             ProgressionStatistics         `json:"learningProgressions"`
+	LocalGradeLabelCounts            []ValueCount                  `json:"localGradeLabelCounts"`
+	MaximumStructuralDepth           int                           `json:"maximumStructuralDepth"`
+	MinimumStructuralDepthCounts     []DepthCount                  `json:"minimumStructuralDepthCounts"`
+	MultiParent                      MultiParentStatistics         `json:"multiParent"`
+	NodeGradeLevelCounts             []ValueCount                  `json:"nodeGradeLevelCounts"`
+	NormalizedGradeCounts            []ValueCount                  `json:"normalizedGradeCounts"`
+	NormalizedStatementTypeCounts    []ValueCount                  `json:"normalizedStatementTypeCounts"`
+	SourceRelationshipTypeCounts     []ValueCount                  `json:"sourceRelationshipTypeCounts"`
+	StatementTypeCounts              []ValueCount                  `json:"statementTypeCounts"`
+	TotalFrameworkNodes              int                           `json:"totalFrameworkNodes"`
+	TotalItemNodes                   int                           `json:"totalItemNodes"`
+	TotalNodes                       int                           `json:"totalNodes"`
+	TotalRelationships               int                           `json:"totalRelationships"`
+	UnreachableNodeCount             int                           `json:"unreachableNodeCount"`
+	UnresolvedRelationships          UnresolvedRelationshipSummary `json:"unresolvedRelationships"`
+}
+
+// CodePresence counts the items with and without a statement code.
+type CodePresence struct {
+	CodedItemCount   int `json:"codedItemCount"`
+	UncodedItemCount int `json:"uncodedItemCount"`
+}
+
+// MultiParentStatistics describe the items with more than one parent.
+type MultiParentStatistics struct {
+	MaximumParentCount      int           `json:"maximumParentCount"`
+	ParentCountDistribution []ParentCount `json:"parentCountDistribution"`
+	TargetCount             int           `json:"targetCount"`
+}
+
+// UnresolvedRelationshipSummary counts the hierarchy edges by resolution.
+type UnresolvedRelationshipSummary struct {
+	ResolvedCount   int          `json:"resolvedCount"`
+	StatusCounts    []ValueCount `json:"statusCounts"`
+	UnresolvedCount int          `json:"unresolvedCount"`
+}
+
+// ProgressionStatistics are the declared progression figures.
+type ProgressionStatistics struct {
+	BuildsTowardsRelationships       int64 `json:"buildsTowardsRelationships"`
+	HasLearningProgressionProvenance bool  `json:"hasLearningProgressionProvenance"`
+	HasLearningProgressions          bool  `json:"hasLearningProgressions"`
+	RelatesToRelationships           int64 `json:"relatesToRelationships"`
+}
+
+// ComponentStatistics are the learning-component figures.
+type ComponentStatistics struct {
+	BridgeSpanCounts            []IntValueCount `json:"bridgeSpanCounts"`
+	ComponentsPerStandardCounts []IntValueCount `json:"componentsPerStandardCounts"`
+	MultiStandardComponentCount int             `json:"multiStandardComponentCount"`
+	StandardsWithoutComponents  int             `json:"standardsWithoutComponents"`
+	SupportConfidenceMaximum    *float64        `json:"supportConfidenceMaximum"`
+	SupportConfidenceMinimum    *float64        `json:"supportConfidenceMinimum"`
+	SupportedStatementTypes     []string        `json:"supportedStatementTypes"`
+	TagVocabularySize           int             `json:"tagVocabularySize"`
+	TotalLearningComponents     int             `json:"totalLearningComponents"`
+	TotalSupportsRelationships  int             `json:"totalSupportsRelationships"`
+}
+
+func intValueCount(k, n int) IntValueCount { return IntValueCount{Value: k, Count: n} }
+
 // statistics computes get_framework_statistics' statistics for a package.
 // Standards and learning-component figures are kept apart, never merged.
-func statistics(p *catalog.Package) obj {
+func statistics(p *catalog.Package) Statistics {
 	img := p.Img
 	items, frameworks, coded := 0, 0, 0
 	local, grades, normGrades, types, normTypes := counter{}, counter{}, counter{}, counter{}, counter{}
@@ -128,37 +221,29 @@ func statistics(p *catalog.Package) obj {
 			standardsNodes++
 		}
 	}
-	return obj{
-		"totalFrameworkNodes": frameworks, "totalItemNodes": items, "totalNodes": frameworks + items,
-		"totalRelationships":               hierarchy,
-		"localGradeLabelCounts":            local.list(0),
-		"nodeGradeLevelCounts":             grades.list(noGrade),
-		"normalizedGradeCounts":            normGrades.list(noGrade),
-		"statementTypeCounts":              types.list(noType),
-		"normalizedStatementTypeCounts":    normTypes.list(noNormType),
-		"canonicalRelationshipLabelCounts": labels.list(0),
-		"sourceRelationshipTypeCounts":     sourceTypes.list(0),
-		"codePresence":                     obj{"codedItemCount": coded, "uncodedItemCount": items - coded},
-		"maximumStructuralDepth":           maxDepth,
-		"minimumStructuralDepthCounts":     intCounts(depthCounts, "depth"),
-		"multiParent": obj{"maximumParentCount": maxParents, "parentCountDistribution": renameKey(intCounts(parentDist, "parentCount"), "count", "nodeCount"),
-			"targetCount": multi},
-		"unresolvedRelationships": obj{"resolvedCount": hierarchy - unresolved, "statusCounts": statuses.list(0), "unresolvedCount": unresolved},
-		"unreachableNodeCount":    standardsNodes - len(depths),
-		"learningComponents":      componentStatistics(p),
-		"learningProgressions": obj{
-			"buildsTowardsRelationships": p.Manifest.Counts.BuildsTowardsRelationships, "relatesToRelationships": p.Manifest.Counts.RelatesToRelationships,
-			"hasLearningProgressions": p.Manifest.Capabilities.HasLearningProgressions, "hasLearningProgressionProvenance": p.Manifest.Capabilities.HasLearningProgressionProvenance,
+	return Statistics{
+		TotalFrameworkNodes: frameworks, TotalItemNodes: items, TotalNodes: frameworks + items,
+		TotalRelationships:               hierarchy,
+		LocalGradeLabelCounts:            local.list(0),
+		NodeGradeLevelCounts:             grades.list(noGrade),
+		NormalizedGradeCounts:            normGrades.list(noGrade),
+		StatementTypeCounts:              types.list(noType),
+		NormalizedStatementTypeCounts:    normTypes.list(noNormType),
+		CanonicalRelationshipLabelCounts: labels.list(0),
+		SourceRelationshipTypeCounts:     sourceTypes.list(0),
+		CodePresence:                     CodePresence{CodedItemCount: coded, UncodedItemCount: items - coded},
+		MaximumStructuralDepth:           maxDepth,
+		MinimumStructuralDepthCounts:     intCounts(depthCounts, func(k, n int) DepthCount { return DepthCount{Depth: k, Count: n} }),
+		MultiParent: MultiParentStatistics{MaximumParentCount: maxParents, TargetCount: multi,
+			ParentCountDistribution: intCounts(parentDist, func(k, n int) ParentCount { return ParentCount{ParentCount: k, NodeCount: n} })},
+		UnresolvedRelationships: UnresolvedRelationshipSummary{ResolvedCount: hierarchy - unresolved, StatusCounts: statuses.list(0), UnresolvedCount: unresolved},
+		UnreachableNodeCount:    standardsNodes - len(depths),
+		LearningComponents:      componentStatistics(p),
+		LearningProgressions: ProgressionStatistics{
+			BuildsTowardsRelationships: p.Manifest.Counts.BuildsTowardsRelationships, RelatesToRelationships: p.Manifest.Counts.RelatesToRelationships,
+			HasLearningProgressions: p.Manifest.Capabilities.HasLearningProgressions, HasLearningProgressionProvenance: p.Manifest.Capabilities.HasLearningProgressionProvenance,
 		},
 	}
-}
-
-func renameKey(list []obj, from, to string) []obj {
-	for _, o := range list {
-		o[to] = o[from]
-		delete(o, from)
-	}
-	return list
 }
 
 // bfsAll returns the minimum hasChild depth of every node reachable from root.
@@ -171,7 +256,7 @@ func bfsDepths(img *kgimg.Image, adj kgimg.Adjacency, root uint32) (map[uint32]i
 	return depths, order, complete
 }
 
-func componentStatistics(p *catalog.Package) obj {
+func componentStatistics(p *catalog.Package) ComponentStatistics {
 	img := p.Img
 	down := img.Adjacency(kgfb.RelLabelSupports, kgfb.DirectionOut)
 	up := img.Adjacency(kgfb.RelLabelSupports, kgfb.DirectionIn)
@@ -226,27 +311,37 @@ func componentStatistics(p *catalog.Package) obj {
 			without++
 		}
 	}
-	var lo, hi any
+	out := ComponentStatistics{
+		TotalLearningComponents: comps, TotalSupportsRelationships: supports, MultiStandardComponentCount: multi,
+		SupportedStatementTypes: nonNil(types), StandardsWithoutComponents: without, TagVocabularySize: len(tags),
+		ComponentsPerStandardCounts: intCounts(perStandard, intValueCount), BridgeSpanCounts: intCounts(span, intValueCount),
+	}
 	if comps > 0 && !math.IsInf(minC, 1) {
-		lo, hi = minC, maxC
+		out.SupportConfidenceMinimum, out.SupportConfidenceMaximum = &minC, &maxC
 	}
-	return obj{
-		"totalLearningComponents": comps, "totalSupportsRelationships": supports, "multiStandardComponentCount": multi,
-		"supportedStatementTypes": nonNil(types), "standardsWithoutComponents": without, "tagVocabularySize": len(tags),
-		"supportConfidenceMinimum": lo, "supportConfidenceMaximum": hi,
-		"componentsPerStandardCounts": intCounts(perStandard, "value"), "bridgeSpanCounts": intCounts(span, "value"),
-	}
+	return out
 }
 
-func (s *Service) getFrameworkStatistics(_ context.Context, raw json.RawMessage) (any, error) {
-	r, err := decode[frameworkRequest](raw)
-	if err != nil {
+// StatisticsResult is get_framework_statistics' result.
+type StatisticsResult struct {
+	Package        PackageRef     `json:"package"`
+	SourceMetadata SourceMetadata `json:"sourceMetadata"`
+	Statistics     Statistics     `json:"statistics"`
+}
+
+// FrameworkStatistics answers get_framework_statistics for one package.
+func (s *Service) FrameworkStatistics(ctx context.Context, r FrameworkRequest) (*StatisticsResult, error) {
+	if err := checkRequest(frameworkRequestSchema(true), &r); err != nil {
 		return nil, err
 	}
+	return s.frameworkStatistics(ctx, r)
+}
+
+func (s *Service) frameworkStatistics(_ context.Context, r FrameworkRequest) (*StatisticsResult, error) {
 	p, err := s.resolvePackage(r.FrameworkID, r.SnapshotID, r.GraphType)
 	if err != nil {
 		return nil, err
 	}
-	stats := s.memo.get("statistics:"+p.GraphPackageID(), func() any { return statistics(p) })
-	return obj{"package": packageRef(p), "sourceMetadata": sourceMetadata(p), "statistics": stats}, nil
+	stats := s.memo.get("statistics:"+p.GraphPackageID(), func() any { return statistics(p) }).(Statistics)
+	return &StatisticsResult{Package: packageRef(p), SourceMetadata: sourceMetadata(p), Statistics: stats}, nil
 }
