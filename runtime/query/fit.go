@@ -97,34 +97,3 @@ func fitPrefix(full any, n int, build func(k int) any) (int, error) {
 	}
 	return anyCeiling.largestBelow(n, build)
 }
-
-// fitLists returns result whole if it fits the result ceiling; otherwise a
-// copy whose lists at keys (parallel lists of one length, cut together) hold
-// the longest prefix that fits, marked truncationReason "byte_limit" with the
-// omittedCount. A result that does not fit even with empty lists is
-// result_too_large (what names it).
-func fitLists(result obj, what string, keys ...string) (obj, error) {
-	if ok, err := anyCeiling.fits(result); err != nil || ok {
-		return result, err
-	}
-	n := len(result[keys[0]].([]obj))
-	cut := func(k int) any {
-		out := make(obj, len(result)+2)
-		for key, v := range result {
-			out[key] = v
-		}
-		for _, key := range keys {
-			out[key] = result[key].([]obj)[:k]
-		}
-		out["truncationReason"], out["omittedCount"] = "byte_limit", n-k
-		return out
-	}
-	k, err := anyCeiling.largestBelow(n, cut)
-	if err != nil {
-		return nil, err
-	}
-	if k < 0 {
-		return nil, ResultTooLarge(what)
-	}
-	return cut(k).(obj), nil
-}

@@ -2,7 +2,6 @@ package query
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
@@ -46,75 +45,150 @@ func hierarchyPath(img *kgimg.Image, n uint32, depth int) []string {
 	return path
 }
 
-func confidence(img *kgimg.Image, r uint32) any {
+func confidence(img *kgimg.Image, r uint32) *float64 {
 	if img.RelHas(r, kgimg.RPSupportConfidence) {
-		return img.RelConfidence(r)
+		c := img.RelConfidence(r)
+		return &c
 	}
 	return nil
 }
 
-// supportedSummary is a supported-standard entry (nodeId, statementCode,
-// description, gradeLevels, supportConfidence).
-func supportedSummary(img *kgimg.Image, std, rel uint32) obj {
-	return obj{
-		"nodeId":            img.NodeString(std, kgimg.NodeID),
-		"statementCode":     nodeProp(img, std, kgimg.NodeStatementCode, kgimg.PStatementCode),
-		"description":       nodeProp(img, std, kgimg.NodeDescription, kgimg.PDescription),
-		"gradeLevels":       stringList(img.NodeGradeLevel(std)),
-		"supportConfidence": confidence(img, rel),
+// SupportedStandard summarizes a standard a learning component supports.
+type SupportedStandard struct {
+	Description       *string  `json:"description"`
+	GradeLevels       []string `json:"gradeLevels"`
+	NodeID            string   `json:"nodeId"`
+	StatementCode     *string  `json:"statementCode"`
+	SupportConfidence *float64 `json:"supportConfidence"`
+}
+
+func supportedSummary(img *kgimg.Image, std, rel uint32) SupportedStandard {
+	return SupportedStandard{
+		NodeID:            img.NodeString(std, kgimg.NodeID),
+		StatementCode:     nodeString(img, std, kgimg.NodeStatementCode, kgimg.PStatementCode),
+		Description:       nodeString(img, std, kgimg.NodeDescription, kgimg.PDescription),
+		GradeLevels:       stringList(img.NodeGradeLevel(std)),
+		SupportConfidence: confidence(img, rel),
 	}
 }
 
-// componentResult is get_learning_component's result; with context it adds the
-// full supported-standard records.
-func componentResult(p *catalog.Package, n uint32, depth int, withContext bool) obj {
+// Placement is a supported standard with its labelled hierarchy path.
+type Placement struct {
+	SupportedStandard
+	HierarchyPath []string `json:"hierarchyPath"`
+}
+
+// SupportedRecord is a supported standard's full record and the supports edge.
+type SupportedRecord struct {
+	Relationship GraphRelationship `json:"relationship"`
+	Standard     StandardNode      `json:"standard"`
+}
+
+// Truncation says the result ceiling cut a result's list (beyond the
+// contract): the reason (byte_limit) and how many entries were left out.
+type Truncation struct {
+	TruncationReason string `json:"truncationReason,omitempty"`
+	OmittedCount     int    `json:"omittedCount,omitempty"`
+}
+
+func truncation(kept, total int) Truncation {
+	if kept == total {
+		return Truncation{}
+	}
+	return Truncation{TruncationReason: "byte_limit", OmittedCount: total - kept}
+}
+
+// ComponentResult is get_learning_component's result.
+type ComponentResult struct {
+	Node           LearningComponentNode `json:"node"`
+	Package        PackageRef            `json:"package"`
+	Placements     []Placement           `json:"placements"`
+	SourceMetadata SourceMetadata        `json:"sourceMetadata"`
+	Truncation
+}
+
+// ComponentContextResult is get_learning_component_context's result: the
+// component with the full records of the standards it supports.
+type ComponentContextResult struct {
+	ComponentResult
+	SupportedStandards []SupportedRecord `json:"supportedStandards"`
+}
+
+// componentContext builds both component results at once.
+func componentContext(p *catalog.Package, n uint32, depth int) *ComponentContextResult {
 	img := p.Img
 	stds, rels := img.Adjacency(kgfb.RelLabelSupports, kgfb.DirectionOut).Row(n)
-	placements := make([]obj, 0, stds.Len())
-	supported := make([]obj, 0, stds.Len())
+	out := &ComponentContextResult{
+		ComponentResult: ComponentResult{Node: componentNode(img, n), Package: packageRef(p), SourceMetadata: sourceMetadata(p),
+			Placements: make([]Placement, 0, stds.Len())},
+		SupportedStandards: make([]SupportedRecord, 0, stds.Len()),
+	}
 	for i := 0; i < stds.Len(); i++ {
 		std, rel := stds.At(i), rels.At(i)
-		pl := supportedSummary(img, std, rel)
-		pl["hierarchyPath"] = hierarchyPath(img, std, depth)
-		placements = append(placements, pl)
-		if withContext {
-			supported = append(supported, obj{"relationship": graphRelationship(img, rel), "standard": standardNode(img, std)})
-		}
-	}
-	out := obj{"node": componentNode(img, n), "package": packageRef(p), "sourceMetadata": sourceMetadata(p), "placements": placements}
-	if withContext {
-		out["supportedStandards"] = supported
+		out.Placements = append(out.Placements, Placement{SupportedStandard: supportedSummary(img, std, rel), HierarchyPath: hierarchyPath(img, std, depth)})
+		out.SupportedStandards = append(out.SupportedStandards, SupportedRecord{Relationship: graphRelationship(img, rel), Standard: standardNode(img, std)})
 	}
 	return out
 }
 
-// componentsForStandard is get_learning_components_for_standard's result.
-func componentsForStandard(p *catalog.Package, std uint32) obj {
+// cut returns the result with its lists cut to k entries.
+func (c ComponentContextResult) cut(k int) *ComponentContextResult {
+	c.Truncation = truncation(k, len(c.Placements))
+	c.Placements, c.SupportedStandards = c.Placements[:k], c.SupportedStandards[:k]
+	return &c
+}
+
+// StandardComponent is one learning component supporting a standard.
+type StandardComponent struct {
+	Node               LearningComponentNode `json:"node"`
+	Relationship       GraphRelationship     `json:"relationship"`
+	SupportedStandards []SupportedStandard   `json:"supportedStandards"`
+}
+
+// StandardComponentsResult is get_learning_components_for_standard's result.
+type StandardComponentsResult struct {
+	Components     []StandardComponent `json:"components"`
+	Package        PackageRef          `json:"package"`
+	SourceMetadata SourceMetadata      `json:"sourceMetadata"`
+	Standard       StandardNode        `json:"standard"`
+	Truncation
+}
+
+func componentsForStandard(p *catalog.Package, std uint32) *StandardComponentsResult {
 	img := p.Img
 	lcs, rels := img.Adjacency(kgfb.RelLabelSupports, kgfb.DirectionIn).Row(std)
-	comps := make([]obj, 0, lcs.Len())
+	comps := make([]StandardComponent, 0, lcs.Len())
 	for i := 0; i < lcs.Len(); i++ {
 		lc := lcs.At(i)
 		all, allRels := img.Adjacency(kgfb.RelLabelSupports, kgfb.DirectionOut).Row(lc)
-		sup := make([]obj, 0, all.Len())
+		sup := make([]SupportedStandard, 0, all.Len())
 		for j := 0; j < all.Len(); j++ {
 			sup = append(sup, supportedSummary(img, all.At(j), allRels.At(j)))
 		}
-		comps = append(comps, obj{"node": componentNode(img, lc), "relationship": graphRelationship(img, rels.At(i)), "supportedStandards": sup})
+		comps = append(comps, StandardComponent{Node: componentNode(img, lc), Relationship: graphRelationship(img, rels.At(i)), SupportedStandards: sup})
 	}
-	return obj{"standard": standardNode(img, std), "components": comps, "package": packageRef(p), "sourceMetadata": sourceMetadata(p)}
+	return &StandardComponentsResult{Standard: standardNode(img, std), Components: comps, Package: packageRef(p), SourceMetadata: sourceMetadata(p)}
 }
 
 // placementDepth is how far up a placement's hierarchy path goes by default
 // (the learning-component tools' ancestorDepth, and the resources').
 const placementDepth = 16
 
-type componentRequest struct {
+// ComponentRequest asks for one learning component
+// (get_learning_component, get_learning_component_context).
+// NewComponentRequest fills the defaults.
+type ComponentRequest struct {
 	FrameworkID   *string `json:"frameworkId"`
 	SnapshotID    *string `json:"snapshotId"`
-	GraphType     string  `json:"graphType"`
+	GraphType     string  `json:"graphType,omitempty"`
 	NodeID        string  `json:"nodeId"`
 	AncestorDepth int     `json:"ancestorDepth"`
+}
+
+// NewComponentRequest asks for the component nodeID in the framework's
+// unique current snapshot.
+func NewComponentRequest(frameworkID, nodeID string) ComponentRequest {
+	return newRequest[ComponentRequest](componentRequestSchema(), map[string]any{"frameworkId": frameworkID, "nodeId": nodeID})
 }
 
 func componentRequestSchema() *Schema {
@@ -124,24 +198,60 @@ func componentRequestSchema() *Schema {
 	return object(props, "nodeId")
 }
 
-func (s *Service) getComponent(withContext bool) func(context.Context, json.RawMessage) (any, error) {
-	return func(_ context.Context, raw json.RawMessage) (any, error) {
-		r, err := decode[componentRequest](raw)
-		if err != nil {
-			return nil, err
-		}
-		p, err := s.route(r.FrameworkID, r.SnapshotID, r.GraphType)
-		if err != nil {
-			return nil, err
-		}
-		n, ok := p.Img.NodeByID(r.NodeID)
-		if !ok || p.Img.NodeKind(n) != kgfb.NodeKindComponent {
-			return nil, kgerr.New(kgerr.LearningComponentNotFound, "no learning component with node ID %s in %s", r.NodeID, p.SnapshotID()).
-				WithHint("search_learning_components finds components; standards are read with get_standard")
-		}
-		if withContext {
-			return fitLists(componentResult(p, n, r.AncestorDepth, true), "learning component "+r.NodeID, "placements", "supportedStandards")
-		}
-		return fitLists(componentResult(p, n, r.AncestorDepth, false), "learning component "+r.NodeID, "placements")
+// Component answers get_learning_component: the component with labelled
+// placements of the standards it supports.
+func (s *Service) Component(ctx context.Context, r ComponentRequest) (*ComponentResult, error) {
+	if err := checkRequest(componentRequestSchema(), &r); err != nil {
+		return nil, err
 	}
+	return s.component(ctx, r)
+}
+
+// ComponentContext answers get_learning_component_context.
+func (s *Service) ComponentContext(ctx context.Context, r ComponentRequest) (*ComponentContextResult, error) {
+	if err := checkRequest(componentRequestSchema(), &r); err != nil {
+		return nil, err
+	}
+	return s.componentContext(ctx, r)
+}
+
+func (s *Service) component(ctx context.Context, r ComponentRequest) (*ComponentResult, error) {
+	c, err := s.fitComponent(r, false)
+	if err != nil {
+		return nil, err
+	}
+	return &c.ComponentResult, nil
+}
+
+func (s *Service) componentContext(ctx context.Context, r ComponentRequest) (*ComponentContextResult, error) {
+	return s.fitComponent(r, true)
+}
+
+// fitComponent resolves the component and cuts its lists to the result
+// ceiling (measured with the supported records only when they are returned).
+func (s *Service) fitComponent(r ComponentRequest, withContext bool) (*ComponentContextResult, error) {
+	p, err := s.route(r.FrameworkID, r.SnapshotID, r.GraphType)
+	if err != nil {
+		return nil, err
+	}
+	n, ok := p.Img.NodeByID(r.NodeID)
+	if !ok || p.Img.NodeKind(n) != kgfb.NodeKindComponent {
+		return nil, kgerr.New(kgerr.LearningComponentNotFound, "no learning component with node ID %s in %s", r.NodeID, p.SnapshotID()).
+			WithHint("search_learning_components finds components; standards are read with get_standard")
+	}
+	full := componentContext(p, n, r.AncestorDepth)
+	measure := func(c *ComponentContextResult) any {
+		if withContext {
+			return c
+		}
+		return &c.ComponentResult
+	}
+	k, err := fitPrefix(measure(full), len(full.Placements), func(k int) any { return measure(full.cut(k)) })
+	if err != nil {
+		return nil, err
+	}
+	if k < 0 {
+		return nil, ResultTooLarge("learning component " + r.NodeID)
+	}
+	return full.cut(k), nil
 }

@@ -186,7 +186,7 @@ func containsU32(list []uint32, v uint32) bool {
 func componentHit(h *searchHit, mode string, queryTerms int) obj {
 	p, img, n := h.pkg, h.pkg.Img, h.node
 	var fields []obj
-	matchedCodes := []obj{}
+	matchedCodes := []SupportedStandard{}
 	switch mode {
 	case lcText:
 		fields = []obj{{"field": "description", "matchedTerms": h.terms, "phraseMatched": h.phrase,
@@ -206,7 +206,7 @@ func componentHit(h *searchHit, mode string, queryTerms int) obj {
 		}
 	}
 	stds, rels := img.Adjacency(kgfb.RelLabelSupports, kgfb.DirectionOut).Row(n)
-	supported := make([]obj, 0, stds.Len())
+	supported := make([]SupportedStandard, 0, stds.Len())
 	for i := 0; i < stds.Len(); i++ {
 		supported = append(supported, supportedSummary(img, stds.At(i), rels.At(i)))
 	}

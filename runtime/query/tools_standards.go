@@ -180,18 +180,35 @@ func (s *Service) route(frameworkID, snapshotID *string, graphType string) (*cat
 	return s.resolvePackage(deref(frameworkID), snapshotID, graphType)
 }
 
-// componentsForStandardTool answers get_learning_components_for_standard, its
-// components cut to the result ceiling.
-func (s *Service) componentsForStandardTool(_ context.Context, raw json.RawMessage) (any, error) {
-	r, err := decode[StandardRequest](raw)
+// StandardComponents answers get_learning_components_for_standard: every
+// component supporting the standard, cut to the result ceiling.
+func (s *Service) StandardComponents(ctx context.Context, r StandardRequest) (*StandardComponentsResult, error) {
+	if err := checkRequest(standardRequestSchema(), &r); err != nil {
+		return nil, err
+	}
+	return s.standardComponents(ctx, r)
+}
+
+func (s *Service) standardComponents(_ context.Context, r StandardRequest) (*StandardComponentsResult, error) {
+	p, n, err := s.resolveRequestedStandard(r)
 	if err != nil {
 		return nil, err
 	}
-	p, n, err := s.resolveRequestedStandard(*r)
+	full := componentsForStandard(p, n)
+	k, err := fitPrefix(full, len(full.Components), func(k int) any {
+		c := *full
+		c.Components = full.Components[:k]
+		return &c
+	})
 	if err != nil {
 		return nil, err
 	}
-	return fitLists(componentsForStandard(p, n), "the answer for standard "+p.Img.NodeString(n, kgimg.NodeID), "components")
+	if k < 0 {
+		return nil, ResultTooLarge("the answer for standard " + p.Img.NodeString(n, kgimg.NodeID))
+	}
+	c := *full
+	c.Components, c.Truncation = full.Components[:k], truncation(k, len(full.Components))
+	return &c, nil
 }
 
 // recordDoc resolves the record-level resource families.
@@ -223,7 +240,7 @@ func (s *Service) recordDoc(ref resourceRef, p *catalog.Package) (*document, err
 			return nil, notFound("no learning component with node ID %s in %s", ref.id, p.SnapshotID())
 		}
 		if ref.kind == "learning_component" {
-			return derivedDoc(ref, "learning_component", p, componentResult(p, n, placementDepth, false), "nodes", "relationships")
+			return derivedDoc(ref, "learning_component", p, componentContext(p, n, placementDepth).ComponentResult, "nodes", "relationships")
 		}
 		prov := img.NodeString(n, kgimg.NodeProvenanceJSON)
 		if prov == "" {
