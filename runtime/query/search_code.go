@@ -58,14 +58,42 @@ func hitGrades(p *catalog.Package, n uint32, scopes []uint32) []string {
 	return uniqueOrdered(grades)
 }
 
-// codeMatch is the codeMatch object of a code-mode hit (whose code scopes are
-// given) and the hit warnings its parent derivations raise.
-func codeMatch(p *catalog.Package, n uint32, scopeNodes []uint32) (obj, []obj) {
+// CodeMatch explains a code-mode hit: its code as authored and normalized,
+// its code type, the scopes the code is read in and the parent codes derived
+// from it.
+type CodeMatch struct {
+	AuthoredCode      string             `json:"authoredCode"`
+	CodeType          *string            `json:"codeType"`
+	NormalizedCode    string             `json:"normalizedCode"`
+	ParentDerivations []ParentDerivation `json:"parentDerivations"`
+	Scopes            []CodeScope        `json:"scopes"`
+}
+
+// ParentDerivation is one parent code derived from a hit's code by a
+// profile rule, and the records it names.
+type ParentDerivation struct {
+	ChildCodeType         string   `json:"childCodeType"`
+	DerivedCode           string   `json:"derivedCode"`
+	MatchedParentNodeIDs  []string `json:"matchedParentNodeIds"`
+	NormalizedDerivedCode string   `json:"normalizedDerivedCode"`
+	ParentCodeType        string   `json:"parentCodeType"`
+	Status                string   `json:"status"` // matched_unique, matched_multiple, not_found
+}
+
+// CodeScope is an ancestor whose statement type scopes a hit's code.
+type CodeScope struct {
+	ScopeNode          StandardNode `json:"scopeNode"`
+	ScopeStatementType string       `json:"scopeStatementType"`
+}
+
+// codeMatch is the CodeMatch of a code-mode hit (whose code scopes are given)
+// and the hit warnings its parent derivations raise.
+func codeMatch(p *catalog.Package, n uint32, scopeNodes []uint32) (*CodeMatch, []SearchWarning) {
 	img, cp := p.Img, p.Profile.CodeSearchPolicy
 	code := img.NodeString(n, kgimg.NodeStatementCode)
 	ct := codeTypeOf(p, n)
-	var warnings []obj
-	derivations := []obj{}
+	var warnings []SearchWarning
+	derivations := []ParentDerivation{}
 	for i, rule := range cp.CodeParentRules {
 		if rule.ChildCodeType != ct || i >= len(p.Compiled.ParentRules) {
 			continue
@@ -99,17 +127,17 @@ func codeMatch(p *catalog.Package, n uint32, scopeNodes []uint32) (obj, []obj) {
 			warnings = append(warnings, searchWarning("derived_parent_code_multiple",
 				"the parent code "+derivedCode+" derived from "+code+" names several records; none is preferred", img.NodeString(n, kgimg.NodeID), p))
 		}
-		derivations = append(derivations, obj{"childCodeType": rule.ChildCodeType, "derivedCode": derivedCode,
-			"matchedParentNodeIds": matched, "normalizedDerivedCode": nd, "parentCodeType": rule.ParentCodeType, "status": status})
+		derivations = append(derivations, ParentDerivation{ChildCodeType: rule.ChildCodeType, DerivedCode: derivedCode,
+			MatchedParentNodeIDs: matched, NormalizedDerivedCode: nd, ParentCodeType: rule.ParentCodeType, Status: status})
 	}
-	scopes := []obj{}
+	scopes := []CodeScope{}
 	for _, sc := range scopeNodes {
-		scopes = append(scopes, obj{"scopeNode": standardNode(img, sc), "scopeStatementType": img.NodeString(sc, kgimg.NodeStatementType)})
+		scopes = append(scopes, CodeScope{ScopeNode: standardNode(img, sc), ScopeStatementType: img.NodeString(sc, kgimg.NodeStatementType)})
 	}
-	var codeType any
+	m := &CodeMatch{AuthoredCode: code, NormalizedCode: img.NodeString(n, kgimg.NodeNormalizedCode),
+		ParentDerivations: derivations, Scopes: scopes}
 	if ct != "" {
-		codeType = ct
+		m.CodeType = &ct
 	}
-	return obj{"authoredCode": code, "codeType": codeType, "normalizedCode": img.NodeString(n, kgimg.NodeNormalizedCode),
-		"parentDerivations": derivations, "scopes": scopes}, warnings
+	return m, warnings
 }

@@ -146,7 +146,7 @@ type itemFilter struct {
 	impossible        bool
 }
 
-func newItemFilter(p *catalog.Package, r *searchStandardsRequest) *itemFilter {
+func newItemFilter(p *catalog.Package, r *StandardSearchRequest) *itemFilter {
 	f := &itemFilter{includeGroupings: r.IncludeGroupings, normalizedTypes: r.NormalizedStatementTypes}
 	prof := p.Profile
 	if len(r.StatementTypes) > 0 {

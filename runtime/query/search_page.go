@@ -153,10 +153,46 @@ func pageOf(hits []*searchHit, byCode bool, pos []any, limit int) (page []*searc
 	return page, next
 }
 
-// scoreObject is the score of a hit.
-func scoreObject(algorithm string, h *searchHit, queryTerms int) obj {
-	return obj{"algorithm": algorithm, "matchedTermCount": len(h.terms), "phraseMatched": h.phrase,
-		"queryTermCount": queryTerms, "value": h.score}
+// Score is how a hit ranks: the algorithm and its value.
+type Score struct {
+	Algorithm        string `json:"algorithm"`
+	MatchedTermCount int    `json:"matchedTermCount"`
+	PhraseMatched    bool   `json:"phraseMatched"`
+	QueryTermCount   int    `json:"queryTermCount"`
+	Value            int    `json:"value"`
+}
+
+func scoreObject(algorithm string, h *searchHit, queryTerms int) Score {
+	return Score{Algorithm: algorithm, MatchedTermCount: len(h.terms), PhraseMatched: h.phrase, QueryTermCount: queryTerms, Value: h.score}
+}
+
+// MatchedField is a field a hit matched in, with the terms and its value.
+type MatchedField struct {
+	Field         string   `json:"field"`
+	MatchedTerms  []string `json:"matchedTerms"`
+	PhraseMatched bool     `json:"phraseMatched"`
+	SourceValue   string   `json:"sourceValue"`
+}
+
+// SearchResult is a page of either search tool (Hit is StandardHit or
+// ComponentHit). EffectiveScope is an ExactScope or a FederatedScope.
+type SearchResult[Hit any] struct {
+	EffectiveScope    any                 `json:"effectiveScope"`
+	Page              SearchPage[Hit]     `json:"page"`
+	SelectedSnapshots []FrameworkSnapshot `json:"selectedSnapshots"`
+}
+
+// SearchPage is the ranked hits of one page and how to go on.
+type SearchPage[Hit any] struct {
+	HasMore       bool            `json:"hasMore"`
+	Hits          []Hit           `json:"hits"`
+	Mode          string          `json:"mode"`
+	NextCursor    *string         `json:"nextCursor"`
+	ReturnedCount int             `json:"returnedCount"`
+	Warnings      []SearchWarning `json:"warnings"`
+	// TruncationReason is byte_limit when the result ceiling cut the page
+	// short of the limit (beyond the contract).
+	TruncationReason string `json:"truncationReason,omitempty"`
 }
 
 // pagingInput is what searchPage needs of a search request.
@@ -167,12 +203,12 @@ type pagingInput struct {
 	request    obj // validated request, defaults filled, cursor excluded
 	byCode     bool
 	pkgs       []*catalog.Package
-	scope      obj
+	scope      any
 }
 
 // searchPage ranks a run's hits, applies the cursor and builds the result of
 // either search tool.
-func (s *Service) searchPage(run *searchRun, in pagingInput, build func(*searchHit) obj) (*Paged, error) {
+func searchPage[Hit any](s *Service, run *searchRun, in pagingInput, build func(*searchHit) Hit) (*Paged, error) {
 	cur := searchCursor{mode: in.mode, querySum: effectiveQuerySha256(in.request, run.normalized, in.pkgs), indexSum: indexSetSha256(in.pkgs)}
 	var pos []any
 	if in.cursor != nil {
@@ -182,22 +218,26 @@ func (s *Service) searchPage(run *searchRun, in pagingInput, build func(*searchH
 		}
 	}
 	page, last := pageOf(run.hits, in.byCode, pos, in.limit)
-	hits := make([]obj, 0, len(page))
+	hits := make([]Hit, 0, len(page))
 	for _, h := range page {
 		hits = append(hits, build(h))
 	}
 	selected := selectedSnapshots(s, in.pkgs)
-	result := func(k int, next any) obj {
-		pg := obj{"hits": hits[:k], "mode": in.mode, "returnedCount": k, "hasMore": next != nil, "nextCursor": next,
-			"warnings": nonNilObjs(run.warnings)}
-		if k < len(hits) {
-			pg["truncationReason"] = "byte_limit"
-		}
-		return obj{"effectiveScope": in.scope, "selectedSnapshots": selected, "page": pg}
+	warnings := run.warnings
+	if warnings == nil {
+		warnings = []SearchWarning{}
 	}
-	var next any
+	result := func(k int, next *string) *SearchResult[Hit] {
+		pg := SearchPage[Hit]{Hits: hits[:k], Mode: in.mode, ReturnedCount: k, HasMore: next != nil, NextCursor: next, Warnings: warnings}
+		if k < len(hits) {
+			pg.TruncationReason = "byte_limit"
+		}
+		return &SearchResult[Hit]{EffectiveScope: in.scope, SelectedSnapshots: selected, Page: pg}
+	}
+	var next *string
 	if last != nil {
-		next = cur.encode(last)
+		c := cur.encode(last)
+		next = &c
 	}
 	out := result(len(hits), next)
 	if ok, err := anyCeiling.fits(out); err != nil {
@@ -205,7 +245,7 @@ func (s *Service) searchPage(run *searchRun, in pagingInput, build func(*searchH
 	} else if !ok {
 		// Cut the page before the hit that would break the ceiling; the next
 		// page starts with that hit.
-		cutNext := func(k int) any { return cur.encode(page[k-1].key(in.byCode)) }
+		cutNext := func(k int) *string { c := cur.encode(page[k-1].key(in.byCode)); return &c }
 		k, err := anyCeiling.largestBelow(len(hits), func(k int) any {
 			if k == 0 {
 				return result(0, nil)
@@ -221,5 +261,5 @@ func (s *Service) searchPage(run *searchRun, in pagingInput, build func(*searchH
 		next = cutNext(k)
 		out = result(k, next)
 	}
-	return &Paged{Result: out, Tool: in.tool, Request: in.request, Next: next}, nil
+	return &Paged{Result: out, Tool: in.tool, Request: in.request, Next: nextOf(next)}, nil
 }

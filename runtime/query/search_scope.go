@@ -13,15 +13,17 @@ import (
 	"github.com/kgc-project/kgc/schema/manifest"
 )
 
-// scopeRequest holds the package-selection fields both search tools share.
-type scopeRequest struct {
-	Cursor        *string  `json:"cursor"`
-	FrameworkIDs  []string `json:"frameworkIds"`
-	SnapshotIDs   []string `json:"snapshotIds"`
-	Jurisdictions []string `json:"jurisdictions"`
-	Languages     []string `json:"languages"`
-	Subjects      []string `json:"subjects"`
-	Limit         int      `json:"limit"`
+// SearchScope holds the package-selection and paging fields both search
+// tools share. No frameworks or snapshots: every framework's unique current
+// snapshot (federated).
+type SearchScope struct {
+	Cursor        *string  `json:"cursor,omitempty"`
+	FrameworkIDs  []string `json:"frameworkIds,omitempty"`
+	SnapshotIDs   []string `json:"snapshotIds,omitempty"`
+	Jurisdictions []string `json:"jurisdictions,omitempty"`
+	Languages     []string `json:"languages,omitempty"`
+	Subjects      []string `json:"subjects,omitempty"`
+	Limit         int      `json:"limit,omitempty"`
 }
 
 func scopeProps() map[string]*Schema {
@@ -36,10 +38,36 @@ func scopeProps() map[string]*Schema {
 	}
 }
 
+// ExactScope is a search's effective scope when its selectors name one
+// package.
+type ExactScope struct {
+	FrameworkID   string `json:"frameworkId"`
+	GraphType     string `json:"graphType"`
+	SelectionMode string `json:"selectionMode"` // "exact"
+	SnapshotID    string `json:"snapshotId"`
+}
+
+// FederatedScope is a search's effective scope over several packages (or
+// every framework's unique current snapshot).
+type FederatedScope struct {
+	FrameworkIDs  []string `json:"frameworkIds"`
+	GraphTypes    []string `json:"graphTypes"`
+	SelectionMode string   `json:"selectionMode"` // "federated"
+	SnapshotIDs   []string `json:"snapshotIds"`
+}
+
+// SearchWarning is a warning about one package or hit of a search.
+type SearchWarning struct {
+	Code            string          `json:"code"`
+	Message         string          `json:"message"`
+	NodeID          *string         `json:"nodeId"`
+	PackageIdentity PackageIdentity `json:"packageIdentity"`
+}
+
 // selectPackages resolves a search's scope: explicit snapshots and frameworks
 // (each framework's unique current snapshot unless one of its snapshots is
 // named), or every family's unique current snapshot; then the package filters.
-func (s *Service) selectPackages(r *scopeRequest) ([]*catalog.Package, obj, error) {
+func (s *Service) selectPackages(r *SearchScope) ([]*catalog.Package, any, error) {
 	var pkgs []*catalog.Package
 	seen := map[string]bool{}
 	add := func(p *catalog.Package) {
@@ -85,11 +113,11 @@ func (s *Service) selectPackages(r *scopeRequest) ([]*catalog.Package, obj, erro
 	if explicit && len(kept) == 0 {
 		return nil, nil, kgerr.New(kgerr.FrameworkNotFound, "no selected package matches the jurisdiction, language and subject filters")
 	}
-	var scope obj
+	var scope any
 	// Exact: the selectors name one package and the filters keep it.
 	if explicit && len(pkgs) == 1 && len(kept) == 1 {
 		p := kept[0]
-		scope = obj{"selectionMode": "exact", "frameworkId": p.FrameworkID(), "graphType": p.Manifest.GraphType, "snapshotId": p.SnapshotID()}
+		scope = ExactScope{SelectionMode: "exact", FrameworkID: p.FrameworkID(), GraphType: p.Manifest.GraphType, SnapshotID: p.SnapshotID()}
 	} else {
 		var fws, types, snaps []string
 		for _, p := range kept {
@@ -99,7 +127,7 @@ func (s *Service) selectPackages(r *scopeRequest) ([]*catalog.Package, obj, erro
 				types = append(types, p.Manifest.GraphType)
 			}
 		}
-		scope = obj{"selectionMode": "federated", "frameworkIds": nonNil(fws), "graphTypes": nonNil(types), "snapshotIds": nonNil(snaps)}
+		scope = FederatedScope{SelectionMode: "federated", FrameworkIDs: nonNil(fws), GraphTypes: nonNil(types), SnapshotIDs: nonNil(snaps)}
 	}
 	return kept, scope, nil
 }
@@ -150,10 +178,10 @@ func noControl(q string) error {
 	return nil
 }
 
-func searchWarning(code, message, nodeID string, p *catalog.Package) obj {
-	var n any
+func searchWarning(code, message, nodeID string, p *catalog.Package) SearchWarning {
+	w := SearchWarning{Code: code, Message: message, PackageIdentity: packageIdentity(p)}
 	if nodeID != "" {
-		n = nodeID
+		w.NodeID = &nodeID
 	}
-	return obj{"code": code, "message": message, "nodeId": n, "packageIdentity": packageIdentity(p)}
+	return w
 }

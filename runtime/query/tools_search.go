@@ -2,7 +2,6 @@ package query
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 
 	"github.com/kgc-project/kgc/internal/textnorm"
@@ -20,13 +19,14 @@ const (
 	halfScore = 500000
 )
 
-// matchPolicy is a text query's match policy.
-type matchPolicy struct {
+// MatchPolicy is a text query's match policy: MatchMode tokens with Operator
+// all or any, or exact_phrase.
+type MatchPolicy struct {
 	MatchMode string  `json:"matchMode"`
-	Operator  *string `json:"operator"`
+	Operator  *string `json:"operator,omitempty"`
 }
 
-func (m *matchPolicy) effective() any {
+func (m *MatchPolicy) effective() any {
 	if m == nil {
 		return nil
 	}
@@ -54,18 +54,20 @@ func textQuery() *Schema { return str(1, 512, "words to find; no stemming, no st
 // codeQuery is a code query: 1–256 characters.
 func codeQuery() *Schema { return str(1, 256, "a statement code as authored, e.g. B5.2.3.1") }
 
-// searchStandardsRequest is the search_standards request.
-type searchStandardsRequest struct {
-	scopeRequest
+// StandardSearchRequest is a search_standards request (surface.md §2.B5): a
+// Mode (text, code_exact or code_prefix), its Query, for text the Match
+// policy, and facet filters.
+type StandardSearchRequest struct {
+	SearchScope
 	Mode                     string       `json:"mode"`
 	Query                    string       `json:"query"`
-	Match                    *matchPolicy `json:"match"`
+	Match                    *MatchPolicy `json:"match,omitempty"`
 	IncludeGroupings         bool         `json:"includeGroupings"`
-	LocalGradeLabels         []string     `json:"localGradeLabels"`
-	NormalizedGrades         []string     `json:"normalizedGrades"`
-	NormalizedStatementTypes []string     `json:"normalizedStatementTypes"`
-	NormalizedSubjects       []string     `json:"normalizedSubjects"`
-	StatementTypes           []string     `json:"statementTypes"`
+	LocalGradeLabels         []string     `json:"localGradeLabels,omitempty"`
+	NormalizedGrades         []string     `json:"normalizedGrades,omitempty"`
+	NormalizedStatementTypes []string     `json:"normalizedStatementTypes,omitempty"`
+	NormalizedSubjects       []string     `json:"normalizedSubjects,omitempty"`
+	StatementTypes           []string     `json:"statementTypes,omitempty"`
 }
 
 func searchStandardsSchema() *Schema {
@@ -141,7 +143,7 @@ func checkQuery(kind, q string, maxTokens int) error {
 	return nil
 }
 
-func (r *searchStandardsRequest) check() error {
+func (r *StandardSearchRequest) check() error {
 	for _, f := range []struct {
 		name   string
 		values []string
@@ -161,7 +163,7 @@ func (r *searchStandardsRequest) check() error {
 	return checkQuery(kind, r.Query, MaxTextQueryTokens)
 }
 
-func (r *searchStandardsRequest) effective() obj {
+func (r *StandardSearchRequest) effective() obj {
 	return obj{
 		"frameworkIds": nonNil(r.FrameworkIDs), "snapshotIds": nonNil(r.SnapshotIDs), "includeGroupings": r.IncludeGroupings,
 		"jurisdictions": nonNil(r.Jurisdictions), "languages": nonNil(r.Languages), "subjects": nonNil(r.Subjects),
@@ -195,7 +197,7 @@ var modeWarningText = map[string]string{
 // searchRun is the state one search call shares between its packages.
 type searchRun struct {
 	exact      bool
-	warnings   []obj
+	warnings   []SearchWarning
 	hits       []*searchHit
 	normalized map[string]string
 }
@@ -225,12 +227,13 @@ func normalizedCodeQuery(p *catalog.Package, q string, prefix bool) (string, err
 }
 
 // beginSearch selects a search's packages and starts its run.
-func (s *Service) beginSearch(r *scopeRequest) ([]*catalog.Package, obj, *searchRun, error) {
+func (s *Service) beginSearch(r *SearchScope) ([]*catalog.Package, any, *searchRun, error) {
 	pkgs, scope, err := s.selectPackages(r)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return pkgs, scope, &searchRun{exact: scope["selectionMode"] == "exact", normalized: map[string]string{}}, nil
+	_, exact := scope.(ExactScope)
+	return pkgs, scope, &searchRun{exact: exact, normalized: map[string]string{}}, nil
 }
 
 // queryTokens returns a query's lexical tokens and the number of distinct
@@ -243,15 +246,24 @@ func queryTokens(q string, text bool) ([]string, int) {
 	return tokens, len(distinct(tokens))
 }
 
-func (s *Service) searchStandards(_ context.Context, raw json.RawMessage) (any, error) {
-	r, err := decode[searchStandardsRequest](raw)
+// SearchStandards answers search_standards: one ranked page of standards;
+// pass Page.NextCursor back (in a request otherwise unchanged) for the next.
+func (s *Service) SearchStandards(ctx context.Context, r StandardSearchRequest) (*SearchResult[StandardHit], error) {
+	if err := checkRequest(searchStandardsSchema(), &r); err != nil {
+		return nil, err
+	}
+	p, err := s.searchStandards(ctx, r)
 	if err != nil {
 		return nil, err
 	}
+	return p.Result.(*SearchResult[StandardHit]), nil
+}
+
+func (s *Service) searchStandards(_ context.Context, r StandardSearchRequest) (*Paged, error) {
 	if err := r.check(); err != nil {
 		return nil, err
 	}
-	pkgs, scope, run, err := s.beginSearch(&r.scopeRequest)
+	pkgs, scope, run, err := s.beginSearch(&r.SearchScope)
 	if err != nil {
 		return nil, err
 	}
@@ -263,7 +275,7 @@ func (s *Service) searchStandards(_ context.Context, raw json.RawMessage) (any, 
 			}
 			continue
 		}
-		filter := newItemFilter(p, r)
+		filter := newItemFilter(p, &r)
 		if r.Mode == "text" {
 			run.normalized[p.GraphPackageID()] = strings.Join(tokens, " ")
 			operator := ""
@@ -299,24 +311,38 @@ func (s *Service) searchStandards(_ context.Context, raw json.RawMessage) (any, 
 			run.hits = append(run.hits, &searchHit{pkg: p, node: n, score: score, terms: []string{q}, code: code})
 		}
 	}
-	return s.searchPage(run, pagingInput{tool: "search_standards", mode: r.Mode, cursor: r.Cursor, limit: r.Limit,
+	return searchPage(s, run, pagingInput{tool: "search_standards", mode: r.Mode, cursor: r.Cursor, limit: r.Limit,
 		request: r.effective(), byCode: r.Mode != "text", pkgs: pkgs, scope: scope},
-		func(h *searchHit) obj { return standardHit(h, r.Mode, queryTerms, run.hits) })
+		func(h *searchHit) StandardHit { return standardHit(h, r.Mode, queryTerms, run.hits) })
+}
+
+// StandardHit is one search_standards hit: a retrieval candidate, never an
+// alignment.
+type StandardHit struct {
+	CodeMatch       *CodeMatch      `json:"codeMatch"`
+	EpistemicStatus string          `json:"epistemicStatus"`
+	Facets          FacetEvidence   `json:"facets"`
+	MatchedFields   []MatchedField  `json:"matchedFields"`
+	MatchedTerms    []string        `json:"matchedTerms"`
+	Node            StandardNode    `json:"node"`
+	PackageIdentity PackageIdentity `json:"packageIdentity"`
+	RetrievalMethod string          `json:"retrievalMethod"`
+	Score           Score           `json:"score"`
+	Warnings        []SearchWarning `json:"warnings"`
 }
 
 // standardHit builds a search_standards hit.
-func standardHit(h *searchHit, mode string, queryTerms int, all []*searchHit) obj {
+func standardHit(h *searchHit, mode string, queryTerms int, all []*searchHit) StandardHit {
 	p, img, n := h.pkg, h.pkg.Img, h.node
 	scopes := codeScopes(p, n)
-	warnings := []obj{}
-	var cm any
+	warnings := []SearchWarning{}
+	var cm *CodeMatch
 	algorithm := "lexical_token_coverage_v1"
-	field := obj{"field": "description", "matchedTerms": h.terms, "phraseMatched": h.phrase,
-		"sourceValue": img.NodeString(n, kgimg.NodeDescription)}
+	field := MatchedField{Field: "description", MatchedTerms: h.terms, PhraseMatched: h.phrase,
+		SourceValue: img.NodeString(n, kgimg.NodeDescription)}
 	if mode != "text" {
 		algorithm = mode + "_v1"
-		field = obj{"field": "statement_code", "matchedTerms": h.terms, "phraseMatched": false,
-			"sourceValue": img.NodeString(n, kgimg.NodeStatementCode)}
+		field = MatchedField{Field: "statement_code", MatchedTerms: h.terms, SourceValue: img.NodeString(n, kgimg.NodeStatementCode)}
 		if mode == "code_exact" && sameCodeCount(h, all) > 1 {
 			warnings = append(warnings, searchWarning("multiple_code_matches",
 				"several records carry this code; all are returned and none is preferred", img.NodeString(n, kgimg.NodeID), p))
@@ -325,10 +351,10 @@ func standardHit(h *searchHit, mode string, queryTerms int, all []*searchHit) ob
 		cm = m
 		warnings = append(warnings, ws...)
 	}
-	return obj{
-		"node": standardNode(img, n), "packageIdentity": packageIdentity(p), "facets": facetsWithScopes(p, n, scopes),
-		"retrievalMethod": mode, "epistemicStatus": "retrieval_candidate", "score": scoreObject(algorithm, h, queryTerms),
-		"matchedTerms": h.terms, "matchedFields": []obj{field}, "codeMatch": cm, "warnings": warnings,
+	return StandardHit{
+		Node: standardNode(img, n), PackageIdentity: packageIdentity(p), Facets: facetsWithScopes(p, n, scopes),
+		RetrievalMethod: mode, EpistemicStatus: "retrieval_candidate", Score: scoreObject(algorithm, h, queryTerms),
+		MatchedTerms: h.terms, MatchedFields: []MatchedField{field}, CodeMatch: cm, Warnings: warnings,
 	}
 }
 

@@ -2,7 +2,6 @@ package query
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 
 	"github.com/kgc-project/kgc/internal/textnorm"
@@ -25,12 +24,14 @@ var lcAlgorithm = map[string]string{
 	lcCodeExact: "supported_code_exact_v1", lcCodePrefix: "supported_code_prefix_v1",
 }
 
-// searchComponentsRequest is the search_learning_components request.
-type searchComponentsRequest struct {
-	scopeRequest
+// ComponentSearchRequest is a search_learning_components request (surface.md
+// §2.B8): a Mode (learning_component_text, _tag, _supported_code_exact or
+// _supported_code_prefix), its Query, and for text the Match policy.
+type ComponentSearchRequest struct {
+	SearchScope
 	Mode  string       `json:"mode"`
 	Query string       `json:"query"`
-	Match *matchPolicy `json:"match"`
+	Match *MatchPolicy `json:"match,omitempty"`
 }
 
 func searchComponentsSchema() *Schema {
@@ -55,7 +56,7 @@ func searchComponentsSchema() *Schema {
 		}}
 }
 
-func (r *searchComponentsRequest) check() error {
+func (r *ComponentSearchRequest) check() error {
 	if err := checkFacetValues("jurisdictions", r.Jurisdictions); err != nil {
 		return err
 	}
@@ -72,7 +73,7 @@ func (r *searchComponentsRequest) check() error {
 	return checkQuery(kind, r.Query, 0)
 }
 
-func (r *searchComponentsRequest) effective() obj {
+func (r *ComponentSearchRequest) effective() obj {
 	return obj{
 		"frameworkIds": nonNil(r.FrameworkIDs), "snapshotIds": nonNil(r.SnapshotIDs), "jurisdictions": nonNil(r.Jurisdictions),
 		"languages": nonNil(r.Languages), "subjects": nonNil(r.Subjects), "limit": r.Limit,
@@ -94,15 +95,24 @@ func standardsMode(mode string) string {
 	return ""
 }
 
-func (s *Service) searchComponents(_ context.Context, raw json.RawMessage) (any, error) {
-	r, err := decode[searchComponentsRequest](raw)
+// SearchComponents answers search_learning_components: one ranked page of
+// learning components; pass Page.NextCursor back for the next.
+func (s *Service) SearchComponents(ctx context.Context, r ComponentSearchRequest) (*SearchResult[ComponentHit], error) {
+	if err := checkRequest(searchComponentsSchema(), &r); err != nil {
+		return nil, err
+	}
+	p, err := s.searchComponents(ctx, r)
 	if err != nil {
 		return nil, err
 	}
+	return p.Result.(*SearchResult[ComponentHit]), nil
+}
+
+func (s *Service) searchComponents(_ context.Context, r ComponentSearchRequest) (*Paged, error) {
 	if err := r.check(); err != nil {
 		return nil, err
 	}
-	pkgs, scope, run, err := s.beginSearch(&r.scopeRequest)
+	pkgs, scope, run, err := s.beginSearch(&r.SearchScope)
 	if err != nil {
 		return nil, err
 	}
@@ -140,9 +150,9 @@ func (s *Service) searchComponents(_ context.Context, raw json.RawMessage) (any,
 			run.hits = append(run.hits, supportedCodeHits(p, q, prefix)...)
 		}
 	}
-	return s.searchPage(run, pagingInput{tool: "search_learning_components", mode: r.Mode, cursor: r.Cursor, limit: r.Limit,
+	return searchPage(s, run, pagingInput{tool: "search_learning_components", mode: r.Mode, cursor: r.Cursor, limit: r.Limit,
 		request: r.effective(), pkgs: pkgs, scope: scope},
-		func(h *searchHit) obj { return componentHit(h, r.Mode, queryTerms) })
+		func(h *searchHit) ComponentHit { return componentHit(h, r.Mode, queryTerms) })
 }
 
 // supportedCodeHits follows the supports edges into the standards a code query
@@ -182,27 +192,41 @@ func containsU32(list []uint32, v uint32) bool {
 	return false
 }
 
+// ComponentHit is one search_learning_components hit.
+type ComponentHit struct {
+	EpistemicStatus    string                `json:"epistemicStatus"`
+	MatchedCodes       []SupportedStandard   `json:"matchedCodes"`
+	MatchedFields      []MatchedField        `json:"matchedFields"`
+	MatchedTerms       []string              `json:"matchedTerms"`
+	Node               LearningComponentNode `json:"node"`
+	PackageIdentity    PackageIdentity       `json:"packageIdentity"`
+	RetrievalMethod    string                `json:"retrievalMethod"`
+	Score              Score                 `json:"score"`
+	SupportedStandards []SupportedStandard   `json:"supportedStandards"`
+	Warnings           []SearchWarning       `json:"warnings"`
+}
+
 // componentHit builds a search_learning_components hit.
-func componentHit(h *searchHit, mode string, queryTerms int) obj {
+func componentHit(h *searchHit, mode string, queryTerms int) ComponentHit {
 	p, img, n := h.pkg, h.pkg.Img, h.node
-	var fields []obj
+	fields := []MatchedField{}
 	matchedCodes := []SupportedStandard{}
 	switch mode {
 	case lcText:
-		fields = []obj{{"field": "description", "matchedTerms": h.terms, "phraseMatched": h.phrase,
-			"sourceValue": img.NodeString(n, kgimg.NodeDescription)}}
+		fields = append(fields, MatchedField{Field: "description", MatchedTerms: h.terms, PhraseMatched: h.phrase,
+			SourceValue: img.NodeString(n, kgimg.NodeDescription)})
 	case lcTag:
 		tags := img.NodeTags(n)
 		for i := 0; i < tags.Len(); i++ {
 			if textnorm.Facet(tags.At(i)) == h.terms[0] {
-				fields = append(fields, obj{"field": "tag", "matchedTerms": h.terms, "phraseMatched": false, "sourceValue": tags.At(i)})
+				fields = append(fields, MatchedField{Field: "tag", MatchedTerms: h.terms, SourceValue: tags.At(i)})
 			}
 		}
 	default:
 		for i, std := range h.stds {
 			matchedCodes = append(matchedCodes, supportedSummary(img, std, h.rels[i]))
-			fields = append(fields, obj{"field": "supported_statement_code", "matchedTerms": h.terms, "phraseMatched": false,
-				"sourceValue": img.NodeString(std, kgimg.NodeStatementCode)})
+			fields = append(fields, MatchedField{Field: "supported_statement_code", MatchedTerms: h.terms,
+				SourceValue: img.NodeString(std, kgimg.NodeStatementCode)})
 		}
 	}
 	stds, rels := img.Adjacency(kgfb.RelLabelSupports, kgfb.DirectionOut).Row(n)
@@ -210,10 +234,10 @@ func componentHit(h *searchHit, mode string, queryTerms int) obj {
 	for i := 0; i < stds.Len(); i++ {
 		supported = append(supported, supportedSummary(img, stds.At(i), rels.At(i)))
 	}
-	return obj{
-		"node": componentNode(img, n), "packageIdentity": packageIdentity(p), "retrievalMethod": mode,
-		"epistemicStatus": "retrieval_candidate", "score": scoreObject(lcAlgorithm[mode], h, queryTerms),
-		"matchedFields": nonNilObjs(fields), "matchedTerms": h.terms, "matchedCodes": matchedCodes,
-		"supportedStandards": supported, "warnings": []obj{},
+	return ComponentHit{
+		Node: componentNode(img, n), PackageIdentity: packageIdentity(p), RetrievalMethod: mode,
+		EpistemicStatus: "retrieval_candidate", Score: scoreObject(lcAlgorithm[mode], h, queryTerms),
+		MatchedFields: fields, MatchedTerms: h.terms, MatchedCodes: matchedCodes,
+		SupportedStandards: supported, Warnings: []SearchWarning{},
 	}
 }
