@@ -106,87 +106,87 @@ func (s *Service) lpEdges(p *catalog.Package, label kgfb.RelLabel) []uint32 {
 }
 
 // lpMetadata is the ProgressionMetadata of a package (built once).
-func (s *Service) lpMetadata(p *catalog.Package) obj {
+func (s *Service) lpMetadata(p *catalog.Package) *ProgressionMetadata {
 	return s.memo.get("lpMetadata:"+p.GraphPackageID(), func() any {
 		ref := func(kind string) string {
 			return resourceRef{kind: kind, frameworkID: p.FrameworkID(), snapshotID: p.SnapshotID()}.String()
 		}
-		var validation, unresolved any
+		m := &ProgressionMetadata{
+			Package: packageRef(p), ManifestSha256: ids.Sha256(p.Img.ManifestJSON()), ManifestURI: ref("package_manifest"),
+			Artifacts:                artifactEntries(p, manifest.LPProvenance, manifest.LPProvenanceIndex, manifest.Nodes, manifest.Relationships),
+			ArtifactInventoryNotice:  inventoryNotice,
+			Coverage:                 coverageProjection(p),
+			StoredBuildsTowardsCount: len(s.lpEdges(p, kgfb.RelLabelBuildsTowards)),
+			StoredRelatesToCount:     len(s.lpEdges(p, kgfb.RelLabelRelatesTo)),
+			SummaryURI:               ref("learning_progressions"),
+			Limits:                   ProgressionLimits{MaxResultBytes: MaxProgressionResultBytes, MaxStatementExcerptCharacters: maxStatementExcerptChars},
+			GeneratedOriginNotice:    generatedOriginNotice, SemanticNotice: semanticNotice,
+		}
 		if _, ok := p.Manifest.Artifact(manifest.LPValidation); ok {
-			validation = artifactURI(p, manifest.LPValidation)
+			u := artifactURI(p, manifest.LPValidation)
+			m.ValidationURI = &u
 		}
 		if _, ok := p.Manifest.Artifact(manifest.LPUnresolved); ok {
-			unresolved = artifactURI(p, manifest.LPUnresolved)
+			u := artifactURI(p, manifest.LPUnresolved)
+			m.UnresolvedURI = &u
 		}
-		return obj{
-			"package": packageRef(p), "manifestSha256": ids.Sha256(p.Img.ManifestJSON()), "manifestUri": ref("package_manifest"),
-			"artifacts":                artifactEntries(p, manifest.LPProvenance, manifest.LPProvenanceIndex, manifest.Nodes, manifest.Relationships),
-			"artifactInventoryNotice":  inventoryNotice,
-			"coverage":                 coverageProjection(p),
-			"storedBuildsTowardsCount": len(s.lpEdges(p, kgfb.RelLabelBuildsTowards)),
-			"storedRelatesToCount":     len(s.lpEdges(p, kgfb.RelLabelRelatesTo)),
-			"summaryUri":               ref("learning_progressions"), "validationUri": validation, "unresolvedUri": unresolved,
-			"limits":                obj{"maxResultBytes": MaxProgressionResultBytes, "maxStatementExcerptCharacters": maxStatementExcerptChars},
-			"generatedOriginNotice": generatedOriginNotice, "semanticNotice": semanticNotice,
-		}
-	}).(obj)
+		return m
+	}).(*ProgressionMetadata)
 }
 
 // lpNode is a ProgressionStandardSummary.
-func lpNode(p *catalog.Package, n uint32) obj {
+func lpNode(p *catalog.Package, n uint32) ProgressionStandard {
 	img := p.Img
 	id := img.NodeString(n, kgimg.NodeID)
-	var statement any
-	excerpted := false
+	out := ProgressionStandard{
+		NodeID: id, CaseIdentifierUUID: nodeString(img, n, kgimg.NodeCaseIdentifierUUID, kgimg.PCaseIdentifierUUID),
+		CaseIdentifierURI: nodeString(img, n, kgimg.NodeCaseIdentifierURI, kgimg.PCaseIdentifierURI),
+		StatementCode:     nodeString(img, n, kgimg.NodeStatementCode, kgimg.PStatementCode),
+		StatementType:     nodeString(img, n, kgimg.NodeStatementType, kgimg.PStatementType),
+		Facets:            facetEvidence(p, n),
+		StandardURI:       resourceRef{kind: "standard", frameworkID: p.FrameworkID(), snapshotID: p.SnapshotID(), id: id}.String(),
+	}
 	if img.NodeHas(n, kgimg.PDescription) {
 		e, cut := excerpt.Chars(img.NodeString(n, kgimg.NodeDescription), maxStatementExcerptChars)
-		statement, excerpted = e, cut
+		out.StatementExcerpt, out.StatementExcerpted = &e, cut
 	}
-	return obj{
-		"nodeId": id, "caseIdentifierUuid": nodeProp(img, n, kgimg.NodeCaseIdentifierUUID, kgimg.PCaseIdentifierUUID),
-		"caseIdentifierUri": nodeProp(img, n, kgimg.NodeCaseIdentifierURI, kgimg.PCaseIdentifierURI),
-		"statementCode":     nodeProp(img, n, kgimg.NodeStatementCode, kgimg.PStatementCode),
-		"statementType":     nodeProp(img, n, kgimg.NodeStatementType, kgimg.PStatementType),
-		"facets":            facetEvidence(p, n),
-		"standardUri":       resourceRef{kind: "standard", frameworkID: p.FrameworkID(), snapshotID: p.SnapshotID(), id: id}.String(),
-		"statementExcerpt":  statement, "statementExcerpted": excerpted,
-	}
+	return out
 }
 
 // lpRelationship is a ProgressionRelationshipEvidence row.
-func lpRelationship(p *catalog.Package, r uint32) obj {
+func lpRelationship(p *catalog.Package, r uint32) ProgressionRelationship {
 	img := p.Img
 	id := img.RelString(r, kgimg.RelID)
 	ref := func(kind string) string {
 		return resourceRef{kind: kind, frameworkID: p.FrameworkID(), snapshotID: p.SnapshotID(), id: id}.String()
 	}
-	var provURI any
+	out := ProgressionRelationship{Relationship: graphRelationship(img, r), Judgment: judgment(img, r), RelationshipURI: ref("relationship"),
+		EpistemicStatus: "llm_inferred"}
 	if _, _, ok := img.Provenance(r); ok {
-		provURI = ref("relationship_provenance")
+		u := ref("relationship_provenance")
+		out.ProvenanceURI = &u
 	}
-	return obj{"relationship": graphRelationship(img, r), "judgment": judgment(img, r), "relationshipUri": ref("relationship"),
-		"provenanceUri": provURI, "epistemicStatus": "llm_inferred"}
+	return out
 }
 
 // judgment projects the stored provenance record's judgment (null without one).
-func judgment(img *kgimg.Image, r uint32) any {
+func judgment(img *kgimg.Image, r uint32) *Judgment {
 	rec, _, ok := img.Provenance(r)
 	if !ok {
 		return nil
 	}
 	v, _ := jsonv.Parse(rec)
 	j := v.Get("claim").Get("judgment")
-	var conf any
+	out := &Judgment{RelationshipID: img.RelString(r, kgimg.RelID), ConfidenceNotice: confidenceNotice}
 	if c := j.Get("confidence"); c != nil && c.Kind == jsonv.Number {
 		var f float64
 		if json.Unmarshal([]byte(c.Str), &f) == nil {
-			conf = f
+			out.Confidence = &f
 		}
 	}
-	var rationale any
-	cut := false
 	if t := j.Get("rationale"); t != nil && t.Kind == jsonv.String {
-		rationale, cut = excerpt.Chars(t.Str, maxRationaleExcerptChars)
+		e, cut := excerpt.Chars(t.Str, maxRationaleExcerptChars)
+		out.RationaleExcerpt, out.RationaleExcerpted = &e, cut
 	}
 	var warnings []string
 	if w := j.Get("warnings"); w != nil && w.Kind == jsonv.Array {
@@ -196,12 +196,9 @@ func judgment(img *kgimg.Image, r uint32) any {
 			}
 		}
 	}
-	ex, wcut, omitted := excerpt.List(warnings, 5, maxRationaleExcerptChars)
-	return obj{
-		"relationshipId": img.RelString(r, kgimg.RelID), "confidence": conf, "confidenceNotice": confidenceNotice,
-		"rationaleExcerpt": rationale, "rationaleExcerpted": cut, "warningCount": len(warnings),
-		"warningExcerpts": ex, "warningsExcerpted": wcut, "warningsOmitted": omitted,
-	}
+	out.WarningCount = len(warnings)
+	out.WarningExcerpts, out.WarningsExcerpted, out.WarningsOmitted = excerpt.List(warnings, 5, maxRationaleExcerptChars)
+	return out
 }
 
 // evidence accumulates the deduplicated nodes and relationships of a result.
@@ -214,22 +211,31 @@ type evidence struct {
 
 // rowCache keeps the node summaries and edge rows built for one call, so the
 // candidate results tried while fitting the size ceiling share them.
-type rowCache struct{ nodes, rels map[uint32]obj }
-
-func newRowCache() *rowCache { return &rowCache{nodes: map[uint32]obj{}, rels: map[uint32]obj{}} }
-
-func (c *rowCache) node(p *catalog.Package, n uint32) obj {
-	if c.nodes[n] == nil {
-		c.nodes[n] = lpNode(p, n)
-	}
-	return c.nodes[n]
+type rowCache struct {
+	nodes map[uint32]ProgressionStandard
+	rels  map[uint32]ProgressionRelationship
 }
 
-func (c *rowCache) rel(p *catalog.Package, r uint32) obj {
-	if c.rels[r] == nil {
-		c.rels[r] = lpRelationship(p, r)
+func newRowCache() *rowCache {
+	return &rowCache{nodes: map[uint32]ProgressionStandard{}, rels: map[uint32]ProgressionRelationship{}}
+}
+
+func (c *rowCache) node(p *catalog.Package, n uint32) ProgressionStandard {
+	row, ok := c.nodes[n]
+	if !ok {
+		row = lpNode(p, n)
+		c.nodes[n] = row
 	}
-	return c.rels[r]
+	return row
+}
+
+func (c *rowCache) rel(p *catalog.Package, r uint32) ProgressionRelationship {
+	row, ok := c.rels[r]
+	if !ok {
+		row = lpRelationship(p, r)
+		c.rels[r] = row
+	}
+	return row
 }
 
 func newEvidence(p *catalog.Package, rows *rowCache) *evidence {
@@ -248,7 +254,7 @@ func (e *evidence) addEdge(r uint32) {
 
 // tables returns the node summaries ordered by node ID and the relationship
 // rows ordered by relationship ID.
-func (e *evidence) tables() ([]obj, []obj) {
+func (e *evidence) tables() ([]ProgressionStandard, []ProgressionRelationship) {
 	img := e.p.Img
 	ns := make([]uint32, 0, len(e.nodes))
 	for n := range e.nodes {
@@ -260,23 +266,19 @@ func (e *evidence) tables() ([]obj, []obj) {
 		rs = append(rs, r)
 	}
 	sort.Slice(rs, func(i, j int) bool { return img.RelString(rs[i], kgimg.RelID) < img.RelString(rs[j], kgimg.RelID) })
-	nodes := make([]obj, len(ns))
+	nodes := make([]ProgressionStandard, len(ns))
 	for i, n := range ns {
 		nodes[i] = e.rows.node(e.p, n)
 	}
-	rels := make([]obj, len(rs))
+	rels := make([]ProgressionRelationship, len(rs))
 	for i, r := range rs {
 		rels[i] = e.rows.rel(e.p, r)
 	}
 	return nodes, rels
 }
 
-// lpResult assembles an evidence result around the tool-specific fields.
-func (s *Service) lpResult(p *catalog.Package, request obj, e *evidence, fields obj) obj {
+// lpEvidence assembles the evidence base of a result.
+func (s *Service) lpEvidence(p *catalog.Package, request obj, e *evidence, notice string) ProgressionEvidence {
 	nodes, rels := e.tables()
-	out := obj{"request": request, "metadata": s.lpMetadata(p), "nodes": nodes, "relationships": rels}
-	for k, v := range fields {
-		out[k] = v
-	}
-	return out
+	return ProgressionEvidence{Request: request, Metadata: s.lpMetadata(p), Nodes: nodes, Relationships: rels, ContinuationNotice: notice}
 }

@@ -56,11 +56,11 @@ func (f *lpFilter) matches(n uint32) bool {
 	return f.selected == nil || f.selected[n]
 }
 
-// endpoint is an endpoint match object: the requested values n matched.
-func (f *lpFilter) endpoint(img *kgimg.Image, n uint32) obj {
-	return obj{"nodeId": img.NodeString(n, kgimg.NodeID), "matches": f.matches(n), "selectedStandard": f.selected[n],
-		"localGradeLabels": matched(f.localGrades, n), "normalizedGrades": matched(f.normalizedGrades, n),
-		"statementTypes": matched(f.statementTypes, n), "normalizedStatementTypes": matched(f.normalizedTypes, n)}
+// endpoint is an endpoint's match: the requested values n matched.
+func (f *lpFilter) endpoint(img *kgimg.Image, n uint32) EndpointMatch {
+	return EndpointMatch{NodeID: img.NodeString(n, kgimg.NodeID), Matches: f.matches(n), SelectedStandard: f.selected[n],
+		LocalGradeLabels: matched(f.localGrades, n), NormalizedGrades: matched(f.normalizedGrades, n),
+		StatementTypes: matched(f.statementTypes, n), NormalizedStatementTypes: matched(f.normalizedTypes, n)}
 }
 
 func values(vs []facetValue) []string {
@@ -72,9 +72,9 @@ func values(vs []facetValue) []string {
 }
 
 // echo is the normalized filters of the result.
-func (f *lpFilter) echo() obj {
-	return obj{"localGradeLabels": values(f.localGrades), "normalizedGrades": values(f.normalizedGrades),
-		"statementTypes": values(f.statementTypes), "normalizedStatementTypes": values(f.normalizedTypes)}
+func (f *lpFilter) echo() ProgressionFilters {
+	return ProgressionFilters{LocalGradeLabels: values(f.localGrades), NormalizedGrades: values(f.normalizedGrades),
+		StatementTypes: values(f.statementTypes), NormalizedStatementTypes: values(f.normalizedTypes)}
 }
 
 func invalidProgression(format string, args ...any) error {
@@ -271,32 +271,25 @@ func (s *Service) searchLearningProgressions(_ context.Context, raw json.RawMess
 		return nil, err
 	}
 	scope := r.EndpointScope
-	if scope == "" {
-		scope = "either"
-	}
 	img := p.Img
 	req := pinned(r.lpRoute, p)
-	sels := make([]obj, 0, len(r.StandardIdentifiers))
-	for _, sel := range r.StandardIdentifiers {
-		sels = append(sels, selectorObject(sel))
-	}
+	echo := f.echo()
 	req["relationshipTypes"] = nonNil(r.RelationshipTypes)
-	req["standardIdentifiers"] = sels
-	for k, v := range f.echo() {
-		req[k] = v
-	}
+	req["standardIdentifiers"] = append([]Selector{}, r.StandardIdentifiers...)
+	req["localGradeLabels"], req["normalizedGrades"] = echo.LocalGradeLabels, echo.NormalizedGrades
+	req["statementTypes"], req["normalizedStatementTypes"] = echo.StatementTypes, echo.NormalizedStatementTypes
 	req["endpointScope"] = scope
 	req["limit"] = r.Limit
 	return s.page(&lpCollection{
 		tool: "search_learning_progressions", p: p, request: req, cursor: r.Cursor, limit: r.Limit,
 		stream: s.searchStream(p, f, r.RelationshipTypes),
-		match: func(c lpCandidate) (obj, bool) {
+		match: func(c lpCandidate) (Connection, bool) {
 			if !inScope(scope, f.matches(img.RelSource(c.rel)), f.matches(img.RelTarget(c.rel))) {
-				return nil, false
+				return Connection{}, false
 			}
 			return connection(img, c, f), true
 		},
-		fields: obj{"endpointScope": scope, "filters": f.echo(), "resolvedStandardNodeIds": nonNil(ids)},
+		scope: scope, filters: echo, resolved: nonNil(ids),
 	})
 }
 

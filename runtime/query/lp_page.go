@@ -20,7 +20,7 @@ func encodedSize(v any) (int, int, error) {
 
 // fitsCeiling reports whether a progression or evidence result holds under
 // the contract's ceilings.
-func fitsCeiling(result obj) (bool, error) { return accessCeiling.fits(result) }
+func fitsCeiling(result any) (bool, error) { return accessCeiling.fits(result) }
 
 func tooLarge(what string) error {
 	return kgerr.New(kgerr.ProgressionResultTooLarge, "%s does not fit the 1 MiB / 100,000-character result ceiling", what).
@@ -44,8 +44,10 @@ type lpCollection struct {
 	stream  []lpCandidate
 	// match reports whether a candidate belongs to the collection and, if so,
 	// its connection entry.
-	match  func(c lpCandidate) (obj, bool)
-	fields obj // endpointScope, filters, resolvedStandardNodeIds
+	match    func(c lpCandidate) (Connection, bool)
+	scope    string
+	filters  ProgressionFilters
+	resolved []string // resolvedStandardNodeIds
 }
 
 func (c *lpCollection) binding() obj {
@@ -56,7 +58,7 @@ func (c *lpCollection) binding() obj {
 }
 
 // page runs one page of the collection and builds the result.
-func (s *Service) page(c *lpCollection) (obj, error) {
+func (s *Service) page(c *lpCollection) (*ProgressionCollection, error) {
 	bind := c.binding()
 	start := 0
 	if c.cursor != nil {
@@ -75,7 +77,7 @@ func (s *Service) page(c *lpCollection) (obj, error) {
 	type hit struct {
 		pos  int
 		rel  uint32
-		conn obj
+		conn Connection
 	}
 	var hits []hit
 	i, stopping := start, any(nil)
@@ -94,32 +96,33 @@ func (s *Service) page(c *lpCollection) (obj, error) {
 		i++
 	}
 	rows := newRowCache()
-	build := func(k int, next int, stopping any) obj {
+	build := func(k int, next int, stopping any) *ProgressionCollection {
 		e := newEvidence(c.p, rows)
-		conns := make([]obj, 0, k)
+		conns := make([]Connection, 0, k)
 		for _, h := range hits[:k] {
 			e.addEdge(h.rel)
 			conns = append(conns, h.conn)
 		}
 		hasMore := next < len(c.stream)
-		var nextCursor, nextRequest any
+		var nextCursor *string
+		var nextRequest map[string]any
 		if hasMore {
 			f := obj{"offset": next}
 			for key, v := range bind {
 				f[key] = v
 			}
 			f["lastRelationshipId"] = c.p.Img.RelString(c.stream[next-1].rel, kgimg.RelID)
-			nextCursor = encodeCursor(f)
-			nr := obj{}
+			cur := encodeCursor(f)
+			nextCursor = &cur
+			nextRequest = obj{}
 			for key, v := range c.request {
-				nr[key] = v
+				nextRequest[key] = v
 			}
-			nr["cursor"] = nextCursor
-			nextRequest = nr
+			nextRequest["cursor"] = cur
 		}
-		var total any
+		var total *int
 		if start == 0 && !hasMore {
-			total = k
+			total = &k
 		}
 		notice := collectionComplete
 		if hasMore {
@@ -130,15 +133,19 @@ func (s *Service) page(c *lpCollection) (obj, error) {
 			req[key] = v
 		}
 		req["cursor"] = c.cursor
-		fields := obj{"connections": conns, "continuationNotice": notice, "page": obj{
-			"returnedCount": k, "examinedCount": next - start, "candidateCount": len(c.stream), "hasMore": hasMore,
-			"isComplete": !hasMore, "stoppingReason": stopping, "totalMatchingCount": total,
-			"maxExaminedRelationships": maxExaminedRelationships, "nextCursor": nextCursor, "nextRequest": nextRequest,
-		}}
-		for key, v := range c.fields {
-			fields[key] = v
+		var why *string
+		if r, ok := stopping.(string); ok {
+			why = &r
 		}
-		return s.lpResult(c.p, req, e, fields)
+		return &ProgressionCollection{
+			ProgressionEvidence: s.lpEvidence(c.p, req, e, notice), Connections: conns,
+			EndpointScope: c.scope, Filters: c.filters, ResolvedStandardNodeIDs: c.resolved,
+			Page: CollectionPage{
+				ReturnedCount: k, ExaminedCount: next - start, CandidateCount: len(c.stream), HasMore: hasMore,
+				IsComplete: !hasMore, StoppingReason: why, TotalMatchingCount: total,
+				MaxExaminedRelationships: maxExaminedRelationships, NextCursor: nextCursor, NextRequest: nextRequest,
+			},
+		}
 	}
 	result := build(len(hits), i, stopping)
 	if ok, err := fitsCeiling(result); err != nil || ok {

@@ -123,7 +123,7 @@ func findPaths(img *kgimg.Image, source, target uint32, maxDepth, maxPaths int) 
 
 var pathReasons = []string{"depth_limit", "path_limit", "work_limit", "queue_limit", "byte_limit"}
 
-func pathObject(img *kgimg.Image, st pathState) obj {
+func pathObject(img *kgimg.Image, st pathState) ProgressionPath {
 	nodes := make([]string, len(st.nodes))
 	for i, n := range st.nodes {
 		nodes[i] = img.NodeString(n, kgimg.NodeID)
@@ -132,15 +132,15 @@ func pathObject(img *kgimg.Image, st pathState) obj {
 	for i, r := range st.rels {
 		rels[i] = img.RelString(r, kgimg.RelID)
 	}
-	return obj{"nodeIds": nodes, "relationshipIds": rels}
+	return ProgressionPath{NodeIDs: nodes, RelationshipIDs: rels}
 }
 
 // pathsResult builds the result with the first k paths.
-func (s *Service) pathsResult(p *catalog.Package, req obj, source, target uint32, ps *pathSearch, k int) obj {
+func (s *Service) pathsResult(p *catalog.Package, req obj, source, target uint32, ps *pathSearch, k int) *PathsResult {
 	img := p.Img
 	e := newEvidence(p, ps.rows)
 	e.nodes[source], e.nodes[target] = true, true
-	paths := make([]obj, 0, k)
+	paths := make([]ProgressionPath, 0, k)
 	for _, st := range ps.paths[:k] {
 		for _, r := range st.rels {
 			e.addEdge(r)
@@ -151,26 +151,23 @@ func (s *Service) pathsResult(p *catalog.Package, req obj, source, target uint32
 	for r := range ps.reasons {
 		reasons[r] = true
 	}
-	var next any
+	var next *ProgressionPath
 	if k < len(ps.paths) {
 		reasons["byte_limit"] = true
-		next = pathObject(img, ps.paths[k])
+		n := pathObject(img, ps.paths[k])
+		next = &n
 	}
 	list := orderedReasons(reasons, pathReasons)
-	scopeComplete := len(list) == 0 || len(list) == 1 && list[0] == "depth_limit"
-	out := s.lpResult(p, req, e, obj{
-		"sourceNodeId": img.NodeString(source, kgimg.NodeID), "targetNodeId": img.NodeString(target, kgimg.NodeID), "paths": paths,
-		"counters": obj{"depthFrontierExaminedRelationshipCount": ps.depthExamined, "enqueuedStateCount": ps.enqueued,
-			"examinedRelationshipCount": ps.examined, "peakQueueStateCount": ps.peak, "returnedPathCount": k},
-		"frontier": obj{"depthLimitedExtensionCount": ps.depthLimitedExtensions, "pendingAdjacencyCount": ps.pending,
-			"queuedStateCount": ps.queued},
-		"truncationReasons": list, "graphExhausted": len(list) == 0, "scopeComplete": scopeComplete,
-		"epistemicStatus": "deterministic_derived", "continuationNotice": noContinuation,
-	})
-	if next != nil {
-		out["nextUnreturnedPath"] = next
+	return &PathsResult{
+		ProgressionEvidence: s.lpEvidence(p, req, e, noContinuation),
+		SourceNodeID:        img.NodeString(source, kgimg.NodeID), TargetNodeID: img.NodeString(target, kgimg.NodeID), Paths: paths,
+		Counters: PathCounters{DepthFrontierExaminedRelationshipCount: ps.depthExamined, EnqueuedStateCount: ps.enqueued,
+			ExaminedRelationshipCount: ps.examined, PeakQueueStateCount: ps.peak, ReturnedPathCount: k},
+		Frontier: PathFrontier{DepthLimitedExtensionCount: ps.depthLimitedExtensions, PendingAdjacencyCount: ps.pending,
+			QueuedStateCount: ps.queued},
+		TruncationReasons: list, GraphExhausted: len(list) == 0, ScopeComplete: len(list) == 0 || len(list) == 1 && list[0] == "depth_limit",
+		EpistemicStatus: "deterministic_derived", NextUnreturnedPath: next,
 	}
-	return out
 }
 
 func (s *Service) getLearningProgressionPaths(_ context.Context, raw json.RawMessage) (any, error) {
@@ -195,7 +192,7 @@ func (s *Service) getLearningProgressionPaths(_ context.Context, raw json.RawMes
 	}
 	maxDepth, maxPaths := r.MaxDepth, r.MaxPaths
 	req := pinned(r.lpRoute, p)
-	req["sourceIdentifier"], req["targetIdentifier"] = selectorObject(r.SourceIdentifier), selectorObject(r.TargetIdentifier)
+	req["sourceIdentifier"], req["targetIdentifier"] = r.SourceIdentifier, r.TargetIdentifier
 	req["maxDepth"], req["maxPaths"] = maxDepth, maxPaths
 	ps := findPaths(p.Img, source, target, maxDepth, maxPaths)
 	ps.rows = newRowCache()

@@ -31,20 +31,12 @@ func artifactURI(p *catalog.Package, name string) string {
 	return resourceRef{kind: "manifest_artifact", frameworkID: p.FrameworkID(), snapshotID: p.SnapshotID(), id: name}.String()
 }
 
-// artifactEntry is {logicalName, sha256, uri} of a declared artifact, or nil.
-func artifactEntry(p *catalog.Package, name string) obj {
-	a, ok := p.Manifest.Artifact(name)
-	if !ok {
-		return nil
-	}
-	return obj{"logicalName": name, "sha256": p.Manifest.Checksums[a.Path], "uri": artifactURI(p, name)}
-}
-
-func artifactEntries(p *catalog.Package, names ...string) []obj {
-	out := []obj{}
+// artifactEntries lists the declared artifacts among names.
+func artifactEntries(p *catalog.Package, names ...string) []ArtifactEntry {
+	out := []ArtifactEntry{}
 	for _, n := range names {
-		if e := artifactEntry(p, n); e != nil {
-			out = append(out, e)
+		if a, ok := p.Manifest.Artifact(n); ok {
+			out = append(out, ArtifactEntry{LogicalName: n, Sha256: p.Manifest.Checksums[a.Path], URI: artifactURI(p, n)})
 		}
 	}
 	return out
@@ -97,17 +89,19 @@ func progressionSummary(p *catalog.Package) obj {
 }
 
 // coverageProjection is the CoverageProjection of progression metadata.
-func coverageProjection(p *catalog.Package) obj {
-	out := obj{"semanticScopeNotice": lpValue(p, "semanticScopeNotice")}
-	if out["semanticScopeNotice"] == nil {
-		out["semanticScopeNotice"] = structuralScopeNotice
+func coverageProjection(p *catalog.Package) CoverageProjection {
+	v := func(k string) any { return lpValue(p, k) }
+	out := CoverageProjection{
+		EligibleSfisPerRelationship: v("eligibleSfisPerRelationship"), ExclusionReasonCounts: v("exclusionReasonCounts"),
+		NeedsReviewClaims: v("needsReviewClaims"), NoRelationClaims: v("noRelationClaims"), SemanticScopeNotice: v("semanticScopeNotice"),
+		TotalSfisConsidered: v("totalSfisConsidered"), TotalSfisEligible: v("totalSfisEligible"), TotalSfisExcluded: v("totalSfisExcluded"),
+		UnresolvedParticipation: v("unresolvedClaimCount"), UnresolvedSfisCounts: v("unresolvedSfiCount"),
+		UnresolvedWarningPairs: v("unresolvedWarningPairs"), ValidationWarningCount: v("validationWarningCount"),
+		ValidationWarningExcerpts: v("validationWarningExcerpts"), ValidationWarningsExcerpted: v("validationWarningsExcerpted"),
+		ValidationWarningsOmitted: v("validationWarningsOmitted"),
 	}
-	for _, k := range []string{"eligibleSfisPerRelationship", "exclusionReasonCounts", "needsReviewClaims", "noRelationClaims",
-		"totalSfisConsidered", "totalSfisEligible", "totalSfisExcluded", "unresolvedWarningPairs", "validationWarningCount",
-		"validationWarningExcerpts", "validationWarningsExcerpted", "validationWarningsOmitted"} {
-		out[k] = lpValue(p, k)
+	if out.SemanticScopeNotice == nil {
+		out.SemanticScopeNotice = structuralScopeNotice
 	}
-	out["unresolvedParticipation"] = lpValue(p, "unresolvedClaimCount")
-	out["unresolvedSfisCounts"] = lpValue(p, "unresolvedSfiCount")
 	return out
 }

@@ -48,13 +48,13 @@ func (s *Service) getLearningProgression(_ context.Context, raw json.RawMessage)
 	e.addEdge(rel)
 	req := pinned(r.lpRoute, p)
 	req["relationshipId"] = r.RelationshipID
-	out := s.lpResult(p, req, e, obj{"continuationNotice": noContinuation})
+	out := s.lpEvidence(p, req, e, noContinuation)
 	if ok, err := fitsCeiling(out); err != nil {
 		return nil, err
 	} else if !ok {
 		return nil, tooLarge("the progression edge " + r.RelationshipID)
 	}
-	return out, nil
+	return &out, nil
 }
 
 func isProgression(l kgfb.RelLabel) bool {
@@ -147,12 +147,9 @@ func (s *Service) getStandardProgressions(_ context.Context, raw json.RawMessage
 		return nil, err
 	}
 	kind := r.ConnectionKind
-	if kind == "" {
-		kind = "all"
-	}
 	img := p.Img
 	req := pinned(r.lpRoute, p)
-	req["identifier"] = selectorObject(r.Identifier)
+	req["identifier"] = r.Identifier
 	req["connectionKind"] = kind
 	req["limit"] = r.Limit
 	filter := &lpFilter{selected: map[uint32]bool{std: true}}
@@ -160,31 +157,15 @@ func (s *Service) getStandardProgressions(_ context.Context, raw json.RawMessage
 	return s.page(&lpCollection{
 		tool: "get_standard_progressions", p: p, request: req, cursor: r.Cursor, limit: r.Limit,
 		stream: standardStream(img, std, kind),
-		match: func(c lpCandidate) (obj, bool) {
+		match: func(c lpCandidate) (Connection, bool) {
 			return connection(img, c, filter), true
 		},
-		fields: obj{"endpointScope": "either", "filters": filter.echo(), "resolvedStandardNodeIds": []string{stdID}},
+		scope: "either", filters: filter.echo(), resolved: []string{stdID},
 	})
 }
 
-// selectorObject echoes a validated selector.
-func selectorObject(sel Selector) obj {
-	o := obj{"identifierType": sel.IdentifierType}
-	switch sel.IdentifierType {
-	case "node_id":
-		o["nodeId"] = sel.NodeID
-	case "case_identifier_uuid":
-		o["caseIdentifierUuid"] = sel.CaseIdentifierUUID
-	case "case_identifier_uri":
-		o["caseIdentifierUri"] = sel.CaseIdentifierURI
-	case "statement_code":
-		o["statementCode"] = sel.StatementCode
-	}
-	return o
-}
-
 // connection is a connections[] entry.
-func connection(img *kgimg.Image, c lpCandidate, f *lpFilter) obj {
-	return obj{"relationshipId": img.RelString(c.rel, kgimg.RelID), "connectionKind": c.kind,
-		"sourceMatch": f.endpoint(img, img.RelSource(c.rel)), "targetMatch": f.endpoint(img, img.RelTarget(c.rel))}
+func connection(img *kgimg.Image, c lpCandidate, f *lpFilter) Connection {
+	return Connection{RelationshipID: img.RelString(c.rel, kgimg.RelID), ConnectionKind: c.kind,
+		SourceMatch: f.endpoint(img, img.RelSource(c.rel)), TargetMatch: f.endpoint(img, img.RelTarget(c.rel))}
 }

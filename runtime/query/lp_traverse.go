@@ -41,7 +41,7 @@ type traversal struct {
 	edges    []uint32    // returned edges in discovery order
 	frontier map[uint32]*frontierNode
 	reasons  map[string]bool
-	counters obj
+	counters TraversalCounters
 	rows     *rowCache // rows built while fitting the ceiling
 }
 
@@ -141,8 +141,8 @@ func walk(img *kgimg.Image, origin uint32, dir kgfb.Direction, maxDepth, maxNode
 			t.frontier[u] = &fu
 		}
 	}
-	t.counters = obj{"depthFrontierExaminedRelationshipCount": depthExamined, "examinedRelationshipCount": examined,
-		"fullyExaminedNodeCount": fully, "maxExaminedRelationships": maxExaminedRelationships}
+	t.counters = TraversalCounters{DepthFrontierExaminedRelationshipCount: depthExamined, ExaminedRelationshipCount: examined,
+		FullyExaminedNodeCount: fully, MaxExaminedRelationships: maxExaminedRelationships}
 	return t
 }
 
@@ -160,7 +160,7 @@ func orderedReasons(set map[string]bool, order []string) []string {
 
 // result builds the traversal result keeping the first k edges (and the nodes
 // they reach).
-func (s *Service) traversalResult(p *catalog.Package, req obj, origin uint32, t *traversal, k int, byteLimited bool) obj {
+func (s *Service) traversalResult(p *catalog.Package, req obj, origin uint32, t *traversal, k int, byteLimited bool) *TraversalResult {
 	img := p.Img
 	e := newEvidence(p, t.rows)
 	e.nodes[origin] = true
@@ -168,16 +168,16 @@ func (s *Service) traversalResult(p *catalog.Package, req obj, origin uint32, t 
 		e.addEdge(r)
 	}
 	keep := func(n uint32) bool { return !byteLimited || e.nodes[n] }
-	distances, frontier := []obj{}, []obj{}
+	distances, frontier := []NodeDepth{}, []FrontierEntry{}
 	for _, n := range t.order {
 		depth, _ := t.depth.get(n)
 		if keep(n) {
-			distances = append(distances, obj{"nodeId": img.NodeString(n, kgimg.NodeID), "depth": depth})
+			distances = append(distances, NodeDepth{NodeID: img.NodeString(n, kgimg.NodeID), Depth: depth})
 			e.nodes[n] = true
 		}
 		if f := t.frontier[n]; f != nil && keep(n) {
-			frontier = append(frontier, obj{"nodeId": img.NodeString(n, kgimg.NodeID), "depth": depth,
-				"depthLimitedRelationshipCount": f.depthLimited, "pendingRelationshipCount": f.pending})
+			frontier = append(frontier, FrontierEntry{NodeID: img.NodeString(n, kgimg.NodeID), Depth: depth,
+				DepthLimitedRelationshipCount: f.depthLimited, PendingRelationshipCount: f.pending})
 		}
 	}
 	reasons := map[string]bool{}
@@ -188,18 +188,14 @@ func (s *Service) traversalResult(p *catalog.Package, req obj, origin uint32, t 
 		reasons["byte_limit"] = true
 	}
 	list := orderedReasons(reasons, traversalReasons)
-	counters := obj{}
-	for key, v := range t.counters {
-		counters[key] = v
+	counters := t.counters
+	counters.ReturnedNodeCount, counters.ReturnedRelationshipCount = len(distances), k
+	return &TraversalResult{
+		ProgressionEvidence: s.lpEvidence(p, req, e, noContinuation),
+		OriginNodeID:        img.NodeString(origin, kgimg.NodeID), Distances: distances, Frontier: frontier, Counters: counters,
+		ScopeComplete: len(list) == 0 || len(list) == 1 && list[0] == "depth_limit", GraphExhausted: len(list) == 0,
+		TruncationReasons: list, EpistemicStatus: "deterministic_derived", TraversalNotice: traversalNotice,
 	}
-	counters["returnedNodeCount"] = len(distances)
-	counters["returnedRelationshipCount"] = k
-	scopeComplete := len(list) == 0 || len(list) == 1 && list[0] == "depth_limit"
-	return s.lpResult(p, req, e, obj{
-		"originNodeId": img.NodeString(origin, kgimg.NodeID), "distances": distances, "frontier": frontier, "counters": counters,
-		"scopeComplete": scopeComplete, "graphExhausted": len(list) == 0, "truncationReasons": list,
-		"epistemicStatus": "deterministic_derived", "traversalNotice": traversalNotice, "continuationNotice": noContinuation,
-	})
 }
 
 func (s *Service) traverseLearningProgressions(_ context.Context, raw json.RawMessage) (any, error) {
@@ -216,16 +212,13 @@ func (s *Service) traverseLearningProgressions(_ context.Context, raw json.RawMe
 		return nil, err
 	}
 	direction := r.Direction
-	if direction == "" {
-		direction = "downstream"
-	}
 	dir := kgfb.DirectionOut
 	if direction == "upstream" {
 		dir = kgfb.DirectionIn
 	}
 	maxDepth, maxNodes, maxEdges := r.MaxDepth, r.MaxNodes, r.MaxEdges
 	req := pinned(r.lpRoute, p)
-	req["identifier"] = selectorObject(r.Identifier)
+	req["identifier"] = r.Identifier
 	req["direction"] = direction
 	req["maxDepth"], req["maxNodes"], req["maxEdges"] = maxDepth, maxNodes, maxEdges
 	t := walk(p.Img, origin, dir, maxDepth, maxNodes, maxEdges)
