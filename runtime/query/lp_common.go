@@ -33,8 +33,10 @@ const (
 	inventoryNotice    = "metadata.artifacts lists only the artifacts this result was derived from; the manifest (metadata.manifestUri) lists every artifact with its checksum."
 )
 
-// lpRoute is the routing part of every progression request.
-type lpRoute struct {
+// ProgressionRoute is the routing part of every progression request: the
+// framework (required: progressions live inside one package) and, optionally,
+// the snapshot (nil: the framework's unique current one, pinned in the echo).
+type ProgressionRoute struct {
 	FrameworkID string  `json:"frameworkId"`
 	SnapshotID  *string `json:"snapshotId"`
 }
@@ -48,7 +50,7 @@ func lpSelectorSchema() *Schema { return selectorSchema(true) }
 
 // lpPackage resolves the route of a progression request: the one package its
 // edges live in, which must declare progressions and allow standard evidence.
-func (s *Service) lpPackage(r lpRoute) (*catalog.Package, error) {
+func (s *Service) lpPackage(r ProgressionRoute) (*catalog.Package, error) {
 	p, err := s.resolvePackage(r.FrameworkID, r.SnapshotID, manifest.GraphAcademicStandards)
 	if err != nil {
 		return nil, err

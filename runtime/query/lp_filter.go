@@ -2,7 +2,6 @@ package query
 
 import (
 	"context"
-	"encoding/json"
 	"sort"
 
 	"github.com/kgc-project/kgc/internal/textnorm"
@@ -109,17 +108,37 @@ func facetValues(img *kgimg.Image, field string, kind kgfb.FacetKind, requested 
 
 // --- search_learning_progressions ------------------------------------------
 
-type searchProgressionsRequest struct {
-	lpRoute
-	RelationshipTypes        []string   `json:"relationshipTypes"`
-	StandardIdentifiers      []Selector `json:"standardIdentifiers"`
-	LocalGradeLabels         []string   `json:"localGradeLabels"`
-	NormalizedGrades         []string   `json:"normalizedGrades"`
-	StatementTypes           []string   `json:"statementTypes"`
-	NormalizedStatementTypes []string   `json:"normalizedStatementTypes"`
+// ProgressionSearchRequest finds progression edges by their endpoints
+// (search_learning_progressions): one conjunction of facet values and
+// selected standards per endpoint, applied per EndpointScope (either, both,
+// source, target). NewProgressionSearchRequest fills the defaults.
+type ProgressionSearchRequest struct {
+	ProgressionRoute
+	RelationshipTypes        []string   `json:"relationshipTypes,omitempty"`
+	StandardIdentifiers      []Selector `json:"standardIdentifiers,omitempty"`
+	LocalGradeLabels         []string   `json:"localGradeLabels,omitempty"`
+	NormalizedGrades         []string   `json:"normalizedGrades,omitempty"`
+	StatementTypes           []string   `json:"statementTypes,omitempty"`
+	NormalizedStatementTypes []string   `json:"normalizedStatementTypes,omitempty"`
 	EndpointScope            string     `json:"endpointScope"`
 	Limit                    int        `json:"limit"`
-	Cursor                   *string    `json:"cursor"`
+	Cursor                   *string    `json:"cursor,omitempty"`
+}
+
+// NewProgressionSearchRequest searches the framework's unique current
+// snapshot, every field at its default.
+func NewProgressionSearchRequest(frameworkID string) ProgressionSearchRequest {
+	return newRequest[ProgressionSearchRequest](searchProgressionsSchema(), map[string]any{"frameworkId": frameworkID})
+}
+
+// SearchProgressions answers search_learning_progressions: one page of the
+// matching edges ordered by (type, relationship ID); pass Page.NextRequest's
+// cursor back for the next.
+func (s *Service) SearchProgressions(ctx context.Context, r ProgressionSearchRequest) (*ProgressionCollection, error) {
+	if err := checkRequest(searchProgressionsSchema(), &r); err != nil {
+		return nil, err
+	}
+	return s.searchProgressions(ctx, r)
 }
 
 // lpFacetArray is a facet field: at most 32 strings of 1–512 characters;
@@ -150,7 +169,7 @@ func searchProgressionsSchema() *Schema {
 }
 
 // progressionFilter builds the endpoint filter of a search request.
-func progressionFilter(p *catalog.Package, r *searchProgressionsRequest) (*lpFilter, []string, error) {
+func progressionFilter(p *catalog.Package, r *ProgressionSearchRequest) (*lpFilter, []string, error) {
 	img, prof := p.Img, p.Profile
 	f := &lpFilter{}
 	var err error
@@ -257,22 +276,18 @@ func searchConnectionKind(img *kgimg.Image, r uint32, f *lpFilter) any {
 	return "outgoing_builds"
 }
 
-func (s *Service) searchLearningProgressions(_ context.Context, raw json.RawMessage) (any, error) {
-	r, err := decode[searchProgressionsRequest](raw)
+func (s *Service) searchProgressions(_ context.Context, r ProgressionSearchRequest) (*ProgressionCollection, error) {
+	p, err := s.lpPackage(r.ProgressionRoute)
 	if err != nil {
 		return nil, err
 	}
-	p, err := s.lpPackage(r.lpRoute)
-	if err != nil {
-		return nil, err
-	}
-	f, ids, err := progressionFilter(p, r)
+	f, ids, err := progressionFilter(p, &r)
 	if err != nil {
 		return nil, err
 	}
 	scope := r.EndpointScope
 	img := p.Img
-	req := pinned(r.lpRoute, p)
+	req := pinned(r.ProgressionRoute, p)
 	echo := f.echo()
 	req["relationshipTypes"] = nonNil(r.RelationshipTypes)
 	req["standardIdentifiers"] = append([]Selector{}, r.StandardIdentifiers...)

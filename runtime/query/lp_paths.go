@@ -2,15 +2,16 @@ package query
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgimg"
 	"github.com/kgc-project/kgc/schema/kgfb"
 )
 
-type pathsRequest struct {
-	lpRoute
+// PathsRequest asks for the buildsTowards paths from one standard to another
+// (get_learning_progression_paths). NewPathsRequest fills the defaults.
+type PathsRequest struct {
+	ProgressionRoute
 	SourceIdentifier Selector `json:"sourceIdentifier"`
 	TargetIdentifier Selector `json:"targetIdentifier"`
 	MaxDepth         int      `json:"maxDepth"`
@@ -170,12 +171,23 @@ func (s *Service) pathsResult(p *catalog.Package, req obj, source, target uint32
 	}
 }
 
-func (s *Service) getLearningProgressionPaths(_ context.Context, raw json.RawMessage) (any, error) {
-	r, err := decode[pathsRequest](raw)
-	if err != nil {
+// NewPathsRequest asks for the paths from source to target in the
+// framework's unique current snapshot, every bound at its default.
+func NewPathsRequest(frameworkID string, source, target Selector) PathsRequest {
+	return newRequest[PathsRequest](pathsSchema(), map[string]any{"frameworkId": frameworkID, "sourceIdentifier": source, "targetIdentifier": target})
+}
+
+// Paths answers get_learning_progression_paths: directed simple paths,
+// shortest first then by relationship IDs, bounded; no cursor.
+func (s *Service) Paths(ctx context.Context, r PathsRequest) (*PathsResult, error) {
+	if err := checkRequest(pathsSchema(), &r); err != nil {
 		return nil, err
 	}
-	p, err := s.lpPackage(r.lpRoute)
+	return s.paths(ctx, r)
+}
+
+func (s *Service) paths(_ context.Context, r PathsRequest) (*PathsResult, error) {
+	p, err := s.lpPackage(r.ProgressionRoute)
 	if err != nil {
 		return nil, err
 	}
@@ -191,7 +203,7 @@ func (s *Service) getLearningProgressionPaths(_ context.Context, raw json.RawMes
 		return nil, invalidProgression("sourceIdentifier and targetIdentifier select the same standard")
 	}
 	maxDepth, maxPaths := r.MaxDepth, r.MaxPaths
-	req := pinned(r.lpRoute, p)
+	req := pinned(r.ProgressionRoute, p)
 	req["sourceIdentifier"], req["targetIdentifier"] = r.SourceIdentifier, r.TargetIdentifier
 	req["maxDepth"], req["maxPaths"] = maxDepth, maxPaths
 	ps := findPaths(p.Img, source, target, maxDepth, maxPaths)

@@ -2,7 +2,6 @@ package query
 
 import (
 	"context"
-	"encoding/json"
 	"sort"
 
 	"github.com/kgc-project/kgc/runtime/catalog"
@@ -13,9 +12,20 @@ import (
 
 // --- get_learning_progression ----------------------------------------------
 
-type getProgressionRequest struct {
-	lpRoute
+// ProgressionRequest asks for one stored progression edge
+// (get_learning_progression).
+type ProgressionRequest struct {
+	ProgressionRoute
 	RelationshipID string `json:"relationshipId"`
+}
+
+// Progression answers get_learning_progression: one buildsTowards or
+// relatesTo edge with both endpoints and its judgment.
+func (s *Service) Progression(ctx context.Context, r ProgressionRequest) (*ProgressionEdgeResult, error) {
+	if err := checkRequest(getProgressionSchema(), &r); err != nil {
+		return nil, err
+	}
+	return s.progression(ctx, r)
 }
 
 func getProgressionSchema() *Schema {
@@ -25,16 +35,12 @@ func getProgressionSchema() *Schema {
 }
 
 // pinned returns the route with the resolved snapshot, for echoes and replays.
-func pinned(r lpRoute, p *catalog.Package) obj {
+func pinned(r ProgressionRoute, p *catalog.Package) obj {
 	return obj{"frameworkId": r.FrameworkID, "snapshotId": p.SnapshotID()}
 }
 
-func (s *Service) getLearningProgression(_ context.Context, raw json.RawMessage) (any, error) {
-	r, err := decode[getProgressionRequest](raw)
-	if err != nil {
-		return nil, err
-	}
-	p, err := s.lpPackage(r.lpRoute)
+func (s *Service) progression(_ context.Context, r ProgressionRequest) (*ProgressionEdgeResult, error) {
+	p, err := s.lpPackage(r.ProgressionRoute)
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +52,7 @@ func (s *Service) getLearningProgression(_ context.Context, raw json.RawMessage)
 	}
 	e := newEvidence(p, nil)
 	e.addEdge(rel)
-	req := pinned(r.lpRoute, p)
+	req := pinned(r.ProgressionRoute, p)
 	req["relationshipId"] = r.RelationshipID
 	out := s.lpEvidence(p, req, e, noContinuation)
 	if ok, err := fitsCeiling(out); err != nil {
@@ -63,12 +69,30 @@ func isProgression(l kgfb.RelLabel) bool {
 
 // --- get_standard_progressions ---------------------------------------------
 
-type standardProgressionsRequest struct {
-	lpRoute
+// StandardProgressionsRequest asks for the progression edges touching one
+// standard (get_standard_progressions). NewStandardProgressionsRequest fills
+// the defaults.
+type StandardProgressionsRequest struct {
+	ProgressionRoute
 	Identifier     Selector `json:"identifier"`
 	ConnectionKind string   `json:"connectionKind"`
 	Limit          int      `json:"limit"`
-	Cursor         *string  `json:"cursor"`
+	Cursor         *string  `json:"cursor,omitempty"`
+}
+
+// NewStandardProgressionsRequest asks for every edge touching the standard
+// id selects, in the framework's unique current snapshot.
+func NewStandardProgressionsRequest(frameworkID string, id Selector) StandardProgressionsRequest {
+	return newRequest[StandardProgressionsRequest](standardProgressionsSchema(), map[string]any{"frameworkId": frameworkID, "identifier": id})
+}
+
+// StandardProgressions answers get_standard_progressions: one page of the
+// edges touching the standard, ordered by (type, relationship ID).
+func (s *Service) StandardProgressions(ctx context.Context, r StandardProgressionsRequest) (*ProgressionCollection, error) {
+	if err := checkRequest(standardProgressionsSchema(), &r); err != nil {
+		return nil, err
+	}
+	return s.standardProgressions(ctx, r)
 }
 
 func pageLimit() *Schema { return integer(1, 100, 25, "edges per page") }
@@ -133,12 +157,8 @@ func sortedUniqueByID(img *kgimg.Image, rels []uint32) []uint32 {
 	return out
 }
 
-func (s *Service) getStandardProgressions(_ context.Context, raw json.RawMessage) (any, error) {
-	r, err := decode[standardProgressionsRequest](raw)
-	if err != nil {
-		return nil, err
-	}
-	p, err := s.lpPackage(r.lpRoute)
+func (s *Service) standardProgressions(_ context.Context, r StandardProgressionsRequest) (*ProgressionCollection, error) {
+	p, err := s.lpPackage(r.ProgressionRoute)
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +168,7 @@ func (s *Service) getStandardProgressions(_ context.Context, raw json.RawMessage
 	}
 	kind := r.ConnectionKind
 	img := p.Img
-	req := pinned(r.lpRoute, p)
+	req := pinned(r.ProgressionRoute, p)
 	req["identifier"] = r.Identifier
 	req["connectionKind"] = kind
 	req["limit"] = r.Limit

@@ -2,7 +2,6 @@ package query
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgimg"
@@ -13,8 +12,11 @@ const traversalNotice = "A deterministic breadth-first walk over stored buildsTo
 	"direction (an upstream walk follows edges backwards but reports them as stored). It asserts no new edge and no sequence " +
 	"beyond the cited ones; completeness at the requested depth does not mean the whole graph was exhausted."
 
-type traverseRequest struct {
-	lpRoute
+// TraverseRequest asks for a bounded walk over buildsTowards edges from one
+// standard (traverse_learning_progressions). NewTraverseRequest fills the
+// defaults.
+type TraverseRequest struct {
+	ProgressionRoute
 	Identifier Selector `json:"identifier"`
 	Direction  string   `json:"direction"`
 	MaxDepth   int      `json:"maxDepth"`
@@ -198,12 +200,23 @@ func (s *Service) traversalResult(p *catalog.Package, req obj, origin uint32, t 
 	}
 }
 
-func (s *Service) traverseLearningProgressions(_ context.Context, raw json.RawMessage) (any, error) {
-	r, err := decode[traverseRequest](raw)
-	if err != nil {
+// NewTraverseRequest walks downstream from the standard id selects, in the
+// framework's unique current snapshot, every bound at its default.
+func NewTraverseRequest(frameworkID string, id Selector) TraverseRequest {
+	return newRequest[TraverseRequest](traverseSchema(), map[string]any{"frameworkId": frameworkID, "identifier": id})
+}
+
+// Traverse answers traverse_learning_progressions: distances, frontier and
+// truncation reasons of a bounded breadth-first walk; no cursor.
+func (s *Service) Traverse(ctx context.Context, r TraverseRequest) (*TraversalResult, error) {
+	if err := checkRequest(traverseSchema(), &r); err != nil {
 		return nil, err
 	}
-	p, err := s.lpPackage(r.lpRoute)
+	return s.traverse(ctx, r)
+}
+
+func (s *Service) traverse(_ context.Context, r TraverseRequest) (*TraversalResult, error) {
+	p, err := s.lpPackage(r.ProgressionRoute)
 	if err != nil {
 		return nil, err
 	}
@@ -217,7 +230,7 @@ func (s *Service) traverseLearningProgressions(_ context.Context, raw json.RawMe
 		dir = kgfb.DirectionIn
 	}
 	maxDepth, maxNodes, maxEdges := r.MaxDepth, r.MaxNodes, r.MaxEdges
-	req := pinned(r.lpRoute, p)
+	req := pinned(r.ProgressionRoute, p)
 	req["identifier"] = r.Identifier
 	req["direction"] = direction
 	req["maxDepth"], req["maxNodes"], req["maxEdges"] = maxDepth, maxNodes, maxEdges
