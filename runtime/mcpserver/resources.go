@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 
 	"github.com/kgc-project/kgc/internal/canonjson"
@@ -20,7 +21,12 @@ func (s *Server) readResource(_ context.Context, req *mcp.ReadResourceRequest) (
 	if err != nil {
 		return nil, s.resourceError(uri, err)
 	}
-	c := &mcp.ResourceContents{URI: uri, MIMEType: r.MIMEType, Meta: mcp.Meta(r.Meta)}
+	// The SDK takes _meta as a map: the typed metadata, as JSON.
+	var meta mcp.Meta
+	if b, err := canonjson.Marshal(r.Meta); err == nil {
+		json.Unmarshal(b, &meta)
+	}
+	c := &mcp.ResourceContents{URI: uri, MIMEType: r.MIMEType, Meta: meta}
 	if r.Raw {
 		c.Blob = r.Data
 	} else {

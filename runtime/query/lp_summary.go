@@ -51,14 +51,38 @@ func lpValue(p *catalog.Package, key string) any {
 	return p.Progressions[key]
 }
 
+// ProgressionSummary is the learning_progressions resource (§3.7): the
+// declared figures, the artifacts, and what the package's stored summary
+// records (its values as stored; nil where it has none).
+type ProgressionSummary struct {
+	Artifacts                         []ArtifactEntry `json:"artifacts"`
+	BuildsTowardsRelationships        int64           `json:"buildsTowardsRelationships"`
+	EligibleSfisPerRelationship       any             `json:"eligibleSfisPerRelationship"`
+	GeneratedOriginNotice             string          `json:"generatedOriginNotice"`
+	HasLearningProgressionProvenance  bool            `json:"hasLearningProgressionProvenance"`
+	HasLearningProgressions           bool            `json:"hasLearningProgressions"`
+	NeedsReviewClaims                 any             `json:"needsReviewClaims"`
+	NoRelationClaims                  any             `json:"noRelationClaims"`
+	ObjectCounts                      any             `json:"objectCounts"`
+	PedagogicalCorrectnessEstablished *bool           `json:"pedagogicalCorrectnessEstablished"`
+	RelatesToRelationships            int64           `json:"relatesToRelationships"`
+	RelationshipWarningCount          any             `json:"relationshipWarningCount"`
+	RelationshipsWithWarningsCount    any             `json:"relationshipsWithWarningsCount"`
+	SemanticNotice                    string          `json:"semanticNotice"`
+	SemanticScopeNotice               any             `json:"semanticScopeNotice"`
+	SemanticValidationPerformed       *bool           `json:"semanticValidationPerformed"`
+	StructuralScopeNotice             string          `json:"structuralScopeNotice"`
+	TotalSfisConsidered               any             `json:"totalSfisConsidered"`
+	TotalSfisEligible                 any             `json:"totalSfisEligible"`
+	TotalSfisExcluded                 any             `json:"totalSfisExcluded"`
+	UnresolvedWarningPairs            any             `json:"unresolvedWarningPairs"`
+	ValidationPassed                  any             `json:"validationPassed"`
+	ValidationWarningCount            any             `json:"validationWarningCount"`
+}
+
 // progressionSummary is the public learning-progressions resource (§3.7).
-func progressionSummary(p *catalog.Package) obj {
+func progressionSummary(p *catalog.Package) ProgressionSummary {
 	caps, counts := p.Manifest.Capabilities, p.Manifest.Counts
-	has := p.Progressions != nil
-	var notEstablished, notPerformed any
-	if has {
-		notEstablished, notPerformed = false, false
-	}
 	objectCounts := lpValue(p, "objectCounts")
 	if objectCounts == nil {
 		m := obj{}
@@ -67,23 +91,28 @@ func progressionSummary(p *catalog.Package) obj {
 		}
 		objectCounts = m
 	}
-	out := obj{
-		"hasLearningProgressions":           caps.HasLearningProgressions,
-		"hasLearningProgressionProvenance":  caps.HasLearningProgressionProvenance,
-		"buildsTowardsRelationships":        counts.BuildsTowardsRelationships,
-		"relatesToRelationships":            counts.RelatesToRelationships,
-		"objectCounts":                      objectCounts,
-		"semanticValidationPerformed":       notPerformed,
-		"pedagogicalCorrectnessEstablished": notEstablished,
-		"artifacts":                         artifactEntries(p, lpArtifactNames...),
-		"structuralScopeNotice":             structuralScopeNotice,
-		"generatedOriginNotice":             generatedOriginNotice,
-		"semanticNotice":                    semanticNotice,
+	v := func(k string) any { return lpValue(p, k) }
+	out := ProgressionSummary{
+		HasLearningProgressions:          caps.HasLearningProgressions,
+		HasLearningProgressionProvenance: caps.HasLearningProgressionProvenance,
+		BuildsTowardsRelationships:       counts.BuildsTowardsRelationships,
+		RelatesToRelationships:           counts.RelatesToRelationships,
+		ObjectCounts:                     objectCounts,
+		Artifacts:                        artifactEntries(p, lpArtifactNames...),
+		StructuralScopeNotice:            structuralScopeNotice,
+		GeneratedOriginNotice:            generatedOriginNotice,
+		SemanticNotice:                   semanticNotice,
+		EligibleSfisPerRelationship:      v("eligibleSfisPerRelationship"), TotalSfisConsidered: v("totalSfisConsidered"),
+		TotalSfisEligible: v("totalSfisEligible"), TotalSfisExcluded: v("totalSfisExcluded"),
+		NeedsReviewClaims: v("needsReviewClaims"), NoRelationClaims: v("noRelationClaims"),
+		UnresolvedWarningPairs: v("unresolvedWarningPairs"), ValidationWarningCount: v("validationWarningCount"),
+		ValidationPassed: v("validationPassed"), RelationshipWarningCount: v("relationshipWarningCount"),
+		RelationshipsWithWarningsCount: v("relationshipsWithWarningsCount"), SemanticScopeNotice: v("semanticScopeNotice"),
 	}
-	for _, k := range []string{"eligibleSfisPerRelationship", "totalSfisConsidered", "totalSfisEligible", "totalSfisExcluded",
-		"needsReviewClaims", "noRelationClaims", "unresolvedWarningPairs", "validationWarningCount", "validationPassed",
-		"relationshipWarningCount", "relationshipsWithWarningsCount", "semanticScopeNotice"} {
-		out[k] = lpValue(p, k)
+	if p.Progressions != nil {
+		// Structural acceptance only: neither is claimed.
+		f := false
+		out.SemanticValidationPerformed, out.PedagogicalCorrectnessEstablished = &f, &f
 	}
 	return out
 }

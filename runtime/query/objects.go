@@ -10,14 +10,6 @@ import (
 // obj is a JSON object under construction (keys are sorted when encoded).
 type obj = map[string]any
 
-// nodeProp returns a node string field, or nil when the property is absent.
-func nodeProp(img *kgimg.Image, n uint32, f kgimg.NodeField, p uint) any {
-	if img.NodePresent(n)&(1<<p) == 0 {
-		return nil
-	}
-	return img.NodeString(n, f)
-}
-
 func stringList(l kgimg.StringList) []string {
 	out := make([]string, l.Len())
 	for i := range out {

@@ -20,42 +20,64 @@ type document struct {
 	mime           string
 	data           []byte
 	pkg            *catalog.Package
-	sources        []obj
+	sources        []SourceArtifact
 }
 
-func (d *document) metadata() obj {
-	m := obj{
-		"canonicalUri": d.ref.String(), "resourceKind": d.kind, "representation": d.representation, "mimeType": d.mime,
-		"byteLength": len(d.data), "contentSha256": ids.Sha256(d.data), "sourceArtifacts": nonNilObjs(d.sources),
+// ResourceMetadata identifies a resource read (surface.md §3.3): its address,
+// kind and representation, its bytes' length and SHA-256, the package it
+// belongs to (where it belongs to one) and the artifacts it comes from.
+type ResourceMetadata struct {
+	ByteLength      int              `json:"byteLength"`
+	CanonicalURI    string           `json:"canonicalUri"`
+	ContentSha256   string           `json:"contentSha256"`
+	FrameworkID     string           `json:"frameworkId,omitempty"`
+	GraphPackageID  string           `json:"graphPackageId,omitempty"`
+	GraphType       string           `json:"graphType,omitempty"`
+	MimeType        string           `json:"mimeType"`
+	ProfileID       string           `json:"profileId,omitempty"`
+	ProfileSha256   string           `json:"profileSha256,omitempty"`
+	ProfileVersion  string           `json:"profileVersion,omitempty"`
+	Representation  string           `json:"representation"` // deterministic_derived | raw_source
+	ResourceKind    string           `json:"resourceKind"`
+	SnapshotID      string           `json:"snapshotId,omitempty"`
+	SourceArtifacts []SourceArtifact `json:"sourceArtifacts"`
+}
+
+// SourceArtifact is an artifact a resource was derived or read from.
+type SourceArtifact struct {
+	GraphPackageID string  `json:"graphPackageId"`
+	LogicalName    string  `json:"logicalName"`
+	Sha256         string  `json:"sha256"`
+	SizeBytes      *uint64 `json:"sizeBytes"`
+}
+
+func (d *document) metadata() ResourceMetadata {
+	m := ResourceMetadata{
+		CanonicalURI: d.ref.String(), ResourceKind: d.kind, Representation: d.representation, MimeType: d.mime,
+		ByteLength: len(d.data), ContentSha256: ids.Sha256(d.data), SourceArtifacts: d.sources, FrameworkID: d.ref.frameworkID,
 	}
-	if d.ref.frameworkID != "" {
-		m["frameworkId"] = d.ref.frameworkID
+	if m.SourceArtifacts == nil {
+		m.SourceArtifacts = []SourceArtifact{}
 	}
 	if p := d.pkg; p != nil {
 		mf := p.Manifest
-		m["snapshotId"], m["graphPackageId"], m["graphType"] = mf.SnapshotID, mf.GraphPackageID, mf.GraphType
-		m["profileId"], m["profileVersion"], m["profileSha256"] = mf.Profile.ProfileID, mf.Profile.ProfileVersion, mf.Profile.Sha256
+		m.SnapshotID, m.GraphPackageID, m.GraphType = mf.SnapshotID, mf.GraphPackageID, mf.GraphType
+		m.ProfileID, m.ProfileVersion, m.ProfileSha256 = mf.Profile.ProfileID, mf.Profile.ProfileVersion, mf.Profile.Sha256
 	}
 	return m
 }
 
-func nonNilObjs(l []obj) []obj {
-	if l == nil {
-		return []obj{}
-	}
-	return l
-}
-
-func sourceArtifact(p *catalog.Package, name string) obj {
+func sourceArtifact(p *catalog.Package, name string) (SourceArtifact, bool) {
 	a, ok := p.Manifest.Artifact(name)
 	if !ok {
-		return nil
+		return SourceArtifact{}, false
 	}
-	var size any
+	out := SourceArtifact{GraphPackageID: p.GraphPackageID(), LogicalName: name, Sha256: p.Manifest.Checksums[a.Path]}
 	if art, ok := p.Img.Artifact(name); ok {
-		size = art.Size()
+		size := art.Size()
+		out.SizeBytes = &size
 	}
-	return obj{"graphPackageId": p.GraphPackageID(), "logicalName": name, "sha256": p.Manifest.Checksums[a.Path], "sizeBytes": size}
+	return out, true
 }
 
 func derivedDoc(ref resourceRef, kind string, p *catalog.Package, v any, sources ...string) (*document, error) {
@@ -65,7 +87,7 @@ func derivedDoc(ref resourceRef, kind string, p *catalog.Package, v any, sources
 	}
 	d := &document{ref: ref, kind: kind, representation: "deterministic_derived", mime: "application/json", data: b, pkg: p}
 	for _, name := range sources {
-		if s := sourceArtifact(p, name); s != nil {
+		if s, ok := sourceArtifact(p, name); ok {
 			d.sources = append(d.sources, s)
 		}
 	}
@@ -159,7 +181,9 @@ func (s *Service) artifactDoc(ref resourceRef, p *catalog.Package, name, kind st
 		return nil, notFound("artifact %s is not in the image", name)
 	}
 	d := &document{ref: ref, kind: kind, representation: "raw_source", mime: string(a.Mime()), data: a.BytesBytes(), pkg: p}
-	d.sources = append(d.sources, sourceArtifact(p, name))
+	if s, ok := sourceArtifact(p, name); ok {
+		d.sources = append(d.sources, s)
+	}
 	return d, nil
 }
 
@@ -210,7 +234,7 @@ type Resource struct {
 	MIMEType string
 	Raw      bool
 	Data     []byte
-	Meta     map[string]any
+	Meta     ResourceMetadata
 }
 
 // ReadResource reads the resource at uri under the rights and size policies.

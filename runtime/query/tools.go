@@ -149,7 +149,7 @@ func (s *Service) toolTable() []Tool {
 		{Name: "read_evidence", Title: "Read a resource in windows",
 			Description: "One window of any kgfegmcp:// resource (UTF-8 text), under the same rights and size checks as a native read; continue with page.nextRequest; joined windows reproduce metadata.contentSha256.",
 			Request:     readEvidenceSchema(), RequestRequired: true,
-			OutputKeys: []string{"metadata", "content", "contentStatus", "page", "evidenceNotice", "request"}, run: s.readEvidence},
+			OutputKeys: []string{"metadata", "content", "contentStatus", "page", "evidenceNotice", "request"}, run: typedRun(s.readEvidence)},
 	}
 }
 

@@ -2,7 +2,6 @@ package query
 
 import (
 	"context"
-	"encoding/json"
 	"unicode/utf8"
 
 	"github.com/kgc-project/kgc/internal/canonjson"
@@ -21,10 +20,57 @@ const evidenceNotice = "content is one window of the resource's original UTF-8 b
 	"To read on, call read_evidence with page.nextRequest exactly as returned; joining the windows in order reproduces " +
 	"the bytes whose SHA-256 is metadata.contentSha256."
 
-type readEvidenceRequest struct {
+// EvidenceRequest asks for one window of a resource (read_evidence).
+// NewEvidenceRequest fills the defaults.
+type EvidenceRequest struct {
 	URI             string  `json:"uri"`
 	MaxContentBytes int     `json:"maxContentBytes"`
-	Cursor          *string `json:"cursor"`
+	Cursor          *string `json:"cursor,omitempty"`
+}
+
+// NewEvidenceRequest asks for the first window of the resource at uri.
+func NewEvidenceRequest(uri string) EvidenceRequest {
+	return newRequest[EvidenceRequest](readEvidenceSchema(), map[string]any{"uri": uri})
+}
+
+// EvidenceResult is one window of a resource's UTF-8 bytes: joined in order,
+// the windows reproduce the bytes whose SHA-256 is Metadata.ContentSha256.
+type EvidenceResult struct {
+	Content        string           `json:"content"`
+	ContentStatus  string           `json:"contentStatus"` // full | partial
+	EvidenceNotice string           `json:"evidenceNotice"`
+	Metadata       ResourceMetadata `json:"metadata"`
+	Page           EvidencePage     `json:"page"`
+	Request        map[string]any   `json:"request"`
+}
+
+// EvidencePage places a window in the resource and says how to read on.
+type EvidencePage struct {
+	ChunkSha256      string         `json:"chunkSha256"`
+	EndByteExclusive int            `json:"endByteExclusive"`
+	IsComplete       bool           `json:"isComplete"`
+	Limits           EvidenceLimits `json:"limits"`
+	MaxContentBytes  int            `json:"maxContentBytes"`
+	NextCursor       *string        `json:"nextCursor"`
+	NextRequest      map[string]any `json:"nextRequest"`
+	ReturnedBytes    int            `json:"returnedBytes"`
+	StartByte        int            `json:"startByte"`
+	TotalBytes       int            `json:"totalBytes"`
+}
+
+// EvidenceLimits are the envelope ceilings a window is fitted to.
+type EvidenceLimits struct {
+	MaxResultBytes      int `json:"maxResultBytes"`
+	MaxResultCharacters int `json:"maxResultCharacters"`
+}
+
+// ReadEvidence answers read_evidence: one window of any resource under the
+// same rights, exposure and size checks as a native read.
+func (s *Service) ReadEvidence(ctx context.Context, r EvidenceRequest) (*EvidenceResult, error) {
+	if err := checkRequest(readEvidenceSchema(), &r); err != nil {
+		return nil, err
+	}
+	return s.readEvidence(ctx, r)
 }
 
 func readEvidenceSchema() *Schema {
@@ -37,11 +83,7 @@ func readEvidenceSchema() *Schema {
 
 // readEvidence returns one window of any resource under the same rights, exposure
 // and size checks as a native read.
-func (s *Service) readEvidence(_ context.Context, raw json.RawMessage) (any, error) {
-	r, err := decode[readEvidenceRequest](raw)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) readEvidence(_ context.Context, r EvidenceRequest) (*EvidenceResult, error) {
 	ref, err := parseURI(r.URI)
 	if err != nil {
 		return nil, err
@@ -59,7 +101,7 @@ func (s *Service) readEvidence(_ context.Context, raw json.RawMessage) (any, err
 	meta := d.metadata()
 	window := r.MaxContentBytes
 	bind := obj{"cursorKind": evidenceCursorKind, "cursorVersion": 1, "canonicalUri": ref.String(),
-		"contentSha256": meta["contentSha256"], "metadataSha256": sha256OfValue(meta), "maxContentBytes": window}
+		"contentSha256": meta.ContentSha256, "metadataSha256": sha256OfValue(meta), "maxContentBytes": window}
 	start := 0
 	if r.Cursor != nil {
 		fields, err := decodeCursor(*r.Cursor, bind)
@@ -73,30 +115,28 @@ func (s *Service) readEvidence(_ context.Context, raw json.RawMessage) (any, err
 		start = int(off)
 	}
 	request := obj{"uri": r.URI, "maxContentBytes": window, "cursor": r.Cursor}
-	build := func(end int) obj {
+	build := func(end int) *EvidenceResult {
 		chunk := d.data[start:end]
 		complete := end == len(d.data)
-		var next, nextRequest any
+		out := &EvidenceResult{Metadata: meta, Content: string(chunk), ContentStatus: "partial", EvidenceNotice: evidenceNotice,
+			Request: request, Page: EvidencePage{
+				StartByte: start, EndByteExclusive: end, ReturnedBytes: end - start, TotalBytes: len(d.data),
+				MaxContentBytes: window, IsComplete: complete, ChunkSha256: ids.Sha256(chunk),
+				Limits: EvidenceLimits{MaxResultBytes: MaxProgressionResultBytes, MaxResultCharacters: MaxProgressionResultChars},
+			}}
 		if !complete {
 			f := obj{}
 			for k, v := range bind {
 				f[k] = v
 			}
 			f["offset"] = end
-			next = encodeCursor(f)
-			nextRequest = obj{"uri": r.URI, "maxContentBytes": window, "cursor": next}
+			next := encodeCursor(f)
+			out.Page.NextCursor, out.Page.NextRequest = &next, obj{"uri": r.URI, "maxContentBytes": window, "cursor": next}
 		}
-		status := "partial"
 		if start == 0 && complete {
-			status = "full"
+			out.ContentStatus = "full"
 		}
-		return obj{"metadata": meta, "content": string(chunk), "contentStatus": status, "evidenceNotice": evidenceNotice,
-			"request": request, "page": obj{
-				"startByte": start, "endByteExclusive": end, "returnedBytes": end - start, "totalBytes": len(d.data),
-				"maxContentBytes": window, "isComplete": complete, "nextCursor": next, "nextRequest": nextRequest,
-				"chunkSha256": ids.Sha256(chunk),
-				"limits":      obj{"maxResultBytes": MaxProgressionResultBytes, "maxResultCharacters": MaxProgressionResultChars},
-			}}
+		return out
 	}
 	end := boundary(d.data, min(start+window, len(d.data)))
 	for end > start {

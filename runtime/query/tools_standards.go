@@ -211,6 +211,35 @@ func (s *Service) standardComponents(_ context.Context, r StandardRequest) (*Sta
 	return &c, nil
 }
 
+// StandardProvenance is the standard_provenance resource: the detailed
+// provenance entry of a standard, as stored.
+type StandardProvenance struct {
+	CaseIdentifierUUID *string         `json:"caseIdentifierUuid"`
+	NodeID             string          `json:"nodeId"`
+	Provenance         json.RawMessage `json:"provenance"`
+}
+
+// ComponentProvenance is the learning_component_provenance resource.
+type ComponentProvenance struct {
+	NodeID     string          `json:"nodeId"`
+	Provenance json.RawMessage `json:"provenance"`
+}
+
+// RelationshipRecord is the relationship resource.
+type RelationshipRecord struct {
+	PackageIdentity PackageIdentity   `json:"packageIdentity"`
+	Relationship    GraphRelationship `json:"relationship"`
+}
+
+// RelationshipProvenance is the relationship_provenance resource: a
+// progression edge's stored provenance record and the shard it lives in.
+type RelationshipProvenance struct {
+	Partition         int             `json:"partition"`
+	PartitionArtifact string          `json:"partitionArtifact"`
+	Provenance        json.RawMessage `json:"provenance"`
+	RelationshipID    string          `json:"relationshipId"`
+}
+
 // recordDoc resolves the record-level resource families.
 func (s *Service) recordDoc(ref resourceRef, p *catalog.Package) (*document, error) {
 	img := p.Img
@@ -228,9 +257,9 @@ func (s *Service) recordDoc(ref resourceRef, p *catalog.Package) (*document, err
 			if !p.Manifest.Capabilities.HasDetailedProvenance || prov == "" {
 				return nil, notFound("standard %s has no detailed provenance in this package", ref.id)
 			}
-			return derivedDoc(ref, "standard_provenance", p, obj{"nodeId": ref.id,
-				"caseIdentifierUuid": nodeProp(img, n, kgimg.NodeCaseIdentifierUUID, kgimg.PCaseIdentifierUUID),
-				"provenance":         json.RawMessage(prov)}, "entityProvenance")
+			return derivedDoc(ref, "standard_provenance", p, StandardProvenance{NodeID: ref.id,
+				CaseIdentifierUUID: nodeString(img, n, kgimg.NodeCaseIdentifierUUID, kgimg.PCaseIdentifierUUID),
+				Provenance:         json.RawMessage(prov)}, "entityProvenance")
 		default:
 			return derivedDoc(ref, "standard_learning_components", p, componentsForStandard(p, n), "nodes", "relationships")
 		}
@@ -246,21 +275,21 @@ func (s *Service) recordDoc(ref resourceRef, p *catalog.Package) (*document, err
 		if prov == "" {
 			return nil, notFound("learning component %s has no provenance entry in this package", ref.id)
 		}
-		return derivedDoc(ref, "learning_component_provenance", p, obj{"nodeId": ref.id, "provenance": json.RawMessage(prov)}, "learningComponentProvenance")
+		return derivedDoc(ref, "learning_component_provenance", p, ComponentProvenance{NodeID: ref.id, Provenance: json.RawMessage(prov)}, "learningComponentProvenance")
 	case "relationship", "relationship_provenance":
 		r, ok := img.RelationshipByID(ref.id)
 		if !ok {
 			return nil, notFound("no relationship %s in %s", ref.id, p.SnapshotID())
 		}
 		if ref.kind == "relationship" {
-			return derivedDoc(ref, "relationship", p, obj{"relationship": graphRelationship(img, r), "packageIdentity": packageIdentity(p)}, "relationships")
+			return derivedDoc(ref, "relationship", p, RelationshipRecord{Relationship: graphRelationship(img, r), PackageIdentity: packageIdentity(p)}, "relationships")
 		}
 		rec, shard, ok := img.Provenance(r)
 		if !ok {
 			return nil, notFound("relationship %s has no stored provenance (only learning-progression edges do)", ref.id)
 		}
-		return derivedDoc(ref, "relationship_provenance", p, obj{"relationshipId": ref.id, "partition": shard,
-			"partitionArtifact": provenanceShardName(shard), "provenance": json.RawMessage(rec)},
+		return derivedDoc(ref, "relationship_provenance", p, RelationshipProvenance{RelationshipID: ref.id, Partition: shard,
+			PartitionArtifact: provenanceShardName(shard), Provenance: json.RawMessage(rec)},
 			"learningProgressionProvenanceIndex", provenanceShardName(shard))
 	}
 	return nil, notFound("unknown resource")
