@@ -1,12 +1,16 @@
 package main
 
 import (
+	"encoding/json"
+
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/kgc-project/kgc/internal/imgtest"
 )
@@ -124,4 +128,171 @@ func firstDiff(a, b string) int {
 		i++
 	}
 	return i
+}
+
+// TestTranscriptResultsMatchTheirOutputSchemas validates the structured
+// content of every successful tool call in the golden transcripts against the
+// output schema its tool publishes in tools/list (itself a transcript), with
+// a real JSON Schema validator.
+func TestTranscriptResultsMatchTheirOutputSchemas(t *testing.T) {
+	schemas := map[string]*jsonschema.Resolved{}
+	b, err := os.ReadFile("testdata/transcripts/samples/tools-list.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := parseTranscript(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list struct {
+		Result struct {
+			Tools []struct {
+				Name         string             `json:"name"`
+				OutputSchema *jsonschema.Schema `json:"outputSchema"`
+			} `json:"tools"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(tr.response), &list); err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range list.Result.Tools {
+		if tool.OutputSchema == nil || len(tool.OutputSchema.Properties) == 0 {
+			t.Fatalf("%s publishes no output schema", tool.Name)
+		}
+		rs, err := tool.OutputSchema.Resolve(nil)
+		if err != nil {
+			t.Fatalf("%s: output schema does not resolve: %v", tool.Name, err)
+		}
+		schemas[tool.Name] = rs
+	}
+	files, _ := filepath.Glob("testdata/transcripts/*/*.txtar")
+	checked := map[string]int{}
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		tr, err := parseTranscript(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var req struct {
+			Method string `json:"method"`
+			Params struct {
+				Name string `json:"name"`
+			} `json:"params"`
+		}
+		if json.Unmarshal([]byte(tr.request), &req) != nil || req.Method != "tools/call" {
+			continue
+		}
+		var resp struct {
+			Result *struct {
+				IsError           bool `json:"isError"`
+				StructuredContent any  `json:"structuredContent"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(tr.response), &resp); err != nil || resp.Result == nil || resp.Result.IsError {
+			continue
+		}
+		rs := schemas[req.Params.Name]
+		if rs == nil {
+			t.Errorf("%s: no schema for %s", f, req.Params.Name)
+			continue
+		}
+		if err := rs.Validate(resp.Result.StructuredContent); err != nil {
+			t.Errorf("%s: the result breaks %s's output schema: %v", f, req.Params.Name, err)
+		}
+		checked[req.Params.Name]++
+	}
+	for name := range schemas {
+		if checked[name] == 0 {
+			t.Errorf("no transcript exercises %s's output schema", name)
+		}
+	}
+	// The schemas are not vacuous: a wrong type, a missing required field and
+	// an unknown field are each refused.
+	b, _ = os.ReadFile("testdata/transcripts/samples/get-standard.txtar")
+	tr, _ = parseTranscript(b)
+	var resp struct {
+		Result struct {
+			StructuredContent map[string]any `json:"structuredContent"`
+		} `json:"result"`
+	}
+	json.Unmarshal([]byte(tr.response), &resp)
+	good := resp.Result.StructuredContent
+	for name, mutate := range map[string]func(m map[string]any){
+		"wrong type":    func(m map[string]any) { m["node"].(map[string]any)["nodeId"] = 5 },
+		"missing field": func(m map[string]any) { delete(m["node"].(map[string]any), "labels") },
+		"unknown field": func(m map[string]any) { m["surprise"] = true },
+	} {
+		var m map[string]any
+		raw, _ := json.Marshal(good)
+		json.Unmarshal(raw, &m)
+		mutate(m)
+		if schemas["get_standard"].Validate(m) == nil {
+			t.Errorf("get_standard's output schema accepts a result with a %s", name)
+		}
+	}
+}
+
+// TestTranscriptRequestsMatchTheirInputSchemas holds the published input
+// schemas (compacted: shared properties of the alternatives written once) to
+// what the server does: every call the server answered is valid against its
+// tool's published schema, and every call it refused as an input error for a
+// schema reason is not.
+func TestTranscriptRequestsMatchTheirInputSchemas(t *testing.T) {
+	b, err := os.ReadFile("testdata/transcripts/samples/tools-list.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := parseTranscript(b)
+	var list struct {
+		Result struct {
+			Tools []struct {
+				Name        string             `json:"name"`
+				InputSchema *jsonschema.Schema `json:"inputSchema"`
+			} `json:"tools"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(tr.response), &list); err != nil {
+		t.Fatal(err)
+	}
+	schemas := map[string]*jsonschema.Resolved{}
+	for _, tool := range list.Result.Tools {
+		rs, err := tool.InputSchema.Resolve(nil)
+		if err != nil {
+			t.Fatalf("%s: input schema does not resolve: %v", tool.Name, err)
+		}
+		schemas[tool.Name] = rs
+	}
+	files, _ := filepath.Glob("testdata/transcripts/*/*.txtar")
+	accepted, refused := 0, 0
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		tr, _ := parseTranscript(b)
+		var req struct {
+			Method string `json:"method"`
+			Params struct {
+				Name      string `json:"name"`
+				Arguments any    `json:"arguments"`
+			} `json:"params"`
+		}
+		if json.Unmarshal([]byte(tr.request), &req) != nil || req.Method != "tools/call" || schemas[req.Params.Name] == nil {
+			continue
+		}
+		verdict := schemas[req.Params.Name].Validate(req.Params.Arguments)
+		schemaReason := strings.HasPrefix(filepath.Base(f), "input-")
+		switch {
+		case !strings.Contains(tr.response, "Input validation error") && !strings.Contains(tr.response, "unsupported_search_mode"):
+			accepted++
+			if verdict != nil {
+				t.Errorf("%s: the server answered a call its published schema refuses: %v", f, verdict)
+			}
+		case schemaReason:
+			refused++
+			if verdict == nil {
+				t.Errorf("%s: the server refused a call its published schema accepts", f)
+			}
+		}
+	}
+	if accepted < 40 || refused < 5 {
+		t.Errorf("only %d accepted and %d refused calls checked", accepted, refused)
+	}
 }

@@ -17,11 +17,7 @@ import (
 // registerTools registers every tool of the query layer, in its order.
 func (s *Server) registerTools() {
 	for _, t := range s.q.Tools() {
-		outProps := map[string]any{}
-		for _, k := range t.OutputKeys {
-			outProps[k] = map[string]any{}
-		}
-		output := map[string]any{"type": "object", "properties": outProps, "required": t.OutputKeys}
+		output := query.OutputSchema(t.ResultType())
 		name := t.Name
 		s.mcp.AddTool(&mcp.Tool{
 			Name: t.Name, Title: t.Title, Description: t.Description,

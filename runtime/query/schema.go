@@ -97,12 +97,79 @@ func (s *Schema) MarshalJSON() ([]byte, error) {
 		m["uniqueItems"] = true
 	}
 	if len(s.OneOf) > 0 {
-		m["oneOf"] = s.OneOf
+		hoistCommon(m, s.OneOf, s.Discriminator)
 	}
 	if s.Default != nil {
 		m["default"] = s.Default
 	}
 	return json.Marshal(m)
+}
+
+// hoistCommon publishes alternatives compactly: the properties every branch
+// declares identically are written once at the top (with the properties all
+// branches require), each branch keeps only its own, and
+// unevaluatedProperties refuses anything neither declares (JSON Schema
+// 2020-12). Validation here uses the branches as built; this changes only
+// what tools/list carries.
+func hoistCommon(m map[string]any, alts []*Schema, discriminator string) {
+	published := func(v any) string { b, _ := json.Marshal(v); return string(b) }
+	common := map[string]*Schema{}
+	for name, p := range alts[0].Properties {
+		if name == discriminator {
+			continue
+		}
+		same := true
+		for _, alt := range alts[1:] {
+			if q, ok := alt.Properties[name]; !ok || published(q) != published(p) {
+				same = false
+				break
+			}
+		}
+		if same {
+			common[name] = p
+		}
+	}
+	if len(common) == 0 {
+		m["oneOf"] = alts
+		return
+	}
+	var required []string
+	for _, name := range alts[0].Required {
+		if _, ok := common[name]; !ok {
+			continue
+		}
+		all := true
+		for _, alt := range alts[1:] {
+			all = all && contains(alt.Required, name)
+		}
+		if all {
+			required = append(required, name)
+		}
+	}
+	branches := make([]map[string]any, len(alts))
+	for i, alt := range alts {
+		props := map[string]*Schema{}
+		for name, p := range alt.Properties {
+			if _, ok := common[name]; !ok {
+				props[name] = p
+			}
+		}
+		var req []string
+		for _, name := range alt.Required {
+			if !contains(required, name) {
+				req = append(req, name)
+			}
+		}
+		b := map[string]any{"properties": props}
+		if len(req) > 0 {
+			b["required"] = req
+		}
+		branches[i] = b
+	}
+	m["properties"], m["oneOf"], m["unevaluatedProperties"] = common, branches, false
+	if len(required) > 0 {
+		m["required"] = required
+	}
 }
 
 func has(types []string, t string) bool {

@@ -177,7 +177,7 @@ type MatchedField struct {
 // SearchResult is a page of either search tool (Hit is StandardHit or
 // ComponentHit). EffectiveScope is an ExactScope or a FederatedScope.
 type SearchResult[Hit any] struct {
-	EffectiveScope    any                 `json:"effectiveScope"`
+	EffectiveScope    EffectiveScope      `json:"effectiveScope"`
 	Page              SearchPage[Hit]     `json:"page"`
 	SelectedSnapshots []FrameworkSnapshot `json:"selectedSnapshots"`
 }
@@ -203,7 +203,7 @@ type pagingInput struct {
 	request    obj // validated request, defaults filled, cursor excluded
 	byCode     bool
 	pkgs       []*catalog.Package
-	scope      any
+	scope      EffectiveScope
 }
 
 // searchPage ranks a run's hits, applies the cursor and builds the result of

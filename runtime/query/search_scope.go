@@ -38,6 +38,13 @@ func scopeProps() map[string]*Schema {
 	}
 }
 
+// EffectiveScope is a search's effective scope: an ExactScope or a
+// FederatedScope.
+type EffectiveScope interface{ selection() string }
+
+func (ExactScope) selection() string     { return "exact" }
+func (FederatedScope) selection() string { return "federated" }
+
 // ExactScope is a search's effective scope when its selectors name one
 // package.
 type ExactScope struct {
@@ -67,7 +74,7 @@ type SearchWarning struct {
 // selectPackages resolves a search's scope: explicit snapshots and frameworks
 // (each framework's unique current snapshot unless one of its snapshots is
 // named), or every family's unique current snapshot; then the package filters.
-func (s *Service) selectPackages(r *SearchScope) ([]*catalog.Package, any, error) {
+func (s *Service) selectPackages(r *SearchScope) ([]*catalog.Package, EffectiveScope, error) {
 	var pkgs []*catalog.Package
 	seen := map[string]bool{}
 	add := func(p *catalog.Package) {
@@ -113,7 +120,7 @@ func (s *Service) selectPackages(r *SearchScope) ([]*catalog.Package, any, error
 	if explicit && len(kept) == 0 {
 		return nil, nil, kgerr.New(kgerr.FrameworkNotFound, "no selected package matches the jurisdiction, language and subject filters")
 	}
-	var scope any
+	var scope EffectiveScope
 	// Exact: the selectors name one package and the filters keep it.
 	if explicit && len(pkgs) == 1 && len(kept) == 1 {
 		p := kept[0]

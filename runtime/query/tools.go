@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
 
 	"github.com/kgc-project/kgc/internal/canonjson"
 	"github.com/kgc-project/kgc/internal/jsonv"
@@ -17,9 +18,12 @@ type Tool struct {
 	Request                  *Schema
 	RequestRequired          bool
 	OutputKeys               []string
-	run                      func(ctx context.Context, raw json.RawMessage) (any, error)
-	input                    *Schema
+	handler
+	input *Schema
 }
+
+// ResultType is the Go type of the tool's result (OutputSchema describes it).
+func (t *Tool) ResultType() reflect.Type { return t.result }
 
 // InputSchema is the schema of the tool's arguments: an object holding the
 // request (surface.md §2.A1).
@@ -84,72 +88,73 @@ func (s *Service) toolTable() []Tool {
 	return []Tool{
 		{Name: "get_capabilities", Title: "Server and package capabilities",
 			Description: "Server-wide and per-package implemented capabilities: tools, resources, search modes, rights, counts.",
-			OutputKeys:  []string{"serverName", "toolNames", "packages"}, run: func(ctx context.Context, _ json.RawMessage) (any, error) { return s.Capabilities(ctx) }},
+			OutputKeys:  []string{"serverName", "toolNames", "packages"}, handler: handler{run: func(ctx context.Context, _ json.RawMessage) (any, error) { return s.Capabilities(ctx) },
+				result: reflect.TypeFor[*CapabilitiesResult]()}},
 		{Name: "list_frameworks", Title: "List accepted frameworks",
 			Description: "Filtered, cursor-paged list of accepted framework snapshots ordered by (frameworkId, snapshotId).",
 			Request:     listFrameworksSchema(), OutputKeys: []string{"catalogSha256", "items", "returnedCount", "totalMatchingCount", "hasMore", "nextCursor"},
-			run: typedRun(s.listFrameworks)},
+			handler: pagedRun[ListFrameworksRequest, *FrameworkList](s.listFrameworks)},
 		{Name: "get_framework", Title: "Get one framework snapshot",
 			Description: "One exact snapshot (frameworkId + snapshotId) or the framework's unique current snapshot.",
-			Request:     frameworkRequestSchema(false), RequestRequired: true, OutputKeys: []string{"framework"}, run: typedRun(s.getFramework)},
+			Request:     frameworkRequestSchema(false), RequestRequired: true, OutputKeys: []string{"framework"}, handler: typedRun(s.getFramework)},
 		{Name: "get_framework_statistics", Title: "Structural statistics of a package",
 			Description: "Counts of one package: hierarchy shape, grades, statement types, codes, multi-parent, unresolved edges; learning components and progressions reported separately.",
 			Request:     frameworkRequestSchema(true), RequestRequired: true, OutputKeys: []string{"package", "sourceMetadata", "statistics"},
-			run: typedRun(s.frameworkStatistics)},
+			handler: typedRun(s.frameworkStatistics)},
 		{Name: "search_standards", Title: "Search standards",
 			Description: "Lexical (text), exact-code (code_exact) or delimiter-bounded prefix-code (code_prefix) search over standards, filtered by grade, subject and statement type, ranked deterministically and cursor-paged. Hits are retrieval candidates, not alignments.",
 			Request:     searchStandardsSchema(), RequestRequired: true, OutputKeys: []string{"effectiveScope", "selectedSnapshots", "page"},
-			run: typedRun(s.searchStandards)},
+			handler: pagedRun[StandardSearchRequest, *SearchResult[StandardHit]](s.searchStandards)},
 		{Name: "get_standard", Title: "Get one standard",
 			Description: "One standards item by node ID, CASE UUID or CASE URI, with its facets and package identity.",
 			Request:     standardRequestSchema(), RequestRequired: true, OutputKeys: []string{"node", "facets", "package", "sourceMetadata"},
-			run: typedRun(s.standard)},
+			handler: typedRun(s.standard)},
 		{Name: "get_standard_context", Title: "Hierarchy context of a standard",
 			Description: "Parents, children, ancestors, descendants and every root path of one standard, bounded; records appear once in the nodes and relationships tables.",
 			Request:     contextRequestSchema(), RequestRequired: true,
 			OutputKeys: []string{"standard", "directParents", "directChildren", "ancestors", "descendants", "rootPaths", "relationshipStatuses", "nodes", "relationships"},
-			run:        typedRun(s.standardContext)},
+			handler:    typedRun(s.standardContext)},
 		{Name: "search_learning_components", Title: "Search learning components",
 			Description: "Text, whole-tag, or supported-code (exact or prefix) search over learning components, ranked deterministically and cursor-paged; supported-code hits carry every matched standard.",
 			Request:     searchComponentsSchema(), RequestRequired: true, OutputKeys: []string{"effectiveScope", "selectedSnapshots", "page"},
-			run: typedRun(s.searchComponents)},
+			handler: pagedRun[ComponentSearchRequest, *SearchResult[ComponentHit]](s.searchComponents)},
 		{Name: "get_learning_component", Title: "Get one learning component",
 			Description: "One learning component with labelled hierarchy placements of the standards it supports.",
 			Request:     componentRequestSchema(), RequestRequired: true, OutputKeys: []string{"node", "package", "sourceMetadata", "placements"},
-			run: typedRun(s.component)},
+			handler: typedRun(s.component)},
 		{Name: "get_learning_component_context", Title: "Get a learning component with its standards",
 			Description: "One learning component with the complete records of the standards it supports and the supports edges.",
 			Request:     componentRequestSchema(), RequestRequired: true,
-			OutputKeys: []string{"node", "package", "sourceMetadata", "placements", "supportedStandards"}, run: typedRun(s.componentContext)},
+			OutputKeys: []string{"node", "package", "sourceMetadata", "placements", "supportedStandards"}, handler: typedRun(s.componentContext)},
 		{Name: "get_learning_components_for_standard", Title: "Learning components of a standard",
 			Description: "Every learning component supporting one standard, with each component's supported standards.",
 			Request:     standardRequestSchema(), RequestRequired: true, OutputKeys: []string{"standard", "components", "package", "sourceMetadata"},
-			run: typedRun(s.standardComponents)},
+			handler: typedRun(s.standardComponents)},
 		{Name: "get_learning_progression", Title: "Get one learning-progression edge",
 			Description: "One stored buildsTowards or relatesTo edge by relationship ID, with both endpoint standards, the model's judgment excerpts and links to its provenance.",
-			Request:     getProgressionSchema(), RequestRequired: true, OutputKeys: lpKeys(), run: typedRun(s.progression)},
+			Request:     getProgressionSchema(), RequestRequired: true, OutputKeys: lpKeys(), handler: typedRun(s.progression)},
 		{Name: "get_standard_progressions", Title: "Progression edges of a standard",
 			Description: "The stored progression edges touching one standard (incoming builds, outgoing builds, related), ordered by (type, relationship ID), paged; continue with page.nextRequest.",
 			Request:     standardProgressionsSchema(), RequestRequired: true,
-			OutputKeys: lpKeys("connections", "endpointScope", "filters", "page", "resolvedStandardNodeIds"), run: typedRun(s.standardProgressions)},
+			OutputKeys: lpKeys("connections", "endpointScope", "filters", "page", "resolvedStandardNodeIds"), handler: typedRun(s.standardProgressions)},
 		{Name: "search_learning_progressions", Title: "Find progression edges",
 			Description: "Progression edges whose endpoint(s) match grade, statement-type and selected-standard filters (one conjunction per endpoint, endpointScope either|both|source|target), paged; continue with page.nextRequest.",
 			Request:     searchProgressionsSchema(), RequestRequired: true,
-			OutputKeys: lpKeys("connections", "endpointScope", "filters", "page", "resolvedStandardNodeIds"), run: typedRun(s.searchProgressions)},
+			OutputKeys: lpKeys("connections", "endpointScope", "filters", "page", "resolvedStandardNodeIds"), handler: typedRun(s.searchProgressions)},
 		{Name: "traverse_learning_progressions", Title: "Walk buildsTowards edges",
 			Description: "Bounded breadth-first walk over stored buildsTowards edges from one standard, downstream or upstream, with distances, frontier and truncation reasons; no cursor.",
 			Request:     traverseSchema(), RequestRequired: true,
 			OutputKeys: lpKeys("originNodeId", "distances", "frontier", "counters", "scopeComplete", "graphExhausted", "truncationReasons"),
-			run:        typedRun(s.traverse)},
+			handler:    typedRun(s.traverse)},
 		{Name: "get_learning_progression_paths", Title: "Paths between two standards",
 			Description: "Directed simple buildsTowards paths from one standard to another, shortest first then by relationship IDs, bounded; no cursor.",
 			Request:     pathsSchema(), RequestRequired: true,
 			OutputKeys: lpKeys("sourceNodeId", "targetNodeId", "paths", "counters", "frontier", "truncationReasons", "graphExhausted", "scopeComplete"),
-			run:        typedRun(s.paths)},
+			handler:    typedRun(s.paths)},
 		{Name: "read_evidence", Title: "Read a resource in windows",
 			Description: "One window of any kgfegmcp:// resource (UTF-8 text), under the same rights and size checks as a native read; continue with page.nextRequest; joined windows reproduce metadata.contentSha256.",
 			Request:     readEvidenceSchema(), RequestRequired: true,
-			OutputKeys: []string{"metadata", "content", "contentStatus", "page", "evidenceNotice", "request"}, run: typedRun(s.readEvidence)},
+			OutputKeys: []string{"metadata", "content", "contentStatus", "page", "evidenceNotice", "request"}, handler: typedRun(s.readEvidence)},
 	}
 }
 

@@ -227,7 +227,7 @@ func normalizedCodeQuery(p *catalog.Package, q string, prefix bool) (string, err
 }
 
 // beginSearch selects a search's packages and starts its run.
-func (s *Service) beginSearch(r *SearchScope) ([]*catalog.Package, any, *searchRun, error) {
+func (s *Service) beginSearch(r *SearchScope) ([]*catalog.Package, EffectiveScope, *searchRun, error) {
 	pkgs, scope, err := s.selectPackages(r)
 	if err != nil {
 		return nil, nil, nil, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 
 	"github.com/kgc-project/kgc/internal/canonjson"
 	"github.com/kgc-project/kgc/internal/jsonv"
@@ -16,16 +17,29 @@ import (
 // answers it. The tool table reaches the same handler through typedRun, so
 // both paths give the same answer.
 
+// handler is what answers a tool, and the Go type of its result.
+type handler struct {
+	run    func(ctx context.Context, raw json.RawMessage) (any, error)
+	result reflect.Type
+}
+
 // typedRun adapts a typed handler to the tool table: the arguments were
 // validated and their defaults filled by Call.
-func typedRun[Req, Res any](h func(context.Context, Req) (Res, error)) func(context.Context, json.RawMessage) (any, error) {
-	return func(ctx context.Context, raw json.RawMessage) (any, error) {
+func typedRun[Req, Res any](h func(context.Context, Req) (Res, error)) handler {
+	return handler{run: func(ctx context.Context, raw json.RawMessage) (any, error) {
 		r, err := decode[Req](raw)
 		if err != nil {
 			return nil, err
 		}
 		return h(ctx, *r)
-	}
+	}, result: reflect.TypeFor[Res]()}
+}
+
+// pagedRun is typedRun for a cursor-paged tool whose pages are Page.
+func pagedRun[Req, Page any](h func(context.Context, Req) (*Paged, error)) handler {
+	run := typedRun(h)
+	run.result = reflect.TypeFor[Page]()
+	return run
 }
 
 // checkRequest validates a typed request against its tool's schema (an
