@@ -11,9 +11,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/kgc-project/kgc/internal/jsonv"
@@ -111,8 +113,22 @@ func appendEscape(b []byte, c byte) []byte {
 // fields sorted (typed.go). Both give the bytes encoding/json followed by a
 // canonical re-encoding would.
 func Marshal(v any) ([]byte, error) {
-	return appendAny(make([]byte, 0, 4096), v)
+	t := reflect.TypeOf(v)
+	n := 4096
+	if h, ok := sizeHints.Load(t); ok {
+		n = h.(int)
+	}
+	b, err := appendAny(make([]byte, 0, n), v)
+	if err == nil && (len(b) > n || len(b) < n/2) {
+		// The next value of this type starts with room for this one (and a
+		// little more): no regrowing the buffer on every result.
+		sizeHints.Store(t, max(4096, len(b)+len(b)/8))
+	}
+	return b, err
 }
+
+// sizeHints remembers, per type, how large its last encoding was.
+var sizeHints sync.Map // reflect.Type → int
 
 func appendAny(b []byte, v any) ([]byte, error) {
 	var err error

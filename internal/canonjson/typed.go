@@ -169,8 +169,8 @@ func structEncoder(t reflect.Type) encoderFunc {
 		first := true
 		for i := range fields {
 			f := &fields[i]
-			fv, err := v.FieldByIndexErr(f.index)
-			if err != nil {
+			fv, ok := fieldByIndex(v, f.index)
+			if !ok {
 				continue // the field of a nil embedded pointer: absent
 			}
 			if f.omitEmpty && isEmptyValue(fv) {
@@ -181,12 +181,28 @@ func structEncoder(t reflect.Type) encoderFunc {
 			}
 			first = false
 			b = append(b, f.key...)
+			var err error
 			if b, err = f.enc(b, fv); err != nil {
 				return nil, err
 			}
 		}
 		return append(b, '}'), nil
 	}
+}
+
+// fieldByIndex is v.FieldByIndex through embedded pointers, reporting false
+// at a nil one (without FieldByIndexErr's allocated error).
+func fieldByIndex(v reflect.Value, index []int) (reflect.Value, bool) {
+	for i, x := range index {
+		if i > 0 && v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				return reflect.Value{}, false
+			}
+			v = v.Elem()
+		}
+		v = v.Field(x)
+	}
+	return v, true
 }
 
 // fieldType is the type of the field at index, through embedded pointers.
