@@ -85,3 +85,41 @@ func Example() {
 	// Input validation error: request: frameworkId or snapshotId is required
 	// <nil> framework_not_found: framework no-such-framework is not available Next action: call list_frameworks to see the accepted frameworks
 }
+
+// Search standards by code prefix and walk what one of them builds towards.
+func ExampleService_SearchStandards() {
+	dir, cleanup := sampleImages()
+	defer cleanup()
+	paths, _ := catalog.Paths([]string{dir})
+	cat, err := catalog.Open(paths, catalog.PolicyFail, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer cat.Close()
+	svc := query.New(cat, query.Options{})
+	ctx := context.Background()
+
+	page, err := svc.SearchStandards(ctx, query.StandardSearchRequest{
+		SearchScope: query.SearchScope{FrameworkIDs: []string{"kgc-sample-mathematics-grades-1-3"}, Limit: 3},
+		Mode:        "code_prefix", Query: "M1.1.1"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, h := range page.Page.Hits {
+		fmt.Println(*h.Node.StatementCode, h.Score.Value)
+	}
+	fmt.Println("more:", page.Page.HasMore)
+
+	walk, err := svc.Traverse(ctx, query.NewTraverseRequest("kgc-sample-mathematics-grades-1-3",
+		query.Selector{IdentifierType: "statement_code", StatementCode: "M1.1.1.1"}))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(walk.Distances), "standards reached;", walk.TruncationReasons)
+	// Output:
+	// M1.1.1 1000000
+	// M1.1.1.1 500000
+	// M1.1.1.2 500000
+	// more: true
+	// 3 standards reached; []
+}
