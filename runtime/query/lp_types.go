@@ -85,7 +85,7 @@ type ProgressionStandard struct {
 // ProgressionRelationship is a ProgressionRelationshipEvidence row: a stored
 // edge, the generating model's judgment and where its provenance is.
 type ProgressionRelationship struct {
-	EpistemicStatus string            `json:"epistemicStatus"` // llm_inferred
+	EpistemicStatus string            `json:"epistemicStatus" enum:"llm_inferred"`
 	Judgment        *Judgment         `json:"judgment"`
 	ProvenanceURI   *string           `json:"provenanceUri"`
 	Relationship    GraphRelationship `json:"relationship"`
@@ -168,7 +168,7 @@ type TraversalResult struct {
 	ProgressionEvidence
 	Counters          TraversalCounters `json:"counters"`
 	Distances         []NodeDepth       `json:"distances"`
-	EpistemicStatus   string            `json:"epistemicStatus"` // deterministic_derived
+	EpistemicStatus   string            `json:"epistemicStatus" enum:"deterministic_derived"`
 	Frontier          []FrontierEntry   `json:"frontier"`
 	GraphExhausted    bool              `json:"graphExhausted"`
 	OriginNodeID      string            `json:"originNodeId"`
@@ -206,7 +206,7 @@ type TraversalCounters struct {
 type PathsResult struct {
 	ProgressionEvidence
 	Counters           PathCounters      `json:"counters"`
-	EpistemicStatus    string            `json:"epistemicStatus"` // deterministic_derived
+	EpistemicStatus    string            `json:"epistemicStatus" enum:"deterministic_derived"`
 	Frontier           PathFrontier      `json:"frontier"`
 	GraphExhausted     bool              `json:"graphExhausted"`
 	NextUnreturnedPath *ProgressionPath  `json:"nextUnreturnedPath,omitempty"`

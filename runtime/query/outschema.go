@@ -12,7 +12,8 @@ import (
 // from the Go type itself so that what a tool advertises cannot drift from
 // what it returns: objects with their properties (required unless omitempty,
 // no others allowed), nullability from pointers, nil-able slices and maps,
-// arrays with their items, and the alternatives of an interface-typed field.
+// arrays with their items, closed string values (an `enum:"a,b"` tag), and
+// the alternatives of an interface-typed field.
 // Every named struct is defined once under $defs and referenced, which keeps
 // tools/list compact.
 func OutputSchema(t reflect.Type) map[string]any {
@@ -128,6 +129,15 @@ func (g *schemaGen) fields(t reflect.Type, props map[string]any, required *[]str
 		}
 		seen[name] = true
 		props[name] = g.schema(sf.Type)
+		if values := sf.Tag.Get("enum"); values != "" {
+			// A closed set of values (`enum:"a,b"` on a string field).
+			enum := []any{}
+			for _, v := range strings.Split(values, ",") {
+				enum = append(enum, v)
+			}
+			props[name] = cloneMap(props[name].(map[string]any))
+			props[name].(map[string]any)["enum"] = enum
+		}
 		if mandatory && opts != "omitempty" {
 			*required = append(*required, name)
 		}

@@ -37,7 +37,7 @@ type ResourceMetadata struct {
 	ProfileID       string           `json:"profileId,omitempty"`
 	ProfileSha256   string           `json:"profileSha256,omitempty"`
 	ProfileVersion  string           `json:"profileVersion,omitempty"`
-	Representation  string           `json:"representation"` // deterministic_derived | raw_source
+	Representation  string           `json:"representation" enum:"deterministic_derived,raw_source"`
 	ResourceKind    string           `json:"resourceKind"`
 	SnapshotID      string           `json:"snapshotId,omitempty"`
 	SourceArtifacts []SourceArtifact `json:"sourceArtifacts"`

@@ -77,7 +77,7 @@ type ParentDerivation struct {
 	MatchedParentNodeIDs  []string `json:"matchedParentNodeIds"`
 	NormalizedDerivedCode string   `json:"normalizedDerivedCode"`
 	ParentCodeType        string   `json:"parentCodeType"`
-	Status                string   `json:"status"` // matched_unique, matched_multiple, not_found
+	Status                string   `json:"status" enum:"matched_unique,matched_multiple,not_found"`
 }
 
 // CodeScope is an ancestor whose statement type scopes a hit's code.

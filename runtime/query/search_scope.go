@@ -50,7 +50,7 @@ func (FederatedScope) selection() string { return "federated" }
 type ExactScope struct {
 	FrameworkID   string `json:"frameworkId"`
 	GraphType     string `json:"graphType"`
-	SelectionMode string `json:"selectionMode"` // "exact"
+	SelectionMode string `json:"selectionMode" enum:"exact"`
 	SnapshotID    string `json:"snapshotId"`
 }
 
@@ -59,7 +59,7 @@ type ExactScope struct {
 type FederatedScope struct {
 	FrameworkIDs  []string `json:"frameworkIds"`
 	GraphTypes    []string `json:"graphTypes"`
-	SelectionMode string   `json:"selectionMode"` // "federated"
+	SelectionMode string   `json:"selectionMode" enum:"federated"`
 	SnapshotIDs   []string `json:"snapshotIds"`
 }
 

@@ -53,7 +53,7 @@ type ContextResult struct {
 
 // Direct lists a standard's parents or children with the edges to them.
 type Direct struct {
-	Direction        string     `json:"direction"`
+	Direction        string     `json:"direction" enum:"parents,children"`
 	Neighbors        []Neighbor `json:"neighbors"`
 	OriginNodeID     string     `json:"originNodeId"`
 	RelationshipType string     `json:"relationshipType"`
@@ -67,7 +67,7 @@ type Neighbor struct {
 
 // Traversal is a bounded breadth-first walk over the hierarchy.
 type Traversal struct {
-	Direction        string      `json:"direction"`
+	Direction        string      `json:"direction" enum:"ancestors,descendants"`
 	IsComplete       bool        `json:"isComplete"`
 	MaxDepth         int         `json:"maxDepth"`
 	MaxNodes         int         `json:"maxNodes"`

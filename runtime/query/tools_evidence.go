@@ -37,7 +37,7 @@ func NewEvidenceRequest(uri string) EvidenceRequest {
 // the windows reproduce the bytes whose SHA-256 is Metadata.ContentSha256.
 type EvidenceResult struct {
 	Content        string           `json:"content"`
-	ContentStatus  string           `json:"contentStatus"` // full | partial
+	ContentStatus  string           `json:"contentStatus" enum:"full,partial"`
 	EvidenceNotice string           `json:"evidenceNotice"`
 	Metadata       ResourceMetadata `json:"metadata"`
 	Page           EvidencePage     `json:"page"`
