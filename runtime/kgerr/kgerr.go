@@ -43,9 +43,22 @@ type Error struct {
 
 func (e *Error) Error() string {
 	if e.Hint != "" {
-		return e.Code + ": " + e.Message + " Next action: " + e.Hint
+		return e.Code + ": " + sentence(e.Message) + " Next action: " + sentence(e.Hint)
 	}
 	return e.Code + ": " + e.Message
+}
+
+// sentence ends s with a full stop unless it already ends a sentence, so that
+// "Next action" starts a sentence of its own.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	switch s[len(s)-1] {
+	case '.', '!', '?':
+		return s
+	}
+	return s + "."
 }
 
 // New makes a domain error.

@@ -83,7 +83,7 @@ func Example() {
 	// Output:
 	// M1.1.1.1 - Count counting and whole numbers, step 1 of 3, in GRADE ONE.
 	// Input validation error: request: frameworkId or snapshotId is required
-	// <nil> framework_not_found: framework no-such-framework is not available Next action: call list_frameworks to see the accepted frameworks
+	// <nil> framework_not_found: framework no-such-framework is not available. Next action: call list_frameworks to see the accepted frameworks.
 }
 
 // Search standards by code prefix and walk what one of them builds towards.

@@ -42,6 +42,20 @@ type Schema struct {
 	Default     any
 }
 
+// hasProperty reports whether the schema, or one of its OneOf branches, has a
+// property of that name.
+func (s *Schema) hasProperty(name string) bool {
+	if _, ok := s.Properties[name]; ok {
+		return true
+	}
+	for _, b := range s.OneOf {
+		if b.hasProperty(name) {
+			return true
+		}
+	}
+	return false
+}
+
 // MarshalJSON writes standard JSON Schema.
 func (s *Schema) MarshalJSON() ([]byte, error) {
 	m := map[string]any{}

@@ -2,6 +2,8 @@ package query
 
 import (
 	"encoding/hex"
+	"fmt"
+	"strings"
 	"unicode"
 
 	"golang.org/x/text/unicode/norm"
@@ -74,7 +76,12 @@ type SearchWarning struct {
 // selectPackages resolves a search's scope: explicit snapshots and frameworks
 // (each framework's unique current snapshot unless one of its snapshots is
 // named), or every family's unique current snapshot; then the package filters.
-func (s *Service) selectPackages(r *SearchScope) ([]*catalog.Package, EffectiveScope, error) {
+//
+// A federated search (no selectors) cannot choose between the current
+// snapshots of a framework that has several (or none): it leaves the framework
+// out and says so with one ambiguous_current_snapshot warning per candidate
+// package, so that nothing is dropped silently.
+func (s *Service) selectPackages(r *SearchScope) ([]*catalog.Package, EffectiveScope, []SearchWarning, error) {
 	var pkgs []*catalog.Package
 	seen := map[string]bool{}
 	add := func(p *catalog.Package) {
@@ -87,7 +94,7 @@ func (s *Service) selectPackages(r *SearchScope) ([]*catalog.Package, EffectiveS
 	for _, id := range r.SnapshotIDs {
 		p, err := s.cat.Resolve("", id, manifest.GraphAcademicStandards)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		pinned[p.FrameworkID()] = true
 		add(p)
@@ -98,27 +105,34 @@ func (s *Service) selectPackages(r *SearchScope) ([]*catalog.Package, EffectiveS
 		}
 		p, err := s.cat.Resolve(id, "", manifest.GraphAcademicStandards)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		add(p)
 	}
 	explicit := len(r.SnapshotIDs)+len(r.FrameworkIDs) > 0
+	filtered := func(p *catalog.Package) bool {
+		f := p.Manifest.Framework
+		return anyIn(r.Jurisdictions, f.Jurisdiction) && anyIn(r.Languages, f.Languages...) && anyIn(r.Subjects, f.LocalSubject)
+	}
+	var warnings []SearchWarning
 	if !explicit {
 		for _, f := range s.cat.Frameworks {
-			if p, err := s.cat.Resolve(f.ID, "", manifest.GraphAcademicStandards); err == nil {
+			p, err := s.cat.Resolve(f.ID, "", manifest.GraphAcademicStandards)
+			if err == nil {
 				add(p)
+			} else if kgerr.CodeOf(err) == kgerr.AmbiguousFramework {
+				warnings = append(warnings, ambiguityWarnings(f, filtered)...)
 			}
 		}
 	}
 	var kept []*catalog.Package
 	for _, p := range pkgs {
-		f := p.Manifest.Framework
-		if anyIn(r.Jurisdictions, f.Jurisdiction) && anyIn(r.Languages, f.Languages...) && anyIn(r.Subjects, f.LocalSubject) {
+		if filtered(p) {
 			kept = append(kept, p)
 		}
 	}
 	if explicit && len(kept) == 0 {
-		return nil, nil, kgerr.New(kgerr.FrameworkNotFound, "no selected package matches the jurisdiction, language and subject filters")
+		return nil, nil, nil, kgerr.New(kgerr.FrameworkNotFound, "no selected package matches the jurisdiction, language and subject filters")
 	}
 	var scope EffectiveScope
 	// Exact: the selectors name one package and the filters keep it.
@@ -136,8 +150,48 @@ func (s *Service) selectPackages(r *SearchScope) ([]*catalog.Package, EffectiveS
 		}
 		scope = FederatedScope{SelectionMode: "federated", FrameworkIDs: nonNil(fws), GraphTypes: nonNil(types), SnapshotIDs: nonNil(snaps)}
 	}
-	return kept, scope, nil
+	return kept, scope, warnings, nil
 }
+
+// ambiguityWarnings are the warnings of a framework a federated search left
+// out because it has no unique current snapshot: one per candidate package
+// the filters keep (its current snapshots, or every snapshot when none is
+// current), each naming the candidates and how to pin one.
+func ambiguityWarnings(f *catalog.Framework, keep func(*catalog.Package) bool) []SearchWarning {
+	var candidates []*catalog.Package
+	for _, snap := range f.Snapshots {
+		if snap.IsCurrent() {
+			if p := snap.Primary(manifest.GraphAcademicStandards); p != nil && keep(p) {
+				candidates = append(candidates, p)
+			}
+		}
+	}
+	state := fmt.Sprintf("has %d current snapshots", len(candidates))
+	if len(candidates) == 0 {
+		state = "has no current snapshot"
+		for _, snap := range f.Snapshots {
+			if p := snap.Primary(manifest.GraphAcademicStandards); p != nil && keep(p) {
+				candidates = append(candidates, p)
+			}
+		}
+	}
+	ids := make([]string, len(candidates))
+	for i, p := range candidates {
+		ids[i] = p.SnapshotID()
+	}
+	out := make([]SearchWarning, 0, len(candidates))
+	for _, p := range candidates {
+		msg := fmt.Sprintf("framework %s %s (%s), so a search without frameworkIds or snapshotIds leaves it out. To search it, name one snapshot in request.snapshotIds, e.g. [%q].",
+			f.ID, state, strings.Join(ids, ", "), p.SnapshotID())
+		out = append(out, searchWarning(AmbiguousCurrentSnapshot, msg, "", p))
+	}
+	return out
+}
+
+// AmbiguousCurrentSnapshot is the search warning for a framework a federated
+// search left out because it has no unique current snapshot (beyond the
+// contract's codes).
+const AmbiguousCurrentSnapshot = "ambiguous_current_snapshot"
 
 func selectedSnapshots(s *Service, pkgs []*catalog.Package) []FrameworkSnapshot {
 	out := make([]FrameworkSnapshot, 0, len(pkgs))

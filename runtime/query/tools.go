@@ -8,6 +8,7 @@ import (
 
 	"github.com/kgc-project/kgc/internal/canonjson"
 	"github.com/kgc-project/kgc/internal/jsonv"
+	"github.com/kgc-project/kgc/runtime/kgerr"
 )
 
 // Tool is one tool of the surface: its request schema (the `request` object,
@@ -77,10 +78,29 @@ func (s *Service) Call(ctx context.Context, name string, args json.RawMessage) (
 		raw = canonjson.Encode(t.Request.withDefaults(rv))
 	}
 	out, err := t.run(ctx, raw)
-	if p, ok := out.(*Paged); ok && err == nil {
+	if err != nil {
+		return nil, t.explain(err)
+	}
+	if p, ok := out.(*Paged); ok {
 		p.Defaults = t.Request.defaultsFor(p.Request)
 	}
 	return out, err
+}
+
+// explain gives a domain error the recovery hint of this tool: an
+// ambiguous_framework names the field the tool pins a snapshot with.
+func (t *Tool) explain(err error) error {
+	var e *kgerr.Error
+	if !errors.As(err, &e) || e.Code != kgerr.AmbiguousFramework || t.Request == nil {
+		return err
+	}
+	field := "request.snapshotId"
+	if t.Request.hasProperty("snapshotIds") {
+		field = "request.snapshotIds"
+	}
+	c := *e
+	c.Hint = "name one of these snapshots in " + field + " (list_frameworks lists every snapshot)"
+	return &c
 }
 
 // toolTable lists every tool, in one place.

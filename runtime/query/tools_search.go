@@ -228,12 +228,12 @@ func normalizedCodeQuery(p *catalog.Package, q string, prefix bool) (string, err
 
 // beginSearch selects a search's packages and starts its run.
 func (s *Service) beginSearch(r *SearchScope) ([]*catalog.Package, EffectiveScope, *searchRun, error) {
-	pkgs, scope, err := s.selectPackages(r)
+	pkgs, scope, warnings, err := s.selectPackages(r)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	_, exact := scope.(ExactScope)
-	return pkgs, scope, &searchRun{exact: exact, normalized: map[string]string{}}, nil
+	return pkgs, scope, &searchRun{exact: exact, warnings: warnings, normalized: map[string]string{}}, nil
 }
 
 // queryTokens returns a query's lexical tokens and the number of distinct
