@@ -55,6 +55,12 @@ type Spec struct {
 	ProgressionStrands int
 	// AllowBulk grants bulk-resource rights (whole artifacts may be served).
 	AllowBulk bool
+	// Derivatives is the rights' allowGeneratedDerivatives ("" means allowed).
+	Derivatives string
+	// DenyStandardResources withholds the standard-level resources.
+	DenyStandardResources bool
+	// NoPromptConfig writes no prompt config beside the profile.
+	NoPromptConfig bool
 	// Compact writes minimal provenance records and no entity provenance (for
 	// very large synthetic packages).
 	Compact bool

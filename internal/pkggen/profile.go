@@ -7,9 +7,13 @@ import (
 )
 
 func rightsOf(spec Spec) map[string]any {
+	derivatives := spec.Derivatives
+	if derivatives == "" {
+		derivatives = "allowed"
+	}
 	return map[string]any{
-		"allowBulkResource": spec.AllowBulk, "allowFullText": true, "allowGeneratedDerivatives": "allowed",
-		"allowStandardResources": true, "attributionStatement": attribution, "licenseUri": "https://creativecommons.org/publicdomain/zero/1.0/",
+		"allowBulkResource": spec.AllowBulk, "allowFullText": true, "allowGeneratedDerivatives": derivatives,
+		"allowStandardResources": !spec.DenyStandardResources, "attributionStatement": attribution, "licenseUri": "https://creativecommons.org/publicdomain/zero/1.0/",
 		"reviewStatus": "approved", "sourceLicense": license,
 	}
 }
@@ -125,7 +129,7 @@ func writeProfile(spec Spec, profilesRoot string) ([]byte, error) {
 	if _, err := writeFile(dir, "1.0/profile.json", b); err != nil {
 		return nil, err
 	}
-	if !spec.Compact {
+	if !spec.Compact && !spec.NoPromptConfig {
 		if _, err := writeFile(dir, "1.0/prompts.json", encode(promptDoc(spec), true)); err != nil {
 			return nil, err
 		}

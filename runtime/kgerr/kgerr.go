@@ -18,6 +18,7 @@ const (
 	FrameworkNotFound           = "framework_not_found"
 	GraphNodeNotFound           = "graph_node_not_found"
 	InternalError               = "internal_error"
+	InvalidComparisonSelection  = "invalid_comparison_selection"
 	InvalidCursor               = "invalid_cursor"
 	InvalidEvidenceURI          = "invalid_evidence_uri"
 	InvalidProgressionRequest   = "invalid_progression_request"

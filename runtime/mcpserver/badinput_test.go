@@ -13,6 +13,7 @@ type propSchema struct {
 	Maximum *float64               `json:"maximum"`
 	Props   map[string]*propSchema `json:"properties"`
 	OneOf   []*propSchema          `json:"oneOf"`
+	AnyOf   []*propSchema          `json:"anyOf"`
 	Items   *propSchema            `json:"items"`
 	Max     *int                   `json:"maxItems"`
 	Const   string                 `json:"const"`
@@ -51,6 +52,10 @@ func TestEveryToolRejectsBadInput(t *testing.T) {
 			t.Fatal(err)
 		}
 		bad := map[string]any{"unknown top-level field": map[string]any{"bogus": 1}}
+		if len(top.AnyOf) > 0 {
+			// Wrapped or flat: break the wrapped form.
+			top = *top.AnyOf[0]
+		}
 		if reqSchema := top.Props["request"]; reqSchema != nil {
 			bad["request not an object"] = map[string]any{"request": "x"}
 			bad["request is null"] = map[string]any{"request": nil}
@@ -60,6 +65,17 @@ func TestEveryToolRejectsBadInput(t *testing.T) {
 				branches = reqSchema.OneOf
 			}
 			for _, br := range branches {
+				// Properties every branch shares are published once, beside
+				// the branches.
+				for name, p := range reqSchema.Props {
+					if br.Props == nil {
+						br.Props = map[string]*propSchema{}
+					}
+					if _, own := br.Props[name]; !own && br != reqSchema {
+						br.Props[name] = p
+					}
+				}
+				br.Req = append(br.Req, reqSchema.Req...)
 				base := minimal(br)
 				with := func(k string, v any) map[string]any {
 					r := map[string]any{}
@@ -121,6 +137,8 @@ func minimal(s *propSchema) map[string]any {
 			r[name] = p.Const
 		case name == "frameworkId":
 			r[name] = maths
+		case name == "frameworkIds":
+			r[name] = []any{maths, english}
 		case name == "match":
 			r[name] = map[string]any{"matchMode": "exact_phrase"}
 		case strings.HasSuffix(name, "dentifier"):

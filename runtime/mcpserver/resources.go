@@ -35,6 +35,36 @@ func (s *Server) readResource(_ context.Context, req *mcp.ReadResourceRequest) (
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{c}}, nil
 }
 
+// canonicalURIs lets resources/read accept any spelling of an exact address:
+// the SDK matches URIs against the templates, which accept only the
+// percent-encoded spelling, so a URI with `@` or `+` left raw would be "not
+// found". The request is answered under its canonical URI and the contents
+// carry back the URI the client sent.
+func canonicalURIs(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		r, ok := req.(*mcp.ReadResourceRequest)
+		if method != "resources/read" || !ok || r.Params == nil {
+			return next(ctx, method, req)
+		}
+		sent := r.Params.URI
+		canonical, ok := query.CanonicalURI(sent)
+		if !ok || canonical == sent {
+			return next(ctx, method, req)
+		}
+		params := *r.Params
+		params.URI = canonical
+		res, err := next(ctx, method, &mcp.ReadResourceRequest{Session: r.Session, Params: &params, Extra: r.Extra})
+		if rr, ok := res.(*mcp.ReadResourceResult); ok && err == nil {
+			for _, c := range rr.Contents {
+				if c.URI == canonical {
+					c.URI = sent
+				}
+			}
+		}
+		return res, err
+	}
+}
+
 func (s *Server) resourceError(uri string, err error) error {
 	var de *kgerr.Error
 	if errors.As(err, &de) {

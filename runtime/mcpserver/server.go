@@ -73,7 +73,7 @@ func New(cat *catalog.Catalog, opts Options) *Server {
 		Instructions: instructions,
 		Logger:       SDKLogger(log),
 	})
-	s.mcp.AddReceivingMiddleware(s.guard)
+	s.mcp.AddReceivingMiddleware(s.guard, canonicalURIs)
 	s.registerTools()
 	s.registerResources()
 	return s

@@ -74,10 +74,12 @@ func (s *Server) envelope(name string, out any) *mcp.CallToolResult {
 		// a result with nothing to cut gets here.
 		return s.toolError(name, query.ResultTooLarge("the "+name+" result"))
 	}
-	return &mcp.CallToolResult{
-		Content:           []mcp.Content{&mcp.TextContent{Text: string(b)}},
-		StructuredContent: json.RawMessage(b),
+	content := []mcp.Content{&mcp.TextContent{Text: string(b)}}
+	for _, l := range s.q.Links(out) {
+		size := l.Size
+		content = append(content, &mcp.ResourceLink{URI: l.URI, Name: l.Name, Title: l.Title, MIMEType: l.MIMEType, Size: &size})
 	}
+	return &mcp.CallToolResult{Content: content, StructuredContent: json.RawMessage(b)}
 }
 
 const continuationPreamble = "MCP continuation data. Cursor values are opaque; pass them back unchanged:"

@@ -34,6 +34,9 @@ type Schema struct {
 	MaxItems    int
 	UniqueItems bool
 	OneOf       []*Schema
+	// AnyOf is published only: the top-level alternatives of a tool that
+	// takes its request wrapped or flat (Call wraps the flat form).
+	AnyOf []*Schema
 	// Discriminator names the member whose const picks a OneOf branch.
 	Discriminator string
 	// UnknownCode, when set, is the domain error code of a discriminator value
@@ -111,6 +114,9 @@ func (s *Schema) MarshalJSON() ([]byte, error) {
 	}
 	if len(s.OneOf) > 0 {
 		hoistCommon(m, s.OneOf, s.Discriminator)
+	}
+	if len(s.AnyOf) > 0 {
+		m["anyOf"] = s.AnyOf
 	}
 	if s.Default != nil {
 		m["default"] = s.Default

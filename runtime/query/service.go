@@ -58,7 +58,7 @@ func New(cat *catalog.Catalog, opts Options) *Service {
 	s := &Service{cat: cat, opts: opts}
 	s.tools = s.toolTable()
 	for i := range s.tools {
-		s.tools[i].input = s.tools[i].InputSchema()
+		s.tools[i].input = s.tools[i].wrapped()
 	}
 	return s
 }

@@ -18,7 +18,10 @@ type Tool struct {
 	Name, Title, Description string
 	Request                  *Schema
 	RequestRequired          bool
-	OutputKeys               []string
+	// Flat tools also accept the request's fields as the arguments themselves,
+	// without the request wrapper (compare_framework_evidence, §2.B12).
+	Flat       bool
+	OutputKeys []string
 	handler
 	input *Schema
 }
@@ -27,8 +30,19 @@ type Tool struct {
 func (t *Tool) ResultType() reflect.Type { return t.result }
 
 // InputSchema is the schema of the tool's arguments: an object holding the
-// request (surface.md §2.A1).
+// request (surface.md §2.A1), or for a Flat tool either that or the request
+// itself.
 func (t *Tool) InputSchema() *Schema {
+	wrapped := t.wrapped()
+	if t.Flat {
+		return &Schema{Types: []string{"object"}, AnyOf: []*Schema{wrapped, t.Request},
+			Description: `the request, wrapped ({"request": {...}}) or flat (its fields as the arguments)`}
+	}
+	return wrapped
+}
+
+// wrapped is the schema Call validates with: the object holding the request.
+func (t *Tool) wrapped() *Schema {
 	if t.input != nil {
 		return t.input
 	}
@@ -69,6 +83,10 @@ func (s *Service) Call(ctx context.Context, name string, args json.RawMessage) (
 	v, errs := jsonv.Parse(args)
 	if v == nil || len(errs) > 0 {
 		return nil, &InputError{msg: "arguments are not a valid JSON object"}
+	}
+	if t.Flat && v.Kind == jsonv.Object && v.Get("request") == nil && len(v.Obj) > 0 {
+		// The flat form: the arguments are the request.
+		v = &jsonv.Value{Kind: jsonv.Object, Obj: []jsonv.Member{{Key: "request", Val: v}}}
 	}
 	if err := t.input.validate(v, ""); err != nil {
 		return nil, err
@@ -171,6 +189,10 @@ func (s *Service) toolTable() []Tool {
 			Request:     pathsSchema(), RequestRequired: true,
 			OutputKeys: lpKeys("sourceNodeId", "targetNodeId", "paths", "counters", "frontier", "truncationReasons", "graphExhausted", "scopeComplete"),
 			handler:    typedRun(s.paths)},
+		{Name: "compare_framework_evidence", Title: "Compare frameworks side by side",
+			Description: "The same text or code search run independently in 2–8 frameworks (each its own snapshot, ranking, warnings, bound and cursor), with hierarchy paths, profile facts and fixed disclosures. Matches are retrieval candidates, never equivalence. Takes the request wrapped or flat.",
+			Request:     compareSchema(), RequestRequired: true, Flat: true, OutputKeys: []string{"request", "sections", "warnings", "disclosures", "epistemicStatus"},
+			handler: typedRun(s.compare)},
 		{Name: "read_evidence", Title: "Read a resource in windows",
 			Description: "One window of any kgfegmcp:// resource (UTF-8 text), under the same rights and size checks as a native read; continue with page.nextRequest; joined windows reproduce metadata.contentSha256.",
 			Request:     readEvidenceSchema(), RequestRequired: true,

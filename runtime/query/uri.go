@@ -187,3 +187,16 @@ func parseURI(raw string) (resourceRef, error) {
 	}
 	return r, nil
 }
+
+// CanonicalURI returns the canonical spelling of a resource address that
+// parses — every identifier percent-encoded exactly once, as the templates
+// and resource links write it — so that the raw spelling a client may build
+// (`@`, `+` left literal) reads the same resource. ok is false for a URI
+// that is not an exact address.
+func CanonicalURI(raw string) (canonical string, ok bool) {
+	r, err := parseURI(raw)
+	if err != nil {
+		return "", false
+	}
+	return r.String(), true
+}

@@ -1,0 +1,147 @@
+package query
+
+import "sort"
+
+// Link is a resource a tool result can be cited by: the optional
+// resource_link blocks that follow the result (surface.md §2.A6), so that an
+// assistant can open the evidence behind a record without building URIs.
+type Link struct {
+	URI      string
+	Name     string // the resource template's name (standard, package_manifest, …)
+	Title    string
+	MIMEType string
+	Size     int64 // the resource's bytes, as resources/read would return them
+}
+
+// MaxLinks bounds the links of one result.
+const MaxLinks = 8
+
+// Links returns the resource links of a tool result, sorted by URI: each a
+// resource that resources/read would serve right now, under the package's
+// rights and the size policy (a link that cannot be built is left out; it
+// never fails the tool).
+//
+//   - get_framework: the framework, and — when the snapshot has exactly one
+//     package — its manifest, interpretation profile and validation report;
+//   - get_standard, get_standard_context, get_learning_components_for_standard:
+//     the standard, its detailed provenance when the package has it and the
+//     node has a CASE UUID, the manifest when the snapshot has one package,
+//     and for the last one the standard's learning components;
+//   - get_learning_component(_context): the component and its provenance;
+//   - get_learning_progression: the relationship and its provenance.
+//
+// Other results have none.
+func (s *Service) Links(result any) []Link {
+	var refs []resourceRef
+	switch r := result.(type) {
+	case *FrameworkResult:
+		f := r.Framework
+		refs = append(refs, resourceRef{kind: "framework", frameworkID: f.FrameworkID})
+		if len(f.GraphPackages) == 1 {
+			for _, k := range []string{"package_manifest", "interpretation_profile", "validation_report"} {
+				refs = append(refs, resourceRef{kind: k, frameworkID: f.FrameworkID, snapshotID: f.SnapshotID})
+			}
+		}
+	case *StandardResult:
+		refs = s.standardRefs(r.Package.PackageIdentity, r.Node)
+	case *ContextResult:
+		refs = s.standardRefs(r.Standard.Package.PackageIdentity, r.Standard.Node)
+	case *StandardComponentsResult:
+		id := r.Package.PackageIdentity
+		refs = append(s.standardRefs(id, r.Standard),
+			resourceRef{kind: "standard_learning_components", frameworkID: id.FrameworkID, snapshotID: id.SnapshotID, id: r.Standard.NodeID})
+	case *ComponentResult:
+		refs = s.componentRefs(r)
+	case *ComponentContextResult:
+		refs = s.componentRefs(&r.ComponentResult)
+	case *ProgressionEvidence:
+		if r.Metadata != nil && len(r.Relationships) == 1 {
+			id := r.Metadata.Package.PackageIdentity
+			rel := r.Relationships[0].Relationship.RelationshipID
+			for _, k := range []string{"relationship", "relationship_provenance"} {
+				refs = append(refs, resourceRef{kind: k, frameworkID: id.FrameworkID, snapshotID: id.SnapshotID, id: rel})
+			}
+		}
+	}
+	out := make([]Link, 0, len(refs))
+	for _, ref := range refs {
+		if l, ok := s.link(ref); ok {
+			out = append(out, l)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].URI < out[j].URI })
+	if len(out) > MaxLinks {
+		out = out[:MaxLinks]
+	}
+	return out
+}
+
+// standardRefs are the links of a standard result.
+func (s *Service) standardRefs(id PackageIdentity, n StandardNode) []resourceRef {
+	at := func(kind string) resourceRef {
+		return resourceRef{kind: kind, frameworkID: id.FrameworkID, snapshotID: id.SnapshotID, id: n.NodeID}
+	}
+	refs := []resourceRef{at("standard")}
+	if n.CaseIdentifierUUID != nil {
+		refs = append(refs, at("standard_provenance"))
+	}
+	if s.singlePackage(id.SnapshotID) {
+		refs = append(refs, resourceRef{kind: "package_manifest", frameworkID: id.FrameworkID, snapshotID: id.SnapshotID})
+	}
+	return refs
+}
+
+// componentRefs are the links of a learning-component result.
+func (s *Service) componentRefs(r *ComponentResult) []resourceRef {
+	id := r.Package.PackageIdentity
+	var refs []resourceRef
+	for _, k := range []string{"learning_component", "learning_component_provenance"} {
+		refs = append(refs, resourceRef{kind: k, frameworkID: id.FrameworkID, snapshotID: id.SnapshotID, id: r.Node.NodeID})
+	}
+	return refs
+}
+
+// singlePackage reports whether a snapshot has exactly one package, so that
+// its package-level resources are unambiguous.
+func (s *Service) singlePackage(snapshotID string) bool {
+	snap, ok := s.cat.Snapshot(snapshotID)
+	return ok && len(snap.Packages) == 1
+}
+
+// link builds the link to ref when the resource can be read now.
+func (s *Service) link(ref resourceRef) (Link, bool) {
+	d, err := s.resolve(ref)
+	if err != nil || int64(len(d.data)) > s.opts.MaxResourceBytes {
+		return Link{}, false
+	}
+	return Link{URI: ref.String(), Name: ref.kind, Title: linkTitle(ref), MIMEType: d.mime, Size: int64(len(d.data))}, true
+}
+
+// linkTitle is a short human title for a link.
+func linkTitle(ref resourceRef) string {
+	switch ref.kind {
+	case "framework":
+		return "Framework " + ref.frameworkID
+	case "package_manifest":
+		return "Package manifest of " + ref.snapshotID
+	case "interpretation_profile":
+		return "Interpretation profile of " + ref.snapshotID
+	case "validation_report":
+		return "Validation report of " + ref.snapshotID
+	case "standard":
+		return "Standard " + ref.id
+	case "standard_provenance":
+		return "Provenance of standard " + ref.id
+	case "standard_learning_components":
+		return "Learning components of standard " + ref.id
+	case "learning_component":
+		return "Learning component " + ref.id
+	case "learning_component_provenance":
+		return "Provenance of learning component " + ref.id
+	case "relationship":
+		return "Relationship " + ref.id
+	case "relationship_provenance":
+		return "Provenance of relationship " + ref.id
+	}
+	return ref.kind
+}
