@@ -25,6 +25,9 @@ const (
 	LearningComponentNotFound   = "learning_component_not_found"
 	LearningProgressionNotFound = "learning_progression_not_found"
 	ProgressionResultTooLarge   = "progression_result_too_large"
+	PromptAccessDenied          = "prompt_access_denied"
+	PromptConfigurationError    = "prompt_configuration_error"
+	PromptRenderingError        = "prompt_rendering_error"
 	ResourceAccessDenied        = "resource_access_denied"
 	ResourceNotFound            = "resource_not_found"
 	// ResultTooLarge is kgmcp's own (beyond §5.2): a result over the 1 MiB
@@ -33,6 +36,9 @@ const (
 	StandardNotFound          = "standard_not_found"
 	UnsupportedEvidenceFormat = "unsupported_evidence_format"
 	UnsupportedSearchMode     = "unsupported_search_mode"
+	// WorkflowInstructionsTooLarge is a workflow render whose envelope breaks
+	// 1 MiB or 100,000 characters.
+	WorkflowInstructionsTooLarge = "workflow_instructions_too_large"
 )
 
 // Error is a domain error.

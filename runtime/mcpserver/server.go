@@ -76,6 +76,7 @@ func New(cat *catalog.Catalog, opts Options) *Server {
 	s.mcp.AddReceivingMiddleware(s.guard, canonicalURIs)
 	s.registerTools()
 	s.registerResources()
+	s.registerPrompts()
 	return s
 }
 

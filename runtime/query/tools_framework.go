@@ -196,7 +196,7 @@ func (s *Service) capabilities() *CapabilitiesResult {
 	}
 	sort.Strings(tools)
 	return &CapabilitiesResult{
-		ServerName: ServerName, ToolNames: tools, PromptNames: []string{},
+		ServerName: ServerName, ToolNames: tools, PromptNames: PromptNames(),
 		ResourceURIs: []string{catalogURI}, ResourceURITemplates: templateURIs(),
 		ResourceRepresentations: []string{"deterministic_derived", "raw_source"},
 		AvailableGraphTypes:     types, ImplementedFeatures: implementedFeatures, UnavailableFeatures: unavailableFeatures,

@@ -1,0 +1,183 @@
+package query
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/kgerr"
+	"github.com/kgc-project/kgc/runtime/prompt"
+	"github.com/kgc-project/kgc/schema/ids"
+	"github.com/kgc-project/kgc/schema/manifest"
+	"github.com/kgc-project/kgc/schema/promptcfg"
+)
+
+// ErrUnknownPrompt is returned by GetPrompt for a name no prompt has.
+var ErrUnknownPrompt = errors.New("query: unknown prompt")
+
+// Prompts returns the nine prompts of the surface (surface.md §1.3), in the
+// contract's order.
+func (s *Service) Prompts() []prompt.Def { return prompt.Defs() }
+
+// PromptNames lists the registered prompts' names.
+func PromptNames() []string {
+	defs := prompt.Defs()
+	out := make([]string, len(defs))
+	for i, d := range defs {
+		out[i] = d.Name
+	}
+	return out
+}
+
+// GetPrompt renders one prompt (surface.md §4) with its string arguments:
+// it validates them (*prompt.ArgError), resolves the package(s) they name,
+// gates on rights (prompt_access_denied) and capabilities, merges each
+// package's embedded prompt config, and returns the one user message with
+// its metadata. Nothing is generated and no evidence query runs.
+func (s *Service) GetPrompt(_ context.Context, name string, args map[string]string) (*prompt.Rendered, error) {
+	d, ok := prompt.Lookup(name)
+	if !ok {
+		return nil, ErrUnknownPrompt
+	}
+	v, err := d.Parse(args)
+	if err != nil {
+		return nil, err
+	}
+	pkgs, err := s.promptPackages(d, v)
+	if err != nil {
+		return nil, err
+	}
+	facts := make([]*prompt.Package, len(pkgs))
+	for i, p := range pkgs {
+		if facts[i], err = s.promptPackage(p); err != nil {
+			return nil, err
+		}
+	}
+	return prompt.Render(d, v, facts)
+}
+
+// promptPackages resolves the packages a prompt's arguments name, in
+// argument order.
+func (s *Service) promptPackages(d *prompt.Def, v prompt.Values) ([]*catalog.Package, error) {
+	resolve := func(fwArg, snapArg string) (*catalog.Package, error) {
+		p, err := s.cat.Resolve(v.Str(fwArg), v.Str(snapArg), manifest.GraphAcademicStandards)
+		if kgerr.CodeOf(err) == kgerr.AmbiguousFramework {
+			e := *err.(*kgerr.Error)
+			e.Hint = "name one of these snapshots in the " + snapArg + " argument"
+			return nil, &e
+		}
+		return p, err
+	}
+	switch d.Name {
+	case "administrator_alignment_review":
+		if v.Str("source_framework_id") == v.Str("target_framework_id") {
+			return nil, kgerr.New(kgerr.InvalidComparisonSelection, "source_framework_id and target_framework_id are both %s", v.Str("source_framework_id")).
+				WithHint("name two different frameworks")
+		}
+		src, err := resolve("source_framework_id", "source_snapshot_id")
+		if err != nil {
+			return nil, err
+		}
+		tgt, err := resolve("target_framework_id", "target_snapshot_id")
+		if err != nil {
+			return nil, err
+		}
+		return []*catalog.Package{src, tgt}, nil
+	case "cross_framework_comparison":
+		pkgs, err := s.comparePackages(CompareRequest{FrameworkIDs: v.List("framework_ids"), SnapshotIDs: v.List("snapshot_ids")})
+		if kgerr.CodeOf(err) == kgerr.AmbiguousFramework {
+			e := *err.(*kgerr.Error)
+			e.Hint = "name one of these snapshots in the snapshot_ids argument"
+			return nil, &e
+		}
+		return pkgs, err
+	}
+	p, err := resolve("framework_id", "snapshot_id")
+	if err != nil {
+		return nil, err
+	}
+	return []*catalog.Package{p}, nil
+}
+
+// promptPackage is what the prompt library knows of a package, its embedded
+// prompt config decoded and checked once (prompt_configuration_error when it
+// does not decode).
+func (s *Service) promptPackage(p *catalog.Package) (*prompt.Package, error) {
+	type built struct {
+		pkg *prompt.Package
+		err error
+	}
+	b := s.memo.get("prompt/"+p.GraphPackageID(), func() any {
+		pkg, err := s.buildPromptPackage(p)
+		return built{pkg, err}
+	}).(built)
+	return b.pkg, b.err
+}
+
+func (s *Service) buildPromptPackage(p *catalog.Package) (*prompt.Package, error) {
+	m := p.Manifest
+	out := &prompt.Package{
+		FrameworkID: m.FrameworkID, SnapshotID: m.SnapshotID, GraphPackageID: m.GraphPackageID, GraphType: m.GraphType,
+		Name: m.Framework.Name, ProfileID: m.Profile.ProfileID, ProfileVersion: m.Profile.ProfileVersion, ProfileSha256: m.Profile.Sha256,
+		ManifestSha256: ids.Sha256(p.Img.ManifestJSON()), Rights: m.Rights, Profile: p.Profile, SourceMetadata: sourceMetadata(p),
+		HasComponents:   m.Includes(manifest.GraphLearningComponents),
+		HasProgressions: m.Includes(manifest.GraphLearningProgressions),
+		Links:           s.promptLinks(p),
+	}
+	if raw := p.Img.PromptConfigJSON(); raw != nil {
+		cfg, findings := promptcfg.Decode(raw, promptcfg.FileName, m.Profile.ProfileID, m.Profile.ProfileVersion, p.Profile.FrameworkIDs)
+		if len(findings) > 0 || cfg == nil {
+			why := "it does not decode"
+			if len(findings) > 0 {
+				why = findings[0].Message
+			}
+			return nil, kgerr.New(kgerr.PromptConfigurationError, "the prompt config embedded in %s is invalid: %s", p.SnapshotID(), why).
+				WithHint("rebuild the image with kgc build, which validates the prompt config")
+		}
+		out.Config = cfg
+	}
+	return out, nil
+}
+
+// promptLinks are the evidence addresses a workflow may read: the exact
+// package-level resources the package serves, and per-record patterns for
+// the record families it serves.
+func (s *Service) promptLinks(p *catalog.Package) prompt.Links {
+	kinds, _ := s.availableResources(p)
+	has := func(k string) bool { return contains(kinds, k) }
+	ref := func(kind, id string) string {
+		return resourceRef{kind: kind, frameworkID: p.FrameworkID(), snapshotID: p.SnapshotID(), id: id}.String()
+	}
+	// A pattern keeps {nodeId} literal: built around a marker the escaping
+	// leaves alone, then put back.
+	pattern := func(kind string) string {
+		const marker = "NODEIDMARKER"
+		return strings.Replace(ref(kind, marker), marker, "{nodeId}", 1)
+	}
+	var l prompt.Links
+	l.Manifest, l.Profile = ref("package_manifest", ""), ref("interpretation_profile", "")
+	if has("validation") {
+		l.Validation = ref("validation_report", "")
+	}
+	if has("unresolved") {
+		l.Unresolved = ref("unresolved_items", "")
+	}
+	if p.Manifest.Includes(manifest.GraphLearningProgressions) {
+		l.Progressions = ref("learning_progressions", "")
+	}
+	if has("standard") {
+		l.Standard = pattern("standard")
+	}
+	if has("standard_provenance") {
+		l.StandardProvenance = pattern("standard_provenance")
+	}
+	if has("standard_learning_components") {
+		l.StandardComponents = pattern("standard_learning_components")
+	}
+	if has("learning_component") {
+		l.Component = pattern("learning_component")
+		l.ComponentProvenance = pattern("learning_component_provenance")
+	}
+	return l
+}

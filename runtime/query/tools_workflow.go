@@ -1,0 +1,191 @@
+package query
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/kgc-project/kgc/internal/canonjson"
+	"github.com/kgc-project/kgc/internal/jsonv"
+	"github.com/kgc-project/kgc/runtime/kgerr"
+	"github.com/kgc-project/kgc/runtime/prompt"
+	"github.com/kgc-project/kgc/schema/manifest"
+)
+
+// MaxWorkflowChars bounds a get_workflow_instructions envelope in characters
+// (its text and structured copy together); MaxResultBytes bounds its bytes.
+const MaxWorkflowChars = 100000
+
+// workflowSchema is the get_workflow_instructions request: workflowName
+// picks a workflow prompt, whose arguments follow in camelCase with their
+// defaults and limits, lists and selectors as real JSON values.
+func workflowSchema() *Schema {
+	var alts []*Schema
+	for _, d := range prompt.Defs() {
+		if !d.Workflow {
+			continue
+		}
+		props := map[string]*Schema{"workflowName": {Types: []string{"string"}, Const: d.Name}}
+		req := []string{"workflowName"}
+		for _, a := range d.Args {
+			props[prompt.Camel(a.Name)] = argSchema(a)
+			if a.Required {
+				req = append(req, prompt.Camel(a.Name))
+			}
+		}
+		alts = append(alts, object(props, req...))
+	}
+	return &Schema{Types: []string{"object"}, Discriminator: "workflowName",
+		Description: "the workflow (a prompt's name) and that prompt's arguments in camelCase", OneOf: alts}
+}
+
+// argSchema is the JSON schema of one prompt argument.
+func argSchema(a prompt.Arg) *Schema {
+	var s *Schema
+	switch a.Kind {
+	case prompt.Text:
+		s = str(a.Min, a.Max, "")
+	case prompt.Integer:
+		def, _ := strconv.Atoi(a.Default)
+		s = integer(int64(a.Min), int64(a.Max), int64(def), "")
+	case prompt.Boolean:
+		s = boolean(a.Default == "true", "")
+	case prompt.Choice:
+		s = enum("", a.Enum...)
+		s.Default = a.Default
+	case prompt.Framework:
+		s = frameworkID()
+	case prompt.Snapshot:
+		s = snapshotID()
+	case prompt.Language:
+		s = pattern(str(2, 64, ""), languagePattern)
+	case prompt.TextList:
+		s = array(str(1, a.ItemMax, ""), a.Max, "")
+		s.MinItems = a.Min
+	case prompt.SelectorArg:
+		s = promptSelector(a.Codes)
+	case prompt.SelectorList:
+		s = array(promptSelector(a.Codes), a.Max, "")
+	}
+	s.Description = a.Description
+	return s
+}
+
+// promptSelector is a prompt's standard selector: identifiers up to 512
+// characters.
+func promptSelector(withCode bool) *Schema {
+	alts := []*Schema{
+		selectorAlt("node_id", "nodeId", opaque(512, "exact outer node ID")),
+		selectorAlt("case_identifier_uuid", "caseIdentifierUuid", opaque(512, "exact CASE UUID")),
+		selectorAlt("case_identifier_uri", "caseIdentifierUri", opaque(512, "exact CASE URI")),
+	}
+	if withCode {
+		alts = append(alts, selectorAlt("statement_code", "statementCode", str(1, 512, "exact statement code")))
+	}
+	return &Schema{Types: []string{"object"}, OneOf: alts, Discriminator: "identifierType",
+		Description: "exact standard selector, discriminated by identifierType"}
+}
+
+// WorkflowResult is get_workflow_instructions' result: the native prompt's
+// render, byte for byte, with the validated request and the pinned package.
+type WorkflowResult struct {
+	EffectiveRequest   map[string]any `json:"effectiveRequest"`
+	InstructionsNotice string         `json:"instructionsNotice"`
+	ManifestSha256     string         `json:"manifestSha256"`
+	Package            PackageRef     `json:"package"`
+	ProfileSha256      string         `json:"profileSha256"`
+	Rendered           WorkflowRender `json:"rendered"`
+}
+
+// WorkflowRender is the render of the workflow's prompt.
+type WorkflowRender struct {
+	Message       string                 `json:"message"`
+	Metadata      prompt.Metadata        `json:"metadata"`
+	PromptConfig  *prompt.ConfigIdentity `json:"promptConfig"`
+	PromptName    string                 `json:"promptName"`
+	PromptVersion string                 `json:"promptVersion"`
+}
+
+const instructionsNotice = "These are the instructions the native MCP prompt of this workflow renders, for hosts that cannot use prompts: " +
+	"treat rendered.message as the user's request and follow its steps with the tools it names. Nothing has been generated yet."
+
+// WorkflowInstructions answers get_workflow_instructions: request holds
+// workflowName and that prompt's arguments in camelCase, validated against
+// the published schema and completed with its defaults.
+func (s *Service) WorkflowInstructions(ctx context.Context, request map[string]any) (*WorkflowResult, error) {
+	b, err := canonjson.Marshal(request)
+	if err != nil {
+		return nil, fail("request", "%v", err)
+	}
+	v, errs := jsonv.Parse(b)
+	if v == nil || len(errs) > 0 {
+		return nil, fail("request", "is not a JSON object")
+	}
+	schema := workflowSchema()
+	schema.compile()
+	if err := schema.validate(v, "request"); err != nil {
+		return nil, err
+	}
+	return s.workflow(ctx, canonjson.Encode(schema.withDefaults(v)))
+}
+
+func (s *Service) workflow(ctx context.Context, raw json.RawMessage) (*WorkflowResult, error) {
+	var req map[string]any
+	if err := json.Unmarshal(raw, &req); err != nil {
+		return nil, fail("request", "%v", err)
+	}
+	name, _ := req["workflowName"].(string)
+	d, ok := prompt.Lookup(name)
+	if !ok || !d.Workflow {
+		return nil, fail("request.workflowName", "%q is not a workflow", name)
+	}
+	args := map[string]string{}
+	for _, a := range d.Args {
+		x, ok := req[prompt.Camel(a.Name)]
+		if !ok || x == nil {
+			continue
+		}
+		switch t := x.(type) {
+		case string:
+			args[a.Name] = t
+		case bool:
+			args[a.Name] = strconv.FormatBool(t)
+		case float64:
+			args[a.Name] = strconv.FormatInt(int64(t), 10)
+		default:
+			b, err := canonjson.Marshal(t)
+			if err != nil {
+				return nil, fmt.Errorf("query: encoding %s: %w", a.Name, err)
+			}
+			args[a.Name] = string(b)
+		}
+	}
+	r, err := s.GetPrompt(ctx, name, args)
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.cat.Resolve(r.Metadata.(prompt.Metadata).FrameworkID, r.Metadata.(prompt.Metadata).SnapshotID, manifest.GraphAcademicStandards)
+	if err != nil {
+		return nil, err
+	}
+	facts, err := s.promptPackage(p)
+	if err != nil {
+		return nil, err
+	}
+	out := &WorkflowResult{EffectiveRequest: req, InstructionsNotice: instructionsNotice, ManifestSha256: facts.ManifestSha256,
+		Package: packageRef(p), ProfileSha256: facts.ProfileSha256,
+		Rendered: WorkflowRender{Message: r.Message, Metadata: r.Metadata.(prompt.Metadata), PromptConfig: r.PromptConfig,
+			PromptName: r.PromptName, PromptVersion: r.PromptVersion}}
+	b, err := canonjson.Marshal(out)
+	if err != nil {
+		return nil, err
+	}
+	if 2*len(b) > MaxResultBytes || 2*utf8.RuneCount(b) > MaxWorkflowChars {
+		return nil, kgerr.New(kgerr.WorkflowInstructionsTooLarge, "the %s instructions are %d bytes and %d characters as JSON (counted twice, text and structured copy: at most %d bytes and %d characters)",
+			name, len(b), utf8.RuneCount(b), MaxResultBytes, MaxWorkflowChars).
+			WithHint("use the native prompt %s, or shorten caller context such as localContext", name)
+	}
+	return out, nil
+}
