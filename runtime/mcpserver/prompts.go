@@ -11,6 +11,7 @@ import (
 	"github.com/kgc-project/kgc/internal/canonjson"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/prompt"
+	"github.com/kgc-project/kgc/runtime/query"
 )
 
 // registerPrompts registers the nine prompts of the query layer, in order.
@@ -59,4 +60,34 @@ func (s *Server) promptError(name string, err error) error {
 	id := incident()
 	s.log.Error("prompt failed", "prompt", name, "incident", id, "error", err.Error())
 	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal_error: The server could not render the prompt."}
+}
+
+// complete answers completion/complete for prompt arguments and for the
+// framework_id and snapshot_id of resource templates.
+func (s *Server) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+	p := req.Params
+	if p == nil || p.Ref == nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Input validation error: ref is required"}
+	}
+	var given map[string]string
+	if p.Context != nil {
+		given = p.Context.Arguments
+	}
+	var c *query.Completion
+	switch p.Ref.Type {
+	case "ref/prompt":
+		var err error
+		if c, err = s.q.CompletePromptArgument(p.Ref.Name, p.Argument.Name, p.Argument.Value, given); err != nil {
+			msg := err.Error()
+			if errors.Is(err, query.ErrUnknownPrompt) {
+				msg = "Input validation error: unknown prompt " + p.Ref.Name
+			}
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
+		}
+	case "ref/resource":
+		c = s.q.CompleteResourceArgument(p.Argument.Name, p.Argument.Value, given)
+	default:
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Input validation error: ref.type must be ref/prompt or ref/resource"}
+	}
+	return &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: c.Values, Total: c.Total, HasMore: c.HasMore}}, nil
 }

@@ -70,8 +70,9 @@ func New(cat *catalog.Catalog, opts Options) *Server {
 		slots: make(chan struct{}, opts.MaxConcurrentCalls),
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: ServerName, Title: "kgmcp", Version: opts.Version}, &mcp.ServerOptions{
-		Instructions: instructions,
-		Logger:       SDKLogger(log),
+		Instructions:      instructions,
+		Logger:            SDKLogger(log),
+		CompletionHandler: s.complete,
 	})
 	s.mcp.AddReceivingMiddleware(s.guard, canonicalURIs)
 	s.registerTools()

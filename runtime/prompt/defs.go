@@ -116,7 +116,11 @@ func choice(name, def, desc string, values ...string) Arg {
 }
 
 func list(name string, min, max int, frameworkArg string, complete Completion, desc string) Arg {
-	return Arg{Name: name, Kind: TextList, Min: min, Max: max, ItemMax: 128, FrameworkArg: frameworkArg, Complete: complete, Description: desc}
+	a := Arg{Name: name, Kind: TextList, Min: min, Max: max, ItemMax: 128, FrameworkArg: frameworkArg, Complete: complete, Description: desc}
+	if min == 0 {
+		a.Default = "[]"
+	}
+	return a
 }
 
 var (
@@ -174,7 +178,7 @@ func Defs() []Def {
 		{Name: "learning_progression_curriculum_review", Title: "Curriculum review of stored progressions",
 			Description: "A coverage and review-question report over the package's stored progressions, for a reviewer.",
 			Overlay:     "learningProgressionCurriculumReview", Sections: []string{"evidenceGuidance", "coverageGuidance", "reviewQuestionGuidance"}, Workflow: true,
-			Args: []Arg{argFramework, {Name: "standard_identifiers", Kind: SelectorList, Max: 20, Codes: true,
+			Args: []Arg{argFramework, {Name: "standard_identifiers", Kind: SelectorList, Max: 20, Codes: true, Default: "[]",
 				Description: `JSON array of up to 20 selectors (node_id, case_identifier_uuid, case_identifier_uri, or statement_code where the profile allows)`},
 				argLocalGrade, argNormGrade,
 				list("statement_types", 0, 32, "framework_id", CompleteNone, "JSON array of source statement types"),
@@ -196,7 +200,7 @@ func Defs() []Def {
 			Args: []Arg{list("framework_ids", 2, 8, "", CompleteFramework, `JSON array of 2–8 distinct framework IDs`), argQuery,
 				argPaths, argLocal, list("local_grade_labels", 0, 64, "", CompleteGrade, `JSON array of local grade labels`), argMatches,
 				list("normalized_grades", 0, 64, "", CompleteNone, `JSON array of normalized grades`), argLanguage, argMode,
-				{Name: "snapshot_ids", Kind: TextList, Max: 8, ItemMax: 280, Complete: CompleteSnapshot, Description: "JSON array of snapshot IDs to pin, at most one per framework"}}},
+				{Name: "snapshot_ids", Kind: TextList, Max: 8, ItemMax: 280, Complete: CompleteSnapshot, Default: "[]", Description: "JSON array of snapshot IDs to pin, at most one per framework"}}},
 	}
 }
 
