@@ -145,6 +145,17 @@ func TestTypeScriptSDKClient(t *testing.T) {
 		{"method": "ping"},
 		{"method": "tools/call", "name": "search_learning_progressions", "arguments": request(map[string]any{"frameworkId": mathsFramework, "limit": 2})},
 		{"method": "tools/call", "name": "read_evidence", "arguments": request(map[string]any{"uri": "kgfegmcp://catalog", "maxContentBytes": 1024})},
+		{"method": "prompts/list"},
+		{"method": "prompts/get", "name": "teacher_guide_draft", "arguments": map[string]any{"framework_id": mathsFramework,
+			"grade_or_stage": "GRADE ONE", "topic_or_standard": "telling the time"}},
+		{"method": "completion/complete", "ref": map[string]any{"type": "ref/prompt", "name": "teacher_guide_draft"},
+			"argument": map[string]any{"name": "grade_or_stage", "value": "grade t"}, "context": map[string]any{"arguments": map[string]any{"framework_id": mathsFramework}}},
+		{"method": "tools/call", "name": "get_workflow_instructions", "arguments": request(map[string]any{"workflowName": "teacher_guide_draft",
+			"frameworkId": mathsFramework, "gradeOrStage": "GRADE ONE", "topicOrStandard": "telling the time"})},
+		{"method": "tools/call", "name": "compare_framework_evidence", "arguments": map[string]any{"mode": "text", "query": "describe",
+			"match": map[string]any{"matchMode": "tokens", "operator": "any"}, "frameworkIds": []any{mathsFramework, "kgc-sample-english-grades-1-2"}}},
+		{"method": "tools/call", "name": "get_standard", "arguments": request(map[string]any{"frameworkId": mathsFramework,
+			"identifier": map[string]any{"identifierType": "node_id", "nodeId": ind}})},
 	}
 	url := startHTTP(t, dir).base + "/mcp"
 	for name, conn := range map[string]map[string]any{
@@ -221,7 +232,106 @@ func TestTypeScriptSDKClient(t *testing.T) {
 				len(ev["content"].(string)) != int(page["returnedBytes"].(float64)) {
 				t.Errorf("evidence window: %v", page)
 			}
+			checkPromptSteps(t, out.Steps[14:])
 		})
+	}
+}
+
+// checkPromptSteps checks the prompt half of the TypeScript client's run:
+// prompts/list, prompts/get, completion/complete, get_workflow_instructions
+// (whose message is the prompt's), compare_framework_evidence in the flat
+// form, and a result's resource links.
+func checkPromptSteps(t *testing.T, steps []probeStep) {
+	t.Helper()
+	var prompts struct {
+		Prompts []struct {
+			Name      string `json:"name"`
+			Arguments []struct {
+				Name     string `json:"name"`
+				Required bool   `json:"required"`
+			} `json:"arguments"`
+		} `json:"prompts"`
+	}
+	if json.Unmarshal(steps[0].Result, &prompts) != nil || len(prompts.Prompts) != 9 {
+		t.Fatalf("prompts/list: %s %+v", steps[0].Result, steps[0].Error)
+	}
+	var got struct {
+		Messages []struct {
+			Role    string `json:"role"`
+			Content struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"messages"`
+	}
+	if json.Unmarshal(steps[1].Result, &got) != nil || len(got.Messages) != 1 || got.Messages[0].Role != "user" ||
+		!strings.Contains(got.Messages[0].Content.Text, "## STEPS") {
+		t.Fatalf("prompts/get: %.300s %+v", steps[1].Result, steps[1].Error)
+	}
+	var completion struct {
+		Completion struct {
+			Values []string `json:"values"`
+		} `json:"completion"`
+	}
+	if json.Unmarshal(steps[2].Result, &completion) != nil || strings.Join(completion.Completion.Values, ",") != "GRADE THREE,GRADE TWO" {
+		t.Errorf("completion: %s %+v", steps[2].Result, steps[2].Error)
+	}
+	wf := toolOK(t, "get_workflow_instructions", steps[3])
+	if wf["rendered"].(map[string]any)["message"] != got.Messages[0].Content.Text {
+		t.Error("get_workflow_instructions: rendered.message is not the prompt's message")
+	}
+	cmp := toolOK(t, "compare_framework_evidence", steps[4])
+	if len(cmp["sections"].([]any)) != 2 || len(cmp["disclosures"].([]any)) == 0 {
+		t.Errorf("comparison: %v", cmp)
+	}
+	var std struct {
+		Content []struct {
+			Type string `json:"type"`
+			URI  string `json:"uri"`
+		} `json:"content"`
+	}
+	if json.Unmarshal(steps[5].Result, &std) != nil || len(std.Content) < 2 || std.Content[1].Type != "resource_link" || std.Content[1].URI == "" {
+		t.Errorf("get_standard resource links: %s", steps[5].Result)
+	}
+}
+
+// inspectPrompts lists and gets a prompt with the inspector CLI (which has
+// no completion command) and calls get_workflow_instructions and
+// compare_framework_evidence.
+func inspectPrompts(t *testing.T, clients string, target []string) {
+	t.Helper()
+	out, code := inspector(t, clients, append(target, "--method", "prompts/list")...)
+	var prompts struct {
+		Prompts []struct {
+			Name string `json:"name"`
+		} `json:"prompts"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &prompts) != nil || len(prompts.Prompts) != 9 {
+		t.Fatalf("prompts/list (exit %d): %.500s", code, out)
+	}
+	out, code = inspector(t, clients, append(target, "--method", "prompts/get", "--prompt-name", "learning_progression_support_plan",
+		"--prompt-args", "framework_id="+mathsFramework, `identifier={"identifierType":"node_id","nodeId":"`+mathsIndicator(t)+`"}`)...)
+	var got struct {
+		Messages []struct {
+			Content struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"messages"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &got) != nil || len(got.Messages) != 1 {
+		t.Fatalf("prompts/get (exit %d): %.500s", code, out)
+	}
+	out, code = inspector(t, clients, append(target, "--method", "tools/call", "--tool-name", "get_workflow_instructions",
+		"--tool-arg", `request={"workflowName":"learning_progression_support_plan","frameworkId":"`+mathsFramework+
+			`","identifier":{"identifierType":"node_id","nodeId":"`+mathsIndicator(t)+`"}}`)...)
+	var res toolResult
+	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || res.IsError ||
+		res.StructuredContent["rendered"].(map[string]any)["message"] != got.Messages[0].Content.Text {
+		t.Errorf("get_workflow_instructions (exit %d): %.500s", code, out)
+	}
+	out, code = inspector(t, clients, append(target, "--method", "tools/call", "--tool-name", "compare_framework_evidence",
+		"--tool-arg", "mode=code_prefix", "query=M1", `frameworkIds=["`+mathsFramework+`","kgc-sample-english-grades-1-2"]`)...)
+	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || res.IsError || len(res.StructuredContent["sections"].([]any)) != 2 {
+		t.Errorf("compare_framework_evidence, flat (exit %d): %.500s", code, out)
 	}
 }
 
@@ -284,6 +394,7 @@ func TestInspectorCLI(t *testing.T) {
 			if code != 0 || !strings.Contains(out, `"uri": "kgfegmcp://catalog"`) {
 				t.Errorf("resources/read (exit %d): %.500s", code, out)
 			}
+			inspectPrompts(t, clients, target)
 		})
 	}
 }

@@ -8,7 +8,9 @@
 //         plus "steps": [{"method": "tools/list"} | {"method": "tools/call",
 //         "name", "arguments"} | {"method": "resources/read", "uri"} |
 //         {"method": "resources/templates/list"} | {"method": "resources/list"} |
-//         {"method": "prompts/list"} | {"method": "ping"}].
+//         {"method": "prompts/list"} | {"method": "prompts/get", "name",
+//         "arguments"} | {"method": "completion/complete", "ref", "argument",
+//         "context"} | {"method": "ping"}].
 // Output: {"serverVersion", "protocolVersion", "instructions", "steps": [{"ok":
 // true, "result"} | {"ok": false, "error": {"code", "message"}}]}. The SDK client
 // itself validates each structuredContent against the tool's outputSchema.
@@ -34,6 +36,8 @@ async function step(s) {
     case 'resources/list': return await client.listResources();
     case 'resources/templates/list': return await client.listResourceTemplates();
     case 'prompts/list': return await client.listPrompts();
+    case 'prompts/get': return await client.getPrompt({ name: s.name, arguments: s.arguments || {} });
+    case 'completion/complete': return await client.complete({ ref: s.ref, argument: s.argument, context: s.context });
     case 'ping': return await client.ping();
     default: throw new Error(`unknown step ${s.method}`);
   }
