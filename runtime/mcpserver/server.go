@@ -93,7 +93,8 @@ func (s *Server) Query() *query.Service { return s.q }
 const instructions = "Read-only, rights-aware retrieval over accepted curriculum knowledge-graph packages " +
 	"(academic standards, learning components, learning progressions). Start with list_frameworks or " +
 	"get_capabilities; pin frameworkId and snapshotId from the results for later calls. Every tool result's " +
-	"text is its complete result as JSON. Resources live under kgfegmcp://."
+	"text is its complete result as JSON. Resources live under kgfegmcp://. Prompts (or get_workflow_instructions, " +
+	"for hosts without prompts) render teacher, student and reviewer workflows that name the tool calls to make."
 
 // incident names one logged internal failure, for the operator.
 func incident() string {

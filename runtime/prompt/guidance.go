@@ -151,11 +151,24 @@ func guidance(d *Def, cfg *promptcfg.Config, withGeneric bool) (slots []slot, ap
 		}
 		label := labels[key]
 		if j, ok := byLabel[label]; ok {
-			slots[j].lines = append(slots[j].lines, lines...)
+			for _, l := range lines {
+				if !containsLine(slots[j].lines, l) {
+					slots[j].lines = append(slots[j].lines, l)
+				}
+			}
 			continue
 		}
 		byLabel[label] = len(slots)
 		slots = append(slots, slot{label: label, lines: lines})
 	}
 	return slots, applied
+}
+
+func containsLine(lines []string, l string) bool {
+	for _, x := range lines {
+		if x == l {
+			return true
+		}
+	}
+	return false
 }

@@ -38,12 +38,13 @@ func filterValues(max int, desc string) *Schema { return array(str(1, 128, ""), 
 
 var implementedFeatures = []string{
 	"bounded_ancestor_traversal", "bounded_descendant_traversal", "catalog_discovery",
-	"complete_root_path_enumeration", "direct_graph_navigation", "exact_framework_lookup",
-	"exact_standard_lookup", "framework_statistics", "learning_component_lookup", "learning_component_search",
+	"complete_root_path_enumeration", "cross_framework_evidence_comparison", "direct_graph_navigation", "exact_framework_lookup",
+	"exact_standard_lookup", "framework_prompt_overlays", "framework_statistics", "learning_component_lookup", "learning_component_search",
 	"learning_progression_discovery", "learning_progression_lookup", "learning_progression_paths",
 	"learning_progression_traversal", "lexical_standard_search", "manifest_declared_artifact_access",
-	"profile_governed_exact_code_search", "profile_governed_prefix_code_search", "read_only_resources",
-	"rights_aware_resource_access", "unique_current_framework_routing", "windowed_evidence_reads",
+	"profile_governed_exact_code_search", "profile_governed_prefix_code_search", "prompt_argument_completion",
+	"read_only_resources", "resource_links", "rights_aware_resource_access", "role_oriented_prompt_workflows",
+	"unique_current_framework_routing", "windowed_evidence_reads", "workflow_instructions",
 }
 
 var unavailableFeatures = []string{
