@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 type propSchema struct {
@@ -170,4 +172,74 @@ func TestUnknownFrameworksAreNamedAsSuch(t *testing.T) {
 			t.Errorf("%s: %q", tool, txt)
 		}
 	}
+}
+
+// TestEveryPromptRejectsBadArguments derives bad arguments from each prompt's
+// published argument list (each required argument left out, an unknown
+// argument, and each argument given 5,000 characters, which no argument
+// accepts) and checks each is refused as an input error, then that the server
+// still renders.
+func TestEveryPromptRejectsBadArguments(t *testing.T) {
+	cs, _ := client(t, images(t))
+	ctx := context.Background()
+	list, err := cs.ListPrompts(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := map[string]string{"framework_id": maths, "source_framework_id": maths, "target_framework_id": english,
+		"grade_or_stage": "GRADE ONE", "topic_or_standard": "time", "topic_or_query": "time",
+		"grades_in_room": `["GRADE ONE","GRADE TWO"]`, "identifier": `{"identifierType":"node_id","nodeId":"x"}`,
+		"framework_ids": `["` + maths + `","` + english + `"]`}
+	checked := 0
+	for _, p := range list.Prompts {
+		valid := map[string]string{}
+		for _, a := range p.Arguments {
+			if a.Required {
+				valid[a.Name] = good[a.Name]
+			}
+		}
+		// The base renders, so each break below is what is refused.
+		if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: p.Name, Arguments: valid}); err != nil {
+			t.Fatalf("%s %v: %v", p.Name, valid, err)
+		}
+		bad := map[string]map[string]string{"unknown argument": merge(valid, map[string]string{"bogus": "1"})}
+		for _, a := range p.Arguments {
+			bad[a.Name] = merge(valid, map[string]string{a.Name: strings.Repeat("a", 5000)})
+			if a.Required {
+				missing := merge(valid, nil)
+				delete(missing, a.Name)
+				bad[a.Name+" missing"] = missing
+			}
+		}
+		for name, args := range bad {
+			checked++
+			_, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: p.Name, Arguments: args})
+			arg := strings.TrimSuffix(name, " missing")
+			if name == "unknown argument" {
+				arg = "bogus"
+			}
+			if err == nil || !strings.Contains(err.Error(), "Input validation error: "+arg) {
+				t.Errorf("%s, %s: %v", p.Name, name, err)
+			}
+		}
+	}
+	t.Logf("%d bad argument sets derived from %d prompts", checked, len(list.Prompts))
+	if checked < 100 {
+		t.Errorf("only %d bad argument sets", checked)
+	}
+	if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "teacher_guide_draft",
+		Arguments: map[string]string{"framework_id": maths, "grade_or_stage": "GRADE ONE", "topic_or_standard": "time"}}); err != nil {
+		t.Fatalf("the server stopped rendering: %v", err)
+	}
+}
+
+func merge(a, b map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
 }
