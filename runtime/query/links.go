@@ -117,31 +117,23 @@ func (s *Service) link(ref resourceRef) (Link, bool) {
 	return Link{URI: ref.String(), Name: ref.kind, Title: linkTitle(ref), MIMEType: d.mime, Size: int64(len(d.data))}, true
 }
 
+// linkTitles are the titles of links, by resource kind: package-level ones
+// name the snapshot, record-level ones the record.
+var linkTitles = map[string]string{
+	"package_manifest": "Package manifest of ", "interpretation_profile": "Interpretation profile of ",
+	"validation_report": "Validation report of ", "standard": "Standard ", "standard_provenance": "Provenance of standard ",
+	"standard_learning_components": "Learning components of standard ", "learning_component": "Learning component ",
+	"learning_component_provenance": "Provenance of learning component ", "relationship": "Relationship ",
+	"relationship_provenance": "Provenance of relationship ",
+}
+
 // linkTitle is a short human title for a link.
 func linkTitle(ref resourceRef) string {
-	switch ref.kind {
-	case "framework":
+	switch {
+	case ref.kind == "framework":
 		return "Framework " + ref.frameworkID
-	case "package_manifest":
-		return "Package manifest of " + ref.snapshotID
-	case "interpretation_profile":
-		return "Interpretation profile of " + ref.snapshotID
-	case "validation_report":
-		return "Validation report of " + ref.snapshotID
-	case "standard":
-		return "Standard " + ref.id
-	case "standard_provenance":
-		return "Provenance of standard " + ref.id
-	case "standard_learning_components":
-		return "Learning components of standard " + ref.id
-	case "learning_component":
-		return "Learning component " + ref.id
-	case "learning_component_provenance":
-		return "Provenance of learning component " + ref.id
-	case "relationship":
-		return "Relationship " + ref.id
-	case "relationship_provenance":
-		return "Provenance of relationship " + ref.id
+	case ref.id == "":
+		return linkTitles[ref.kind] + ref.snapshotID
 	}
-	return ref.kind
+	return linkTitles[ref.kind] + ref.id
 }

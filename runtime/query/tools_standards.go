@@ -35,11 +35,15 @@ func selectorAlt(kind, field string, value *Schema) *Schema {
 
 // selectorSchema accepts node_id, case_identifier_uuid, case_identifier_uri and,
 // when withCode, statement_code.
-func selectorSchema(withCode bool) *Schema {
+func selectorSchema(withCode bool) *Schema { return boundedSelector(withCode, 1024, 2048) }
+
+// boundedSelector is a standard selector whose node IDs and CASE UUIDs have
+// at most idMax characters and CASE URIs uriMax.
+func boundedSelector(withCode bool, idMax, uriMax int) *Schema {
 	alts := []*Schema{
-		selectorAlt("node_id", "nodeId", opaque(1024, "exact outer node ID")),
-		selectorAlt("case_identifier_uuid", "caseIdentifierUuid", opaque(1024, "exact CASE UUID")),
-		selectorAlt("case_identifier_uri", "caseIdentifierUri", opaque(2048, "exact CASE URI")),
+		selectorAlt("node_id", "nodeId", opaque(idMax, "exact outer node ID")),
+		selectorAlt("case_identifier_uuid", "caseIdentifierUuid", opaque(idMax, "exact CASE UUID")),
+		selectorAlt("case_identifier_uri", "caseIdentifierUri", opaque(uriMax, "exact CASE URI")),
 	}
 	if withCode {
 		alts = append(alts, selectorAlt("statement_code", "statementCode", str(1, 512, "exact statement code")))

@@ -75,18 +75,7 @@ func argSchema(a prompt.Arg) *Schema {
 
 // promptSelector is a prompt's standard selector: identifiers up to 512
 // characters.
-func promptSelector(withCode bool) *Schema {
-	alts := []*Schema{
-		selectorAlt("node_id", "nodeId", opaque(512, "exact outer node ID")),
-		selectorAlt("case_identifier_uuid", "caseIdentifierUuid", opaque(512, "exact CASE UUID")),
-		selectorAlt("case_identifier_uri", "caseIdentifierUri", opaque(512, "exact CASE URI")),
-	}
-	if withCode {
-		alts = append(alts, selectorAlt("statement_code", "statementCode", str(1, 512, "exact statement code")))
-	}
-	return &Schema{Types: []string{"object"}, OneOf: alts, Discriminator: "identifierType",
-		Description: "exact standard selector, discriminated by identifierType"}
-}
+func promptSelector(withCode bool) *Schema { return boundedSelector(withCode, 512, 512) }
 
 // WorkflowResult is get_workflow_instructions' result: the native prompt's
 // render, byte for byte, with the validated request and the pinned package.
