@@ -36,6 +36,7 @@ func envelopeBytes(res *mcp.CallToolResult) int {
 // the traversal says byte_limit, the tables hold exactly what is referenced,
 // and the prefix is what a smaller maxNodes returns.
 func TestContextIsCutToTheCeiling(t *testing.T) {
+	t.Parallel()
 	cs, srv := client(t, images(t, bigSpec()))
 	fw, snap, grade := gradeNode(t, srv, "kgc-big-fixture")
 	out, res := call(t, cs, "get_standard_context", req(map[string]any{"frameworkId": fw, "snapshotId": snap, "nodeId": grade,
@@ -100,6 +101,7 @@ func gradeNode(t *testing.T, srv *mcpserver.Server, fw string) (string, string, 
 // byte_limit, and its cursor starts the next page with that hit: following
 // the cut pages returns exactly the hits, in the order, of small pages.
 func TestSearchPagesAreCutToTheCeiling(t *testing.T) {
+	t.Parallel()
 	spec := bigSpec()
 	spec.FrameworkID, spec.Indicators = "kgc-long-fixture", 2
 	spec.Topics = []string{strings.Repeat("counting objects in groups and describing how many there are ", 60)}

@@ -130,6 +130,7 @@ func orNil(s string) any {
 // TestCompareCorpus compares Ghana, CBSE and a pinned Nigeria snapshot on the
 // real corpus and checks every section against the sources.
 func TestCompareCorpus(t *testing.T) {
+	t.Parallel()
 	dir, sources := corpusImages(t)
 	cs, _ := client(t, dir)
 	const ng = "nigeria-nerdc-mathematics-primary-1-3"

@@ -33,6 +33,7 @@ func corpusImages(t testing.TB) (string, map[string]string) {
 // TestCorpusSurface drives every tool and resource family over every corpus
 // image, checking search results against a brute-force reading of the source.
 func TestCorpusSurface(t *testing.T) {
+	t.Parallel()
 	dir, sources := corpusImages(t)
 	cs, srv := client(t, dir)
 	for _, p := range srv.Catalog().Packages {

@@ -105,6 +105,7 @@ func idsOf(rels []srcRel, keep func(srcRel) bool) []string {
 }
 
 func TestProgressionCollectionsReturnEveryEdgeOnce(t *testing.T) {
+	t.Parallel()
 	cs, _ := client(t, images(t))
 	rels := sourceRels(t, samplePackageDir(t, maths))
 	for _, label := range []string{"buildsTowards", "relatesTo"} {
