@@ -134,23 +134,118 @@ func effectiveQuerySha256(request obj, normalized map[string]string, pkgs []*cat
 	return sum
 }
 
-// pageOf sorts the hits and returns the page after pos (nil: the first page).
+// pageOf returns the page after pos (nil: the first page) and, when more
+// follow, the position of its last hit. It selects the limit+1 best hits
+// after pos with a bounded heap (O(n log limit)) instead of sorting them all.
 func pageOf(hits []*searchHit, byCode bool, pos []any, limit int) (page []*searchHit, next []any) {
-	keys := make(map[*searchHit][]any, len(hits))
+	less := func(a, b *searchHit) bool { return compareHits(a, b, byCode) < 0 }
+	top := hitHeap{less: less}
 	for _, h := range hits {
-		keys[h] = h.key(byCode)
+		if pos != nil && compareKeys(h.key(byCode), pos) <= 0 {
+			continue
+		}
+		top.offer(h, limit+1)
 	}
-	sort.Slice(hits, func(i, j int) bool { return compareKeys(keys[hits[i]], keys[hits[j]]) < 0 })
-	start := 0
-	if pos != nil {
-		start = sort.Search(len(hits), func(i int) bool { return compareKeys(keys[hits[i]], pos) > 0 })
+	sel := top.items
+	sort.Slice(sel, func(i, j int) bool { return less(sel[i], sel[j]) })
+	if len(sel) > limit {
+		sel = sel[:limit]
+		next = sel[limit-1].key(byCode)
 	}
-	end := min(start+limit, len(hits))
-	page = hits[start:end]
-	if end < len(hits) {
-		next = keys[hits[end-1]]
+	return sel, next
+}
+
+// compareHits orders two hits exactly as compareKeys orders their keys,
+// without building them.
+func compareHits(a, b *searchHit, byCode bool) int {
+	if byCode {
+		if c := strings.Compare(a.code, b.code); c != 0 {
+			return c
+		}
+	} else if a.score != b.score {
+		if a.score > b.score {
+			return -1
+		}
+		return 1
 	}
-	return page, next
+	if a.pkg != b.pkg {
+		ma, mb := a.pkg.Manifest, b.pkg.Manifest
+		for _, c := range [...][2]string{{ma.FrameworkID, mb.FrameworkID}, {ma.SnapshotID, mb.SnapshotID}, {ma.GraphType, mb.GraphType}} {
+			if x := strings.Compare(c[0], c[1]); x != 0 {
+				return x
+			}
+		}
+		if ma.PackageRevision != mb.PackageRevision {
+			if ma.PackageRevision < mb.PackageRevision {
+				return -1
+			}
+			return 1
+		}
+		if x := strings.Compare(ma.GraphPackageID, mb.GraphPackageID); x != 0 {
+			return x
+		}
+	}
+	if x := strings.Compare(a.pkg.Img.NodeString(a.node, kgimg.NodeID), b.pkg.Img.NodeString(b.node, kgimg.NodeID)); x != 0 {
+		return x
+	}
+	oa, ob := a.pkg.Img.NodeOrder(a.node), b.pkg.Img.NodeOrder(b.node)
+	switch {
+	case oa < ob:
+		return -1
+	case oa > ob:
+		return 1
+	}
+	return 0
+}
+
+// hitHeap keeps the best k hits offered: a max-heap on rank, whose root is
+// the worst hit kept.
+type hitHeap struct {
+	items []*searchHit
+	less  func(a, b *searchHit) bool
+}
+
+func (h *hitHeap) offer(x *searchHit, k int) {
+	if len(h.items) < k {
+		h.items = append(h.items, x)
+		h.up(len(h.items) - 1)
+		return
+	}
+	if k > 0 && h.less(x, h.items[0]) {
+		h.items[0] = x
+		h.down(0)
+	}
+}
+
+// worse reports whether item i ranks after item j (the max-heap order).
+func (h *hitHeap) worse(i, j int) bool { return h.less(h.items[j], h.items[i]) }
+
+func (h *hitHeap) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h.worse(i, p) {
+			return
+		}
+		h.items[i], h.items[p] = h.items[p], h.items[i]
+		i = p
+	}
+}
+
+func (h *hitHeap) down(i int) {
+	for {
+		l, w := 2*i+1, i
+		if l < len(h.items) && h.worse(l, w) {
+			w = l
+		}
+		if r := l + 1; r < len(h.items) && h.worse(r, w) {
+			w = r
+		}
+		if w == i {
+			return
+		}
+		h.items[i], h.items[w] = h.items[w], h.items[i]
+		i = w
+	}
 }
 
 // Score is how a hit ranks: the algorithm and its value.
@@ -193,6 +288,9 @@ type SearchPage[Hit any] struct {
 	// TruncationReason is byte_limit when the result ceiling cut the page
 	// short of the limit (beyond the contract).
 	TruncationReason string `json:"truncationReason,omitempty"`
+	// WarningsOmitted counts the warnings past MaxPageWarnings (beyond the
+	// contract).
+	WarningsOmitted int `json:"warningsOmitted,omitempty"`
 }
 
 // pagingInput is what searchPage needs of a search request.
@@ -222,17 +320,16 @@ func searchPage[Hit any](s *Service, run *searchRun, in pagingInput, build func(
 	for _, h := range page {
 		hits = append(hits, build(h))
 	}
-	selected := selectedSnapshots(s, in.pkgs)
-	warnings := run.warnings
-	if warnings == nil {
-		warnings = []SearchWarning{}
-	}
+	warnings, omitted := boundWarnings(run.warnings)
+	echo := scopeEcho(s, in, cur.indexSum, page)
 	result := func(k int, next *string) *SearchResult[Hit] {
-		pg := SearchPage[Hit]{Hits: hits[:k], Mode: in.mode, ReturnedCount: k, HasMore: next != nil, NextCursor: next, Warnings: warnings}
+		pg := SearchPage[Hit]{Hits: hits[:k], Mode: in.mode, ReturnedCount: k, HasMore: next != nil, NextCursor: next,
+			Warnings: warnings, WarningsOmitted: omitted}
 		if k < len(hits) {
 			pg.TruncationReason = "byte_limit"
 		}
-		return &SearchResult[Hit]{EffectiveScope: in.scope, SelectedSnapshots: selected, Page: pg}
+		scope, selected := echo(k)
+		return &SearchResult[Hit]{EffectiveScope: scope, SelectedSnapshots: selected, Page: pg}
 	}
 	var next *string
 	if last != nil {

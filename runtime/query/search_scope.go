@@ -3,6 +3,7 @@ package query
 import (
 	"encoding/hex"
 	"fmt"
+	"sort"
 	"strings"
 	"unicode"
 
@@ -57,12 +58,75 @@ type ExactScope struct {
 }
 
 // FederatedScope is a search's effective scope over several packages (or
-// every framework's unique current snapshot).
+// every framework's unique current snapshot). Past MaxEchoedPackages
+// selected packages the echo is bounded (beyond the contract, which echoes
+// them all): FrameworkIDs and SnapshotIDs, like selectedSnapshots, list only
+// the packages whose hits are on this page; SelectedPackageCount counts the
+// whole selection and SelectionSha256 digests it (the digest the page's
+// cursor is bound to).
 type FederatedScope struct {
-	FrameworkIDs  []string `json:"frameworkIds"`
-	GraphTypes    []string `json:"graphTypes"`
-	SelectionMode string   `json:"selectionMode" enum:"federated"`
-	SnapshotIDs   []string `json:"snapshotIds"`
+	FrameworkIDs         []string `json:"frameworkIds"`
+	GraphTypes           []string `json:"graphTypes"`
+	SelectionMode        string   `json:"selectionMode" enum:"federated"`
+	SnapshotIDs          []string `json:"snapshotIds"`
+	SelectedPackageCount int      `json:"selectedPackageCount,omitempty"`
+	SelectionSha256      string   `json:"selectionSha256,omitempty"`
+}
+
+// Bounds of a federated page's echo.
+const (
+	// MaxEchoedPackages is the largest selection echoed whole.
+	MaxEchoedPackages = 32
+	// MaxPageWarnings bounds a page's warnings; the rest are counted.
+	MaxPageWarnings = 64
+)
+
+// boundWarnings keeps the first MaxPageWarnings warnings and counts the rest.
+func boundWarnings(ws []SearchWarning) ([]SearchWarning, int) {
+	if ws == nil {
+		return []SearchWarning{}, 0
+	}
+	if len(ws) > MaxPageWarnings {
+		return ws[:MaxPageWarnings], len(ws) - MaxPageWarnings
+	}
+	return ws, 0
+}
+
+// scopeEcho returns, for the first k hits of a page, the effective scope and
+// selected snapshots to echo: the whole selection up to MaxEchoedPackages
+// packages, past it only the packages those hits come from (in selection
+// order), with the selection's count and digest.
+func scopeEcho(s *Service, in pagingInput, selectionSum string, page []*searchHit) func(k int) (EffectiveScope, []FrameworkSnapshot) {
+	fed, ok := in.scope.(FederatedScope)
+	if !ok || len(in.pkgs) <= MaxEchoedPackages {
+		selected := selectedSnapshots(s, in.pkgs)
+		return func(int) (EffectiveScope, []FrameworkSnapshot) { return in.scope, selected }
+	}
+	rank := make(map[*catalog.Package]int, len(in.pkgs))
+	for i, p := range in.pkgs {
+		rank[p] = i
+	}
+	return func(k int) (EffectiveScope, []FrameworkSnapshot) {
+		var pkgs []*catalog.Package
+		seen := map[*catalog.Package]bool{}
+		for _, h := range page[:k] {
+			if !seen[h.pkg] {
+				seen[h.pkg] = true
+				pkgs = append(pkgs, h.pkg)
+			}
+		}
+		sort.Slice(pkgs, func(i, j int) bool { return rank[pkgs[i]] < rank[pkgs[j]] })
+		scope := fed
+		scope.FrameworkIDs, scope.SnapshotIDs = []string{}, []string{}
+		for _, p := range pkgs {
+			if !contains(scope.FrameworkIDs, p.FrameworkID()) {
+				scope.FrameworkIDs = append(scope.FrameworkIDs, p.FrameworkID())
+			}
+			scope.SnapshotIDs = append(scope.SnapshotIDs, p.SnapshotID())
+		}
+		scope.SelectedPackageCount, scope.SelectionSha256 = len(in.pkgs), selectionSum
+		return scope, selectedSnapshots(s, pkgs)
+	}
 }
 
 // SearchWarning is a warning about one package or hit of a search.
