@@ -5,6 +5,9 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/mcpserver"
 )
 
 // BenchmarkTools calls tools through the SDK's in-memory transport on the
@@ -50,4 +53,33 @@ func BenchmarkTools(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkNewServer builds the MCP server over the two sample images (the
+// catalog opened once), against an empty go-sdk server in the same run: the
+// fixed start-up cost kgmcp adds (tool, resource and prompt registration).
+//
+//	go test ./runtime/mcpserver -run '^$' -bench NewServer
+func BenchmarkNewServer(b *testing.B) {
+	paths, err := catalog.Paths([]string{images(b)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	cat, err := catalog.Open(paths, catalog.PolicyFail, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(cat.Close)
+	b.Run("kgmcp", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			mcpserver.New(cat, mcpserver.Options{})
+		}
+	})
+	b.Run("empty-go-sdk", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			mcp.NewServer(&mcp.Implementation{Name: "empty", Version: "1"}, nil)
+		}
+	})
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -14,14 +16,33 @@ import (
 	"github.com/kgc-project/kgc/runtime/query"
 )
 
+// toolSchemas are the tools' input and output schemas, encoded once per
+// process (they depend on no catalog): handing the SDK encoded schemas spares
+// re-marshalling them on every registration and every tools/list.
+var toolSchemas = sync.OnceValue(func() map[string][2]json.RawMessage {
+	out := map[string][2]json.RawMessage{}
+	for _, t := range query.New(nil, query.Options{}).Tools() {
+		in, err := json.Marshal(t.InputSchema())
+		if err != nil {
+			panic(fmt.Sprintf("mcpserver: encoding the input schema of %s: %v", t.Name, err))
+		}
+		res, err := json.Marshal(query.OutputSchema(t.ResultType()))
+		if err != nil {
+			panic(fmt.Sprintf("mcpserver: encoding the output schema of %s: %v", t.Name, err))
+		}
+		out[t.Name] = [2]json.RawMessage{in, res}
+	}
+	return out
+})
+
 // registerTools registers every tool of the query layer, in its order.
 func (s *Server) registerTools() {
+	schemas := toolSchemas()
 	for _, t := range s.q.Tools() {
-		output := query.OutputSchema(t.ResultType())
 		name := t.Name
 		s.mcp.AddTool(&mcp.Tool{
 			Name: t.Name, Title: t.Title, Description: t.Description,
-			InputSchema: t.InputSchema(), OutputSchema: output, Annotations: annotations(),
+			InputSchema: schemas[name][0], OutputSchema: schemas[name][1], Annotations: annotations(),
 		}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return s.call(ctx, name, req.Params.Arguments), nil
 		})
