@@ -76,3 +76,31 @@ func BenchmarkFederatedSearch(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLargeTextSearch is one 25-hit text search for a common term
+// ("number", in about one standard of eight) and for a rare two-term query on
+// KGC_BENCH_IMAGE, a million-standard synthetic image (bench/README.md);
+// skipped without it.
+func BenchmarkLargeTextSearch(b *testing.B) {
+	path := os.Getenv("KGC_BENCH_IMAGE")
+	if path == "" {
+		b.Skip("SKIP: set KGC_BENCH_IMAGE to a large synthetic image (bench/README.md) to run this benchmark")
+	}
+	cat, err := catalog.Open([]string{path}, catalog.PolicyFail, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(cat.Close)
+	s := New(cat, Options{})
+	for _, q := range []struct{ name, query, operator string }{{"common", "number", "any"}, {"two-terms-all", "count number", "all"}} {
+		b.Run(q.name, func(b *testing.B) {
+			args := []byte(`{"request":{"mode":"text","query":"` + q.query + `","match":{"matchMode":"tokens","operator":"` + q.operator + `"},"limit":25}}`)
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := s.Call(context.Background(), "search_standards", args); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

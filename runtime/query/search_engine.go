@@ -28,42 +28,66 @@ func distinct(tokens []string) []string {
 }
 
 // lexicalSearch runs a tokens (all/any) or exact-phrase search over a posting
-// list lookup.
-func lexicalSearch(img *kgimg.Image, lookup func(string) (kgimg.U32s, bool), tokens []string, mode, operator string) []textMatch {
+// list lookup. The distinct terms' posting lists (sorted node ordinals) are
+// merged in one pass, each node's matched terms kept as a bit mask; matches
+// with the same terms share one terms slice. Matches are emitted in node order.
+func lexicalSearch(img *kgimg.Image, lookup func(string) (kgimg.U32s, bool), tokens []string, mode, operator string, emit func(textMatch)) {
 	terms := distinct(tokens)
-	hits := map[uint32][]string{}
-	for _, term := range terms {
-		list, ok := lookup(term)
-		if !ok {
-			continue
-		}
-		for i := 0; i < list.Len(); i++ {
-			hits[list.At(i)] = append(hits[list.At(i)], term)
-		}
+	lists := make([]kgimg.U32s, len(terms))
+	pos := make([]int, len(terms))
+	for i, term := range terms {
+		lists[i], _ = lookup(term)
 	}
-	var out []textMatch
-	for n, got := range hits {
-		all := len(got) == len(terms)
+	full := uint64(1)<<len(terms) - 1
+	shared := map[uint64][]string{}
+	termsOf := func(mask uint64) []string {
+		if t, ok := shared[mask]; ok {
+			return t
+		}
+		var t []string
+		for i, term := range terms {
+			if mask&(1<<i) != 0 {
+				t = append(t, term)
+			}
+		}
+		shared[mask] = t
+		return t
+	}
+	for {
+		// The smallest node ordinal at the head of any list.
+		n, mask := uint32(0), uint64(0)
+		for i, l := range lists {
+			if pos[i] >= l.Len() {
+				continue
+			}
+			switch v := l.At(pos[i]); {
+			case mask == 0 || v < n:
+				n, mask = v, 1<<i
+			case v == n:
+				mask |= 1 << i
+			}
+		}
+		if mask == 0 {
+			return
+		}
+		for i := range lists {
+			if mask&(1<<i) != 0 {
+				pos[i]++
+			}
+		}
 		switch {
 		case mode == "exact_phrase":
-			if all && containsSequence(textnorm.Tokens(img.NodeString(n, kgimg.NodeDescription)), tokens) {
-				out = append(out, textMatch{node: n, matched: terms, phrase: true})
+			if mask == full && containsSequence(textnorm.Tokens(img.NodeString(n, kgimg.NodeDescription)), tokens) {
+				emit(textMatch{node: n, matched: terms, phrase: true})
 			}
 		case operator == "all":
-			if all {
-				out = append(out, textMatch{node: n, matched: terms})
+			if mask == full {
+				emit(textMatch{node: n, matched: terms})
 			}
 		default:
-			ordered := make([]string, 0, len(got))
-			for _, t := range terms {
-				if contains(got, t) {
-					ordered = append(ordered, t)
-				}
-			}
-			out = append(out, textMatch{node: n, matched: ordered})
+			emit(textMatch{node: n, matched: termsOf(mask)})
 		}
 	}
-	return out
 }
 
 func containsSequence(hay, seq []string) bool {

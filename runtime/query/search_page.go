@@ -1,6 +1,8 @@
 package query
 
 import (
+	"encoding/base64"
+	"encoding/json"
 	"sort"
 	"strings"
 
@@ -100,6 +102,21 @@ func (c searchCursor) fields() obj {
 	return obj{"cursorVersion": 1, "effectiveQuerySha256": c.querySum, "indexSetSha256": c.indexSum, "mode": c.mode}
 }
 
+// peekPosition reads a cursor's position without checking what it is bound
+// to (searchCursor.position does that).
+func peekPosition(cursor string, byCode bool) ([]any, bool) {
+	raw, err := base64.RawURLEncoding.DecodeString(cursor)
+	if err != nil || len(cursor) > MaxCursorLength {
+		return nil, false
+	}
+	var fields map[string]any
+	if json.Unmarshal(raw, &fields) != nil {
+		return nil, false
+	}
+	pos, _ := fields["lastOrderingPosition"].([]any)
+	return pos, validPosition(pos, byCode)
+}
+
 // position decodes a search cursor and returns its last ordering position.
 func (c searchCursor) position(cursor string, byCode bool) ([]any, error) {
 	fields, err := decodeCursor(cursor, c.fields())
@@ -153,6 +170,50 @@ func pageOf(hits []*searchHit, byCode bool, pos []any, limit int) (page []*searc
 		next = sel[limit-1].key(byCode)
 	}
 	return sel, next
+}
+
+// page returns the run's page after pos: from the best hits it kept, or
+// selected from all of them.
+func (run *searchRun) page(byCode bool, pos []any, limit int) ([]*searchHit, []any) {
+	if run.top == nil {
+		return pageOf(run.hits, byCode, pos, limit)
+	}
+	sel := run.top.items
+	sort.Slice(sel, func(i, j int) bool { return run.top.less(sel[i], sel[j]) })
+	if len(sel) > limit {
+		sel = sel[:limit]
+		return sel, sel[limit-1].key(byCode)
+	}
+	return sel, nil
+}
+
+// compareHitToKey orders a hit against a cursor position exactly as
+// compareKeys orders the hit's key against it, without building the key.
+func compareHitToKey(h *searchHit, pos []any, byCode bool) int {
+	var c int
+	if byCode {
+		c = compareTerm(h.code, pos[0])
+	} else {
+		c = compareTerm(float64(-h.score), pos[0])
+	}
+	if c != 0 {
+		return c
+	}
+	m := h.pkg.Manifest
+	for i, v := range [...]string{m.FrameworkID, m.SnapshotID, m.GraphType} {
+		if c := compareTerm(v, pos[1+i]); c != 0 {
+			return c
+		}
+	}
+	// pos[4], the package revision: keys hold it as an int64, which compareTerm
+	// does not treat as a number, so it never orders two keys.
+	if c := compareTerm(m.GraphPackageID, pos[5]); c != 0 {
+		return c
+	}
+	if c := compareTerm(h.pkg.Img.NodeString(h.node, kgimg.NodeID), pos[6]); c != 0 {
+		return c
+	}
+	return compareTerm(float64(h.pkg.Img.NodeOrder(h.node)), pos[7])
 }
 
 // compareHits orders two hits exactly as compareKeys orders their keys,
@@ -315,7 +376,7 @@ func searchPage[Hit any](s *Service, run *searchRun, in pagingInput, build func(
 			return nil, err
 		}
 	}
-	page, last := pageOf(run.hits, in.byCode, pos, in.limit)
+	page, last := run.page(in.byCode, pos, in.limit)
 	hits := make([]Hit, 0, len(page))
 	for _, h := range page {
 		hits = append(hits, build(h))

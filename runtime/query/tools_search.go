@@ -199,7 +199,62 @@ type searchRun struct {
 	exact      bool
 	warnings   []SearchWarning
 	hits       []*searchHit
+	slab       []searchHit // hits are allocated in chunks
 	normalized map[string]string
+	// top, when set, keeps only the topK best hits after pos.
+	top     *hitHeap
+	scratch searchHit
+	topK    int
+	pos     []any
+	byCode  bool
+}
+
+// add records a hit: kept in full, or, once keepTop was called, only while
+// it is among the page's best.
+func (run *searchRun) add(h searchHit) {
+	if run.top != nil {
+		if run.pos != nil && compareHitToKey(&h, run.pos, run.byCode) <= 0 {
+			return
+		}
+		if len(run.top.items) < run.topK {
+			run.top.offer(run.alloc(h), run.topK)
+			return
+		}
+		// Compared in place: the candidate never escapes unless it is kept.
+		run.scratch = h
+		if run.top.less(&run.scratch, run.top.items[0]) {
+			*run.top.items[0] = h
+			run.top.down(0)
+		}
+		return
+	}
+	run.hits = append(run.hits, run.alloc(h))
+}
+
+// alloc copies a hit into the run's slab.
+func (run *searchRun) alloc(h searchHit) *searchHit {
+	if len(run.slab) == cap(run.slab) {
+		run.slab = make([]searchHit, 0, min(max(16, 2*cap(run.slab)), 4096))
+	}
+	run.slab = append(run.slab, h)
+	return &run.slab[len(run.slab)-1]
+}
+
+// keepTop makes the run keep only the limit+1 best hits after the cursor's
+// position (the text and tag modes, whose pages need no other hit): a common
+// term matches 100,000s of standards. The position is read here without the
+// cursor's bindings, which searchPage checks before anything is answered; an
+// unreadable cursor keeps every hit and is refused there.
+func (run *searchRun) keepTop(cursor *string, byCode bool, limit int) {
+	var pos []any
+	if cursor != nil {
+		var ok bool
+		if pos, ok = peekPosition(*cursor, byCode); !ok {
+			return
+		}
+	}
+	run.pos, run.byCode, run.topK = pos, byCode, limit+1
+	run.top = &hitHeap{less: func(a, b *searchHit) bool { return compareHits(a, b, byCode) < 0 }}
 }
 
 // unavailable records a package that cannot serve the mode: an error for an
@@ -268,6 +323,9 @@ func (s *Service) searchStandards(_ context.Context, r StandardSearchRequest) (*
 		return nil, err
 	}
 	tokens, queryTerms := queryTokens(r.Query, r.Mode == "text")
+	if r.Mode == "text" {
+		run.keepTop(r.Cursor, false, r.Limit)
+	}
 	for _, p := range pkgs {
 		if code := modeWarning(p, r.Mode); code != "" {
 			if err := run.unavailable(p, code, r.Mode); err != nil {
@@ -282,12 +340,12 @@ func (s *Service) searchStandards(_ context.Context, r StandardSearchRequest) (*
 			if r.Match.Operator != nil {
 				operator = *r.Match.Operator
 			}
-			for _, m := range lexicalSearch(p.Img, p.Img.ItemToken, tokens, r.Match.MatchMode, operator) {
+			lexicalSearch(p.Img, p.Img.ItemToken, tokens, r.Match.MatchMode, operator, func(m textMatch) {
 				if filter.keep(p, m.node) {
 					score := coverage(len(m.matched), queryTerms)
-					run.hits = append(run.hits, &searchHit{pkg: p, node: m.node, score: score, terms: m.matched, phrase: m.phrase})
+					run.add(searchHit{pkg: p, node: m.node, score: score, terms: m.matched, phrase: m.phrase})
 				}
-			}
+			})
 			continue
 		}
 		if p.Profile.CodeSearchPolicy.Availability == "partial" {
@@ -299,6 +357,7 @@ func (s *Service) searchStandards(_ context.Context, r StandardSearchRequest) (*
 			return nil, err
 		}
 		run.normalized[p.GraphPackageID()] = q
+		qs := []string{q} // shared by the package's hits
 		for _, n := range codeMatches(p, q, r.Mode == "code_prefix") {
 			if !filter.keep(p, n) {
 				continue
@@ -308,7 +367,7 @@ func (s *Service) searchStandards(_ context.Context, r StandardSearchRequest) (*
 			if code != q {
 				score = halfScore
 			}
-			run.hits = append(run.hits, &searchHit{pkg: p, node: n, score: score, terms: []string{q}, code: code})
+			run.add(searchHit{pkg: p, node: n, score: score, terms: qs, code: code})
 		}
 	}
 	return searchPage(s, run, pagingInput{tool: "search_standards", mode: r.Mode, cursor: r.Cursor, limit: r.Limit,

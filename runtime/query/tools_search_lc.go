@@ -117,6 +117,9 @@ func (s *Service) searchComponents(_ context.Context, r ComponentSearchRequest) 
 		return nil, err
 	}
 	tokens, queryTerms := queryTokens(r.Query, r.Mode == lcText)
+	if r.Mode == lcText || r.Mode == lcTag {
+		run.keepTop(r.Cursor, false, r.Limit)
+	}
 	for _, p := range pkgs {
 		if sm := standardsMode(r.Mode); sm != "" {
 			if code := modeWarning(p, sm); code != "" {
@@ -130,15 +133,15 @@ func (s *Service) searchComponents(_ context.Context, r ComponentSearchRequest) 
 		switch r.Mode {
 		case lcText:
 			run.normalized[p.GraphPackageID()] = strings.Join(tokens, " ")
-			for _, m := range lexicalSearch(img, img.ComponentToken, tokens, r.Match.MatchMode, deref(r.Match.Operator)) {
-				run.hits = append(run.hits, &searchHit{pkg: p, node: m.node, score: coverage(len(m.matched), queryTerms), terms: m.matched, phrase: m.phrase})
-			}
+			lexicalSearch(img, img.ComponentToken, tokens, r.Match.MatchMode, deref(r.Match.Operator), func(m textMatch) {
+				run.add(searchHit{pkg: p, node: m.node, score: coverage(len(m.matched), queryTerms), terms: m.matched, phrase: m.phrase})
+			})
 		case lcTag:
 			q := textnorm.Facet(r.Query)
 			run.normalized[p.GraphPackageID()] = q
 			list, _ := img.ComponentTag(q)
 			for i := 0; i < list.Len(); i++ {
-				run.hits = append(run.hits, &searchHit{pkg: p, node: list.At(i), score: fullScore, terms: []string{q}})
+				run.add(searchHit{pkg: p, node: list.At(i), score: fullScore, terms: []string{q}})
 			}
 		default:
 			prefix := r.Mode == lcCodePrefix

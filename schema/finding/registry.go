@@ -187,7 +187,7 @@ var Rules = []Rule{
 	rule(SchemaMissing, StageAny, Error, "a document lacks a required field"),
 	rule(SchemaWrongType, StageAny, Error, "a field has the wrong JSON type (strict: no numeric strings, no fractions for integers)"),
 	rule(SchemaInvalid, StageAny, Error, "a field's value breaks its constraint (pattern, length, enum, range, uniqueness)"),
-	rule(FileTooLarge, StageAny, Error, "a file the gate reads whole is over its ceiling (manifest or profile 8 MiB, detailed JSON document or provenance shard 128 MiB); it is not read"),
+	rule(FileTooLarge, StageAny, Error, "a file the gate reads whole is over its ceiling (manifest or profile 8 MiB, detailed JSON document or provenance shard 256 MiB); it is not read"),
 
 	rule(FrameworkDirInvalid, StageDiscovery, Error, "the framework directory name is not a valid framework ID"),
 	rule(SnapshotDirInvalid, StageDiscovery, Error, "the snapshot directory name is not a valid snapshot ID"),
