@@ -13,6 +13,7 @@ import (
 	"github.com/kgc-project/kgc/compiler/kgimgwrite"
 	"github.com/kgc-project/kgc/internal/pkggen"
 	"github.com/kgc-project/kgc/internal/pkgtest"
+	"github.com/kgc-project/kgc/runtime/catalog"
 )
 
 // Images generates the shipped sample packages plus extra specs, builds each
@@ -105,4 +106,20 @@ func ShippedPackages(t testing.TB) (dirs []string, profiles string) {
 	root := RepoRoot(t)
 	dirs, _ = filepath.Glob(filepath.Join(root, "packages", "*", "*"))
 	return dirs, filepath.Join(root, "profiles")
+}
+
+// Catalog opens every image under dir (failing on any refusal) and closes
+// the catalog when the test ends.
+func Catalog(t testing.TB, dir string) *catalog.Catalog {
+	t.Helper()
+	paths, err := catalog.Paths([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := catalog.Open(paths, catalog.PolicyFail, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cat.Close)
+	return cat
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/runtime/mcpserver"
 )
 
@@ -61,15 +61,7 @@ func BenchmarkTools(b *testing.B) {
 //
 //	go test ./runtime/mcpserver -run '^$' -bench NewServer
 func BenchmarkNewServer(b *testing.B) {
-	paths, err := catalog.Paths([]string{images(b)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	cat, err := catalog.Open(paths, catalog.PolicyFail, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(cat.Close)
+	cat := imgtest.Catalog(b, images(b))
 	b.Run("kgmcp", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {

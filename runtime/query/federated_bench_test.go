@@ -41,16 +41,7 @@ func cloneCatalog(b *testing.B, root string, n int) *catalog.Catalog {
 		cloneDirs.Store(root+"/"+strconv.Itoa(n), d)
 		dir = d
 	}
-	paths, err := catalog.Paths([]string{dir.(string)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	cat, err := catalog.Open(paths, catalog.PolicyFail, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(cat.Close)
-	return cat
+	return imgtest.Catalog(b, dir.(string))
 }
 
 // BenchmarkFederatedSearch is one 25-hit federated text search (every

@@ -11,7 +11,6 @@ import (
 	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/internal/pkggen"
 	"github.com/kgc-project/kgc/internal/pkgtest"
-	"github.com/kgc-project/kgc/runtime/catalog"
 )
 
 // TestFederatedEchoIsBounded searches 70 frameworks at once (clones of the
@@ -33,12 +32,7 @@ func TestFederatedEchoIsBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	paths, _ := catalog.Paths([]string{dir})
-	cat, err := catalog.Open(paths, catalog.PolicyFail, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cat.Close()
+	cat := imgtest.Catalog(t, dir)
 	s := New(cat, Options{})
 	ctx := context.Background()
 

@@ -7,22 +7,13 @@ import (
 	"testing"
 
 	"github.com/kgc-project/kgc/internal/imgtest"
-	"github.com/kgc-project/kgc/runtime/catalog"
 )
 
 // TestPageSelectionMatchesAFullSort checks the bounded top-k page selection
 // against sorting every hit by its key, over random scores with many ties,
 // both packages of the samples, every limit and cursor position kind.
 func TestPageSelectionMatchesAFullSort(t *testing.T) {
-	paths, err := catalog.Paths([]string{imgtest.Images(t, nil, nil)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cat, err := catalog.Open(paths, catalog.PolicyFail, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cat.Close()
+	cat := imgtest.Catalog(t, imgtest.Images(t, nil, nil))
 	rng := rand.New(rand.NewPCG(1, 2))
 	var all []*searchHit
 	for _, p := range cat.Packages {
