@@ -11,8 +11,10 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/kgc-project/kgc/runtime/kgerr"
@@ -142,9 +144,10 @@ func Open(paths []string, policy Policy, log *slog.Logger) (*Catalog, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	c := &Catalog{byID: map[string]*Framework{}, bySnapshot: map[string]*Snapshot{}, log: log}
+	opened := openAll(paths)
 	seen := map[string]string{}
-	for _, p := range paths {
-		pkg, err := openPackage(p)
+	for i, p := range paths {
+		pkg, err := opened[i].pkg, opened[i].err
 		if err == nil {
 			if prev, dup := seen[pkg.GraphPackageID()]; dup {
 				pkg.Img.Close()
@@ -156,6 +159,11 @@ func Open(paths []string, policy Policy, log *slog.Logger) (*Catalog, error) {
 		if err != nil {
 			if policy != PolicyQuarantine {
 				c.Close()
+				for _, o := range opened[i+1:] {
+					if o.pkg != nil {
+						o.pkg.Img.Close()
+					}
+				}
 				return nil, fmt.Errorf("catalog: %s: %w", p, err)
 			}
 			log.Warn("image quarantined", "path", p, "error", err.Error())
@@ -172,6 +180,36 @@ func Open(paths []string, policy Policy, log *slog.Logger) (*Catalog, error) {
 }
 
 var errDuplicate = errors.New("duplicate package")
+
+type opening struct {
+	pkg *Package
+	err error
+}
+
+// openAll opens every image, one worker per CPU: mapping, checksumming and
+// decoding an image are independent of every other, and a catalog's start-up
+// is their sum. Results keep the order of paths, so what Open accepts and
+// refuses does not depend on scheduling.
+func openAll(paths []string) []opening {
+	out := make([]opening, len(paths))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(paths)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i].pkg, out[i].err = openPackage(paths[i])
+			}
+		}()
+	}
+	for i := range paths {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out
+}
 
 func openPackage(path string) (*Package, error) {
 	img, err := kgimg.Open(path)

@@ -95,3 +95,26 @@ func BenchmarkLargeTextSearch(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCatalogOpen opens (maps, verifies, decodes) catalogs of 100 and
+// 1,000 clone images: the start-up cost that grows with the catalog.
+func BenchmarkCatalogOpen(b *testing.B) {
+	root := b.TempDir()
+	for _, n := range []int{100, 1000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			cloneCatalog(b, root, n) // built once
+			paths, err := catalog.Paths([]string{filepath.Join(root, strconv.Itoa(n))})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				cat, err := catalog.Open(paths, catalog.PolicyFail, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				cat.Close()
+			}
+		})
+	}
+}
