@@ -12,6 +12,8 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"os"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -48,6 +50,9 @@ type Config struct {
 	// HTTP holds the HTTP server's bounds (its Shutdown timeout also bounds a
 	// stdio stop).
 	HTTP HTTPLimits `json:"limits"`
+	// CPUProfile, when set, receives a CPU profile of the whole run (for
+	// benchmarking; written when the server stops).
+	CPUProfile string `json:"cpuProfile,omitempty"`
 }
 
 // Duration is a time.Duration flag printed as text ("1s").
@@ -114,6 +119,17 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		return exitOK
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: levelOf(cfg.LogLevel)}))
+	if cfg.CPUProfile != "" {
+		f, err := os.Create(cfg.CPUProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "kgmcp: --cpuprofile:", err)
+			return exitUsage
+		}
+		defer func() { pprof.StopCPUProfile(); f.Close() }()
+	}
 	start := time.Now()
 	paths, err := catalog.Paths(cfg.Images)
 	if err != nil {
@@ -227,6 +243,7 @@ func configure(args []string, stderr io.Writer, getenv func(string) string) (cfg
 	fs.IntVar(&cfg.MaxConcurrentCalls, "max-concurrent-calls", mcpserver.DefaultMaxConcurrentCalls(), "most requests handled at once; more wait for a slot")
 	fs.IntVar(&cfg.MaxInFlight, "max-in-flight", 64, "most calls a stdio client may have unanswered; past it kgmcp stops reading its input")
 	cfg.WatchInterval = Duration(catalog.DefaultWatchInterval)
+	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of the run to this file when the server stops (for benchmarking)")
 	fs.Var(&cfg.WatchInterval, "watch-interval", "how often to check that no served image file was modified in place (a modified image's package is withdrawn); 0 turns the check off")
 	fs.BoolVar(&check, "check", false, "open and verify every image, print the result and exit")
 	fs.BoolVar(&printConfig, "print-config", false, "print the effective configuration and exit")
