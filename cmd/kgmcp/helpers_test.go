@@ -39,7 +39,8 @@ type httpServer struct {
 }
 
 // startHTTP starts kgmcp --http on a free loopback port with extra arguments
-// and waits until /health answers. The child is killed when the test ends.
+// and waits until /health says it is ready (200: the images are verified).
+// The child is killed when the test ends.
 func startHTTP(t *testing.T, args ...string) *httpServer {
 	t.Helper()
 	addr := freePort(t)
@@ -58,7 +59,9 @@ func startHTTP(t *testing.T, args ...string) *httpServer {
 	for {
 		if resp, err := http.Get(s.base + "/health"); err == nil {
 			resp.Body.Close()
-			return s
+			if resp.StatusCode == http.StatusOK {
+				return s
+			}
 		}
 		select {
 		case err := <-s.done:

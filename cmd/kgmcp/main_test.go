@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -241,6 +242,26 @@ func TestStartupPolicies(t *testing.T) {
 	os.WriteFile(matches[0], b, 0o644)
 	if code, _, stderr := run(t, dir); code != 1 || !strings.Contains(stderr, "refusing to start") {
 		t.Errorf("corrupt image under fail: %d %q", code, stderr)
+	}
+	// The images are verified while the server starts: a host that keeps
+	// stdin open sees the handshake answered, then the server exit with the
+	// refusal; the call it made is refused, never answered from the images.
+	cmd := exec.Command(binary, dir)
+	stdin, _ := cmd.StdinPipe()
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n"+
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_frameworks","arguments":{"request":{}}}}`+"\n")
+	err := cmd.Wait()
+	stdin.Close()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(errb.String(), "refusing to start") {
+		t.Errorf("corrupt image, stdin left open: %v %q", err, errb.String())
+	}
+	if strings.Contains(out.String(), `"id":2,"result":{"content":[{"type":"text","text":"{`) {
+		t.Errorf("a call was answered from a refused catalog: %s", out.String())
 	}
 	code, stdout, _ := run(t, "--invalid-image", "quarantine", "--check", dir)
 	if code != 1 || !strings.Contains(stdout, "REFUSED") || !strings.Contains(stdout, "ok ") {

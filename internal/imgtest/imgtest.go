@@ -3,6 +3,7 @@
 package imgtest
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -39,16 +40,26 @@ func Images(t testing.TB, extra []pkggen.Spec, each func(pkggen.Spec, *pkgtest.F
 // result it was compiled from.
 func Build(t testing.TB, dir, profiles, prompts string) ([]byte, *gate.Result) {
 	t.Helper()
-	res, err := gate.Run(dir, gate.Options{ProfileRoot: profiles, PromptRoot: prompts})
+	data, res, err := Compile(dir, profiles, prompts)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return data, res
+}
+
+// Compile is Build for callers without a testing.TB (benchmark commands): a
+// package with findings is an error listing them.
+func Compile(dir, profiles, prompts string) ([]byte, *gate.Result, error) {
+	res, err := gate.Run(dir, gate.Options{ProfileRoot: profiles, PromptRoot: prompts})
+	if err != nil {
+		return nil, nil, err
+	}
 	if !res.Valid() {
-		t.Fatalf("%s does not pass the gate: %+v", dir, res.Findings.Items())
+		return nil, nil, fmt.Errorf("%s does not pass the gate: %+v", dir, res.Findings.Items())
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
-		t.Fatal(err)
+		return nil, nil, err
 	}
 	defer root.Close()
 	data, err := kgimgwrite.Build(res, func(p string) ([]byte, error) {
@@ -60,9 +71,9 @@ func Build(t testing.TB, dir, profiles, prompts string) ([]byte, *gate.Result) {
 		return io.ReadAll(f)
 	}, kgimgwrite.Options{Compiler: "kgc test"})
 	if err != nil {
-		t.Fatal(err)
+		return nil, nil, err
 	}
-	return data, res
+	return data, res, nil
 }
 
 // RepoRoot returns the module root.

@@ -5,6 +5,7 @@
 package catalog
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -140,11 +141,25 @@ func Paths(args []string) ([]string, error) {
 // the first image that cannot be accepted stops it; under PolicyQuarantine it is
 // logged and skipped. No acceptable image at all is ErrNoImages.
 func Open(paths []string, policy Policy, log *slog.Logger) (*Catalog, error) {
+	return OpenContext(context.Background(), paths, policy, log)
+}
+
+// OpenContext is Open that stops when ctx ends (returning its error, with
+// every image opened so far closed).
+func OpenContext(ctx context.Context, paths []string, policy Policy, log *slog.Logger) (*Catalog, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	c := &Catalog{byID: map[string]*Framework{}, bySnapshot: map[string]*Snapshot{}, log: log}
-	opened := openAll(paths)
+	opened := openAll(ctx, paths)
+	if err := ctx.Err(); err != nil {
+		for _, o := range opened {
+			if o.pkg != nil {
+				o.pkg.Img.Close()
+			}
+		}
+		return nil, fmt.Errorf("catalog: %w", err)
+	}
 	seen := map[string]string{}
 	for i, p := range paths {
 		pkg, err := opened[i].pkg, opened[i].err
@@ -189,8 +204,8 @@ type opening struct {
 // openAll opens every image, one worker per CPU: mapping, checksumming and
 // decoding an image are independent of every other, and a catalog's start-up
 // is their sum. Results keep the order of paths, so what Open accepts and
-// refuses does not depend on scheduling.
-func openAll(paths []string) []opening {
+// refuses does not depend on scheduling. Once ctx ends no image is started.
+func openAll(ctx context.Context, paths []string) []opening {
 	out := make([]opening, len(paths))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -204,6 +219,9 @@ func openAll(paths []string) []opening {
 		}()
 	}
 	for i := range paths {
+		if ctx.Err() != nil {
+			break
+		}
 		next <- i
 	}
 	close(next)

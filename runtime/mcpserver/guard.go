@@ -56,7 +56,8 @@ func requestName(req mcp.Request) string {
 }
 
 // guard wraps every request: it refuses new work while the server drains,
-// waits for one of the process's call slots, turns a panic (the SDK has no
+// waits for the catalog if the method reads it (needsCatalog), waits
+// for one of the process's call slots, turns a panic (the SDK has no
 // recover of its own) or a fault on mapped memory into internal_error, and
 // charges the result to the request's response budget.
 func (s *Server) guard(next mcp.MethodHandler) mcp.MethodHandler {
@@ -65,6 +66,11 @@ func (s *Server) guard(next mcp.MethodHandler) mcp.MethodHandler {
 			return nil, &jsonrpc.Error{Code: CodeLimitExceeded, Message: "server_shutting_down: the server is stopping and takes no new requests"}
 		}
 		defer s.live.leave()
+		if needsCatalog[method] {
+			if _, err := s.service(ctx); err != nil {
+				return catalogRefused(ctx, method, err)
+			}
+		}
 		select {
 		case s.slots <- struct{}{}:
 			defer func() { <-s.slots }()
@@ -86,6 +92,27 @@ func (s *Server) guard(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return res, err
 	}
+}
+
+// needsCatalog are the methods whose handlers read the catalog: they wait
+// until it is verified. Everything else (initialize, ping, the tool, prompt,
+// resource and template lists, notifications) is answered from what the
+// server registered at start.
+var needsCatalog = map[string]bool{
+	"tools/call": true, "resources/read": true, "prompts/get": true, "completion/complete": true,
+}
+
+// catalogRefused answers a request that waited for a catalog that was
+// refused (or gave up waiting).
+func catalogRefused(ctx context.Context, method string, err error) (mcp.Result, error) {
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	msg := "catalog_error: the images could not be verified, so nothing is served (" + err.Error() + ")."
+	if method == "tools/call" {
+		return errorResult(msg), nil
+	}
+	return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg}
 }
 
 // protect runs a handler with mapped-memory faults turned into panics and

@@ -16,7 +16,7 @@ import (
 
 // registerPrompts registers the nine prompts of the query layer, in order.
 func (s *Server) registerPrompts() {
-	for _, d := range s.q.Prompts() {
+	for _, d := range static().Prompts() {
 		args := make([]*mcp.PromptArgument, len(d.Args))
 		for i, a := range d.Args {
 			desc := a.Description

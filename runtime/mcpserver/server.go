@@ -9,9 +9,11 @@
 package mcpserver
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"log/slog"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -45,15 +47,26 @@ const (
 
 // Server serves one catalog over MCP.
 type Server struct {
-	q     *query.Service
-	log   *slog.Logger
-	mcp   *mcp.Server
-	slots chan struct{} // one per request being handled
-	live  drainer
+	loading *catalog.Loading
+	qOnce   sync.Once
+	q       *query.Service // set by service once the catalog is verified
+	qOpts   query.Options
+	log     *slog.Logger
+	mcp     *mcp.Server
+	slots   chan struct{} // one per request being handled
+	live    drainer
 }
 
-// New builds the MCP server over cat.
+// New builds the MCP server over an open catalog.
 func New(cat *catalog.Catalog, opts Options) *Server {
+	return NewLoading(catalog.Loaded(cat), opts)
+}
+
+// NewLoading builds the MCP server before its catalog is verified: requests
+// that need no package (initialize, ping, the tool, prompt, resource and
+// template lists) are answered at once; every other request waits until the
+// catalog is settled, and is refused with catalog_error if it was refused.
+func NewLoading(l *catalog.Loading, opts Options) *Server {
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -65,16 +78,17 @@ func New(cat *catalog.Catalog, opts Options) *Server {
 		opts.MaxConcurrentCalls = DefaultMaxConcurrentCalls()
 	}
 	s := &Server{
-		q:     query.New(cat, query.Options{MaxResourceBytes: opts.MaxResourceBytes, MaxResourceSourceBytes: opts.MaxResourceSourceBytes}),
-		log:   log,
-		slots: make(chan struct{}, opts.MaxConcurrentCalls),
+		loading: l,
+		qOpts:   query.Options{MaxResourceBytes: opts.MaxResourceBytes, MaxResourceSourceBytes: opts.MaxResourceSourceBytes},
+		log:     log,
+		slots:   make(chan struct{}, opts.MaxConcurrentCalls),
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: ServerName, Title: "kgmcp", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions:      instructions,
 		Logger:            SDKLogger(log),
 		CompletionHandler: s.complete,
 	})
-	s.mcp.AddReceivingMiddleware(s.guard, canonicalURIs)
+	s.mcp.AddReceivingMiddleware(s.guard, canonicalURIs, listedSchemas)
 	s.registerTools()
 	s.registerResources()
 	s.registerPrompts()
@@ -84,11 +98,38 @@ func New(cat *catalog.Catalog, opts Options) *Server {
 // MCP returns the SDK server (for transports).
 func (s *Server) MCP() *mcp.Server { return s.mcp }
 
-// Catalog returns the served catalog.
-func (s *Server) Catalog() *catalog.Catalog { return s.q.Catalog() }
+// Catalog returns the served catalog, waiting until it is verified (nil if it
+// was refused).
+func (s *Server) Catalog() *catalog.Catalog {
+	if q, err := s.service(context.Background()); err == nil {
+		return q.Catalog()
+	}
+	return nil
+}
 
-// Query returns the query layer the server answers from.
-func (s *Server) Query() *query.Service { return s.q }
+// Query returns the query layer the server answers from, waiting until the
+// catalog is verified (nil if it was refused).
+func (s *Server) Query() *query.Service {
+	q, _ := s.service(context.Background())
+	return q
+}
+
+// Loading returns the catalog the server answers from, settled or not.
+func (s *Server) Loading() *catalog.Loading { return s.loading }
+
+// service waits for the catalog and returns the query layer over it.
+func (s *Server) service(ctx context.Context) (*query.Service, error) {
+	cat, err := s.loading.Wait(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.qOnce.Do(func() { s.q = query.New(cat, s.qOpts) })
+	return s.q, nil
+}
+
+// static is the query layer's catalog-independent surface (tool and prompt
+// definitions), for registration before the catalog is verified.
+var static = sync.OnceValue(func() *query.Service { return query.New(nil, query.Options{}) })
 
 const instructions = "Read-only, rights-aware retrieval over accepted curriculum knowledge-graph packages " +
 	"(academic standards, learning components, learning progressions). Start with list_frameworks or " +

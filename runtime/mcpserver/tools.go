@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -16,36 +15,60 @@ import (
 	"github.com/kgc-project/kgc/runtime/query"
 )
 
-// toolSchemas are the tools' input and output schemas, encoded once per
-// process (they depend on no catalog): handing the SDK encoded schemas spares
-// re-marshalling them on every registration and every tools/list.
+// toolSchemas are the tools' input and output schemas as encoded JSON. They
+// depend on no catalog, and are generated from the query layer's tool table
+// and result types into schemas_gen.go (a test keeps it current): the process
+// neither reflects over the result types nor marshals a schema to start, and
+// hands the SDK encoded schemas, sparing re-marshalling them on every
+// registration and every tools/list.
 var toolSchemas = sync.OnceValue(func() map[string][2]json.RawMessage {
-	out := map[string][2]json.RawMessage{}
-	for _, t := range query.New(nil, query.Options{}).Tools() {
-		in, err := json.Marshal(t.InputSchema())
-		if err != nil {
-			panic(fmt.Sprintf("mcpserver: encoding the input schema of %s: %v", t.Name, err))
-		}
-		res, err := json.Marshal(query.OutputSchema(t.ResultType()))
-		if err != nil {
-			panic(fmt.Sprintf("mcpserver: encoding the output schema of %s: %v", t.Name, err))
-		}
-		out[t.Name] = [2]json.RawMessage{in, res}
+	out := make(map[string][2]json.RawMessage, len(generatedSchemas))
+	for name, s := range generatedSchemas {
+		out[name] = [2]json.RawMessage{json.RawMessage(s[0]), json.RawMessage(s[1])}
 	}
 	return out
 })
 
+// registeredSchema is the input and output schema each tool is registered
+// with; listedSchemas puts the real ones into every tools/list answer. The
+// SDK's AddTool decodes registered schemas completely, two or three times
+// (to check that they are JSON objects and to look for header annotations),
+// which for kgc's 200 KB of schemas was nearly all of New's cost, on the
+// start-up path of every process. Nothing else in the SDK reads them: tools
+// added with Server.AddTool get their raw arguments, which the query layer
+// validates against the real input schema.
+var registeredSchema = json.RawMessage(`{"type":"object"}`)
+
 // registerTools registers every tool of the query layer, in its order.
 func (s *Server) registerTools() {
-	schemas := toolSchemas()
-	for _, t := range s.q.Tools() {
+	for _, t := range static().Tools() {
 		name := t.Name
 		s.mcp.AddTool(&mcp.Tool{
 			Name: t.Name, Title: t.Title, Description: t.Description,
-			InputSchema: schemas[name][0], OutputSchema: schemas[name][1], Annotations: annotations(),
+			InputSchema: registeredSchema, OutputSchema: registeredSchema, Annotations: annotations(),
 		}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return s.call(ctx, name, req.Params.Arguments), nil
 		})
+	}
+}
+
+// listedSchemas answers tools/list with each tool's real input and output
+// schemas (see registeredSchema). The SDK builds a fresh list per call; the
+// registered tools are copied, never changed.
+func listedSchemas(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if lr, ok := res.(*mcp.ListToolsResult); ok && err == nil && method == "tools/list" {
+			schemas := toolSchemas()
+			for i, t := range lr.Tools {
+				if s, ok := schemas[t.Name]; ok {
+					c := *t
+					c.InputSchema, c.OutputSchema = s[0], s[1]
+					lr.Tools[i] = &c
+				}
+			}
+		}
+		return res, err
 	}
 }
 

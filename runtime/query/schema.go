@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/kgc-project/kgc/internal/jsonv"
@@ -387,10 +388,23 @@ func toAny(v *jsonv.Value) any {
 	return out
 }
 
+// patterns holds each schema pattern compiled once per process: the same
+// few identifier patterns recur in every tool's schema, and every Service
+// would otherwise compile them again (a Regexp is safe for concurrent use).
+var patterns sync.Map // string → *regexp.Regexp
+
+func compiledPattern(p string) *regexp.Regexp {
+	if re, ok := patterns.Load(p); ok {
+		return re.(*regexp.Regexp)
+	}
+	re, _ := patterns.LoadOrStore(p, regexp.MustCompile(p))
+	return re.(*regexp.Regexp)
+}
+
 // compile prepares patterns recursively (call once at registration).
 func (s *Schema) compile() *Schema {
 	if s.Pattern != "" && s.pattern == nil {
-		s.pattern = regexp.MustCompile(s.Pattern)
+		s.pattern = compiledPattern(s.Pattern)
 	}
 	for _, p := range s.Properties {
 		p.compile()

@@ -53,7 +53,9 @@ func DefaultHTTPLimits() HTTPLimits {
 // Handler returns the HTTP handler: stateless Streamable HTTP at /mcp behind
 // cross-origin protection (a foreign Origin gets 403; the SDK's DNS-rebinding
 // guard refuses a foreign Host on loopback), the frame checks and the
-// per-request response budget, and GET /health.
+// per-request response budget, and GET /health (200 {"status":"ok"} once the
+// images are verified; 503 with "starting" before, "refused" if they were not
+// acceptable).
 func Handler(srv *mcpserver.Server, allowedOrigins []string, budget int64, log *slog.Logger) (http.Handler, error) {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.MCP() },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: mcpserver.SDKLogger(log)})
@@ -67,6 +69,19 @@ func Handler(srv *mcpserver.Server, allowedOrigins []string, budget int64, log *
 	mux.Handle("/mcp", cop.Handler(checkBody(h, budget, log)))
 	mux.HandleFunc("GET /health", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
+		select {
+		case <-srv.Loading().Done():
+		default:
+			// Still verifying the images: not ready for traffic yet.
+			w.WriteHeader(http.StatusServiceUnavailable)
+			io.WriteString(w, `{"status":"starting"}`)
+			return
+		}
+		if _, err := srv.Loading().Result(); err != nil {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			io.WriteString(w, `{"status":"refused"}`)
+			return
+		}
 		io.WriteString(w, `{"status":"ok"}`)
 	})
 	return mux, nil

@@ -3,17 +3,20 @@ package serve
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/mcpserver"
 )
 
 // testServer serves the shipped samples over HTTP with the given limits and
@@ -35,7 +38,9 @@ func testServer(t *testing.T, lim HTTPLimits) string {
 	cfg := Config{Transport: "http", HTTPAddr: addr, InvalidImagePolicy: "fail", MaxConcurrentCalls: 8, MaxInFlight: 8, HTTP: lim}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int)
-	go func() { done <- Serve(ctx, cfg, cat, nil, io.Discard, io.Discard, slog.New(slog.DiscardHandler)) }()
+	go func() {
+		done <- Serve(ctx, cfg, catalog.Loaded(cat), nil, io.Discard, io.Discard, slog.New(slog.DiscardHandler))
+	}()
 	t.Cleanup(func() { cancel(); <-done })
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		if resp, err := http.Get("http://" + addr + "/health"); err == nil {
@@ -143,5 +148,42 @@ func TestResponseBudgetPerRequest(t *testing.T) {
 	// A single call within the budget is answered.
 	if status, body := post(t, base, parts[0]); status != 200 || strings.Contains(body, "budget") {
 		t.Errorf("one call: %d %.200s", status, body)
+	}
+}
+
+// /health is a readiness probe: 503 "starting" while the images are being
+// verified, 200 "ok" once they are, 503 "refused" if they were not
+// acceptable.
+func TestHealthFollowsTheVerification(t *testing.T) {
+	get := func(h http.Handler) (int, string) {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest("GET", "/health", nil))
+		return w.Code, w.Body.String()
+	}
+	handler := func(l *catalog.Loading) http.Handler {
+		h, err := Handler(mcpserver.NewLoading(l, mcpserver.Options{}), nil, 1<<20, slog.New(slog.DiscardHandler))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	l, settle := catalog.NewLoading()
+	h := handler(l)
+	if code, body := get(h); code != 503 || body != `{"status":"starting"}` {
+		t.Errorf("while verifying: %d %s", code, body)
+	}
+	settle(nil, errors.New("checksum mismatch"))
+	if code, body := get(h); code != 503 || body != `{"status":"refused"}` {
+		t.Errorf("after a refusal: %d %s", code, body)
+	}
+	dir := imgtest.Images(t, nil, nil)
+	paths, _ := catalog.Paths([]string{dir})
+	cat, err := catalog.Open(paths, catalog.PolicyFail, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cat.Close()
+	if code, body := get(handler(catalog.Loaded(cat))); code != 200 || body != `{"status":"ok"}` {
+		t.Errorf("verified: %d %s", code, body)
 	}
 }

@@ -136,14 +136,18 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		fmt.Fprintln(stderr, "kgmcp:", err)
 		return exitRefused
 	}
-	cat, err := catalog.Open(paths, catalog.Policy(cfg.InvalidImagePolicy), log)
-	if err != nil {
-		fmt.Fprintln(stderr, "kgmcp: refusing to start:", err)
+	if len(paths) == 0 {
+		fmt.Fprintln(stderr, "kgmcp: refusing to start:", catalog.ErrNoImages)
 		return exitRefused
 	}
-	log.Info("catalog ready", "packages", len(cat.Packages), "frameworks", len(cat.Frameworks), "quarantined", len(cat.Refused), "elapsed", time.Since(start).String())
 	if check {
+		cat, err := catalog.Open(paths, catalog.Policy(cfg.InvalidImagePolicy), log)
+		if err != nil {
+			fmt.Fprintln(stderr, "kgmcp: refusing to start:", err)
+			return exitRefused
+		}
 		defer cat.Close()
+		log.Info("catalog ready", "packages", len(cat.Packages), "frameworks", len(cat.Frameworks), "quarantined", len(cat.Refused), "elapsed", time.Since(start).String())
 		for _, p := range cat.Packages {
 			fmt.Fprintf(stdout, "ok       %s %s\n", p.Path, p.SnapshotID())
 		}
@@ -155,42 +159,71 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		}
 		return exitOK
 	}
-	return Serve(ctx, cfg, cat, stdin, stdout, stderr, log)
+	// The images are verified in the background while the server starts:
+	// requests that read a package wait for the whole catalog (see
+	// mcpserver.NewLoading and schema/FORMAT.md, "Trust model").
+	loading := catalog.Start(ctx, paths, catalog.Policy(cfg.InvalidImagePolicy), log)
+	go func() {
+		if cat, err := loading.Wait(ctx); err == nil {
+			log.Info("catalog ready", "packages", len(cat.Packages), "frameworks", len(cat.Frameworks), "quarantined", len(cat.Refused), "elapsed", time.Since(start).String())
+		}
+	}()
+	return Serve(ctx, cfg, loading, stdin, stdout, stderr, log)
 }
 
-// Serve serves an open catalog over the configured transport until ctx ends
-// (or, over stdio, the input ends), then stops gracefully: it takes no new
-// requests, answers the ones in progress for at most the shutdown timeout,
-// and closes the catalog only once no handler can read it any more (a stop
-// that times out leaves the images mapped to the exiting process).
-func Serve(ctx context.Context, cfg Config, cat *catalog.Catalog, stdin io.Reader, stdout, stderr io.Writer, log *slog.Logger) int {
-	if cfg.WatchInterval > 0 {
-		watch, stopWatch := context.WithCancel(ctx)
-		defer stopWatch()
-		go cat.Watch(watch, time.Duration(cfg.WatchInterval))
-	}
-	srv := mcpserver.New(cat, mcpserver.Options{Version: version(), MaxResourceBytes: cfg.MaxResourceBytes,
+// Serve serves a catalog (settled or still being verified) over the
+// configured transport until ctx ends (or, over stdio, the input ends), then
+// stops gracefully: it takes no new requests, answers the ones in progress
+// for at most the shutdown timeout, and closes the catalog only once no
+// handler can read it any more (a stop that times out leaves the images
+// mapped to the exiting process). A catalog refused while being verified
+// stops the server with exit code 1 ("refusing to start").
+func Serve(ctx context.Context, cfg Config, loading *catalog.Loading, stdin io.Reader, stdout, stderr io.Writer, log *slog.Logger) int {
+	serving, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() {
+		cat, err := loading.Wait(serving)
+		switch {
+		case err != nil && serving.Err() == nil:
+			log.Error("catalog refused; stopping", "error", err.Error())
+			stop()
+		case err == nil && cfg.WatchInterval > 0:
+			cat.Watch(serving, time.Duration(cfg.WatchInterval))
+		}
+	}()
+	srv := mcpserver.NewLoading(loading, mcpserver.Options{Version: version(), MaxResourceBytes: cfg.MaxResourceBytes,
 		MaxResourceSourceBytes: cfg.MaxResourceSourceBytes, MaxConcurrentCalls: cfg.MaxConcurrentCalls, Logger: log})
-	// grace ends one shutdown timeout after ctx does (or after the session
+	// grace ends one shutdown timeout after serving does (or after the session
 	// ends by itself): the graceful stop's deadline.
 	grace, endGrace := context.WithCancel(context.Background())
 	defer endGrace()
-	stopGrace := context.AfterFunc(ctx, func() { time.AfterFunc(time.Duration(cfg.HTTP.Shutdown), endGrace) })
+	stopGrace := context.AfterFunc(serving, func() { time.AfterFunc(time.Duration(cfg.HTTP.Shutdown), endGrace) })
 	defer stopGrace()
 	var code int
 	if cfg.Transport == "http" {
-		code = serveHTTP(ctx, grace, cfg, srv, log, stderr)
+		code = serveHTTP(serving, grace, cfg, srv, log, stderr)
 	} else {
-		code = serveStdio(ctx, cfg, srv, stdin, stdout, log)
+		code = serveStdio(serving, cfg, srv, stdin, stdout, log)
 	}
 	if stopGrace() {
 		time.AfterFunc(time.Duration(cfg.HTTP.Shutdown), endGrace)
+	}
+	// The input may end before the verification does: the exit code still
+	// says whether the images were acceptable (a signal stops the
+	// verification instead).
+	cat, err := loading.Wait(context.Background())
+	if err != nil && ctx.Err() == nil {
+		fmt.Fprintln(stderr, "kgmcp: refusing to start:", err)
+		code = exitRefused
 	}
 	if err := srv.Drain(grace); err != nil {
 		log.Warn("stopped with requests still running; the images stay mapped until exit", "error", err.Error())
 		return code
 	}
-	cat.Close()
+	if cat != nil {
+		stop() // the watcher
+		cat.Close()
+	}
 	return code
 }
 

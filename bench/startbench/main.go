@@ -1,0 +1,248 @@
+// Command startbench measures kgmcp's start-up over stdio against catalogs of
+// growing size, side by side with an empty go-sdk server in the same run.
+//
+//	go run ./bench/startbench [-images 10,100,1000] [-spawns 20] [-keep DIR]
+//
+// Each catalog holds n clone images made by the project's own generator: the
+// English sample re-minted under n framework IDs, each its own framework,
+// snapshot and profile. A start-up is timed from exec to the initialize
+// result read back over the stdio pipe (a raw JSON-RPC line; the client does
+// not decode more than it needs), then the first call a host makes
+// (list_frameworks, which needs every package verified) from exec to its
+// answer. Right after that answer (every image verified) the process's
+// anonymous and file-backed resident memory are read from /proc. The empty
+// go-sdk server is this command re-executed with -serve-empty: the same SDK,
+// the same transport, no tools.
+//
+// Nothing is asserted: compare the figures within one run.
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kgc-project/kgc/internal/imgtest"
+	"github.com/kgc-project/kgc/internal/pkggen"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func main() {
+	sizes := flag.String("images", "10,100,1000", "catalog sizes measured (comma-separated)")
+	spawns := flag.Int("spawns", 20, "start-ups measured per catalog")
+	keep := flag.String("keep", "", "build the catalogs under this directory and keep them (reused when present)")
+	flags := flag.String("kgmcp-flags", "", "extra kgmcp flags (space-separated)")
+	serveEmpty := flag.Bool("serve-empty", false, "(internal) serve the empty go-sdk server over stdio")
+	flag.Parse()
+	if *serveEmpty {
+		s := mcp.NewServer(&mcp.Implementation{Name: "empty", Version: "1"}, nil)
+		if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+			fmt.Fprintln(os.Stderr, "empty:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if err := run(*sizes, *spawns, *keep, strings.Fields(*flags)); err != nil {
+		fmt.Fprintln(os.Stderr, "startbench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(sizes string, spawns int, keep string, flags []string) error {
+	tmp, err := os.MkdirTemp("", "startbench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	root := keep
+	if root == "" {
+		root = tmp
+	}
+	kgmcp := filepath.Join(tmp, "kgmcp")
+	if out, err := exec.Command("go", "build", "-o", kgmcp, "./cmd/kgmcp").CombinedOutput(); err != nil {
+		return fmt.Errorf("go build ./cmd/kgmcp: %v\n%s", err, out)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	empty, err := measure(exec.Command(self, "-serve-empty"), spawns)
+	if err != nil {
+		return fmt.Errorf("empty server: %w", err)
+	}
+	fmt.Println("| server | images | ready p50 | ready p99 | ready / empty (p50) | first call p50 | first call p99 | RssAnon | RssFile |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|")
+	empty.row("empty go-sdk server", "0", empty)
+	for _, f := range strings.Split(sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return fmt.Errorf("bad -images entry %q", f)
+		}
+		dir, err := clones(root, n)
+		if err != nil {
+			return err
+		}
+		m, err := measure(exec.Command(kgmcp, append(append([]string{}, flags...), dir)...), spawns)
+		if err != nil {
+			return fmt.Errorf("kgmcp, %d images: %w", n, err)
+		}
+		m.row("kgmcp", strconv.Itoa(n), empty)
+	}
+	return nil
+}
+
+// clones builds (or reuses) a directory of n clone images under root.
+func clones(root string, n int) (string, error) {
+	dir := filepath.Join(root, "clones-"+strconv.Itoa(n))
+	if entries, err := os.ReadDir(dir); err == nil && len(entries) == n {
+		return dir, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	src := filepath.Join(root, "src-"+strconv.Itoa(n))
+	defer os.RemoveAll(src)
+	for i := 0; i < n; i++ {
+		spec := pkggen.Shipped()[0]
+		spec.FrameworkID = fmt.Sprintf("kgc-clone-%04d", i)
+		pkgs, profiles := filepath.Join(src, "packages"), filepath.Join(src, "profiles")
+		if err := os.MkdirAll(pkgs, 0o755); err != nil {
+			return "", err
+		}
+		if err := os.MkdirAll(profiles, 0o755); err != nil {
+			return "", err
+		}
+		w, err := pkggen.Write(spec, pkgs, profiles)
+		if err != nil {
+			return "", err
+		}
+		data, _, err := imgtest.Compile(w.PackageDir, profiles, "")
+		if err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%04d.kgimg", i)), data, 0o644); err != nil {
+			return "", err
+		}
+	}
+	return dir, nil
+}
+
+type measurement struct {
+	ready, first  []time.Duration
+	anon, fileRSS []int // kB
+}
+
+// firstCall is a host's usual first call after the handshake: the first page
+// of list_frameworks, which reads every package (a server without tools
+// answers it with an error, just as fast).
+const firstCall = `{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
+	`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_frameworks","arguments":{"request":{}}}}` + "\n"
+
+const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"startbench","version":"1"}}}` + "\n"
+
+// measure starts cmd spawns times (after one warm-up start), timing exec to
+// the initialize result.
+func measure(proto *exec.Cmd, spawns int) (*measurement, error) {
+	m := &measurement{}
+	for i := -1; i < spawns; i++ {
+		cmd := exec.Command(proto.Path, proto.Args[1:]...)
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			return nil, err
+		}
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			return nil, err
+		}
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		start := time.Now()
+		if err := cmd.Start(); err != nil {
+			return nil, err
+		}
+		if _, err := stdin.Write([]byte(initialize)); err != nil {
+			return nil, err
+		}
+		r := bufio.NewReaderSize(stdout, 1<<16)
+		line, err := r.ReadString('\n')
+		d := time.Since(start)
+		if err != nil || !strings.Contains(line, `"id":1`) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			return nil, fmt.Errorf("no initialize result (%v): %q\n%s", err, line, stderr.String())
+		}
+		if _, err := stdin.Write([]byte(firstCall)); err != nil {
+			return nil, err
+		}
+		line, err = r.ReadString('\n')
+		first := time.Since(start)
+		if err != nil || !strings.Contains(line, `"id":2`) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			return nil, fmt.Errorf("no answer to the first call (%v): %.200q\n%s", err, line, stderr.String())
+		}
+		anon, file := rss(cmd.Process.Pid)
+		stdin.Close()
+		if err := cmd.Wait(); err != nil {
+			return nil, fmt.Errorf("exit: %v\n%s", err, stderr.String())
+		}
+		if i >= 0 {
+			m.ready = append(m.ready, d)
+			m.first = append(m.first, first)
+			m.anon = append(m.anon, anon)
+			m.fileRSS = append(m.fileRSS, file)
+		}
+	}
+	sort.Slice(m.ready, func(i, j int) bool { return m.ready[i] < m.ready[j] })
+	sort.Slice(m.first, func(i, j int) bool { return m.first[i] < m.first[j] })
+	sort.Ints(m.anon)
+	sort.Ints(m.fileRSS)
+	return m, nil
+}
+
+// rss reads RssAnon and RssFile (kB) of a process.
+func rss(pid int) (anon, file int) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		f := strings.Fields(l)
+		if len(f) < 2 {
+			continue
+		}
+		v, _ := strconv.Atoi(f[1])
+		switch f[0] {
+		case "RssAnon:":
+			anon = v
+		case "RssFile:":
+			file = v
+		}
+	}
+	return anon, file
+}
+
+func (m *measurement) row(name, images string, base *measurement) {
+	p50 := pct(m.ready, 50)
+	fmt.Printf("| %s | %s | %s | %s | %.2f× | %s | %s | %.1f MB | %.1f MB |\n", name, images, round(p50), round(pct(m.ready, 99)),
+		float64(p50)/float64(pct(base.ready, 50)), round(pct(m.first, 50)), round(pct(m.first, 99)),
+		float64(m.anon[len(m.anon)/2])/1024, float64(m.fileRSS[len(m.fileRSS)/2])/1024)
+}
+
+func round(d time.Duration) time.Duration { return d.Round(10 * time.Microsecond) }
+
+func pct(d []time.Duration, p int) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	i := (len(d)*p + 99) / 100
+	return d[min(max(i-1, 0), len(d)-1)]
+}
