@@ -6,6 +6,10 @@
 //
 //	go run ./bench/httpbench [-duration 3s] [-clients 8,32]
 //
+// KGMCP_BENCH_FLAGS adds kgmcp flags and KGMCP_BENCH_ENV environment entries
+// (space-separated, e.g. GOGC=100) to the kgmcp process only. Peak resident
+// memory of both processes is reported at the end.
+//
 // Nothing is asserted: compare the ratios within one run.
 package main
 
@@ -69,6 +73,7 @@ func run(duration time.Duration, clients string) error {
 		return err
 	}
 	kg := exec.Command(kgmcp, append(append([]string{"--http", "127.0.0.1:" + port}, strings.Fields(os.Getenv("KGMCP_BENCH_FLAGS"))...), images)...)
+	kg.Env = append(os.Environ(), strings.Fields(os.Getenv("KGMCP_BENCH_ENV"))...)
 	if err := kg.Start(); err != nil {
 		return err
 	}
@@ -140,7 +145,23 @@ func run(duration time.Duration, clients string) error {
 		}
 		fmt.Printf("| get_standard (kgmcp only) | %d | | | | %.0f | %s | %s | |\n", n, g.rate, g.p50, g.p99)
 	}
+	fmt.Printf("\npeak resident memory (VmHWM): empty go-sdk server %s, kgmcp %s\n", peakRSS(em.Process.Pid), peakRSS(kg.Process.Pid))
 	return nil
+}
+
+// peakRSS reads a process's peak resident set size from /proc.
+func peakRSS(pid int) string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return "?"
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmHWM:" {
+			kb, _ := strconv.Atoi(f[1])
+			return fmt.Sprintf("%.1f MB", float64(kb)/1024)
+		}
+	}
+	return "?"
 }
 
 const pingBody = `{"jsonrpc":"2.0","id":1,"method":"ping"}`

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"runtime/debug"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -53,7 +54,17 @@ type Config struct {
 	// CPUProfile, when set, receives a CPU profile of the whole run (for
 	// benchmarking; written when the server stops).
 	CPUProfile string `json:"cpuProfile,omitempty"`
+	// GCPercent is the garbage collector's target (as GOGC; -1 turns it off).
+	GCPercent int `json:"gcPercent"`
 }
+
+// DefaultGCPercent is kgmcp's garbage-collection target when neither
+// --gc-percent nor GOGC says otherwise. The live heap is small (the images are
+// mapped, not on the heap) and every request leaves tens of kilobytes of
+// garbage in the SDK's JSON handling, so at Go's default of 100 the collector
+// runs every few dozen requests and halves HTTP throughput; at 400 the heap
+// stays within a few times its live size (bench/README.md, "HTTP").
+const DefaultGCPercent = 400
 
 // Duration is a time.Duration flag printed as text ("1s").
 type Duration time.Duration
@@ -84,7 +95,12 @@ Environment (flags win): KGMCP_IMAGES (images when no argument is given,
 colon-separated), PORT (HTTP port on 127.0.0.1 when --http is not given and
 KGMCP_TRANSPORT=http), KGFEGMCP_INVALID_PACKAGE_POLICY (fail|quarantine),
 KGFEGMCP_MAX_RESOURCE_BYTES, KGFEGMCP_MAX_RESOURCE_SOURCE_BYTES,
-KGFEGMCP_LOG_LEVEL (debug|info|warn|error).
+KGFEGMCP_LOG_LEVEL (debug|info|warn|error), GOGC (--gc-percent).
+
+The images are verified in the background while the server starts; requests
+that read a package wait until all of them are (GET /health answers 503 until
+then), and a refused image stops the server (exit 1) unless
+--invalid-image quarantine.
 
 Every message is at most 1 MiB and a batch at most 16 messages; the limits,
 timeouts and the graceful stop on SIGTERM are in docs/reliability.md.
@@ -119,6 +135,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		return exitOK
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: levelOf(cfg.LogLevel)}))
+	debug.SetGCPercent(cfg.GCPercent)
 	if cfg.CPUProfile != "" {
 		f, err := os.Create(cfg.CPUProfile)
 		if err == nil {
@@ -276,6 +293,13 @@ func configure(args []string, stderr io.Writer, getenv func(string) string) (cfg
 	fs.IntVar(&cfg.MaxConcurrentCalls, "max-concurrent-calls", mcpserver.DefaultMaxConcurrentCalls(), "most requests handled at once; more wait for a slot")
 	fs.IntVar(&cfg.MaxInFlight, "max-in-flight", 64, "most calls a stdio client may have unanswered; past it kgmcp stops reading its input")
 	cfg.WatchInterval = Duration(catalog.DefaultWatchInterval)
+	gc := DefaultGCPercent
+	if v := getenv("GOGC"); strings.EqualFold(v, "off") {
+		gc = -1
+	} else if n, err := strconv.Atoi(v); err == nil {
+		gc = n
+	}
+	fs.IntVar(&cfg.GCPercent, "gc-percent", gc, "garbage-collection target, as GOGC (default 400, or GOGC when set; -1 turns collection off)")
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of the run to this file when the server stops (for benchmarking)")
 	fs.Var(&cfg.WatchInterval, "watch-interval", "how often to check that no served image file was modified in place (a modified image's package is withdrawn); 0 turns the check off")
 	fs.BoolVar(&check, "check", false, "open and verify every image, print the result and exit")
