@@ -78,8 +78,8 @@ func run(sizes string, spawns int, keep string, flags []string) error {
 	if err != nil {
 		return fmt.Errorf("empty server: %w", err)
 	}
-	fmt.Println("| server | images | ready p50 | ready p99 | ready / empty (p50) | first call p50 | first call p99 | RssAnon | RssFile |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| server | images | ready p50 | ready p99 | ready / empty (p50) | first call p50 | first call p99 | RssAnon | RssFile | federated search p50 | its bytes |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
 	empty.row("empty go-sdk server", "0", empty)
 	for _, f := range strings.Split(sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
@@ -137,6 +137,8 @@ func clones(root string, n int) (string, error) {
 
 type measurement struct {
 	ready, first  []time.Duration
+	search        []time.Duration // a federated search after the first call
+	searchBytes   int
 	anon, fileRSS []int // kB
 }
 
@@ -145,6 +147,11 @@ type measurement struct {
 // answers it with an error, just as fast).
 const firstCall = `{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
 	`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_frameworks","arguments":{"request":{}}}}` + "\n"
+
+// federatedSearch is a 25-hit text search over every framework's current
+// snapshot: its cost must not grow with the catalog.
+const federatedSearch = `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search_standards","arguments":{"request":` +
+	`{"mode":"text","query":"reading sentences","match":{"matchMode":"tokens","operator":"any"},"limit":25}}}}` + "\n"
 
 const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"startbench","version":"1"}}}` + "\n"
 
@@ -190,6 +197,18 @@ func measure(proto *exec.Cmd, spawns int) (*measurement, error) {
 			return nil, fmt.Errorf("no answer to the first call (%v): %.200q\n%s", err, line, stderr.String())
 		}
 		anon, file := rss(cmd.Process.Pid)
+		sent := time.Now()
+		if _, err := stdin.Write([]byte(federatedSearch)); err != nil {
+			return nil, err
+		}
+		line, err = r.ReadString('\n')
+		searched := time.Since(sent)
+		if err != nil || !strings.Contains(line, `"id":3`) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			return nil, fmt.Errorf("no answer to the search (%v): %.200q\n%s", err, line, stderr.String())
+		}
+		m.searchBytes = len(line)
 		stdin.Close()
 		if err := cmd.Wait(); err != nil {
 			return nil, fmt.Errorf("exit: %v\n%s", err, stderr.String())
@@ -197,12 +216,14 @@ func measure(proto *exec.Cmd, spawns int) (*measurement, error) {
 		if i >= 0 {
 			m.ready = append(m.ready, d)
 			m.first = append(m.first, first)
+			m.search = append(m.search, searched)
 			m.anon = append(m.anon, anon)
 			m.fileRSS = append(m.fileRSS, file)
 		}
 	}
 	sort.Slice(m.ready, func(i, j int) bool { return m.ready[i] < m.ready[j] })
 	sort.Slice(m.first, func(i, j int) bool { return m.first[i] < m.first[j] })
+	sort.Slice(m.search, func(i, j int) bool { return m.search[i] < m.search[j] })
 	sort.Ints(m.anon)
 	sort.Ints(m.fileRSS)
 	return m, nil
@@ -232,9 +253,13 @@ func rss(pid int) (anon, file int) {
 
 func (m *measurement) row(name, images string, base *measurement) {
 	p50 := pct(m.ready, 50)
-	fmt.Printf("| %s | %s | %s | %s | %.2f× | %s | %s | %.1f MB | %.1f MB |\n", name, images, round(p50), round(pct(m.ready, 99)),
+	search, bytes := "—", "—"
+	if m != base {
+		search, bytes = round(pct(m.search, 50)).String(), strconv.Itoa(m.searchBytes)
+	}
+	fmt.Printf("| %s | %s | %s | %s | %.2f× | %s | %s | %.1f MB | %.1f MB | %s | %s |\n", name, images, round(p50), round(pct(m.ready, 99)),
 		float64(p50)/float64(pct(base.ready, 50)), round(pct(m.first, 50)), round(pct(m.first, 99)),
-		float64(m.anon[len(m.anon)/2])/1024, float64(m.fileRSS[len(m.fileRSS)/2])/1024)
+		float64(m.anon[len(m.anon)/2])/1024, float64(m.fileRSS[len(m.fileRSS)/2])/1024, search, bytes)
 }
 
 func round(d time.Duration) time.Duration { return d.Round(10 * time.Microsecond) }
