@@ -69,6 +69,20 @@ type Result struct {
 	// ProgressionReports holds the canonical JSON of the learning-progression
 	// summary, validation and unresolved reports, by logical name, when present.
 	ProgressionReports map[string][]byte
+
+	// Observed holds the counts and facts the gate derived from the decoded
+	// graph, which the manifest's counts and capabilities must equal (nil when
+	// the graph could not be decoded). `kgc pack` writes them.
+	Observed *Observed
+}
+
+// Observed are the manifest counts and graph facts derived from a package's
+// content (surface.md §6.2 PackageCounts, FrameworkCapabilities).
+type Observed struct {
+	Counts manifest.Counts
+	// TextItems is how many standards items have a description (textSearch
+	// needs one).
+	TextItems int64
 }
 
 // Valid reports whether the package passed: no error-severity finding.

@@ -10,6 +10,12 @@ import (
 func (s *state) reconcile(g *graph, _ *claimTally) {
 	m := s.res.Manifest
 	c := countGraph(g)
+	s.res.Observed = &Observed{TextItems: int64(c.textItems), Counts: manifest.Counts{
+		FrameworkNodes: int64(c.frameworks), ItemNodes: int64(c.items), LearningComponentNodes: int64(c.components),
+		Relationships: int64(c.relationships), SupportsRelationships: int64(c.supports),
+		BuildsTowardsRelationships: int64(c.builds), RelatesToRelationships: int64(c.relates),
+		CodedItems: int64(c.coded), MultiParentTargets: int64(c.multiParent), UnresolvedRelationships: int64(c.unresolved),
+	}}
 	count := func(field string, declared int64, derived int) {
 		if int(declared) != derived {
 			s.add(finding.New(finding.CountMismatch, "counts.%s is %d but the package has %d", field, declared, derived).At("manifest", manifest.FileName).In("counts." + field))

@@ -7,10 +7,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/kgc-project/kgc/schema/ids"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/kgc-project/kgc/schema/ids"
+	"github.com/kgc-project/kgc/schema/manifest"
 )
 
 const (
@@ -336,12 +338,11 @@ func includedTypes(spec Spec) []string {
 // checksums (path, digest) and the profile binding.
 func writeManifest(spec Spec, g *ggraph, dir string, files []artifactFile, profileBytes []byte) (string, error) {
 	profileDigest := ids.Sha256(profileBytes)
-	h := sha256.New()
+	sums := map[string]string{}
 	for _, f := range files {
-		fmt.Fprintf(h, "%s\x00%s\n", f.path, f.sum)
+		sums[f.path] = f.sum
 	}
-	fmt.Fprintf(h, "profile\x00%s\n", profileDigest)
-	snapshot := spec.FrameworkID + "@" + spec.VersionToken + "+" + hex.EncodeToString(h.Sum(nil))[:12]
+	snapshot := spec.FrameworkID + "@" + spec.VersionToken + "+" + manifest.SnapshotHash(sums, profileDigest)
 	types := includedTypes(spec)
 	pkgID := snapshot
 	if len(types) > 1 {

@@ -33,6 +33,7 @@ func commands() []command {
 	return []command{
 		{"validate", "run the validation gate over package directories", runValidate},
 		{"build", "validate packages and compile each valid one to <snapshot-id>.kgimg", runBuild},
+		{"pack", "turn delivery exports, detailed documents and a profile into a pending package", runPack},
 		{"inspect", "show an image's identity, counts and sections", runInspect},
 		{"verify", "check images (header, checksum, structure); print their SHA-256", runVerify},
 		{"version", "print the kgc version", runVersion},

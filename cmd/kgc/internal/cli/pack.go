@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/kgc-project/kgc/compiler/pack"
+)
+
+const packSynopsis = `kgc pack [--profiles DIR] [--prompts DIR] [--dry-run] --spec FILE
+       kgc pack [--profiles DIR] [--prompts DIR] [--dry-run] --jurisdiction-type T --nodes FILE --relationships FILE
+                --profile-id ID --profile-version V --version-token TOKEN --output-root DIR
+                [--detailed-root DIR | --detailed-artifact FILE...] [--additional-artifact NAME=FILE...]
+                [--snapshot-relation JSON...] [--source-document FILE] [--source-publication-date YYYY-MM-DD]
+                [--framework-id ID] [--created-at RFC3339]`
+
+// repeated is a repeatable string flag.
+type repeated []string
+
+func (r *repeated) String() string     { return strings.Join(*r, ",") }
+func (r *repeated) Set(s string) error { *r = append(*r, s); return nil }
+
+func runPack(_ context.Context, env Env, args []string) int {
+	var f gateFlags
+	var specFile string
+	var dryRun bool
+	var s pack.Spec
+	var detailed, additional, relations repeated
+	fs := newFlagSet(env, "pack", packSynopsis)
+	f.bind(fs)
+	fs.StringVar(&specFile, "spec", "", "a package build spec (JSON; relative paths are resolved against its directory); excludes the options below")
+	fs.BoolVar(&dryRun, "dry-run", false, "stage and validate the package, then report what would be written without writing it")
+	fs.StringVar(&s.JurisdictionType, "jurisdiction-type", "", "the framework's jurisdiction type (e.g. country)")
+	fs.StringVar(&s.Nodes, "nodes", "", "the delivery nodes JSONL file")
+	fs.StringVar(&s.Relationships, "relationships", "", "the delivery relationships JSONL file")
+	fs.StringVar(&s.ProfileID, "profile-id", "", "the interpretation profile's ID (read from the profile root)")
+	fs.StringVar(&s.ProfileVersion, "profile-version", "", "the interpretation profile's version")
+	fs.StringVar(&s.VersionToken, "version-token", "", "the snapshot's version token (e.g. 2019, undated)")
+	fs.StringVar(&s.OutputRoot, "output-root", "", "where the package is written, as <output-root>/<framework-id>/<snapshot-id>/")
+	fs.StringVar(&s.DetailedRoot, "detailed-root", "", "a directory of detailed documents (every file in it is packed)")
+	fs.Var(&detailed, "detailed-artifact", "a detailed document (repeatable; its basename names its role)")
+	fs.Var(&additional, "additional-artifact", "an additional artifact as NAME=FILE (repeatable)")
+	fs.Var(&relations, "snapshot-relation", `a snapshot relation as JSON {"relationType":…,"targetSnapshotId":…,"evidence":…} (repeatable)`)
+	fs.StringVar(&s.SourceDocument, "source-document", "", "the exact source document (its SHA-256 is recorded; it is not packed)")
+	fs.StringVar(&s.SourcePublicationDate, "source-publication-date", "", "the source's publication date (YYYY-MM-DD)")
+	fs.StringVar(&s.FrameworkID, "framework-id", "", "the framework, when the profile binds several")
+	fs.StringVar(&s.CreatedAt, "created-at", "", "the manifest's createdAt (default: SOURCE_DATE_EPOCH, else the newest input's modification time)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return ExitOK
+		}
+		return ExitFailure
+	}
+	if err := f.check(); err != nil {
+		fmt.Fprintln(env.Stderr, "kgc pack:", err)
+		return ExitFailure
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(env.Stderr, "kgc pack: unexpected argument %q\n", fs.Arg(0))
+		return ExitFailure
+	}
+	spec := &s
+	if specFile != "" {
+		explicit := false
+		fs.Visit(func(fl *flag.Flag) {
+			switch fl.Name {
+			case "spec", "dry-run", flagProfiles, flagPrompts, flagErrorFormat, flagMaxFindings:
+			default:
+				explicit = true
+			}
+		})
+		if explicit {
+			fmt.Fprintln(env.Stderr, "kgc pack: --spec and the explicit package options are mutually exclusive")
+			return ExitFailure
+		}
+		b, err := os.ReadFile(specFile)
+		if err != nil {
+			fmt.Fprintln(env.Stderr, "kgc pack:", err)
+			return ExitFailure
+		}
+		if spec, err = pack.DecodeSpec(b, filepath.Dir(specFile)); err != nil {
+			fmt.Fprintf(env.Stderr, "kgc pack: %s: %v\n", specFile, err)
+			return ExitFailure
+		}
+	} else {
+		s.DetailedArtifacts = detailed
+		for _, a := range additional {
+			name, file, ok := strings.Cut(a, "=")
+			if !ok || name == "" || file == "" {
+				fmt.Fprintf(env.Stderr, "kgc pack: --additional-artifact %q is not NAME=FILE\n", a)
+				return ExitFailure
+			}
+			if s.AdditionalArtifacts == nil {
+				s.AdditionalArtifacts = map[string]string{}
+			}
+			if _, dup := s.AdditionalArtifacts[name]; dup {
+				fmt.Fprintf(env.Stderr, "kgc pack: --additional-artifact %s is given twice\n", name)
+				return ExitFailure
+			}
+			s.AdditionalArtifacts[name] = file
+		}
+		for _, r := range relations {
+			var rel pack.Relation
+			dec := json.NewDecoder(strings.NewReader(r))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&rel); err != nil {
+				fmt.Fprintf(env.Stderr, "kgc pack: --snapshot-relation %q: %v\n", r, err)
+				return ExitFailure
+			}
+			s.SnapshotRelations = append(s.SnapshotRelations, rel)
+		}
+	}
+	format, _ := parseFormat(f.format)
+	res, err := pack.Run(spec, pack.Options{ProfileRoot: f.profiles, PromptRoot: f.prompts, DryRun: dryRun, MaxFindings: f.maxFindings})
+	if err != nil {
+		var ue *pack.UsageError
+		var re *pack.RefusedError
+		switch {
+		case errors.As(err, &re) && re.Gate != nil:
+			rep := newReporter(env, format, f.maxFindings)
+			rep.result(re.Gate)
+			rep.finish()
+			fmt.Fprintln(env.Stderr, "kgc pack: nothing written:", re.Reason)
+			return ExitFindings
+		case errors.As(err, &re):
+			fmt.Fprintln(env.Stderr, "kgc pack: nothing written:", re.Reason)
+			return ExitFindings
+		case errors.As(err, &ue):
+			fmt.Fprintln(env.Stderr, "kgc pack: nothing written:", strings.ReplaceAll(ue.Error(), "\n", "\n  "))
+			return ExitFailure
+		default:
+			fmt.Fprintln(env.Stderr, "kgc pack: nothing written:", err)
+			return ExitFailure
+		}
+	}
+	enc := json.NewEncoder(env.Stdout)
+	enc.SetIndent("", "  ")
+	enc.Encode(res)
+	return ExitOK
+}

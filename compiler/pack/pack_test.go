@@ -1,0 +1,348 @@
+package pack_test
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/kgc-project/kgc/compiler/gate"
+	"github.com/kgc-project/kgc/compiler/pack"
+	"github.com/kgc-project/kgc/internal/imgtest"
+	"github.com/kgc-project/kgc/internal/pkggen"
+)
+
+// specFor reads a package's manifest and returns the spec that packs its
+// files again: the delivery files, every declared detailed document and
+// additional artifact, the bound profile, the jurisdiction type and version.
+func specFor(t *testing.T, dir, out string) (*pack.Spec, map[string]any) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "package_manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	arts := m["artifacts"].(map[string]any)
+	fw := m["framework"].(map[string]any)
+	prof := m["profile"].(map[string]any)
+	s := &pack.Spec{JurisdictionType: fw["jurisdictionType"].(string), VersionToken: fw["sourceVersion"].(string),
+		ProfileID: prof["profileId"].(string), ProfileVersion: prof["profileVersion"].(string), OutputRoot: out,
+		Nodes: filepath.Join(dir, arts["nodes"].(string)), Relationships: filepath.Join(dir, arts["relationships"].(string))}
+	for name, p := range arts {
+		switch name {
+		case "nodes", "relationships":
+		case "additionalArtifacts":
+			for n, ap := range p.(map[string]any) {
+				if s.AdditionalArtifacts == nil {
+					s.AdditionalArtifacts = map[string]string{}
+				}
+				s.AdditionalArtifacts[n] = filepath.Join(dir, ap.(string))
+			}
+		default:
+			s.DetailedArtifacts = append(s.DetailedArtifacts, filepath.Join(dir, p.(string)))
+		}
+	}
+	sort.Strings(s.DetailedArtifacts)
+	return s, m
+}
+
+// compare reports every field of got that differs from want, except those
+// listed (which must differ or be absent as stated by the caller).
+func compare(t *testing.T, label string, got, want map[string]any, allowed map[string]bool) {
+	t.Helper()
+	var walk func(p string, a, b any)
+	walk = func(p string, a, b any) {
+		if allowed[p] {
+			return
+		}
+		am, aok := a.(map[string]any)
+		bm, bok := b.(map[string]any)
+		if aok && bok {
+			keys := map[string]bool{}
+			for k := range am {
+				keys[k] = true
+			}
+			for k := range bm {
+				keys[k] = true
+			}
+			for k := range keys {
+				walk(p+"."+k, am[k], bm[k])
+			}
+			return
+		}
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%s: %s is %v, published %v", label, p, a, b)
+		}
+	}
+	walk("", got, want)
+}
+
+func readManifest(t *testing.T, dir string) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "package_manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// proven checks that a packed package passes the gate and builds.
+func proven(t *testing.T, dir, profiles string) {
+	t.Helper()
+	res, err := gate.Run(dir, gate.Options{ProfileRoot: profiles})
+	if err != nil || !res.Valid() {
+		t.Fatalf("packed %s does not pass the gate: %v %+v", dir, err, res.Findings.Items())
+	}
+	if _, _, err := imgtest.Compile(dir, profiles, ""); err != nil {
+		t.Fatalf("packed %s does not build: %v", dir, err)
+	}
+}
+
+// The shipped packages, written by the project's generator, are packed again
+// from their own files: the manifests agree on everything, snapshot ID
+// included (the generator hashes snapshots the same way), except the
+// lifecycle (pending, not passed) and createdAt.
+func TestPackReproducesShippedPackages(t *testing.T) {
+	for _, spec := range pkggen.Shipped() {
+		root := t.TempDir()
+		packages, profiles := filepath.Join(root, "packages"), filepath.Join(root, "profiles")
+		os.MkdirAll(packages, 0o755)
+		os.MkdirAll(profiles, 0o755)
+		w, err := pkggen.Write(spec, packages, profiles)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, published := specFor(t, w.PackageDir, filepath.Join(root, "out"))
+		s.CreatedAt = "2026-12-01T00:00:00Z"
+		res, err := pack.Run(s, pack.Options{ProfileRoot: profiles})
+		if err != nil {
+			t.Fatalf("%s: %v", spec.FrameworkID, err)
+		}
+		if res.Outcome != pack.Created || res.SnapshotID != w.SnapshotID {
+			t.Errorf("%s: %s %s, generated %s", spec.FrameworkID, res.Outcome, res.SnapshotID, w.SnapshotID)
+		}
+		got := readManifest(t, res.PackageDir)
+		compare(t, spec.FrameworkID, got, published, map[string]bool{".validation": true})
+		if v := got["validation"].(map[string]any); len(v) != 1 || v["status"] != "pending" {
+			t.Errorf("%s: validation %v, want pending only", spec.FrameworkID, v)
+		}
+		proven(t, res.PackageDir, profiles)
+	}
+}
+
+// Every complete corpus package is packed from its delivery files, detailed
+// documents and profile, and the manifest compared with the published one
+// field by field. The differences that must exist are docs/pack.md's list.
+func TestPackReproducesCorpusPackages(t *testing.T) {
+	corpus := filepath.Join(imgtest.RepoRoot(t), "..", "shared", "corpus")
+	dirs, _ := filepath.Glob(filepath.Join(corpus, "derived", "graph_packages", "*", "*"))
+	if len(dirs) == 0 {
+		t.Skip("SKIP: corpus packages absent at ../shared/corpus (this test needs them)")
+	}
+	profiles := filepath.Join(corpus, "profiles")
+	for _, dir := range dirs {
+		s, published := specFor(t, dir, t.TempDir())
+		res, err := pack.Run(s, pack.Options{ProfileRoot: profiles})
+		if err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		got := readManifest(t, res.PackageDir)
+		compare(t, filepath.Base(dir), got, published, map[string]bool{
+			".createdAt": true, ".snapshotId": true, ".graphPackageId": true, ".validation": true,
+		})
+		pubSnap := published["snapshotId"].(string)
+		if prefix := pubSnap[:strings.LastIndex(pubSnap, "+")]; !strings.HasPrefix(res.SnapshotID, prefix+"+") {
+			t.Errorf("%s: snapshot %s does not keep %s", dir, res.SnapshotID, prefix)
+		}
+		if strings.TrimPrefix(published["graphPackageId"].(string), pubSnap) != strings.TrimPrefix(res.GraphPackageID, res.SnapshotID) {
+			t.Errorf("%s: graph package ID form %s, published %s", dir, res.GraphPackageID, published["graphPackageId"])
+		}
+		proven(t, res.PackageDir, profiles)
+	}
+}
+
+// shipped writes the English sample with its profile and returns the spec
+// that packs it into out.
+func shipped(t *testing.T, out string) (*pack.Spec, string) {
+	t.Helper()
+	root := t.TempDir()
+	packages, profiles := filepath.Join(root, "packages"), filepath.Join(root, "profiles")
+	os.MkdirAll(packages, 0o755)
+	os.MkdirAll(profiles, 0o755)
+	w, err := pkggen.Write(pkggen.Shipped()[0], packages, profiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := specFor(t, w.PackageDir, out)
+	return s, profiles
+}
+
+// tree lists every path under root with its bytes.
+func tree(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || p == root {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		if d.IsDir() {
+			out[rel+"/"] = ""
+			return nil
+		}
+		b, _ := os.ReadFile(p)
+		out[rel] = string(b)
+		return nil
+	})
+	return out
+}
+
+// Same inputs, same package bytes; packing again is existing_identical; a dry
+// run writes nothing; SOURCE_DATE_EPOCH sets createdAt.
+func TestPackIsDeterministic(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	s, profiles := shipped(t, a)
+	env := func(k string) string {
+		if k == "SOURCE_DATE_EPOCH" {
+			return "1764547200"
+		}
+		return ""
+	}
+	r1, err := pack.Run(s, pack.Options{ProfileRoot: profiles, Getenv: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2 := *s
+	s2.OutputRoot = b
+	if _, err := pack.Run(&s2, pack.Options{ProfileRoot: profiles, Getenv: env}); err != nil {
+		t.Fatal(err)
+	}
+	if ta, tb := tree(t, a), tree(t, b); !reflect.DeepEqual(ta, tb) || len(ta) == 0 {
+		t.Error("two packs of the same inputs differ")
+	}
+	if got := readManifest(t, r1.PackageDir)["createdAt"]; got != "2025-12-01T00:00:00Z" {
+		t.Errorf("createdAt %v from SOURCE_DATE_EPOCH", got)
+	}
+	before := tree(t, a)
+	r3, err := pack.Run(s, pack.Options{ProfileRoot: profiles, Getenv: env})
+	if err != nil || r3.Outcome != pack.ExistingIdentical || r3.SnapshotID != r1.SnapshotID {
+		t.Errorf("packing again: %v %+v", err, r3)
+	}
+	if !reflect.DeepEqual(before, tree(t, a)) {
+		t.Error("packing again changed the output root")
+	}
+	dry := t.TempDir()
+	s4 := *s
+	s4.OutputRoot = dry
+	r4, err := pack.Run(&s4, pack.Options{ProfileRoot: profiles, Getenv: env, DryRun: true})
+	if err != nil || r4.Outcome != pack.DryRun || r4.SnapshotID != r1.SnapshotID {
+		t.Errorf("dry run: %v %+v", err, r4)
+	}
+	if got := tree(t, dry); len(got) != 0 {
+		t.Errorf("a dry run wrote %v", got)
+	}
+}
+
+// Bad input gets a clear error of the right kind and leaves the output root
+// as it was.
+func TestPackRefusals(t *testing.T) {
+	out := t.TempDir()
+	base, profiles := shipped(t, out)
+	existing, err := pack.Run(base, pack.Options{ProfileRoot: profiles})
+	if err != nil {
+		t.Fatal(err)
+	}
+	brokenNodes := filepath.Join(t.TempDir(), "nodes.jsonl")
+	b, _ := os.ReadFile(base.Nodes)
+	os.WriteFile(brokenNodes, append(b, []byte("{not json\n")...), 0o644)
+	stray := filepath.Join(t.TempDir(), "notes.json")
+	os.WriteFile(stray, []byte("{}"), 0o644)
+	usage, refused := "usage", "refused"
+	cases := []struct {
+		name   string
+		change func(s *pack.Spec)
+		opts   func(o *pack.Options)
+		kind   string
+		want   string
+	}{
+		{"missing nodes file", func(s *pack.Spec) { s.Nodes += ".missing" }, nil, usage, "no such file"},
+		{"no version token", func(s *pack.Spec) { s.VersionToken = "" }, nil, usage, "versionToken is required"},
+		{"bad version token", func(s *pack.Spec) { s.VersionToken = "Draft 1" }, nil, usage, "not a version token"},
+		{"detailed root and artifacts", func(s *pack.Spec) { s.DetailedRoot = filepath.Dir(s.DetailedArtifacts[0]) }, nil, usage, "mutually exclusive"},
+		{"unknown detailed basename", func(s *pack.Spec) { s.DetailedArtifacts = append(s.DetailedArtifacts, stray) }, nil, usage, "unknown basename"},
+		{"built-in name as additional", func(s *pack.Spec) { s.AdditionalArtifacts = map[string]string{"nodes": stray} }, nil, usage, "built-in artifact name"},
+		{"profile missing", func(s *pack.Spec) { s.ProfileVersion = "9.9" }, nil, usage, "profile"},
+		{"profile does not bind", func(s *pack.Spec) { s.FrameworkID = "some-other-framework" }, nil, usage, "does not bind framework"},
+		{"JSONL error", func(s *pack.Spec) { s.Nodes = brokenNodes }, nil, refused, "validation gate"},
+		{"terminal package in the way (dry run)", nil, func(o *pack.Options) { o.DryRun = true }, refused, "terminal packages are never rewritten"},
+	}
+	// Make the existing package terminal for the last case only after the
+	// others ran against a pending one.
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if strings.HasPrefix(c.name, "terminal") {
+				mp := filepath.Join(existing.PackageDir, "package_manifest.json")
+				m, _ := os.ReadFile(mp)
+				os.WriteFile(mp, []byte(strings.Replace(string(m), `"status": "pending"`, `"status": "passed", "validatedAt": "2026-12-01T00:00:00Z"`, 1)), 0o644)
+			}
+			s := *base
+			s.DetailedArtifacts = append([]string(nil), base.DetailedArtifacts...)
+			if c.change != nil {
+				c.change(&s)
+			}
+			o := pack.Options{ProfileRoot: profiles}
+			if c.opts != nil {
+				c.opts(&o)
+			}
+			before := tree(t, out)
+			_, err := pack.Run(&s, o)
+			var ue *pack.UsageError
+			var re *pack.RefusedError
+			switch {
+			case err == nil:
+				t.Fatal("packed")
+			case c.kind == usage && !errors.As(err, &ue), c.kind == refused && !errors.As(err, &re):
+				t.Fatalf("%T %v, want a %s error", err, err, c.kind)
+			case !strings.Contains(err.Error(), c.want):
+				t.Errorf("error %q does not say %q", err, c.want)
+			}
+			if c.name == "JSONL error" && (re.Gate == nil || re.Gate.Findings.Errors() == 0) {
+				t.Error("a gate refusal without its findings")
+			}
+			if !reflect.DeepEqual(before, tree(t, out)) {
+				t.Error("the output root changed")
+			}
+		})
+	}
+}
+
+// A different package at the destination is never overwritten.
+func TestPackNeverOverwrites(t *testing.T) {
+	out := t.TempDir()
+	s, profiles := shipped(t, out)
+	r, err := pack.Run(s, pack.Options{ProfileRoot: profiles})
+	if err != nil {
+		t.Fatal(err)
+	}
+	extra := filepath.Join(r.PackageDir, "detailed", "mine.txt")
+	os.WriteFile(extra, []byte("an operator's note"), 0o644)
+	before := tree(t, out)
+	var re *pack.RefusedError
+	if _, err := pack.Run(s, pack.Options{ProfileRoot: profiles}); !errors.As(err, &re) || !strings.Contains(err.Error(), "different package") {
+		t.Errorf("packing over a different package: %v", err)
+	}
+	if !reflect.DeepEqual(before, tree(t, out)) {
+		t.Error("the output root changed")
+	}
+}
