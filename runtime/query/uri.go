@@ -30,6 +30,10 @@ var templates = []struct{ name, template string }{
 	{"learning_progressions", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/learning-progressions"},
 }
 
+// TemplateURIs lists the 14 resource templates' URI templates, in contract
+// order.
+func TemplateURIs() []string { return templateURIs() }
+
 func templateURIs() []string {
 	out := make([]string, len(templates))
 	for i, t := range templates {

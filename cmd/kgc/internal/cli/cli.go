@@ -36,6 +36,7 @@ func commands() []command {
 		{"pack", "turn delivery exports, detailed documents and a profile into a pending package", runPack},
 		{"inspect", "show an image's identity, counts and sections", runInspect},
 		{"verify", "check images (header, checksum, structure); print their SHA-256", runVerify},
+		{"smoke", "check a running server (stdio command or HTTP URL) the way an MCP host uses it", runSmoke},
 		{"version", "print the kgc version", runVersion},
 	}
 }

@@ -74,3 +74,16 @@ func TestPackCommand(t *testing.T) {
 		t.Errorf("a refused pack left %v", entries)
 	}
 }
+
+// kgc smoke needs exactly one target: a server command or --url.
+func TestSmokeCommandUsage(t *testing.T) {
+	if code, _, stderr := run(t, "smoke"); code != 2 || !strings.Contains(stderr, "either --url or a server command") {
+		t.Errorf("no target: %d %s", code, stderr)
+	}
+	if code, _, _ := run(t, "smoke", "--url", "http://127.0.0.1:1/mcp", "--", "kgmcp"); code != 2 {
+		t.Errorf("both targets: %d", code)
+	}
+	if code, _, stderr := run(t, "smoke", "--timeout", "5s", "--url", "http://127.0.0.1:1/mcp"); code != 1 || !strings.Contains(stderr, "failed") {
+		t.Errorf("nothing listening: %d %s", code, stderr)
+	}
+}

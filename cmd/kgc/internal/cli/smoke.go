@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"time"
+
+	"github.com/kgc-project/kgc/internal/smoke"
+)
+
+const smokeSynopsis = `kgc smoke [--timeout D] -- SERVER_COMMAND [ARG...]
+       kgc smoke [--timeout D] --url http://HOST:PORT/mcp`
+
+// runSmoke checks a server the way a host uses it and prints the summary.
+func runSmoke(ctx context.Context, env Env, args []string) int {
+	var endpoint string
+	var timeout time.Duration
+	fs := newFlagSet(env, "smoke", smokeSynopsis)
+	fs.StringVar(&endpoint, "url", "", "a running server's Streamable HTTP endpoint (…/mcp)")
+	fs.DurationVar(&timeout, "timeout", 2*time.Minute, "give up after this long")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return ExitOK
+		}
+		return ExitFailure
+	}
+	if (endpoint == "") == (fs.NArg() == 0) {
+		fmt.Fprintln(env.Stderr, "kgc smoke: give either --url or a server command after --")
+		fs.Usage()
+		return ExitFailure
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	var s *smoke.Summary
+	var err error
+	if endpoint != "" {
+		s, err = smoke.HTTP(ctx, endpoint)
+	} else {
+		s, err = smoke.Stdio(ctx, fs.Args(), env.Stderr)
+	}
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "kgc smoke: failed:", err)
+		return ExitFindings
+	}
+	enc := json.NewEncoder(env.Stdout)
+	enc.SetIndent("", "  ")
+	enc.Encode(s)
+	if s.Status != "passed" {
+		for _, f := range s.Failures {
+			fmt.Fprintln(env.Stderr, "kgc smoke: failed:", f)
+		}
+		return ExitFindings
+	}
+	return ExitOK
+}

@@ -1,0 +1,101 @@
+package smoke_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/kgc-project/kgc/internal/imgtest"
+	"github.com/kgc-project/kgc/internal/pkggen"
+	"github.com/kgc-project/kgc/internal/smoke"
+	"github.com/kgc-project/kgc/runtime/mcpserver"
+)
+
+// connect serves srv over an in-memory transport and returns the client.
+func connect(t *testing.T, srv *mcp.Server) *mcp.ClientSession {
+	t.Helper()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil).Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// On the shipped samples (standards, components, progressions, both rights
+// regimes) every template is read and every tool called; two runs print the
+// same summary.
+func TestSmokeShippedSamples(t *testing.T) {
+	cat := imgtest.Catalog(t, imgtest.Images(t, nil, nil))
+	var first []byte
+	for i := 0; i < 2; i++ {
+		s := smoke.Run(context.Background(), connect(t, mcpserver.New(cat, mcpserver.Options{}).MCP()), "in-memory")
+		if s.Status != "passed" || len(s.Failures) > 0 {
+			t.Fatalf("failed: %v", s.Failures)
+		}
+		if s.ToolCount != 19 || s.PromptCount != 9 || s.ResourceTemplateCount != 14 || s.FixedResourceCount != 1 ||
+			s.ResourceReadCount != 15 || s.ToolCallCount != 19 || s.PromptGetCount != 1 || len(s.Skipped) != 0 {
+			t.Errorf("summary %+v", s)
+		}
+		b, _ := json.Marshal(s)
+		if i == 0 {
+			first = b
+		} else if string(b) != string(first) {
+			t.Error("two runs give different summaries")
+		}
+	}
+}
+
+// A catalog without components or progressions: what it cannot answer is
+// skipped with the reason, and the run still passes.
+func TestSmokeSkipsWhatTheCatalogLacks(t *testing.T) {
+	dir := imgtest.Images(t, nil, nil)
+	maths, _ := filepath.Glob(filepath.Join(dir, pkggen.Shipped()[1].FrameworkID+"@*.kgimg"))
+	if len(maths) != 1 {
+		t.Fatalf("no mathematics image in %s", dir)
+	}
+	os.Remove(maths[0]) // the English sample alone: no components, no progressions
+	cat := imgtest.Catalog(t, dir)
+	s := smoke.Run(context.Background(), connect(t, mcpserver.New(cat, mcpserver.Options{}).MCP()), "in-memory")
+	if s.Status != "passed" {
+		t.Fatalf("failed: %v", s.Failures)
+	}
+	if len(s.Skipped) == 0 {
+		t.Error("nothing skipped on a catalog without components or progressions")
+	}
+	if s.ToolCallCount+countPrefix(s.Skipped, "tool ") != 19 || s.ResourceReadCount+countPrefix(s.Skipped, "resource ") != 15 {
+		t.Errorf("calls and skips do not add up: %+v", s)
+	}
+}
+
+func countPrefix(cs []smoke.Check, prefix string) int {
+	n := 0
+	for _, c := range cs {
+		if strings.HasPrefix(c.Name, prefix) {
+			if c.Reason == "" {
+				return -100 // a skip must say why
+			}
+			n++
+		}
+	}
+	return n
+}
+
+// A server that is not kgmcp's inventory fails, naming what differs.
+func TestSmokeRefusesAnotherInventory(t *testing.T) {
+	s := smoke.Run(context.Background(), connect(t, mcp.NewServer(&mcp.Implementation{Name: "empty", Version: "1"}, nil)), "in-memory")
+	if s.Status != "failed" || len(s.Failures) == 0 || !strings.Contains(strings.Join(s.Failures, "\n"), "tools: the server lists") {
+		t.Errorf("an empty server: %+v", s)
+	}
+}
