@@ -19,6 +19,7 @@ type content struct {
 	framework     *delivery.Node
 	hasComponents bool
 	hasLP         bool
+	items         int
 }
 
 // readContent decodes the delivery files. Their problems are the gate's to
@@ -43,6 +44,8 @@ func readContent(nodes, rels string) (*content, error) {
 				}
 			case delivery.LabelComponent:
 				c.hasComponents = true
+			case delivery.LabelItem:
+				c.items++
 			}
 		}
 	}

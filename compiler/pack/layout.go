@@ -77,6 +77,7 @@ type input struct {
 	path       string // package-relative path
 	sum        string // sha256:<hex>
 	size       int64
+	data       []byte // the bytes, for an artifact pack generated (src is empty)
 }
 
 // inputs resolves the spec's files into package artifacts and hashes them.

@@ -10,9 +10,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
+	"strings"
 	"time"
 
+	"github.com/kgc-project/kgc/compiler/delivery"
 	"github.com/kgc-project/kgc/compiler/gate"
 	"github.com/kgc-project/kgc/internal/safefile"
 	"github.com/kgc-project/kgc/schema/manifest"
@@ -104,6 +107,12 @@ func Run(spec *Spec, opts Options) (*Result, error) {
 	if p.content, err = readContent(spec.Nodes, spec.Relationships); err != nil {
 		return nil, &UsageError{err}
 	}
+	if spec.Progressions != nil {
+		if p.inputs, err = p.prepareProgressions(); err != nil {
+			return nil, &UsageError{err}
+		}
+		inputs = p.inputs
+	}
 	checksums := map[string]string{}
 	for _, in := range inputs {
 		checksums[in.path] = in.sum
@@ -163,6 +172,56 @@ func Run(spec *Spec, opts Options) (*Result, error) {
 	syncDir(filepath.Dir(target))
 	res.Outcome = Created
 	return res, nil
+}
+
+// prepareProgressions replaces the relationships input by the combined file
+// and adds the prepared progression artifacts.
+func (p *plan) prepareProgressions() ([]input, error) {
+	var out []input
+	var prefix []byte
+	var relPath string
+	for _, in := range p.inputs {
+		switch {
+		case in.name == manifest.Relationships:
+			b, err := readAll(in.src)
+			if err != nil {
+				return nil, err
+			}
+			prefix, relPath = b, in.path
+		case manifest.IsLP(in.name) || strings.HasPrefix(in.name, "learningProgressionProvenanceShard"):
+			return nil, fmt.Errorf("%s is a prepared progression artifact: give either the prepared artifacts or learningProgressions, not both", in.src)
+		default:
+			out = append(out, in)
+		}
+	}
+	n := p.content.framework
+	docKey := sha([]byte("kgc-pack:" + p.frameworkID))
+	for _, in := range p.inputs {
+		if in.name == manifest.StandardsFramework {
+			var sf struct {
+				Metadata struct {
+					DocKey string `json:"doc_key"`
+				} `json:"metadata"`
+			}
+			if b, err := readAll(in.src); err == nil && json.Unmarshal(b, &sf) == nil && len(sf.Metadata.DocKey) == 64 {
+				docKey = sf.Metadata.DocKey
+			}
+		}
+	}
+	rel, gen, err := p.spec.Progressions.prepare(p.frameworkID, n.Str(delivery.NCaseIdentifierUUID), docKey, p.content.items, prefix)
+	if err != nil {
+		return nil, err
+	}
+	add := func(name string, additional bool, path string, data []byte) {
+		sum := sha256.Sum256(data)
+		out = append(out, input{name: name, additional: additional, path: path, data: data, size: int64(len(data)), sum: "sha256:" + hex.EncodeToString(sum[:])})
+	}
+	add(manifest.Relationships, false, relPath, rel)
+	for _, g := range gen {
+		add(g.name, g.additional, g.path, g.data)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	return out, nil
 }
 
 // prove writes the manifest into the staged package and runs the gate: the
@@ -251,6 +310,9 @@ func createdAt(spec *Spec, inputs []input, getenv func(string) string) (string, 
 	}
 	var newest time.Time
 	for _, in := range inputs {
+		if in.src == "" {
+			continue
+		}
 		if fi, err := os.Stat(in.src); err == nil && fi.ModTime().After(newest) {
 			newest = fi.ModTime()
 		}
@@ -288,6 +350,12 @@ func copyInputs(staged string, inputs []input) error {
 		dst := filepath.Join(staged, filepath.FromSlash(in.path))
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return usage("staging: %v", err)
+		}
+		if in.src == "" {
+			if err := os.WriteFile(dst, in.data, 0o644); err != nil {
+				return usage("staging: %v", err)
+			}
+			continue
 		}
 		src, err := openInput(in.src)
 		if err != nil {

@@ -3,6 +3,7 @@ package pack_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -344,5 +345,108 @@ func TestPackNeverOverwrites(t *testing.T) {
 	}
 	if !reflect.DeepEqual(before, tree(t, out)) {
 		t.Error("the output root changed")
+	}
+}
+
+// Learning progressions prepared from their exports (the two edge files and
+// the per-edge provenance) reproduce the generator's delivery relationships,
+// split files, 64 shards and index byte for byte, and the package passes the
+// gate with or without the final claims given. An edge without provenance,
+// or prepared artifacts given as well, is refused.
+func TestPackPreparesProgressions(t *testing.T) {
+	root := t.TempDir()
+	packages, profiles := filepath.Join(root, "packages"), filepath.Join(root, "profiles")
+	os.MkdirAll(packages, 0o755)
+	os.MkdirAll(profiles, 0o755)
+	w, err := pkggen.Write(pkggen.Shipped()[1], packages, profiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := w.PackageDir
+	base, _ := specFor(t, dir, "")
+	// The standards and components records alone: what a team exports before
+	// its progressions are prepared.
+	rels, _ := os.ReadFile(base.Relationships)
+	var prefix []string
+	for _, l := range strings.SplitAfter(string(rels), "\n") {
+		if l != "" && !strings.Contains(l, `"label":"buildsTowards"`) && !strings.Contains(l, `"label":"relatesTo"`) {
+			prefix = append(prefix, l)
+		}
+	}
+	exportDir := t.TempDir()
+	base.Relationships = filepath.Join(exportDir, "relationships.jsonl")
+	os.WriteFile(base.Relationships, []byte(strings.Join(prefix, "")), 0o644)
+	var kept []string
+	for _, d := range base.DetailedArtifacts {
+		if !strings.Contains(filepath.Base(d), "lp_") {
+			kept = append(kept, d)
+		}
+	}
+	base.DetailedArtifacts, base.AdditionalArtifacts = kept, nil
+	lp := &pack.Progressions{BuildsTowards: filepath.Join(dir, "detailed", "lp_relationships_builds_towards.jsonl"),
+		RelatesTo: filepath.Join(dir, "detailed", "lp_relationships_relates_to.jsonl"), Provenance: filepath.Join(dir, "detailed", "lp_relationship_provenance.json")}
+
+	for _, withClaims := range []bool{true, false} {
+		s := *base
+		s.OutputRoot = t.TempDir()
+		l := *lp
+		if withClaims {
+			l.FinalClaims = filepath.Join(dir, "detailed", "lp_final_claims.json")
+		}
+		s.Progressions = &l
+		res, err := pack.Run(&s, pack.Options{ProfileRoot: profiles})
+		if err != nil {
+			t.Fatalf("final claims given %t: %v", withClaims, err)
+		}
+		proven(t, res.PackageDir, profiles)
+		same := []string{"delivery/relationships.jsonl:delivery/relationships.jsonl", "detailed/lp_relationships_builds_towards.jsonl:",
+			"detailed/lp_relationships_relates_to.jsonl:", "detailed/lp_relationship_provenance.json:"}
+		if withClaims {
+			same = append(same, "detailed/lp_relationship_provenance_index.json:", "detailed/lp_final_claims.json:")
+			for k := 0; k < 64; k++ {
+				same = append(same, fmt.Sprintf("additional/lp_relationship_provenance_shard_%02d.json:", k))
+			}
+		}
+		for _, pair := range same {
+			got, want, _ := strings.Cut(pair, ":")
+			if want == "" {
+				want = got
+			}
+			a, _ := os.ReadFile(filepath.Join(res.PackageDir, got))
+			b, _ := os.ReadFile(filepath.Join(dir, want))
+			if len(a) == 0 || string(a) != string(b) {
+				t.Errorf("final claims given %t: %s differs from the generator's %s", withClaims, got, want)
+			}
+		}
+	}
+
+	var ue *pack.UsageError
+	s := *base
+	s.OutputRoot = t.TempDir()
+	s.Progressions = lp
+	s.DetailedArtifacts = append(append([]string(nil), kept...), filepath.Join(dir, "detailed", "lp_final_claims.json"))
+	if _, err := pack.Run(&s, pack.Options{ProfileRoot: profiles}); !errors.As(err, &ue) || !strings.Contains(err.Error(), "not both") {
+		t.Errorf("prepared artifacts and exports together: %v", err)
+	}
+	var prov map[string]json.RawMessage
+	b, _ := os.ReadFile(lp.Provenance)
+	json.Unmarshal(b, &prov)
+	for id := range prov {
+		delete(prov, id)
+		break
+	}
+	short := filepath.Join(t.TempDir(), "provenance.json")
+	b, _ = json.Marshal(prov)
+	os.WriteFile(short, b, 0o644)
+	s = *base
+	s.OutputRoot = t.TempDir()
+	l := *lp
+	l.Provenance = short
+	s.Progressions = &l
+	if _, err := pack.Run(&s, pack.Options{ProfileRoot: profiles}); !errors.As(err, &ue) || !strings.Contains(err.Error(), "1 edges have no record") {
+		t.Errorf("an edge without provenance: %v", err)
+	}
+	if entries, _ := os.ReadDir(s.OutputRoot); len(entries) != 0 {
+		t.Errorf("a refused pack left %v", entries)
 	}
 }

@@ -45,6 +45,9 @@ type Spec struct {
 	FrameworkID string `json:"frameworkId,omitempty"`
 	// CreatedAt overrides the manifest's createdAt (RFC 3339, UTC).
 	CreatedAt string `json:"createdAt,omitempty"`
+	// Progressions, when set, are prepared into the progression artifacts
+	// (instead of giving them prepared as detailed artifacts).
+	Progressions *Progressions `json:"learningProgressions,omitempty"`
 }
 
 // Relation is one snapshot relation.
@@ -74,7 +77,7 @@ func DecodeSpec(data []byte, base string) (*Spec, error) {
 	known := map[string]bool{}
 	for _, k := range []string{"jurisdictionType", "nodes", "relationships", "profileId", "profileVersion", "versionToken", "outputRoot",
 		"detailedRoot", "detailedArtifacts", "additionalArtifacts", "snapshotRelations", "sourceDocument", "sourcePublicationDate",
-		"frameworkId", "createdAt"} {
+		"frameworkId", "createdAt", "learningProgressions"} {
 		known[k] = true
 	}
 	var bad []string
@@ -100,6 +103,11 @@ func DecodeSpec(data []byte, base string) (*Spec, error) {
 	}
 	for k, p := range s.AdditionalArtifacts {
 		s.AdditionalArtifacts[k] = resolve(base, p)
+	}
+	if lp := s.Progressions; lp != nil {
+		for _, p := range []*string{&lp.BuildsTowards, &lp.RelatesTo, &lp.Provenance, &lp.FinalClaims} {
+			*p = resolve(base, *p)
+		}
 	}
 	return &s, nil
 }
@@ -151,6 +159,9 @@ func (s *Spec) Check() error {
 		if r.RelationType == "" || r.TargetSnapshotID == "" {
 			errs = append(errs, fmt.Errorf("snapshotRelations[%d] needs relationType and targetSnapshotId", i))
 		}
+	}
+	if lp := s.Progressions; lp != nil && (lp.BuildsTowards == "" || lp.RelatesTo == "" || lp.Provenance == "") {
+		errs = append(errs, errors.New("learningProgressions needs buildsTowards, relatesTo and provenance"))
 	}
 	return errors.Join(errs...)
 }

@@ -18,6 +18,7 @@ const packSynopsis = `kgc pack [--profiles DIR] [--prompts DIR] [--dry-run] --sp
                 --profile-id ID --profile-version V --version-token TOKEN --output-root DIR
                 [--detailed-root DIR | --detailed-artifact FILE...] [--additional-artifact NAME=FILE...]
                 [--snapshot-relation JSON...] [--source-document FILE] [--source-publication-date YYYY-MM-DD]
+                [--lp-builds-towards FILE --lp-relates-to FILE --lp-provenance FILE [--lp-final-claims FILE]]
                 [--framework-id ID] [--created-at RFC3339]`
 
 // repeated is a repeatable string flag.
@@ -50,6 +51,11 @@ func runPack(_ context.Context, env Env, args []string) int {
 	fs.StringVar(&s.SourceDocument, "source-document", "", "the exact source document (its SHA-256 is recorded; it is not packed)")
 	fs.StringVar(&s.SourcePublicationDate, "source-publication-date", "", "the source's publication date (YYYY-MM-DD)")
 	fs.StringVar(&s.FrameworkID, "framework-id", "", "the framework, when the profile binds several")
+	var lp pack.Progressions
+	fs.StringVar(&lp.BuildsTowards, "lp-builds-towards", "", "learning progressions to prepare: the buildsTowards relationship records (JSONL)")
+	fs.StringVar(&lp.RelatesTo, "lp-relates-to", "", "learning progressions to prepare: the relatesTo relationship records (JSONL)")
+	fs.StringVar(&lp.Provenance, "lp-provenance", "", "learning progressions to prepare: the per-edge provenance (JSON object by relationship ID)")
+	fs.StringVar(&lp.FinalClaims, "lp-final-claims", "", "learning progressions to prepare: the final claims, with those that did not become edges (optional)")
 	fs.StringVar(&s.CreatedAt, "created-at", "", "the manifest's createdAt (default: SOURCE_DATE_EPOCH, else the newest input's modification time)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -89,6 +95,9 @@ func runPack(_ context.Context, env Env, args []string) int {
 			return ExitFailure
 		}
 	} else {
+		if lp != (pack.Progressions{}) {
+			s.Progressions = &lp
+		}
 		s.DetailedArtifacts = detailed
 		for _, a := range additional {
 			name, file, ok := strings.Cut(a, "=")
