@@ -11,18 +11,21 @@ import (
 
 	"github.com/kgc-project/kgc/cmd/kgc/internal/cli"
 	"github.com/kgc-project/kgc/compiler/kgimgwrite"
+	"github.com/kgc-project/kgc/compiler/pack"
 )
 
 func main() {
 	cli.ApplyMemoryLimit(os.Getenv)
-	// On SIGINT or SIGTERM, let an image being written finish or be removed,
-	// then stop (exit 2): no temp file is left behind. (One left by a build
+	// On SIGINT or SIGTERM, let an image being written (or a package being
+	// renamed into place) finish or be removed, then stop (exit 2): no temp
+	// file or staging directory is left behind. (One left by a build
 	// killed outright is removed by the next build into the same directory.)
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		s := <-sig
 		kgimgwrite.Quiesce()
+		pack.Quiesce()
 		fmt.Fprintf(os.Stderr, "kgc: stopped by %v\n", s)
 		os.Exit(cli.ExitFailure)
 	}()

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/kgc-project/kgc/compiler/delivery"
@@ -125,15 +126,23 @@ func Run(spec *Spec, opts Options) (*Result, error) {
 		return nil, usage("output root: %v", err)
 	}
 	target := filepath.Join(spec.OutputRoot, frameworkID, p.snapshotID)
+	if err := insideRoot(spec.OutputRoot, frameworkID, p.snapshotID); err != nil {
+		return nil, err
+	}
 	if err := checkExisting(target); err != nil {
 		return nil, err
 	}
-	stage, err := os.MkdirTemp(spec.OutputRoot, ".kgc-pack-")
-	if err != nil {
-		return nil, usage("output root: %v", err)
+	pkgRel := filepath.Join(frameworkID, p.snapshotID)
+	subdirs := []string{pkgRel}
+	for _, in := range inputs {
+		subdirs = append(subdirs, filepath.Join(pkgRel, filepath.Dir(filepath.FromSlash(in.path))))
 	}
-	defer os.RemoveAll(stage)
-	staged := filepath.Join(stage, frameworkID, p.snapshotID)
+	stage, err := stages.start(spec.OutputRoot, subdirs)
+	if err != nil {
+		return nil, err
+	}
+	defer stages.end(stage)
+	staged := filepath.Join(stage, pkgRel)
 	if err := copyInputs(staged, inputs); err != nil {
 		return nil, err
 	}
@@ -166,12 +175,99 @@ func Run(spec *Spec, opts Options) (*Result, error) {
 	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 		return nil, usage("output root: %v", err)
 	}
-	if err := os.Rename(staged, target); err != nil {
+	if err := stages.rename(staged, target); err != nil {
 		return nil, &RefusedError{Reason: fmt.Sprintf("moving the package into %s: %v", target, err)}
 	}
 	syncDir(filepath.Dir(target))
 	res.Outcome = Created
 	return res, nil
+}
+
+// stages tracks the staging directories of the packs in progress, so that a
+// signal can remove them (Quiesce).
+var stages = &stageSet{dirs: map[string]bool{}}
+
+type stageSet struct {
+	mu      sync.Mutex
+	dirs    map[string]bool
+	stopped bool
+}
+
+var errStopped = errors.New("pack: stopping")
+
+// start creates a staging directory under root with its subdirectories.
+// Everything later written into it only creates files, never directories, so
+// that once Quiesce has removed it nothing recreates it.
+func (s *stageSet) start(root string, subdirs []string) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopped {
+		return "", errStopped
+	}
+	dir, err := os.MkdirTemp(root, ".kgc-pack-")
+	if err != nil {
+		return "", usage("output root: %v", err)
+	}
+	s.dirs[dir] = true
+	for _, sub := range subdirs {
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			return dir, usage("staging: %v", err)
+		}
+	}
+	return dir, nil
+}
+
+func (s *stageSet) end(dir string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.dirs, dir)
+	os.RemoveAll(dir)
+}
+
+// create creates a file in a staging directory unless the process is
+// stopping: once Quiesce has run, no new entry appears in a tree it removes.
+func (s *stageSet) create(path string) (*os.File, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopped {
+		return nil, errStopped
+	}
+	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+}
+
+// write creates a staged file holding b.
+func (s *stageSet) write(path string, b []byte) error {
+	f, err := s.create(path)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// rename moves a staged package into place unless the process is stopping.
+func (s *stageSet) rename(from, to string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopped {
+		return errStopped
+	}
+	return os.Rename(from, to)
+}
+
+// Quiesce stops every pack in progress: a package being renamed into place
+// finishes; every staging directory is removed; no pack starts or completes
+// afterwards. kgc calls it on SIGINT and SIGTERM before exiting.
+func Quiesce() {
+	stages.mu.Lock()
+	defer stages.mu.Unlock()
+	stages.stopped = true
+	for dir := range stages.dirs {
+		os.RemoveAll(dir)
+	}
 }
 
 // prepareProgressions replaces the relationships input by the combined file
@@ -320,6 +416,27 @@ func createdAt(spec *Spec, inputs []input, getenv func(string) string) (string, 
 	return newest.UTC().Truncate(time.Second).Format(time.RFC3339), nil
 }
 
+// insideRoot refuses a destination that would leave the output root: the
+// framework or snapshot directory already there as a symlink or as anything
+// but a directory.
+func insideRoot(root string, parts ...string) error {
+	p := root
+	for _, part := range parts {
+		p = filepath.Join(p, part)
+		fi, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return usage("output root: %v", err)
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 || !fi.IsDir() {
+			return &RefusedError{Reason: fmt.Sprintf("%s is not a directory inside the output root (a symlink or a file): the package would be written outside %s", p, root)}
+		}
+	}
+	return nil
+}
+
 // checkExisting refuses a terminal package at target, even in a dry run.
 func checkExisting(target string) error {
 	b, err := os.ReadFile(filepath.Join(target, manifest.FileName))
@@ -348,11 +465,8 @@ func checkExisting(target string) error {
 func copyInputs(staged string, inputs []input) error {
 	for _, in := range inputs {
 		dst := filepath.Join(staged, filepath.FromSlash(in.path))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return usage("staging: %v", err)
-		}
 		if in.src == "" {
-			if err := os.WriteFile(dst, in.data, 0o644); err != nil {
+			if err := stages.write(dst, in.data); err != nil {
 				return usage("staging: %v", err)
 			}
 			continue
@@ -361,7 +475,7 @@ func copyInputs(staged string, inputs []input) error {
 		if err != nil {
 			return usage("input %s: %v", in.src, err)
 		}
-		out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		out, err := stages.create(dst)
 		if err != nil {
 			src.Close()
 			return usage("staging: %v", err)
@@ -386,7 +500,7 @@ func copyInputs(staged string, inputs []input) error {
 }
 
 func writeFile(p string, b []byte) error {
-	if err := os.WriteFile(p, b, 0o644); err != nil {
+	if err := stages.write(p, b); err != nil {
 		return usage("staging: %v", err)
 	}
 	return nil

@@ -328,6 +328,23 @@ func TestPackRefusals(t *testing.T) {
 	}
 }
 
+// A framework directory that leads out of the output root is refused and
+// nothing is written anywhere.
+func TestPackStaysInsideTheOutputRoot(t *testing.T) {
+	out, elsewhere := t.TempDir(), t.TempDir()
+	s, profiles := shipped(t, out)
+	if err := os.Symlink(elsewhere, filepath.Join(out, pkggen.Shipped()[0].FrameworkID)); err != nil {
+		t.Skip("no symlinks here")
+	}
+	var re *pack.RefusedError
+	if _, err := pack.Run(s, pack.Options{ProfileRoot: profiles}); !errors.As(err, &re) || !strings.Contains(err.Error(), "outside") {
+		t.Errorf("a symlinked framework directory: %v", err)
+	}
+	if got := tree(t, elsewhere); len(got) != 0 {
+		t.Errorf("written outside the output root: %v", got)
+	}
+}
+
 // A different package at the destination is never overwritten.
 func TestPackNeverOverwrites(t *testing.T) {
 	out := t.TempDir()
