@@ -5,12 +5,14 @@ FLATC ?= flatc
 # The default target builds the shipped packages into build/.
 all: images
 
-.PHONY: help all build mcpclients test vet fmt-check check-generated generate run validate images generate-packages bench fuzz clean
+.PHONY: help all build dist dist-check mcpclients test vet fmt-check check-generated generate run validate images generate-packages bench fuzz clean
 help:
 	@echo "make            build the shipped packages into build/*.kgimg"
 	@echo "make run        the main job: build packages/ into build/*.kgimg and serve them on http://127.0.0.1:8000/mcp"
 	@echo "make test       every check CI runs (format, vet, generated code, npm MCP clients, go test -race)"
 	@echo "make build      build bin/kgc and bin/kgmcp"
+	@echo "make dist       static release binaries for 5 platforms with SHA256SUMS into dist/ (VERSION=...)"
+	@echo "make dist-check build the release twice and require identical bytes"
 	@echo "make validate   validate the shipped packages"
 	@echo "make images     build the shipped packages into build/"
 	@echo "make generate   regenerate schema/kgfb from schema/kgimg.fbs (flatc 2.0.8)"
@@ -21,6 +23,12 @@ help:
 build:
 	$(GO) build -o bin/kgc ./cmd/kgc
 	$(GO) build -o bin/kgmcp ./cmd/kgmcp
+
+dist:
+	./tools/dist.sh
+
+dist-check:
+	./tools/dist.sh --check
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
@@ -75,4 +83,4 @@ fuzz:
 	$(GO) test ./runtime/kgimg -run '^$$' -fuzz FuzzOpen -fuzztime $(FUZZTIME) -fuzzminimizetime 1x
 
 clean:
-	rm -rf bin build
+	rm -rf bin build dist

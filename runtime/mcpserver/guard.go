@@ -77,7 +77,7 @@ func (s *Server) guard(next mcp.MethodHandler) mcp.MethodHandler {
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
-		if s.log.Enabled(ctx, slog.LevelDebug) {
+		if !IsHTTPRequest(ctx) && s.log.Enabled(ctx, slog.LevelDebug) {
 			start := time.Now()
 			defer func() {
 				s.log.Debug("handled", "method", method, "name", requestName(req), "micros", time.Since(start).Microseconds())
@@ -189,11 +189,17 @@ func (h quietHandler) WithGroup(n string) slog.Handler {
 	return quietHandler{h.Handler.WithGroup(n), h.min}
 }
 
-// SDKLogger is the logger to hand the SDK: it passes the SDK's Info records
-// only when log is at debug level.
+// SDKLogger is the logger to hand the SDK: only its warnings and errors. Its
+// Info records are session lifecycle ("server session connected" with an
+// empty session ID, three per stateless HTTP request), which says nothing
+// kgmcp's own per-request debug line does not.
 func SDKLogger(log *slog.Logger) *slog.Logger {
-	if log.Enabled(context.Background(), slog.LevelDebug) {
-		return log
-	}
 	return slog.New(quietHandler{log.Handler(), slog.LevelWarn})
+}
+
+// IsHTTPRequest reports whether ctx is an HTTP request's (its transport logs
+// the request itself).
+func IsHTTPRequest(ctx context.Context) bool {
+	_, ok := ctx.Value(budgetKey{}).(*budget)
+	return ok
 }

@@ -84,6 +84,6 @@ func (s *Server) registerResources() {
 	s.mcp.AddResource(&mcp.Resource{URI: query.CatalogURI, Name: "catalog", Title: "Accepted framework catalog", MIMEType: "application/json",
 		Description: "Every accepted framework, snapshot and package."}, s.readResource)
 	for _, t := range query.ResourceTemplates() {
-		s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{Name: t.Name, URITemplate: t.URITemplate, MIMEType: t.MIMEType}, s.readResource)
+		s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{Name: t.Name, Title: t.Title, Description: t.Description, URITemplate: t.URITemplate, MIMEType: t.MIMEType}, s.readResource)
 	}
 }

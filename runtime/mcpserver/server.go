@@ -84,6 +84,10 @@ func NewLoading(l *catalog.Loading, opts Options) *Server {
 		slots:   make(chan struct{}, opts.MaxConcurrentCalls),
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: ServerName, Title: "kgmcp", Version: opts.Version}, &mcp.ServerOptions{
+		// The tool, prompt and resource lists never change while a server
+		// runs: no listChanged is advertised (the SDK's default is true).
+		Capabilities: &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}, Tools: &mcp.ToolCapabilities{},
+			Prompts: &mcp.PromptCapabilities{}, Resources: &mcp.ResourceCapabilities{}},
 		Instructions:      instructions,
 		Logger:            SDKLogger(log),
 		CompletionHandler: s.complete,

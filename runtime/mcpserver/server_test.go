@@ -122,3 +122,29 @@ func TestToolInventoryAndAnnotations(t *testing.T) {
 		t.Errorf("capabilities: %v", caps)
 	}
 }
+
+// The lists never change while a server runs: no listChanged is advertised;
+// every resource template has a title and a description.
+func TestCapabilitiesAndTemplateMetadata(t *testing.T) {
+	cs, _ := client(t, images(t))
+	caps := cs.InitializeResult().Capabilities
+	if caps.Tools == nil || caps.Prompts == nil || caps.Resources == nil || caps.Completions == nil {
+		t.Fatalf("capabilities %+v", caps)
+	}
+	if caps.Tools.ListChanged || caps.Prompts.ListChanged || caps.Resources.ListChanged {
+		t.Errorf("listChanged advertised: %+v %+v %+v", caps.Tools, caps.Prompts, caps.Resources)
+	}
+	n := 0
+	for tmpl, err := range cs.ResourceTemplates(context.Background(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+		if tmpl.Title == "" || tmpl.Description == "" {
+			t.Errorf("template %s has no title or description", tmpl.Name)
+		}
+	}
+	if n != 14 {
+		t.Errorf("%d templates", n)
+	}
+}

@@ -259,7 +259,7 @@ func (s *Service) ReadResource(uri string) (*Resource, error) {
 const CatalogURI = catalogURI
 
 // ResourceTemplate is one resource template of the surface (§1.2).
-type ResourceTemplate struct{ Name, URITemplate, MIMEType string }
+type ResourceTemplate struct{ Name, URITemplate, MIMEType, Title, Description string }
 
 // ResourceTemplates returns the 14 templates, in the contract's order.
 func ResourceTemplates() []ResourceTemplate {
@@ -269,7 +269,7 @@ func ResourceTemplates() []ResourceTemplate {
 		if t.name == "manifest_artifact" {
 			mime = "application/octet-stream"
 		}
-		out[i] = ResourceTemplate{Name: t.name, URITemplate: t.template, MIMEType: mime}
+		out[i] = ResourceTemplate{Name: t.name, URITemplate: t.template, MIMEType: mime, Title: t.title, Description: t.description}
 	}
 	return out
 }

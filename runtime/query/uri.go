@@ -12,22 +12,37 @@ const (
 	catalogURI = scheme + "catalog"
 )
 
-// The 14 resource templates (surface.md §1.2), by resource name.
-var templates = []struct{ name, template string }{
-	{"framework", "kgfegmcp://framework/{framework_id}"},
-	{"package_manifest", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/manifest"},
-	{"validation_report", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/validation"},
-	{"unresolved_items", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/unresolved"},
-	{"interpretation_profile", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/interpretation-profile"},
-	{"manifest_artifact", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/artifact/{artifact_name}"},
-	{"standard", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/standard/{node_id}"},
-	{"standard_provenance", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/standard/{node_id}/provenance"},
-	{"standard_learning_components", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/standard/{node_id}/learning-components"},
-	{"learning_component", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/learning-component/{node_id}"},
-	{"learning_component_provenance", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/learning-component/{node_id}/provenance"},
-	{"relationship", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/relationship/{relationship_id}"},
-	{"relationship_provenance", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/relationship/{relationship_id}/provenance"},
-	{"learning_progressions", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/learning-progressions"},
+// The 14 resource templates (surface.md §1.2), by resource name, with the
+// title and description a host shows for them.
+var templates = []struct{ name, template, title, description string }{
+	{"framework", "kgfegmcp://framework/{framework_id}", "Framework",
+		"One framework family: its snapshots, their packages, capabilities and rights."},
+	{"package_manifest", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/manifest", "Package manifest",
+		"The exact package_manifest.json of a snapshot's package."},
+	{"validation_report", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/validation", "Validation report",
+		"The package's standards/components validation report, when it declares one."},
+	{"unresolved_items", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/unresolved", "Unresolved items",
+		"The items whose parent could not be resolved, when the package declares the report."},
+	{"interpretation_profile", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/interpretation-profile", "Interpretation profile",
+		"The exact profile the package is bound to by SHA-256: statement types, grades, code policy, rights."},
+	{"manifest_artifact", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/artifact/{artifact_name}", "Package artifact",
+		"One declared artifact's exact bytes, by logical name, when the rights allow whole artifacts."},
+	{"standard", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/standard/{node_id}", "Standard",
+		"One standards item with its facets and package identity."},
+	{"standard_provenance", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/standard/{node_id}/provenance", "Standard provenance",
+		"The detailed source provenance of one standards item."},
+	{"standard_learning_components", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/standard/{node_id}/learning-components", "Learning components of a standard",
+		"The learning components that support one standards item."},
+	{"learning_component", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/learning-component/{node_id}", "Learning component",
+		"One learning component with the standards it supports."},
+	{"learning_component_provenance", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/learning-component/{node_id}/provenance", "Learning component provenance",
+		"The generation provenance of one learning component."},
+	{"relationship", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/relationship/{relationship_id}", "Relationship",
+		"One relationship (hierarchy, supports or progression edge) with its endpoints."},
+	{"relationship_provenance", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/relationship/{relationship_id}/provenance", "Progression evidence",
+		"The per-edge evidence of one learning-progression relationship, read from its provenance shard."},
+	{"learning_progressions", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/learning-progressions", "Learning-progression summary",
+		"The public summary of the package's learning progressions: counts, coverage, validation."},
 }
 
 // TemplateURIs lists the 14 resource templates' URI templates, in contract

@@ -1,11 +1,6 @@
 package cli
 
-import "runtime/debug"
+import "github.com/kgc-project/kgc/internal/version"
 
-// Version returns the module version kgc was built from, or "devel".
-func Version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
-}
+// Version returns the version kgc reports (see internal/version).
+func Version() string { return version.String() }

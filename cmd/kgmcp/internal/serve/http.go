@@ -3,12 +3,14 @@ package serve
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -118,8 +120,63 @@ func checkBody(next http.Handler, budget int64, log *slog.Logger) http.Handler {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		next.ServeHTTP(w, r.WithContext(mcpserver.WithResponseBudget(r.Context(), budget)))
+		if !log.Enabled(r.Context(), slog.LevelDebug) {
+			next.ServeHTTP(w, r.WithContext(mcpserver.WithResponseBudget(r.Context(), budget)))
+			return
+		}
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		next.ServeHTTP(sw, r.WithContext(mcpserver.WithResponseBudget(r.Context(), budget)))
+		log.Debug("http request", "methods", rpcMethods(body), "status", sw.status, "bytes", sw.bytes, "micros", time.Since(start).Microseconds())
 	})
+}
+
+// statusWriter records a response's status and size, for the debug line.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int
+}
+
+func (w *statusWriter) WriteHeader(code int) { w.status = code; w.ResponseWriter.WriteHeader(code) }
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += n
+	return n, err
+}
+
+// Flush passes a flush on (SSE streams).
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// rpcMethods names the JSON-RPC methods (and tool names) of a request body,
+// for the debug line.
+func rpcMethods(body []byte) string {
+	type msg struct {
+		Method string `json:"method"`
+		Params struct {
+			Name string `json:"name"`
+			URI  string `json:"uri"`
+		} `json:"params"`
+	}
+	var batch []msg
+	if err := json.Unmarshal(body, &batch); err != nil {
+		var one msg
+		json.Unmarshal(body, &one)
+		batch = []msg{one}
+	}
+	names := make([]string, len(batch))
+	for i, m := range batch {
+		names[i] = m.Method
+		if n := m.Params.Name + m.Params.URI; n != "" {
+			names[i] += " " + n
+		}
+	}
+	return strings.Join(names, ",")
 }
 
 // serveHTTP serves until ctx ends, then stops gracefully: no new connections,

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -186,4 +187,43 @@ func TestHealthFollowsTheVerification(t *testing.T) {
 	if code, body := get(handler(catalog.Loaded(cat))); code != 200 || body != `{"status":"ok"}` {
 		t.Errorf("verified: %d %s", code, body)
 	}
+}
+
+// At debug level each HTTP request is one log line (methods, status, size,
+// time), and the SDK's per-request session lines are gone.
+func TestOneDebugLinePerHTTPRequest(t *testing.T) {
+	var buf strings.Builder
+	log := slog.New(slog.NewTextHandler(&syncWriter{w: &buf}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	cat := imgtest.Catalog(t, imgtest.Images(t, nil, nil))
+	h, err := Handler(mcpserver.New(cat, mcpserver.Options{Logger: log}), nil, 1<<20, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, body := range []string{`{"jsonrpc":"2.0","id":1,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_capabilities","arguments":{}}}`} {
+		r := httptest.NewRequest("POST", "http://127.0.0.1/mcp", strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("Accept", "application/json, text/event-stream")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code != 200 {
+			t.Fatalf("%d %s", w.Code, w.Body)
+		}
+	}
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `msg="http request" methods=ping status=200`) ||
+		!strings.Contains(lines[1], `methods="tools/call get_capabilities" status=200`) {
+		t.Errorf("debug log:\n%s", buf.String())
+	}
+}
+
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
 }

@@ -1,10 +1,6 @@
 package serve
 
-import "runtime/debug"
+import kgcversion "github.com/kgc-project/kgc/internal/version"
 
-func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
-}
+// version is what --version and the MCP serverInfo report.
+func version() string { return kgcversion.String() }
