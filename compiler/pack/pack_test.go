@@ -116,15 +116,8 @@ func proven(t *testing.T, dir, profiles string) {
 // lifecycle (pending, not passed) and createdAt.
 func TestPackReproducesShippedPackages(t *testing.T) {
 	for _, spec := range pkggen.Shipped() {
-		root := t.TempDir()
-		packages, profiles := filepath.Join(root, "packages"), filepath.Join(root, "profiles")
-		os.MkdirAll(packages, 0o755)
-		os.MkdirAll(profiles, 0o755)
-		w, err := pkggen.Write(spec, packages, profiles)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, published := specFor(t, w.PackageDir, filepath.Join(root, "out"))
+		w, profiles := generate(t, spec)
+		s, published := specFor(t, w.PackageDir, t.TempDir())
 		s.CreatedAt = "2026-12-01T00:00:00Z"
 		res, err := pack.Run(s, pack.Options{ProfileRoot: profiles})
 		if err != nil {
@@ -173,18 +166,26 @@ func TestPackReproducesCorpusPackages(t *testing.T) {
 	}
 }
 
-// shipped writes the English sample with its profile and returns the spec
-// that packs it into out.
-func shipped(t *testing.T, out string) (*pack.Spec, string) {
+// generate writes a package with the project's generator into a temp dir and
+// returns it with its profile root.
+func generate(t *testing.T, spec pkggen.Spec) (*pkggen.Written, string) {
 	t.Helper()
 	root := t.TempDir()
 	packages, profiles := filepath.Join(root, "packages"), filepath.Join(root, "profiles")
 	os.MkdirAll(packages, 0o755)
 	os.MkdirAll(profiles, 0o755)
-	w, err := pkggen.Write(pkggen.Shipped()[0], packages, profiles)
+	w, err := pkggen.Write(spec, packages, profiles)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return w, profiles
+}
+
+// shipped writes the English sample with its profile and returns the spec
+// that packs it into out.
+func shipped(t *testing.T, out string) (*pack.Spec, string) {
+	t.Helper()
+	w, profiles := generate(t, pkggen.Shipped()[0])
 	s, _ := specFor(t, w.PackageDir, out)
 	return s, profiles
 }
@@ -371,14 +372,7 @@ func TestPackNeverOverwrites(t *testing.T) {
 // gate with or without the final claims given. An edge without provenance,
 // or prepared artifacts given as well, is refused.
 func TestPackPreparesProgressions(t *testing.T) {
-	root := t.TempDir()
-	packages, profiles := filepath.Join(root, "packages"), filepath.Join(root, "profiles")
-	os.MkdirAll(packages, 0o755)
-	os.MkdirAll(profiles, 0o755)
-	w, err := pkggen.Write(pkggen.Shipped()[1], packages, profiles)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, profiles := generate(t, pkggen.Shipped()[1])
 	dir := w.PackageDir
 	base, _ := specFor(t, dir, "")
 	// The standards and components records alone: what a team exports before

@@ -19,20 +19,7 @@ import (
 func loadingClient(t *testing.T) (*mcp.ClientSession, func(*catalog.Catalog, error)) {
 	t.Helper()
 	l, settle := catalog.NewLoading()
-	srv := mcpserver.NewLoading(l, mcpserver.Options{})
-	ct, st := mcp.NewInMemoryTransports()
-	ctx := context.Background()
-	ss, err := srv.MCP().Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs, settle
+	return connect(t, mcpserver.NewLoading(l, mcpserver.Options{})), settle
 }
 
 // TestRequestsWaitForTheCatalog: while the images are being verified the

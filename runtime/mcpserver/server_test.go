@@ -38,6 +38,12 @@ func client(t testing.TB, dir string) (*mcp.ClientSession, *mcpserver.Server) {
 	}
 	t.Cleanup(cat.Close)
 	srv := mcpserver.New(cat, mcpserver.Options{})
+	return connect(t, srv), srv
+}
+
+// connect serves srv to an in-memory client.
+func connect(t testing.TB, srv *mcpserver.Server) *mcp.ClientSession {
+	t.Helper()
 	ct, st := mcp.NewInMemoryTransports()
 	ctx := context.Background()
 	ss, err := srv.MCP().Connect(ctx, st, nil)
@@ -50,7 +56,7 @@ func client(t testing.TB, dir string) (*mcp.ClientSession, *mcpserver.Server) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close() })
-	return cs, srv
+	return cs
 }
 
 // call invokes a tool and returns the parsed structured result, checking that

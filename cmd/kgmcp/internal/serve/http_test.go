@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -193,7 +192,7 @@ func TestHealthFollowsTheVerification(t *testing.T) {
 // time), and the SDK's per-request session lines are gone.
 func TestOneDebugLinePerHTTPRequest(t *testing.T) {
 	var buf strings.Builder
-	log := slog.New(slog.NewTextHandler(&syncWriter{w: &buf}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	log := slog.New(slog.NewTextHandler(&lockedWriter{w: &buf}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	cat := imgtest.Catalog(t, imgtest.Images(t, nil, nil))
 	h, err := Handler(mcpserver.New(cat, mcpserver.Options{Logger: log}), nil, 1<<20, log)
 	if err != nil {
@@ -215,15 +214,4 @@ func TestOneDebugLinePerHTTPRequest(t *testing.T) {
 		!strings.Contains(lines[1], `methods="tools/call get_capabilities" status=200`) {
 		t.Errorf("debug log:\n%s", buf.String())
 	}
-}
-
-type syncWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (s *syncWriter) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.Write(p)
 }
