@@ -15,7 +15,7 @@ const DefaultWatchInterval = time.Second
 // then on Resolve refuses it with catalog_error instead of serving bytes
 // nobody verified. It returns the packages withdrawn by this call. An image
 // replaced by rename is not withdrawn: the mapping still holds the verified
-// file (a restart serves the new one).
+// file (a reload, SIGHUP, or a restart serves the new one).
 func (c *Catalog) Check() []*Package {
 	var out []*Package
 	for _, p := range c.Packages {
@@ -23,8 +23,8 @@ func (c *Catalog) Check() []*Package {
 			continue
 		}
 		if err := p.Img.CheckFile(); err != nil {
-			var e error = kgerr.New(kgerr.CatalogError, "the image of %s was modified in place while being served (%v); the package is withdrawn until kgmcp restarts", p.SnapshotID(), err).
-				WithHint("replace images by writing a new file and renaming it over the old one, then restart kgmcp")
+			var e error = kgerr.New(kgerr.CatalogError, "the image of %s was modified in place while being served (%v); the package is withdrawn until kgmcp reloads or restarts", p.SnapshotID(), err).
+				WithHint("replace images by writing a new file and renaming it over the old one, then send kgmcp SIGHUP")
 			if p.withdrawn.CompareAndSwap(nil, &e) {
 				c.log.Error("image modified in place; package withdrawn", "path", p.Path, "snapshotId", p.SnapshotID(), "error", err.Error())
 				out = append(out, p)

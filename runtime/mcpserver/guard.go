@@ -67,7 +67,10 @@ func (s *Server) guard(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		defer s.live.leave()
 		if needsCatalog[method] {
-			if _, err := s.service(ctx); err != nil {
+			var g *generation
+			ctx, g = s.enter(ctx)
+			defer g.leave()
+			if _, err := g.service(ctx); err != nil {
 				return catalogRefused(ctx, method, err)
 			}
 		}

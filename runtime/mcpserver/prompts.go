@@ -37,7 +37,7 @@ func (s *Server) registerPrompts() {
 // render's metadata (prompt version, prompt-config identity, package
 // identity).
 func (s *Server) getPrompt(ctx context.Context, name string, args map[string]string) (*mcp.GetPromptResult, error) {
-	r, err := s.q.GetPrompt(ctx, name, args)
+	r, err := s.query(ctx).GetPrompt(ctx, name, args)
 	if err != nil {
 		return nil, s.promptError(name, err)
 	}
@@ -64,7 +64,7 @@ func (s *Server) promptError(name string, err error) error {
 
 // complete answers completion/complete for prompt arguments and for the
 // framework_id and snapshot_id of resource templates.
-func (s *Server) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+func (s *Server) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
 	p := req.Params
 	if p == nil || p.Ref == nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Input validation error: ref is required"}
@@ -77,7 +77,7 @@ func (s *Server) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.Com
 	switch p.Ref.Type {
 	case "ref/prompt":
 		var err error
-		if c, err = s.q.CompletePromptArgument(p.Ref.Name, p.Argument.Name, p.Argument.Value, given); err != nil {
+		if c, err = s.query(ctx).CompletePromptArgument(p.Ref.Name, p.Argument.Name, p.Argument.Value, given); err != nil {
 			msg := err.Error()
 			if errors.Is(err, query.ErrUnknownPrompt) {
 				msg = "Input validation error: unknown prompt " + p.Ref.Name
@@ -85,7 +85,7 @@ func (s *Server) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.Com
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
 		}
 	case "ref/resource":
-		c = s.q.CompleteResourceArgument(p.Argument.Name, p.Argument.Value, given)
+		c = s.query(ctx).CompleteResourceArgument(p.Argument.Name, p.Argument.Value, given)
 	default:
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Input validation error: ref.type must be ref/prompt or ref/resource"}
 	}

@@ -15,9 +15,9 @@ import (
 // readResource is the SDK handler for the fixed resource and every template.
 // The SDK encodes the result after this handler (and its fault guard)
 // returns: query.Resource's bytes are a copy, never the mapping.
-func (s *Server) readResource(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+func (s *Server) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
-	r, err := s.q.ReadResource(uri)
+	r, err := s.query(ctx).ReadResource(uri)
 	if err != nil {
 		return nil, s.resourceError(uri, err)
 	}

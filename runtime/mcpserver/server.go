@@ -14,6 +14,7 @@ import (
 	"encoding/hex"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -47,14 +48,13 @@ const (
 
 // Server serves one catalog over MCP.
 type Server struct {
-	loading *catalog.Loading
-	qOnce   sync.Once
-	q       *query.Service // set by service once the catalog is verified
-	qOpts   query.Options
-	log     *slog.Logger
-	mcp     *mcp.Server
-	slots   chan struct{} // one per request being handled
-	live    drainer
+	gen    atomic.Pointer[generation] // the catalog answered from (see Swap)
+	swapMu sync.Mutex
+	qOpts  query.Options
+	log    *slog.Logger
+	mcp    *mcp.Server
+	slots  chan struct{} // one per request being handled
+	live   drainer
 }
 
 // New builds the MCP server over an open catalog.
@@ -78,11 +78,11 @@ func NewLoading(l *catalog.Loading, opts Options) *Server {
 		opts.MaxConcurrentCalls = DefaultMaxConcurrentCalls()
 	}
 	s := &Server{
-		loading: l,
-		qOpts:   query.Options{MaxResourceBytes: opts.MaxResourceBytes, MaxResourceSourceBytes: opts.MaxResourceSourceBytes},
-		log:     log,
-		slots:   make(chan struct{}, opts.MaxConcurrentCalls),
+		qOpts: query.Options{MaxResourceBytes: opts.MaxResourceBytes, MaxResourceSourceBytes: opts.MaxResourceSourceBytes},
+		log:   log,
+		slots: make(chan struct{}, opts.MaxConcurrentCalls),
 	}
+	s.gen.Store(newGeneration(l, s.qOpts))
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: ServerName, Title: "kgmcp", Version: opts.Version}, &mcp.ServerOptions{
 		// The tool, prompt and resource lists never change while a server
 		// runs: no listChanged is advertised (the SDK's default is true).
@@ -119,16 +119,11 @@ func (s *Server) Query() *query.Service {
 }
 
 // Loading returns the catalog the server answers from, settled or not.
-func (s *Server) Loading() *catalog.Loading { return s.loading }
+func (s *Server) Loading() *catalog.Loading { return s.gen.Load().loading }
 
-// service waits for the catalog and returns the query layer over it.
+// service waits for the current catalog and returns the query layer over it.
 func (s *Server) service(ctx context.Context) (*query.Service, error) {
-	cat, err := s.loading.Wait(ctx)
-	if err != nil {
-		return nil, err
-	}
-	s.qOnce.Do(func() { s.q = query.New(cat, s.qOpts) })
-	return s.q, nil
+	return s.gen.Load().service(ctx)
 }
 
 // static is the query layer's catalog-independent surface (tool and prompt

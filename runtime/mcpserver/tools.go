@@ -83,14 +83,15 @@ func errorResult(text string) *mcp.CallToolResult {
 
 // call answers one tool call through the query layer and builds its envelope.
 func (s *Server) call(ctx context.Context, name string, args json.RawMessage) *mcp.CallToolResult {
-	out, err := s.q.Call(ctx, name, args)
+	q := s.query(ctx)
+	out, err := q.Call(ctx, name, args)
 	if err != nil {
 		return s.toolError(name, err)
 	}
 	if p, ok := out.(*query.Paged); ok {
-		return s.pagedEnvelope(name, p)
+		return s.pagedEnvelope(q, name, p)
 	}
-	return s.envelope(name, out)
+	return s.envelope(q, name, out)
 }
 
 // toolError is the tool-error result of a failed call: the text of a domain or
@@ -108,7 +109,7 @@ func (s *Server) toolError(name string, err error) *mcp.CallToolResult {
 
 // envelope encodes a result once, canonically, as the text block and the
 // structured content.
-func (s *Server) envelope(name string, out any) *mcp.CallToolResult {
+func (s *Server) envelope(q *query.Service, name string, out any) *mcp.CallToolResult {
 	b, err := canonjson.Marshal(out)
 	if err != nil {
 		return s.toolError(name, err)
@@ -119,7 +120,7 @@ func (s *Server) envelope(name string, out any) *mcp.CallToolResult {
 		return s.toolError(name, query.ResultTooLarge("the "+name+" result"))
 	}
 	content := []mcp.Content{&mcp.TextContent{Text: string(b)}}
-	for _, l := range s.q.Links(out) {
+	for _, l := range q.Links(out) {
 		size := l.Size
 		content = append(content, &mcp.ResourceLink{URI: l.URI, Name: l.Name, Title: l.Title, MIMEType: l.MIMEType, Size: &size})
 	}
@@ -186,8 +187,8 @@ func writeU(b *strings.Builder, r rune) {
 	}
 }
 
-func (s *Server) pagedEnvelope(name string, p *query.Paged) *mcp.CallToolResult {
-	res := s.envelope(name, p.Result)
+func (s *Server) pagedEnvelope(q *query.Service, name string, p *query.Paged) *mcp.CallToolResult {
+	res := s.envelope(q, name, p.Result)
 	if !res.IsError && p.Next != nil {
 		res.Content = append(res.Content, &mcp.TextContent{Text: continuation(p)})
 	}

@@ -100,7 +100,8 @@ KGFEGMCP_LOG_LEVEL (debug|info|warn|error), GOGC (--gc-percent).
 The images are verified in the background while the server starts; requests
 that read a package wait until all of them are (GET /health answers 503 until
 then), and a refused image stops the server (exit 1) unless
---invalid-image quarantine.
+--invalid-image quarantine. SIGHUP reloads the images (verified off the
+request path, swapped in when all pass; a refused set changes nothing).
 
 Every message is at most 1 MiB and a batch at most 16 messages; the limits,
 timeouts and the graceful stop on SIGTERM are in docs/reliability.md.
@@ -199,17 +200,17 @@ func Serve(ctx context.Context, cfg Config, loading *catalog.Loading, stdin io.R
 	serving, stop := context.WithCancel(ctx)
 	defer stop()
 	go func() {
-		cat, err := loading.Wait(serving)
-		switch {
-		case err != nil && serving.Err() == nil:
+		if _, err := loading.Wait(serving); err != nil && serving.Err() == nil {
 			log.Error("catalog refused; stopping", "error", err.Error())
 			stop()
-		case err == nil && cfg.WatchInterval > 0:
-			cat.Watch(serving, time.Duration(cfg.WatchInterval))
 		}
 	}()
 	srv := mcpserver.NewLoading(loading, mcpserver.Options{Version: version(), MaxResourceBytes: cfg.MaxResourceBytes,
 		MaxResourceSourceBytes: cfg.MaxResourceSourceBytes, MaxConcurrentCalls: cfg.MaxConcurrentCalls, Logger: log})
+	if cfg.WatchInterval > 0 {
+		go watch(serving, srv, time.Duration(cfg.WatchInterval))
+	}
+	go reloadOnHangup(serving, cfg, srv, log)
 	// grace ends one shutdown timeout after serving does (or after the session
 	// ends by itself): the graceful stop's deadline.
 	grace, endGrace := context.WithCancel(context.Background())
@@ -228,8 +229,7 @@ func Serve(ctx context.Context, cfg Config, loading *catalog.Loading, stdin io.R
 	// The input may end before the verification does: the exit code still
 	// says whether the images were acceptable (a signal stops the
 	// verification instead).
-	cat, err := loading.Wait(context.Background())
-	if err != nil && ctx.Err() == nil {
+	if _, err := loading.Wait(context.Background()); err != nil && ctx.Err() == nil {
 		fmt.Fprintln(stderr, "kgmcp: refusing to start:", err)
 		code = exitRefused
 	}
@@ -237,10 +237,8 @@ func Serve(ctx context.Context, cfg Config, loading *catalog.Loading, stdin io.R
 		log.Warn("stopped with requests still running; the images stay mapped until exit", "error", err.Error())
 		return code
 	}
-	if cat != nil {
-		stop() // the watcher
-		cat.Close()
-	}
+	stop() // the watcher and the reloader
+	<-srv.Close()
 	return code
 }
 
