@@ -39,6 +39,7 @@ func TestCorpusSurface(t *testing.T) {
 	for _, p := range srv.Catalog().Packages {
 		fw, snap := p.FrameworkID(), p.SnapshotID()
 		t.Run(snap, func(t *testing.T) {
+			t.Parallel() // each snapshot is independent; the client session is safe for concurrent calls
 			nodes := sourceNodes(t, sources[snap])
 			route := map[string]any{"frameworkId": fw, "snapshotId": snap}
 			with := func(extra map[string]any) map[string]any { return merged(route, extra) }
