@@ -36,7 +36,10 @@ func (g *generation) service(ctx context.Context) (*query.Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	g.once.Do(func() { g.q = query.New(cat, g.opts) })
+	g.once.Do(func() {
+		g.q = query.New(cat, g.opts)
+		g.q.Warm()
+	})
 	return g.q, nil
 }
 
@@ -102,6 +105,10 @@ func (s *Server) Close() <-chan struct{} {
 	g.retire()
 	return g.closed
 }
+
+// Warm builds the query layer over the catalog as soon as it is verified, off
+// the request path (the first request would otherwise pay for it).
+func (s *Server) Warm(ctx context.Context) { s.gen.Load().service(ctx) }
 
 // Current returns the catalog answered from now, or nil while it is still
 // being verified (or was refused).

@@ -66,6 +66,11 @@ func New(cat *catalog.Catalog, opts Options) *Service {
 // Catalog returns the served catalog.
 func (s *Service) Catalog() *catalog.Catalog { return s.cat }
 
+// Warm builds what the first catalog-wide answers need (the public catalog
+// document and its digest), so that a server can do it right after start
+// instead of on its first list_frameworks.
+func (s *Service) Warm() { s.catalogSha256() }
+
 // memo caches values derived only from the immutable catalog (hashes,
 // capabilities, statistics), built on first use. Cached values are shared and
 // must not be modified.

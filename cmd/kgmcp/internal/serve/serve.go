@@ -207,6 +207,7 @@ func Serve(ctx context.Context, cfg Config, loading *catalog.Loading, stdin io.R
 	}()
 	srv := mcpserver.NewLoading(loading, mcpserver.Options{Version: version(), MaxResourceBytes: cfg.MaxResourceBytes,
 		MaxResourceSourceBytes: cfg.MaxResourceSourceBytes, MaxConcurrentCalls: cfg.MaxConcurrentCalls, Logger: log})
+	go srv.Warm(serving)
 	if cfg.WatchInterval > 0 {
 		go watch(serving, srv, time.Duration(cfg.WatchInterval))
 	}
