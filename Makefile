@@ -5,7 +5,7 @@ FLATC ?= flatc
 # The default target builds the shipped packages into build/.
 all: images
 
-.PHONY: help all build dist dist-check mcpclients test vet fmt-check check-generated generate run validate images generate-packages bench fuzz clean
+.PHONY: help all build dist dist-check oci mcpclients test vet fmt-check check-generated generate run validate images generate-packages bench fuzz clean
 help:
 	@echo "make            build the shipped packages into build/*.kgimg"
 	@echo "make run        the main job: build packages/ into build/*.kgimg and serve them on http://127.0.0.1:8000/mcp"
@@ -13,6 +13,7 @@ help:
 	@echo "make build      build bin/kgc and bin/kgmcp"
 	@echo "make dist       static release binaries for 5 platforms with SHA256SUMS into dist/ (VERSION=...)"
 	@echo "make dist-check build the release twice and require identical bytes"
+	@echo "make oci        the container image (no Docker needed): dist/oci (OCI layout) and dist/kgmcp-image.tar"
 	@echo "make validate   validate the shipped packages"
 	@echo "make images     build the shipped packages into build/"
 	@echo "make generate   regenerate schema/kgfb from schema/kgimg.fbs (flatc 2.0.8)"
@@ -29,6 +30,10 @@ dist:
 
 dist-check:
 	./tools/dist.sh --check
+
+VERSION ?= devel
+oci: images
+	$(GO) run ./tools/ociimage -version $(VERSION) build/*.kgimg
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
