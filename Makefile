@@ -59,6 +59,7 @@ mcpclients:
 
 test: fmt-check vet check-generated mcpclients
 	$(GO) test -race -count=1 ./...
+	cd deploy/kubernetes && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 ADDR ?= 127.0.0.1:8000
 # The main job: build the shipped images, then serve them over Streamable HTTP
