@@ -5,7 +5,7 @@ FLATC ?= flatc
 # The default target builds the shipped packages into build/.
 all: images
 
-.PHONY: help all build dist dist-check oci mcpclients test vet fmt-check check-generated generate run validate images generate-packages bench fuzz clean
+.PHONY: help all build dist dist-check oci mcpb mcpclients test vet fmt-check check-generated generate run validate images generate-packages bench fuzz clean
 help:
 	@echo "make            build the shipped packages into build/*.kgimg"
 	@echo "make run        the main job: build packages/ into build/*.kgimg and serve them on http://127.0.0.1:8000/mcp"
@@ -13,6 +13,7 @@ help:
 	@echo "make build      build bin/kgc and bin/kgmcp"
 	@echo "make dist       static release binaries for 5 platforms with SHA256SUMS into dist/ (VERSION=...)"
 	@echo "make dist-check build the release twice and require identical bytes"
+	@echo "make mcpb       the MCPB bundle for desktop hosts: dist/kgmcp.mcpb (needs make dist, node and npm)"
 	@echo "make oci        the container image (no Docker needed): dist/oci (OCI layout) and dist/kgmcp-image.tar"
 	@echo "make validate   validate the shipped packages"
 	@echo "make images     build the shipped packages into build/"
@@ -32,6 +33,10 @@ dist-check:
 	./tools/dist.sh --check
 
 VERSION ?= devel
+mcpb: images
+	@test -d dist/linux-amd64 || ./tools/dist.sh
+	./tools/mcpb.sh
+
 oci: images
 	$(GO) run ./tools/ociimage -version $(VERSION) build/*.kgimg
 

@@ -1,0 +1,82 @@
+#!/bin/sh
+# Builds the MCPB bundle: stages manifest.json, the release binaries of
+# $DIST (default dist/, from tools/dist.sh), a launcher choosing the binary
+# for the host, the images (default build/*.kgimg) and a README; validates and
+# packs it with the pinned official @anthropic-ai/mcpb CLI
+# (tools/mcpclients); then reopens the archive and checks it against the stage
+# (tools/mcpbcheck).
+#
+#   tools/mcpb.sh [OUT.mcpb]      # default dist/kgmcp.mcpb
+set -eu
+cd "$(dirname "$0")/.."
+GO=${GO:-go}
+DIST=${DIST:-dist}
+IMAGES=${IMAGES:-build}
+VERSION=${VERSION:-$(git describe --tags --always --dirty 2>/dev/null || echo 0.0.0)}
+OUT=${1:-dist/kgmcp.mcpb}
+STAGE=${STAGE:-dist/mcpb-stage}
+./tools/install-mcpclients.sh >/dev/null || { echo "mcpb: the pinned npm tools are unavailable (node and npm are needed)" >&2; exit 2; }
+MCPB=tools/mcpclients/node_modules/.bin/mcpb
+
+rm -rf "$STAGE"
+mkdir -p "$STAGE/server" "$STAGE/images"
+found=0
+for d in "$DIST"/*-*/; do
+	[ -d "$d" ] || continue
+	plat=$(basename "$d")
+	for f in "$d"kgmcp "$d"kgmcp.exe; do
+		[ -f "$f" ] || continue
+		ext=
+		case "$f" in *.exe) ext=.exe ;; esac
+		cp "$f" "$STAGE/server/kgmcp-$plat$ext"
+		found=1
+	done
+done
+[ "$found" = 1 ] || { echo "mcpb: no kgmcp binary under $DIST/<os>-<arch>/ (run make dist)" >&2; exit 2; }
+cp "$IMAGES"/*.kgimg "$STAGE/images/"
+cat > "$STAGE/server/kgmcp.sh" <<'SH'
+#!/bin/sh
+# Runs the kgmcp binary built for this host (macOS and Linux).
+here=$(cd "$(dirname "$0")" && pwd)
+case "$(uname -s)" in Darwin) os=darwin ;; *) os=linux ;; esac
+case "$(uname -m)" in arm64|aarch64) arch=arm64 ;; *) arch=amd64 ;; esac
+exec "$here/kgmcp-$os-$arch" "$@"
+SH
+chmod 755 "$STAGE/server/kgmcp.sh" "$STAGE"/server/kgmcp-*
+cat > "$STAGE/README.md" <<MD
+# kgmcp $VERSION
+
+Read-only MCP server over curriculum knowledge-graph images (.kgimg), serving the
+images in images/ over stdio. See https://github.com/kgc-project/kgc.
+MD
+semver=$(echo "$VERSION" | sed 's/^v//')
+case "$semver" in [0-9]*.[0-9]*.[0-9]*) ;; *) semver="0.0.0-$semver" ;; esac
+win=
+[ -f "$STAGE/server/kgmcp-windows-amd64.exe" ] && win='"platform_overrides": {"win32": {"command": "${__dirname}/server/kgmcp-windows-amd64.exe", "args": ["${__dirname}/images"]}},'
+cat > "$STAGE/manifest.json" <<JSON
+{
+  "manifest_version": "0.3",
+  "name": "kgmcp",
+  "display_name": "Curriculum knowledge graphs (kgmcp)",
+  "version": "$semver",
+  "description": "Read-only, rights-aware retrieval over curriculum knowledge-graph packages: standards, learning components, learning progressions.",
+  "author": {"name": "kgc project"},
+  "server": {
+    "type": "binary",
+    "entry_point": "server/kgmcp.sh",
+    "mcp_config": {
+      $win
+      "command": "/bin/sh",
+      "args": ["\${__dirname}/server/kgmcp.sh", "\${__dirname}/images"]
+    }
+  },
+  "tools_generated": true,
+  "prompts_generated": true,
+  "compatibility": {"platforms": ["darwin", "linux", "win32"]}
+}
+JSON
+"$MCPB" validate "$STAGE/manifest.json"
+mkdir -p "$(dirname "$OUT")"
+rm -f "$OUT"
+"$MCPB" pack "$STAGE" "$OUT"
+"$GO" run ./tools/mcpbcheck "$OUT" "$STAGE"
