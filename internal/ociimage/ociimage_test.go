@@ -3,7 +3,6 @@ package ociimage_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/internal/ociimage"
+	"github.com/kgc-project/kgc/internal/smoke"
 )
 
 // staticKgmcp builds a static linux kgmcp for this machine's architecture.
@@ -105,17 +105,12 @@ func TestImageRunsFromItsLayers(t *testing.T) {
 	if status != 200 {
 		t.Fatalf("/health: %d\n%s", status, stderr.String())
 	}
-	req, _ := http.NewRequestWithContext(context.Background(), "POST", "http://"+addr+"/mcp",
-		strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_frameworks","arguments":{"request":{}}}}`))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := http.DefaultClient.Do(req)
+	// Checked the way a host uses it (kgc smoke's checks) over HTTP.
+	sm, err := smoke.HTTP(context.Background(), "http://"+addr+"/mcp")
 	if err != nil {
 		t.Fatal(err)
 	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 200 || !strings.Contains(string(body), `totalMatchingCount\":2`) {
-		t.Errorf("/mcp list_frameworks: %d %.300s", resp.StatusCode, body)
+	if sm.Status != "passed" || sm.ToolCallCount != 19 || sm.ResourceReadCount != 15 {
+		t.Errorf("smoke over the image's /mcp: %+v", sm)
 	}
 }
