@@ -1,13 +1,12 @@
 package catalog
 
 import (
-	"context"
 	"time"
 
 	"github.com/kgc-project/kgc/runtime/kgerr"
 )
 
-// DefaultWatchInterval is how often Watch checks the image files.
+// DefaultWatchInterval is how often a server runs Check (kgmcp --watch-interval).
 const DefaultWatchInterval = time.Second
 
 // Check stats every served image file once and withdraws each package whose
@@ -32,23 +31,6 @@ func (c *Catalog) Check() []*Package {
 		}
 	}
 	return out
-}
-
-// Watch runs Check every interval until ctx ends.
-func (c *Catalog) Watch(ctx context.Context, interval time.Duration) {
-	if interval <= 0 {
-		interval = DefaultWatchInterval
-	}
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			c.Check()
-		}
-	}
 }
 
 // withdrawn returns the first withdrawal among a snapshot's packages.
