@@ -18,6 +18,7 @@ import (
 // SIGHUP reloads the image set: a new image in the directory is served after
 // it; a corrupt one leaves the old set serving (logged); the session goes on.
 func TestReloadOnSIGHUP(t *testing.T) {
+	t.Parallel()
 	src := shippedImages(t)
 	dir := t.TempDir()
 	english, _ := filepath.Glob(filepath.Join(src, pkggen.Shipped()[0].FrameworkID+"@*.kgimg"))

@@ -11,6 +11,7 @@ import (
 // kgc smoke's checks against the real binary: over stdio (with the clean
 // exit once the input closes) and over HTTP.
 func TestSmokeTheRealServer(t *testing.T) {
+	t.Parallel()
 	dir := shippedImages(t)
 	s, err := smoke.Stdio(context.Background(), []string{binary, dir}, io.Discard)
 	if err != nil {

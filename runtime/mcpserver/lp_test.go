@@ -164,6 +164,7 @@ func standardConnections(t *testing.T, cs *mcp.ClientSession, rels []srcRel, std
 // TestProgressionSearchFiltersAgreeWithBruteForce checks every endpoint scope
 // under facet and standard filters against the source files.
 func TestProgressionSearchFiltersAgreeWithBruteForce(t *testing.T) {
+	t.Parallel()
 	cs, _ := client(t, images(t))
 	dir := samplePackageDir(t, maths)
 	rels, nodes := sourceRels(t, dir), sourceNodes(t, dir)

@@ -226,6 +226,7 @@ func checkPrompts(t *testing.T, cs *mcp.ClientSession, pkgs []promptPkg) {
 // TestPromptsOnTheSamples renders every prompt over the shipped samples and a
 // restricted copy (derivatives prohibited, no prompt config).
 func TestPromptsOnTheSamples(t *testing.T) {
+	t.Parallel()
 	cs, srv := client(t, images(t, restrictedSpec()))
 	checkPrompts(t, cs, promptPackages(t, cs, srv))
 }
@@ -233,6 +234,7 @@ func TestPromptsOnTheSamples(t *testing.T) {
 // TestPromptsOnTheCorpus renders every prompt over the complete corpus
 // packages (the Nigeria ones carry real prompt configs).
 func TestPromptsOnTheCorpus(t *testing.T) {
+	t.Parallel()
 	dir, _ := corpusImages(t)
 	cs, srv := client(t, dir)
 	checkPrompts(t, cs, promptPackages(t, cs, srv))

@@ -9,6 +9,7 @@ import (
 )
 
 func TestSearchStandardsTextAgreesWithBruteForce(t *testing.T) {
+	t.Parallel()
 	cs, _ := client(t, images(t))
 	nodes := sourceNodes(t, samplePackageDir(t, maths))
 	for _, q := range []struct{ query, mode, operator string }{

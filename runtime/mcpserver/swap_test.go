@@ -43,6 +43,7 @@ func text(res *mcp.CallToolResult, err error) string {
 // unmapped once the calls on them return, a cursor of the old catalog is
 // refused, and a refused new set leaves the old one serving.
 func TestSwapUnderLoad(t *testing.T) {
+	t.Parallel()
 	oldDir := imgtest.Images(t, nil, nil)
 	extra := pkggen.Shipped()[0]
 	extra.FrameworkID = "kgc-swap-extra"
