@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/kgc-project/kgc/compiler/gate"
@@ -23,6 +24,17 @@ import (
 func Images(t testing.TB, extra []pkggen.Spec, each func(pkggen.Spec, *pkgtest.Fixture)) string {
 	t.Helper()
 	dir := t.TempDir()
+	if len(extra) == 0 && each == nil {
+		// The shipped samples alone: built once per test process (the
+		// generator and the compiler are deterministic), written fresh into
+		// each test's directory, which the test may change.
+		for name, data := range shippedImages(t) {
+			if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return dir
+	}
 	for _, spec := range append(pkggen.Shipped(), extra...) {
 		f := pkgtest.Write(t, spec)
 		data, res := Build(t, f.Dir, f.Profiles, "")
@@ -34,6 +46,29 @@ func Images(t testing.TB, extra []pkggen.Spec, each func(pkggen.Spec, *pkgtest.F
 		}
 	}
 	return dir
+}
+
+var (
+	shippedMu     sync.Mutex
+	shippedByName map[string][]byte
+)
+
+// shippedImages returns the shipped samples' image bytes by file name, built
+// on first use.
+func shippedImages(t testing.TB) map[string][]byte {
+	t.Helper()
+	shippedMu.Lock()
+	defer shippedMu.Unlock()
+	if shippedByName == nil {
+		out := map[string][]byte{}
+		for _, spec := range pkggen.Shipped() {
+			f := pkgtest.Write(t, spec)
+			data, res := Build(t, f.Dir, f.Profiles, "")
+			out[res.Manifest.SnapshotID+".kgimg"] = data
+		}
+		shippedByName = out
+	}
+	return shippedByName
 }
 
 // Build validates the package in dir and returns its image bytes and the gate
