@@ -30,6 +30,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kgc-project/kgc/bench/internal/benchbin"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/kgc-project/kgc/internal/pkggen"
@@ -58,12 +60,11 @@ func run(duration time.Duration, clients string) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	kgc, kgmcp, images := filepath.Join(tmp, "kgc"), filepath.Join(tmp, "kgmcp"), filepath.Join(tmp, "images")
-	for _, b := range [][2]string{{kgc, "./cmd/kgc"}, {kgmcp, "./cmd/kgmcp"}} {
-		if out, err := exec.Command("go", "build", "-o", b[0], b[1]).CombinedOutput(); err != nil {
-			return fmt.Errorf("go build %s: %v\n%s", b[1], err, out)
-		}
+	bins, err := benchbin.Build(tmp, "kgc", "kgmcp")
+	if err != nil {
+		return err
 	}
+	kgc, kgmcp, images := bins[0], bins[1], filepath.Join(tmp, "images")
 	pkgs, _ := filepath.Glob("packages/*/*")
 	if out, err := exec.Command(kgc, append([]string{"build", "--profiles", "profiles", "-o", images}, pkgs...)...).CombinedOutput(); err != nil {
 		return fmt.Errorf("kgc build: %v\n%s", err, out)

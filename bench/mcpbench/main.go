@@ -24,6 +24,8 @@ import (
 	"sort"
 	"time"
 
+	"github.com/kgc-project/kgc/bench/internal/benchbin"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -44,12 +46,11 @@ func run(corpus string, spawns, calls int) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	kgc, kgmcp, images := filepath.Join(tmp, "kgc"), filepath.Join(tmp, "kgmcp"), filepath.Join(tmp, "images")
-	for _, b := range [][2]string{{kgc, "./cmd/kgc"}, {kgmcp, "./cmd/kgmcp"}} {
-		if out, err := exec.Command("go", "build", "-o", b[0], b[1]).CombinedOutput(); err != nil {
-			return fmt.Errorf("go build %s: %v\n%s", b[1], err, out)
-		}
+	bins, err := benchbin.Build(tmp, "kgc", "kgmcp")
+	if err != nil {
+		return err
 	}
+	kgc, kgmcp, images := bins[0], bins[1], filepath.Join(tmp, "images")
 	shipped, _ := filepath.Glob("packages/*/*")
 	if err := build(kgc, images, "profiles", "", shipped); err != nil {
 		return err

@@ -25,6 +25,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/kgc-project/kgc/bench/internal/benchbin"
 )
 
 func main() {
@@ -43,12 +45,11 @@ func run(corpus string, calls int) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	kgc, kgmcp, images := filepath.Join(tmp, "kgc"), filepath.Join(tmp, "kgmcp"), filepath.Join(tmp, "images")
-	for _, b := range [][2]string{{kgc, "./cmd/kgc"}, {kgmcp, "./cmd/kgmcp"}} {
-		if out, err := exec.Command("go", "build", "-o", b[0], b[1]).CombinedOutput(); err != nil {
-			return fmt.Errorf("go build %s: %v\n%s", b[1], err, out)
-		}
+	bins, err := benchbin.Build(tmp, "kgc", "kgmcp")
+	if err != nil {
+		return err
 	}
+	kgc, kgmcp, images := bins[0], bins[1], filepath.Join(tmp, "images")
 	pkg, profiles, prompts := filepath.Join(corpus, "derived", "graph_packages", "nigeria-nerdc-mathematics-primary-1-3",
 		"nigeria-nerdc-mathematics-primary-1-3@undated+3f35e11c6624"), filepath.Join(corpus, "profiles"), filepath.Join(corpus, "prompts")
 	query := "number"

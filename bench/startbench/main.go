@@ -30,6 +30,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kgc-project/kgc/bench/internal/benchbin"
+
 	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/internal/pkggen"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -66,10 +68,11 @@ func run(sizes string, spawns int, keep string, flags []string) error {
 	if root == "" {
 		root = tmp
 	}
-	kgmcp := filepath.Join(tmp, "kgmcp")
-	if out, err := exec.Command("go", "build", "-o", kgmcp, "./cmd/kgmcp").CombinedOutput(); err != nil {
-		return fmt.Errorf("go build ./cmd/kgmcp: %v\n%s", err, out)
+	bins, err := benchbin.Build(tmp, "kgmcp")
+	if err != nil {
+		return err
 	}
+	kgmcp := bins[0]
 	self, err := os.Executable()
 	if err != nil {
 		return err

@@ -10,7 +10,6 @@ import (
 
 	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/internal/pkggen"
-	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/mcpserver"
 )
 
@@ -28,16 +27,7 @@ func images(t testing.TB, extra ...pkggen.Spec) string {
 // client connects an in-memory client to a server over the images in dir.
 func client(t testing.TB, dir string) (*mcp.ClientSession, *mcpserver.Server) {
 	t.Helper()
-	paths, err := catalog.Paths([]string{dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cat, err := catalog.Open(paths, catalog.PolicyFail, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(cat.Close)
-	srv := mcpserver.New(cat, mcpserver.Options{})
+	srv := mcpserver.New(imgtest.Catalog(t, dir), mcpserver.Options{})
 	return connect(t, srv), srv
 }
 
