@@ -19,12 +19,16 @@ import (
 	"github.com/kgc-project/kgc/schema/kgfb"
 	"github.com/kgc-project/kgc/schema/manifest"
 	"github.com/kgc-project/kgc/schema/profile"
+	"github.com/kgc-project/kgc/schema/profilefb"
 )
 
 // Options configure a build.
 type Options struct {
 	// Compiler names the writer in the image's identity (e.g. "kgc devel").
 	Compiler string
+	// WithoutCompiledProfile leaves the compiled profile out, as images written
+	// before it existed: only for the tests of readers' compatibility path.
+	WithoutCompiledProfile bool
 }
 
 // ReadArtifact returns the bytes of a declared artifact (package-relative path).
@@ -102,6 +106,10 @@ func (w *writer) build(b *flatbuffers.Builder) ([]byte, error) {
 	search := w.buildSearch(b)
 	prov, hasProv := w.buildProvenance(b)
 	policy := w.buildPolicy(b)
+	var compiledProfile flatbuffers.UOffsetT
+	if !w.opts.WithoutCompiledProfile {
+		compiledProfile = profilefb.Build(b, w.res.Profile)
+	}
 	identity := w.buildIdentity(b)
 	manifestBytes := b.CreateByteVector(w.res.ManifestBytes)
 	profileBytes := b.CreateByteVector(w.res.ProfileBytes)
@@ -149,6 +157,9 @@ func (w *writer) build(b *flatbuffers.Builder) ([]byte, error) {
 	kgfb.ImageAddArtifacts(b, artifacts)
 	if lpSummary != nil {
 		kgfb.ImageAddProgressionSummary(b, lpSummaryVec)
+	}
+	if compiledProfile != 0 {
+		kgfb.ImageAddCompiledProfile(b, compiledProfile)
 	}
 	b.FinishWithFileIdentifier(kgfb.ImageEnd(b), []byte(kgimg.FileIdentifier))
 	return b.FinishedBytes(), nil

@@ -21,16 +21,14 @@ import (
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/kgimg"
 	"github.com/kgc-project/kgc/schema/manifest"
-	"github.com/kgc-project/kgc/schema/profile"
 )
 
-// Package is one accepted package: its image and the manifest and profile it
-// embeds, decoded once at start.
+// Package is one accepted package: its image, the manifest it embeds (decoded
+// once at start) and its compiled profile (read in place; see Profile).
 type Package struct {
 	Img      *kgimg.Image
 	Manifest *manifest.Manifest
-	Profile  *profile.Profile
-	Compiled *profile.Compiled
+	profile  packageProfile
 	// Progressions is the stored learning-progression summary (nil when the
 	// package has none), decoded once at start.
 	Progressions map[string]any
@@ -235,10 +233,14 @@ func openPackage(path string) (*Package, error) {
 		return nil, err
 	}
 	m, mf := manifest.Decode(img.ManifestJSON())
-	prof, compiled, pf := profile.Decode(img.ProfileJSON(), "profile.json")
-	if m == nil || prof == nil || len(mf)+len(pf) > 0 {
+	if m == nil || len(mf) > 0 {
 		img.Close()
-		return nil, fmt.Errorf("%w: the embedded manifest or profile does not decode cleanly", kgimg.ErrCorrupt)
+		return nil, fmt.Errorf("%w: the embedded manifest does not decode cleanly", kgimg.ErrCorrupt)
+	}
+	cp, err := compiledProfile(img)
+	if err != nil {
+		img.Close()
+		return nil, err
 	}
 	var lp map[string]any
 	if b := img.ProgressionSummaryJSON(); b != nil {
@@ -251,7 +253,7 @@ func openPackage(path string) (*Package, error) {
 		img.Close()
 		return nil, fmt.Errorf("%w: the progression summary disagrees with the manifest's hasLearningProgressions", kgimg.ErrCorrupt)
 	}
-	return &Package{Img: img, Manifest: m, Profile: prof, Compiled: compiled, Progressions: lp, Path: path}, nil
+	return &Package{Img: img, Manifest: m, profile: packageProfile{compiled: cp}, Progressions: lp, Path: path}, nil
 }
 
 func (c *Catalog) add(p *Package) {

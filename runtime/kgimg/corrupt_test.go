@@ -11,6 +11,7 @@ import (
 	"github.com/kgc-project/kgc/internal/pkgtest"
 	. "github.com/kgc-project/kgc/runtime/kgimg"
 	"github.com/kgc-project/kgc/schema/kgfb"
+	"github.com/kgc-project/kgc/schema/profilefb"
 )
 
 // tinySpec is the smallest package with every kind of record: one grade, one
@@ -150,7 +151,8 @@ func TestCraftedImagesAreRefused(t *testing.T) {
 
 // TestDeepChecksRefuseWhatTheGateRefuses: values Open leaves to VerifyDeep
 // (they cost a pass over the data and can only give a wrong answer): invalid
-// UTF-8 in a string column, stored provenance that is not JSON.
+// UTF-8 in a string column, stored provenance that is not JSON, a compiled
+// profile that is not the embedded profile_json.
 func TestDeepChecksRefuseWhatTheGateRefuses(t *testing.T) {
 	data := tinyImage(t)
 	img, err := OpenBytes(data)
@@ -165,6 +167,8 @@ func TestDeepChecksRefuseWhatTheGateRefuses(t *testing.T) {
 		"invalid UTF-8 in a description":         func(b []byte) { b[at["node.desc.data"]] = 0xff },
 		"provenance record that is not JSON":     func(b []byte) { b[at["prov.record0"]] = '<' },
 		"node provenance entry that is not JSON": func(b []byte) { b[at["node.provenance"]] = '<' },
+		"compiled profile unlike profile_json":   func(b []byte) { b[at["compiled.local_subject"]] ^= 0x20 },
+		"compiled profile keys out of order":     func(b []byte) { b[at["compiled.key0"]] = '~' },
 	} {
 		t.Run(name, func(t *testing.T) {
 			b := append([]byte(nil), data...)
@@ -253,4 +257,11 @@ func exercise(img *Image) {
 	}
 	_ = img.Sections()
 	_, _ = img.Artifact("nodes")
+	if cp := img.CompiledProfile(); cp != nil {
+		p := profilefb.Decode(cp)
+		for k := kgfb.ProfileKeyKindGradeName; k <= kgfb.ProfileKeyKindNormalizedSubject; k++ {
+			_ = profilefb.Targets(cp, k, p.LocalSubject)
+			_ = profilefb.Targets(cp, k, "")
+		}
+	}
 }

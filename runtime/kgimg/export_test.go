@@ -38,6 +38,12 @@ func (img *Image) Places() map[string]int {
 		"node.is_current": offsetIn(img.file, img.n.isCurrent),
 		"payload":         HeaderSize,
 	}
+	if cp := img.CompiledProfile(); cp != nil {
+		var k kgfb.ProfileKey
+		cp.Keys(&k, 0)
+		p["compiled.local_subject"] = offsetIn(img.file, cp.LocalSubject())
+		p["compiled.key0"] = offsetIn(img.file, k.Key())
+	}
 	if img.prov.records.len() > 0 {
 		p["prov.record0"] = offsetIn(img.file, img.prov.records.bytes(0))
 	}

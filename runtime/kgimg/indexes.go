@@ -201,6 +201,10 @@ func (img *Image) Identity() *kgfb.Identity { return img.root.Identity(nil) }
 // Policy returns the decoded policy table.
 func (img *Image) Policy() *kgfb.Policy { return img.root.Policy(nil) }
 
+// CompiledProfile returns the profile compiled at build time, read in place;
+// nil for images written before it was stored (decode ProfileJSON instead).
+func (img *Image) CompiledProfile() *kgfb.CompiledProfile { return img.root.CompiledProfile(nil) }
+
 // ManifestJSON returns the exact manifest bytes.
 func (img *Image) ManifestJSON() []byte { return img.root.ManifestJsonBytes() }
 

@@ -89,6 +89,41 @@ var (
 		scalar("allow_standard_resources", 1), scalar("allow_full_text", 1), scalar("allow_bulk_resource", 1),
 		str("allow_generated_derivatives"),
 	}}
+	stageMappingDesc    = &tableDesc{"StageMapping", []fieldDesc{str("local_label"), str("normalized_stage")}}
+	controlledValueDesc = &tableDesc{"ControlledValue", []fieldDesc{str("canonical_value"), strs("aliases")}}
+	allowedParentDesc   = &tableDesc{"AllowedParent", []fieldDesc{str("parent_statement_type"), scalar("min_count", 8), scalar("max_count", 8)}}
+	profileTypeDesc     = &tableDesc{"ProfileStatementType", []fieldDesc{
+		str("source"), str("normalized"), str("description"), strs("aliases"), tables("controlled_values", controlledValueDesc),
+		scalar("is_graph_node", 1), strs("identity_scope"), str("code_type"), tables("allowed_parents", allowedParentDesc),
+	}}
+	codeTypeDesc = &tableDesc{"CodeType", []fieldDesc{
+		str("code_type"), strs("patterns"), strs("statement_types"), strs("scope_statement_types"),
+	}}
+	parentRuleDesc = &tableDesc{"CodeParentRule", []fieldDesc{
+		str("child_code_type"), str("parent_code_type"), str("method"), str("regex"), str("replacement"),
+	}}
+	anomalyDesc    = &tableDesc{"Anomaly", []fieldDesc{str("anomaly_id"), str("description"), str("required_disclosure")}}
+	profileKeyDesc = &tableDesc{"ProfileKey", []fieldDesc{enum("kind", 4), str("key"), scalar("target", 4)}}
+	compiledDesc   = &tableDesc{"CompiledProfile", []fieldDesc{
+		str("profile_id"), str("profile_version"), str("profile_schema_version"), strs("framework_ids"),
+		str("local_subject"), strs("normalized_subjects"), strs("subject_aliases"), str("subject_mapping_status"),
+		str("subject_mapping_note"), str("vocabulary_id"), str("vocabulary_version"), strs("vocabulary_values"),
+		str("vocabulary_unmatched_value"), tables("grade_mappings", gradeMappingDesc),
+		tables("education_stage_mappings", stageMappingDesc), strs("grade_level_statement_types"),
+		tables("statement_types", profileTypeDesc), scalar("allow_multi_parent", 1), str("relationship_type"),
+		strs("root_statement_types"), strs("statement_type_order"), str("code_availability"),
+		tables("code_types", codeTypeDesc), scalar("code_case_sensitive", 1), scalar("code_whitespace_normalization", 1),
+		scalar("code_punctuation_normalization", 1), scalar("code_allow_prefix", 1), strs("code_prefix_delimiters"),
+		tables("code_parent_rules", parentRuleDesc), scalar("codes_are_unique_identifiers", 1),
+		strs("canonicalization_notes"), strs("languages"), strs("language_notes"),
+		scalar("preserve_source_terminology", 1), scalar("allow_bilingual_pairing", 1),
+		scalar("has_official_activities", 1), scalar("has_official_assessment_guidance", 1),
+		scalar("has_official_resources", 1), strs("role_notes"), str("source_license"), str("license_uri"),
+		str("attribution_statement"), str("review_status"), scalar("allow_standard_resources", 1),
+		scalar("allow_full_text", 1), scalar("allow_bulk_resource", 1), str("allow_generated_derivatives"),
+		strs("comparison_dimensions"), tables("known_source_anomalies", anomalyDesc), strs("required_disclosures"),
+		tables("keys", profileKeyDesc),
+	}}
 	identityDesc = &tableDesc{"Identity", []fieldDesc{
 		reqStr("framework_id"), reqStr("snapshot_id"), reqStr("graph_package_id"), str("graph_type"),
 		scalar("package_revision", 4), str("profile_id"), str("profile_version"), str("profile_sha256"),
@@ -101,6 +136,7 @@ var (
 		vec("node_id_order", 4), vec("case_uuid_order", 4), vec("case_uri_order", 4), vec("relationship_id_order", 4),
 		tables("adjacency", adjacencyDesc), tables("facets", facetDesc), table("search", searchDesc),
 		table("provenance", provenanceDesc), tables("artifacts", artifactDesc), vec("progression_summary", 1),
+		table("compiled_profile", compiledDesc),
 	}}
 )
 
@@ -111,6 +147,8 @@ func lists(name string) fieldDesc { return table(name, stringListsDesc) }
 var allTables = []*tableDesc{
 	stringsDesc, stringListsDesc, nodesDesc, relationshipsDesc, adjacencyDesc, facetDesc, postingListDesc,
 	searchDesc, provenanceDesc, artifactDesc, gradeMappingDesc, statementTypeDesc, policyDesc, identityDesc, imageDesc,
+	stageMappingDesc, controlledValueDesc, allowedParentDesc, profileTypeDesc, codeTypeDesc, parentRuleDesc, anomalyDesc,
+	profileKeyDesc, compiledDesc,
 }
 
 // slot returns the field index of name in d (its vtable slot).

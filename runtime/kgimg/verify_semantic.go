@@ -11,6 +11,8 @@ import (
 	"github.com/RoaringBitmap/roaring/v2"
 
 	"github.com/kgc-project/kgc/schema/kgfb"
+	"github.com/kgc-project/kgc/schema/profile"
+	"github.com/kgc-project/kgc/schema/profilefb"
 )
 
 // checkColumn verifies a string column of n values.
@@ -352,10 +354,20 @@ func (img *Image) verifyArtifacts() error {
 // VerifyDeep runs the checks Open leaves out because they cost more than they
 // protect against on an image whose checksum matched: the roaring library's own
 // Validate of every facet bitmap, UTF-8 validity of every string column, the
-// stored provenance (node entries and progression records) being JSON, and the
-// provenance partition rule for every record. With Open's checks, it refuses
+// stored provenance (node entries and progression records) being JSON, the
+// provenance partition rule for every record, and the compiled profile being
+// exactly the embedded profile_json (decoded, validated and compiled again). With Open's checks, it refuses
 // every value the gate would refuse that the image can hold.
 func (img *Image) VerifyDeep() error {
+	if cp := img.CompiledProfile(); cp != nil {
+		prof, _, fs := profile.Decode(img.ProfileJSON(), profile.FileName)
+		if prof == nil || len(fs) > 0 {
+			return corrupt("profile_json", -1, "the embedded profile does not decode cleanly")
+		}
+		if err := profilefb.Check(cp, prof); err != nil {
+			return corrupt("compiled_profile", -1, "%v", err)
+		}
+	}
 	var raw kgfb.Facet
 	for i := range img.facets {
 		img.root.Facets(&raw, i)

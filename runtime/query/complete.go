@@ -108,10 +108,10 @@ func (s *Service) gradeLabels(framework string) []string {
 		if framework != "" && p.FrameworkID() != framework {
 			continue
 		}
-		for _, g := range p.Profile.GradeMappings {
+		for _, g := range p.Profile().GradeMappings {
 			add(g.LocalLabel)
 		}
-		for _, st := range p.Profile.EducationStageMappings {
+		for _, st := range p.Profile().EducationStageMappings {
 			add(st.LocalLabel)
 		}
 	}
@@ -127,7 +127,7 @@ func (s *Service) languages() []string {
 		out = append(out, l)
 	}
 	for _, p := range s.cat.Packages {
-		for _, l := range append(append([]string{}, p.Manifest.Framework.Languages...), p.Profile.LanguagePolicy.Languages...) {
+		for _, l := range append(append([]string{}, p.Manifest.Framework.Languages...), p.Profile().LanguagePolicy.Languages...) {
 			if !seen[l] {
 				seen[l] = true
 				out = append(out, l)

@@ -71,7 +71,7 @@ func resolveEndpoint(p *catalog.Package, sel Selector) (uint32, error) {
 	if sel.IdentifierType != "statement_code" {
 		return resolveStandard(p, sel)
 	}
-	cp := p.Profile.CodeSearchPolicy
+	cp := p.Profile().CodeSearchPolicy
 	if cp.Availability == "none" {
 		return 0, kgerr.New(kgerr.CapabilityUnavailable, "%s has no searchable statement codes; select the standard by node_id", p.SnapshotID())
 	}

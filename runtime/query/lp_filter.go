@@ -170,40 +170,25 @@ func searchProgressionsSchema() *Schema {
 
 // progressionFilter builds the endpoint filter of a search request.
 func progressionFilter(p *catalog.Package, r *ProgressionSearchRequest) (*lpFilter, []string, error) {
-	img, prof := p.Img, p.Profile
+	img, prof := p.Img, p.Profile()
 	f := &lpFilter{}
 	var err error
 	if f.localGrades, err = facetValues(img, "localGradeLabels", kgfb.FacetKindLocalGrade, r.LocalGradeLabels, func(k string) (string, bool) {
-		for _, gm := range prof.GradeMappings {
-			for _, name := range append([]string{gm.LocalLabel}, gm.Aliases...) {
-				if textnorm.Facet(name) == k {
-					return textnorm.Facet(gm.LocalLabel), true
-				}
-			}
+		if t := p.ProfileTargets(kgfb.ProfileKeyKindGradeName, k); t != nil {
+			return textnorm.Facet(prof.GradeMappings[t[0]].LocalLabel), true
 		}
 		return "", false
 	}); err != nil {
 		return nil, nil, err
 	}
 	if f.normalizedGrades, err = facetValues(img, "normalizedGrades", kgfb.FacetKindNormalizedGrade, r.NormalizedGrades, func(k string) (string, bool) {
-		for _, gm := range prof.GradeMappings {
-			for _, g := range gm.NormalizedGrades {
-				if textnorm.Facet(g) == k {
-					return k, true
-				}
-			}
-		}
-		return "", false
+		return k, p.ProfileTargets(kgfb.ProfileKeyKindNormalizedGrade, k) != nil
 	}); err != nil {
 		return nil, nil, err
 	}
 	if f.statementTypes, err = facetValues(img, "statementTypes", kgfb.FacetKindStatementType, r.StatementTypes, func(k string) (string, bool) {
-		for _, st := range prof.StatementTypes {
-			for _, name := range append([]string{st.SourceStatementType}, st.Aliases...) {
-				if textnorm.Facet(name) == k {
-					return textnorm.Facet(st.SourceStatementType), true
-				}
-			}
+		if t := p.ProfileTargets(kgfb.ProfileKeyKindStatementTypeName, k); t != nil {
+			return textnorm.Facet(prof.StatementTypes[t[0]].SourceStatementType), true
 		}
 		return "", false
 	}); err != nil {

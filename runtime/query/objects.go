@@ -232,7 +232,7 @@ func facetEvidence(p *catalog.Package, n uint32) FacetEvidence {
 
 // facetsWithScopes is facetEvidence for a node whose code scopes are known.
 func facetsWithScopes(p *catalog.Package, n uint32, scopes []uint32) FacetEvidence {
-	img, prof := p.Img, p.Profile
+	img, prof := p.Img, p.Profile()
 	grades := hitGrades(p, n, scopes)
 	var resolved []string
 	for _, gm := range prof.GradeMappings {
@@ -259,19 +259,7 @@ func facetsWithScopes(p *catalog.Package, n uint32, scopes []uint32) FacetEviden
 }
 
 func subjectResolves(p *catalog.Package, subject string) bool {
-	k := textnorm.Facet(subject)
-	if k == "" {
-		return false
-	}
-	if textnorm.Facet(p.Profile.LocalSubject) == k {
-		return true
-	}
-	for _, a := range p.Profile.SubjectAliases {
-		if textnorm.Facet(a) == k {
-			return true
-		}
-	}
-	return false
+	return p.ProfileTargets(kgfb.ProfileKeyKindSubjectName, textnorm.Facet(subject)) != nil
 }
 
 func contains(list []string, s string) bool {

@@ -120,13 +120,13 @@ func (s *Service) buildPromptPackage(p *catalog.Package) (*prompt.Package, error
 	out := &prompt.Package{
 		FrameworkID: m.FrameworkID, SnapshotID: m.SnapshotID, GraphPackageID: m.GraphPackageID, GraphType: m.GraphType,
 		Name: m.Framework.Name, ProfileID: m.Profile.ProfileID, ProfileVersion: m.Profile.ProfileVersion, ProfileSha256: m.Profile.Sha256,
-		ManifestSha256: ids.Sha256(p.Img.ManifestJSON()), Rights: m.Rights, Profile: p.Profile, SourceMetadata: sourceMetadata(p),
+		ManifestSha256: ids.Sha256(p.Img.ManifestJSON()), Rights: m.Rights, Profile: p.Profile(), SourceMetadata: sourceMetadata(p),
 		HasComponents:   m.Includes(manifest.GraphLearningComponents),
 		HasProgressions: m.Includes(manifest.GraphLearningProgressions),
 		Links:           s.promptLinks(p),
 	}
 	if raw := p.Img.PromptConfigJSON(); raw != nil {
-		cfg, findings := promptcfg.Decode(raw, promptcfg.FileName, m.Profile.ProfileID, m.Profile.ProfileVersion, p.Profile.FrameworkIDs)
+		cfg, findings := promptcfg.Decode(raw, promptcfg.FileName, m.Profile.ProfileID, m.Profile.ProfileVersion, p.Profile().FrameworkIDs)
 		if len(findings) > 0 || cfg == nil {
 			why := "it does not decode"
 			if len(findings) > 0 {

@@ -12,7 +12,7 @@ import (
 // codeTypeOf returns the profile code type of a node's statement type, or "".
 func codeTypeOf(p *catalog.Package, n uint32) string {
 	st := p.Img.NodeString(n, kgimg.NodeStatementType)
-	for _, t := range p.Profile.StatementTypes {
+	for _, t := range p.Profile().StatementTypes {
 		if t.SourceStatementType == st && t.CodeType != nil {
 			return *t.CodeType
 		}
@@ -32,7 +32,7 @@ func codeTypeInfo(cp profile.CodeSearchPolicy, name string) *profile.CodeType {
 // codeScopes returns the ancestors of n whose statement type scopes its code
 // (the code type's scopeStatementTypes), ordered by (sourceExportOrder, nodeId).
 func codeScopes(p *catalog.Package, n uint32) []uint32 {
-	ct := codeTypeInfo(p.Profile.CodeSearchPolicy, codeTypeOf(p, n))
+	ct := codeTypeInfo(p.Profile().CodeSearchPolicy, codeTypeOf(p, n))
 	if ct == nil || len(ct.ScopeStatementTypes) == 0 {
 		return nil
 	}
@@ -89,16 +89,16 @@ type CodeScope struct {
 // codeMatch is the CodeMatch of a code-mode hit (whose code scopes are given)
 // and the hit warnings its parent derivations raise.
 func codeMatch(p *catalog.Package, n uint32, scopeNodes []uint32) (*CodeMatch, []SearchWarning) {
-	img, cp := p.Img, p.Profile.CodeSearchPolicy
+	img, cp := p.Img, p.Profile().CodeSearchPolicy
 	code := img.NodeString(n, kgimg.NodeStatementCode)
 	ct := codeTypeOf(p, n)
 	var warnings []SearchWarning
 	derivations := []ParentDerivation{}
 	for i, rule := range cp.CodeParentRules {
-		if rule.ChildCodeType != ct || i >= len(p.Compiled.ParentRules) {
+		re := p.ParentRule(i)
+		if rule.ChildCodeType != ct || re == nil {
 			continue
 		}
-		re := p.Compiled.ParentRules[i]
 		if ok, err := re.Search(code); err != nil || !ok {
 			continue
 		}

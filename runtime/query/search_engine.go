@@ -7,6 +7,7 @@ import (
 	"github.com/kgc-project/kgc/internal/textnorm"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/schema/kgfb"
 	"github.com/kgc-project/kgc/schema/profile"
 )
 
@@ -121,7 +122,7 @@ func codeMatches(p *catalog.Package, q string, prefix bool) []uint32 {
 	codeOf := func(i int) string { return img.NodeString(order.At(i), kgimg.NodeNormalizedCode) }
 	lo := sort.Search(order.Len(), func(i int) bool { return codeOf(i) >= q })
 	var out []uint32
-	delims := profile.NormalizedDelimiters(p.Profile.CodeSearchPolicy)
+	delims := profile.NormalizedDelimiters(p.Profile().CodeSearchPolicy)
 	for i := lo; i < order.Len(); i++ {
 		c := codeOf(i)
 		if !strings.HasPrefix(c, q) {
@@ -161,41 +162,34 @@ func trimDelimiters(cp profile.CodeSearchPolicy, n string) string {
 
 // itemFilter is the facet filter of search_standards for one package.
 type itemFilter struct {
-	includeGroupings  bool
-	normalizedTypes   []string
-	statementTypes    map[string]bool // nil: no filter
-	localGrades       map[string]bool // nil: no filter
-	normalizedGrades  map[string]bool
-	normalizedSubject map[string]bool
-	impossible        bool
+	includeGroupings bool
+	normalizedTypes  []string
+	statementTypes   map[string]bool // nil: no filter
+	localGrades      map[string]bool // nil: no filter
+	normalizedGrades map[string]bool
+	subjectFilter    bool // normalizedSubjects was given
+	subjectWanted    bool // ... and names one of the profile's normalized subjects
+	impossible       bool
 }
 
 func newItemFilter(p *catalog.Package, r *StandardSearchRequest) *itemFilter {
 	f := &itemFilter{includeGroupings: r.IncludeGroupings, normalizedTypes: r.NormalizedStatementTypes}
-	prof := p.Profile
+	prof := p.Profile()
 	if len(r.StatementTypes) > 0 {
 		f.statementTypes = map[string]bool{}
-		want := facetSet(r.StatementTypes)
-		for _, st := range prof.StatementTypes {
-			names := append([]string{st.SourceStatementType}, st.Aliases...)
-			for _, n := range names {
-				if want[textnorm.Facet(n)] {
-					f.statementTypes[st.SourceStatementType] = true
-				}
+		for _, v := range r.StatementTypes {
+			for _, i := range p.ProfileTargets(kgfb.ProfileKeyKindStatementTypeName, textnorm.Facet(v)) {
+				f.statementTypes[prof.StatementTypes[i].SourceStatementType] = true
 			}
 		}
 		f.impossible = f.impossible || len(f.statementTypes) == 0
 	}
 	if len(r.LocalGradeLabels) > 0 {
 		f.localGrades = map[string]bool{}
-		want := facetSet(r.LocalGradeLabels)
-		for _, gm := range prof.GradeMappings {
-			names := append([]string{gm.LocalLabel}, gm.Aliases...)
-			for _, n := range names {
-				if want[textnorm.Facet(n)] {
-					for _, g := range gm.NormalizedGrades {
-						f.localGrades[textnorm.Facet(g)] = true
-					}
+		for _, v := range r.LocalGradeLabels {
+			for _, i := range p.ProfileTargets(kgfb.ProfileKeyKindGradeName, textnorm.Facet(v)) {
+				for _, g := range prof.GradeMappings[i].NormalizedGrades {
+					f.localGrades[textnorm.Facet(g)] = true
 				}
 			}
 		}
@@ -205,7 +199,14 @@ func newItemFilter(p *catalog.Package, r *StandardSearchRequest) *itemFilter {
 		f.normalizedGrades = facetSet(r.NormalizedGrades)
 	}
 	if len(r.NormalizedSubjects) > 0 {
-		f.normalizedSubject = facetSet(r.NormalizedSubjects)
+		// The profile's normalized subjects are the package's, not a node's:
+		// whether one was asked for is decided once here.
+		f.subjectFilter = true
+		for _, v := range r.NormalizedSubjects {
+			if p.ProfileTargets(kgfb.ProfileKeyKindNormalizedSubject, textnorm.Facet(v)) != nil {
+				f.subjectWanted = true
+			}
+		}
 	}
 	return f
 }
@@ -234,8 +235,8 @@ func (f *itemFilter) keep(p *catalog.Package, n uint32) bool {
 			return false
 		}
 	}
-	if f.normalizedSubject != nil {
-		if !subjectResolves(p, img.NodeString(n, kgimg.NodeAcademicSubject)) || !anyKey(f.normalizedSubject, p.Profile.NormalizedSubjects, true) {
+	if f.subjectFilter {
+		if !f.subjectWanted || !subjectResolves(p, img.NodeString(n, kgimg.NodeAcademicSubject)) {
 			return false
 		}
 	}

@@ -255,7 +255,7 @@ func (s *Service) compare(ctx context.Context, r CompareRequest) (*ComparisonRes
 // compareSection runs the package-local search of one section and loads the
 // hierarchy paths of its matches.
 func (s *Service) compareSection(ctx context.Context, r CompareRequest, p *catalog.Package) (ComparisonSection, error) {
-	prof := p.Profile
+	prof := p.Profile()
 	sec := ComparisonSection{
 		CodeSearchPolicy: prof.CodeSearchPolicy, ComparisonDimensions: nonNil(prof.ComparisonDimensions),
 		FrameworkID: p.FrameworkID(), GraphPackageID: p.GraphPackageID(), GraphType: p.Manifest.GraphType,

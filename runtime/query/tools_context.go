@@ -221,7 +221,7 @@ func hierarchyWalk(c *ctxTables, p *catalog.Package, origin uint32, dir kgfb.Dir
 		ids[i] = c.rel(r)
 	}
 	t := Traversal{Direction: "ancestors", IsComplete: complete, MaxDepth: depth, MaxNodes: maxNodes, Nodes: nodes,
-		OriginNodeID: img.NodeString(origin, kgimg.NodeID), RelationshipIDs: ids, RelationshipType: p.Profile.Hierarchy.RelationshipType}
+		OriginNodeID: img.NodeString(origin, kgimg.NodeID), RelationshipIDs: ids, RelationshipType: p.Profile().Hierarchy.RelationshipType}
 	if dir == kgfb.DirectionOut {
 		t.Direction = "descendants"
 	}
@@ -247,7 +247,7 @@ func direct(c *ctxTables, p *catalog.Package, origin uint32, dir kgfb.Direction)
 		neighbors = append(neighbors, Neighbor{NodeID: c.node(nb.At(i)), RelationshipID: c.rel(ed.At(i))})
 	}
 	d := Direct{Direction: "parents", Neighbors: neighbors, OriginNodeID: img.NodeString(origin, kgimg.NodeID),
-		RelationshipType: p.Profile.Hierarchy.RelationshipType}
+		RelationshipType: p.Profile().Hierarchy.RelationshipType}
 	if dir == kgfb.DirectionOut {
 		d.Direction = "children"
 	}
@@ -317,7 +317,7 @@ func rootPaths(c *ctxTables, p *catalog.Package, origin uint32, depth, maxPaths,
 	}
 	return RootPaths{FrameworkRootID: img.NodeString(root, kgimg.NodeID), IsComplete: complete, MaxDepth: depth,
 		MaxPathNodeOccurrences: maxOcc, MaxPaths: maxPaths, OriginNodeID: img.NodeString(origin, kgimg.NodeID),
-		Paths: paths, RelationshipType: p.Profile.Hierarchy.RelationshipType, TruncationReason: why}
+		Paths: paths, RelationshipType: p.Profile().Hierarchy.RelationshipType, TruncationReason: why}
 }
 
 // StandardContext answers get_standard_context, cut to the result ceiling
@@ -337,7 +337,7 @@ func (s *Service) standardContext(_ context.Context, r ContextRequest) (*Context
 	if !r.IncludeUnresolved {
 		return nil, kgerr.New(kgerr.CapabilityUnavailable, "includeUnresolved must stay true: unresolved root fallbacks are part of the accepted hierarchy")
 	}
-	label := p.Profile.Hierarchy.RelationshipType
+	label := p.Profile().Hierarchy.RelationshipType
 	if len(r.RelationshipTypes) == 1 && r.RelationshipTypes[0] != label {
 		return nil, kgerr.New(kgerr.CapabilityUnavailable, "relationship type %q is not this package's hierarchy type %q", r.RelationshipTypes[0], label)
 	}

@@ -54,7 +54,7 @@ var unavailableFeatures = []string{
 }
 
 func searchModes(p *catalog.Package) (standards, components []string) {
-	cp := p.Profile.CodeSearchPolicy
+	cp := p.Profile().CodeSearchPolicy
 	standards, components = []string{}, []string{}
 	if p.Manifest.Capabilities.TextSearch {
 		standards = append(standards, "text")
@@ -148,7 +148,7 @@ func (s *Service) capabilitiesPackage(p *catalog.Package) PackageCapabilities {
 		SearchIndex: SearchIndex{CodedNodeCount: coded, LexicalDocumentCount: lexical, LearningComponentDocumentCount: lcDocs,
 			TagVocabularySize: tags},
 		AvailableResourceKinds: kinds, AvailableResourceArtifacts: arts,
-		TraversalRelationshipType: p.Profile.Hierarchy.RelationshipType,
+		TraversalRelationshipType: p.Profile().Hierarchy.RelationshipType,
 		IncludedGraphTypes:        p.Manifest.IncludedGraphTypes,
 	}
 }

@@ -176,7 +176,7 @@ func (r *StandardSearchRequest) effective() obj {
 // modeWarning returns the package-level warning code when p cannot serve a
 // standards search mode, or "".
 func modeWarning(p *catalog.Package, mode string) string {
-	cp := p.Profile.CodeSearchPolicy
+	cp := p.Profile().CodeSearchPolicy
 	switch {
 	case mode == "text" && !p.Manifest.Capabilities.TextSearch:
 		return "text_search_unavailable"
@@ -270,7 +270,7 @@ func (run *searchRun) unavailable(p *catalog.Package, code, mode string) error {
 
 // normalizedCodeQuery normalizes a code query under p's policy.
 func normalizedCodeQuery(p *catalog.Package, q string, prefix bool) (string, error) {
-	cp := p.Profile.CodeSearchPolicy
+	cp := p.Profile().CodeSearchPolicy
 	n := profile.NormalizeCode(cp, q)
 	if prefix {
 		n = trimDelimiters(cp, n)
@@ -348,7 +348,7 @@ func (s *Service) searchStandards(_ context.Context, r StandardSearchRequest) (*
 			})
 			continue
 		}
-		if p.Profile.CodeSearchPolicy.Availability == "partial" {
+		if p.Profile().CodeSearchPolicy.Availability == "partial" {
 			run.warnings = append(run.warnings, searchWarning("partial_code_coverage",
 				"only some statement types of this package carry searchable codes; uncoded standards cannot be found by code", "", p))
 		}

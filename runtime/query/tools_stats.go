@@ -167,7 +167,7 @@ func statistics(p *catalog.Package) Statistics {
 			grades[g]++
 			normGrades[g]++
 		}
-		for _, gm := range p.Profile.GradeMappings {
+		for _, gm := range p.Profile().GradeMappings {
 			for _, g := range gm.NormalizedGrades {
 				if contains(gl, g) {
 					local[gm.LocalLabel]++

@@ -435,8 +435,21 @@ func (rcv *Image) MutateProgressionSummary(j int, n byte) bool {
 	return false
 }
 
+func (rcv *Image) CompiledProfile(obj *CompiledProfile) *CompiledProfile {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(42))
+	if o != 0 {
+		x := rcv._tab.Indirect(o + rcv._tab.Pos)
+		if obj == nil {
+			obj = new(CompiledProfile)
+		}
+		obj.Init(rcv._tab.Bytes, x)
+		return obj
+	}
+	return nil
+}
+
 func ImageStart(builder *flatbuffers.Builder) {
-	builder.StartObject(19)
+	builder.StartObject(20)
 }
 func ImageAddFormatVersion(builder *flatbuffers.Builder, formatVersion uint32) {
 	builder.PrependUint32Slot(0, formatVersion, 0)
@@ -527,6 +540,9 @@ func ImageAddProgressionSummary(builder *flatbuffers.Builder, progressionSummary
 }
 func ImageStartProgressionSummaryVector(builder *flatbuffers.Builder, numElems int) flatbuffers.UOffsetT {
 	return builder.StartVector(1, numElems, 1)
+}
+func ImageAddCompiledProfile(builder *flatbuffers.Builder, compiledProfile flatbuffers.UOffsetT) {
+	builder.PrependUOffsetTSlot(19, flatbuffers.UOffsetT(compiledProfile), 0)
 }
 func ImageEnd(builder *flatbuffers.Builder) flatbuffers.UOffsetT {
 	return builder.EndObject()

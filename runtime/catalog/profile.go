@@ -1,0 +1,80 @@
+package catalog
+
+import (
+	"fmt"
+	"sync"
+
+	flatbuffers "github.com/google/flatbuffers/go"
+
+	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/schema/kgfb"
+	"github.com/kgc-project/kgc/schema/profile"
+	"github.com/kgc-project/kgc/schema/profilefb"
+)
+
+// packageProfile is a package's interpretation profile in its compiled form
+// (schema/profilefb), read in place from the image. Nothing about it is
+// parsed or validated at open: the gate did that when the image was built, and
+// the structural walk of Open has bounded every field. The whole profile is
+// copied into Go values only when a handler first asks for it, and the code
+// parent rules are compiled on first use.
+type packageProfile struct {
+	compiled *kgfb.CompiledProfile
+
+	once    sync.Once
+	decoded *profile.Profile
+
+	rulesOnce sync.Once
+	rules     []*profile.Regex
+}
+
+// compiledProfile returns the image's compiled profile. An image written
+// before the compiled profile was stored has only profile_json: that is
+// decoded and validated as before and compiled in memory, so every image is
+// read the same way afterwards.
+func compiledProfile(img *kgimg.Image) (*kgfb.CompiledProfile, error) {
+	if cp := img.CompiledProfile(); cp != nil {
+		return cp, nil
+	}
+	prof, _, fs := profile.Decode(img.ProfileJSON(), profile.FileName)
+	if prof == nil || len(fs) > 0 {
+		return nil, fmt.Errorf("%w: the embedded profile does not decode cleanly", kgimg.ErrCorrupt)
+	}
+	b := flatbuffers.NewBuilder(len(img.ProfileJSON()))
+	b.Finish(profilefb.Build(b, prof))
+	return kgfb.GetRootAsCompiledProfile(b.FinishedBytes(), 0), nil
+}
+
+// Profile returns the package's interpretation profile, copied out of the
+// image once on first use. Callers must not modify it.
+func (p *Package) Profile() *profile.Profile {
+	p.profile.once.Do(func() { p.profile.decoded = profilefb.Decode(p.profile.compiled) })
+	return p.profile.decoded
+}
+
+// ProfileTargets resolves a facet-normalised key (textnorm.Facet of a request
+// value) against the profile's names of one kind, in place: the indexes of the
+// grade mappings, statement types or normalized subjects it names (see
+// profilefb.Targets), nil when none.
+func (p *Package) ProfileTargets(kind kgfb.ProfileKeyKind, key string) []int {
+	return profilefb.Targets(p.profile.compiled, kind, key)
+}
+
+// ParentRule returns the compiled regex of code parent rule i, or nil when
+// there is no such rule or its regex does not compile (the gate refuses such
+// a profile, so only a crafted image has one).
+func (p *Package) ParentRule(i int) *profile.Regex {
+	p.profile.rulesOnce.Do(func() {
+		rules := p.Profile().CodeSearchPolicy.CodeParentRules
+		p.profile.rules = make([]*profile.Regex, len(rules))
+		for j, r := range rules {
+			if re, err := profile.CompileRegex(r.Regex); err == nil {
+				p.profile.rules[j] = re
+			}
+		}
+	})
+	if i < 0 || i >= len(p.profile.rules) {
+		return nil
+	}
+	return p.profile.rules[i]
+}
