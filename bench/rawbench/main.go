@@ -7,6 +7,11 @@
 // server-memory's entity/relation file.
 //
 //	go run ./bench/rawbench [-corpus ../shared/corpus] [-calls 300]
+//	go run ./bench/rawbench -image big.kgimg [-calls 50]
+//
+// With -image, only kgmcp is measured, serving that one image (e.g. the
+// million-standard synthetic one, bench/README.md): ping, and 25-hit text
+// searches for a common term and a two-term query, each against ping.
 //
 // server-memory is installed from bench/peers (pinned) on first use; node and
 // npm are needed. Nothing is asserted: compare the ratios within one run.
@@ -32,8 +37,15 @@ import (
 func main() {
 	corpus := flag.String("corpus", "../shared/corpus", "corpus root")
 	calls := flag.Int("calls", 300, "calls measured per request")
+	image := flag.String("image", "", "measure kgmcp alone serving this image")
 	flag.Parse()
-	if err := run(*corpus, *calls); err != nil {
+	var err error
+	if *image != "" {
+		err = runImage(*image, *calls)
+	} else {
+		err = run(*corpus, *calls)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "rawbench:", err)
 		os.Exit(1)
 	}
@@ -112,6 +124,41 @@ func run(corpus string, calls int) error {
 	for i := range kg {
 		fmt.Printf("| %s | %s | %s | %d | %s | %s | %s | %d | %.2f× |\n", kg[i].name, pct(a[i].times, 50), pct(a[i].times, 99), a[i].bytes,
 			mem[i].name, pct(b[i].times, 50), pct(b[i].times, 99), b[i].bytes, float64(pct(a[i].times, 50))/float64(pct(b[i].times, 50)))
+	}
+	return nil
+}
+
+// runImage measures kgmcp alone on one image: ping and two text searches.
+func runImage(image string, calls int) error {
+	tmp, err := os.MkdirTemp("", "rawbench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	bins, err := benchbin.Build(tmp, "kgmcp")
+	if err != nil {
+		return err
+	}
+	search := func(query, operator string) string {
+		return `{"method":"tools/call","params":{"name":"search_standards","arguments":{"request":{"mode":"text","query":"` + query +
+			`","match":{"matchMode":"tokens","operator":"` + operator + `"},"limit":25}}}}`
+	}
+	reqs := []request{
+		{"ping", `{"method":"ping"}`},
+		{"search_standards \"number\" (any), 25 hits", search("number", "any")},
+		{"search_standards \"count number\" (all), 25 hits", search("count number", "all")},
+	}
+	start := time.Now()
+	res, err := measure(exec.Command(bins[0], image), reqs, calls)
+	if err != nil {
+		return fmt.Errorf("kgmcp: %w", err)
+	}
+	fmt.Printf("image: %s; %d calls each (run %s)\n\n", image, calls, time.Since(start).Round(time.Millisecond))
+	fmt.Println("| request | p50 | p99 | bytes | p50 − ping p50 |")
+	fmt.Println("|---|---|---|---|---|")
+	ping := pct(res[0].times, 50)
+	for i, r := range reqs {
+		fmt.Printf("| %s | %s | %s | %d | %s |\n", r.name, pct(res[i].times, 50), pct(res[i].times, 99), res[i].bytes, pct(res[i].times, 50)-ping)
 	}
 	return nil
 }
