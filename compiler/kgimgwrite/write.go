@@ -18,6 +18,7 @@ import (
 	"github.com/kgc-project/kgc/schema/ids"
 	"github.com/kgc-project/kgc/schema/kgfb"
 	"github.com/kgc-project/kgc/schema/manifest"
+	"github.com/kgc-project/kgc/schema/manifestfb"
 	"github.com/kgc-project/kgc/schema/profile"
 	"github.com/kgc-project/kgc/schema/profilefb"
 )
@@ -26,9 +27,10 @@ import (
 type Options struct {
 	// Compiler names the writer in the image's identity (e.g. "kgc devel").
 	Compiler string
-	// WithoutCompiledProfile leaves the compiled profile out, as images written
-	// before it existed: only for the tests of readers' compatibility path.
-	WithoutCompiledProfile bool
+	// WithoutCompiledForms leaves the compiled profile and manifest out, as
+	// images written before they existed: only for the tests of readers'
+	// compatibility path.
+	WithoutCompiledForms bool
 }
 
 // ReadArtifact returns the bytes of a declared artifact (package-relative path).
@@ -106,9 +108,10 @@ func (w *writer) build(b *flatbuffers.Builder) ([]byte, error) {
 	search := w.buildSearch(b)
 	prov, hasProv := w.buildProvenance(b)
 	policy := w.buildPolicy(b)
-	var compiledProfile flatbuffers.UOffsetT
-	if !w.opts.WithoutCompiledProfile {
+	var compiledProfile, compiledManifest flatbuffers.UOffsetT
+	if !w.opts.WithoutCompiledForms {
 		compiledProfile = profilefb.Build(b, w.res.Profile)
+		compiledManifest = manifestfb.Build(b, w.res.Manifest)
 	}
 	identity := w.buildIdentity(b)
 	manifestBytes := b.CreateByteVector(w.res.ManifestBytes)
@@ -160,6 +163,7 @@ func (w *writer) build(b *flatbuffers.Builder) ([]byte, error) {
 	}
 	if compiledProfile != 0 {
 		kgfb.ImageAddCompiledProfile(b, compiledProfile)
+		kgfb.ImageAddCompiledManifest(b, compiledManifest)
 	}
 	b.FinishWithFileIdentifier(kgfb.ImageEnd(b), []byte(kgimg.FileIdentifier))
 	return b.FinishedBytes(), nil

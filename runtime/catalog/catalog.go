@@ -23,8 +23,9 @@ import (
 	"github.com/kgc-project/kgc/schema/manifest"
 )
 
-// Package is one accepted package: its image, the manifest it embeds (decoded
-// once at start) and its compiled profile (read in place; see Profile).
+// Package is one accepted package: its image, the manifest it embeds (copied
+// out of its compiled form once at start) and its compiled profile (read in
+// place; see Profile).
 type Package struct {
 	Img      *kgimg.Image
 	Manifest *manifest.Manifest
@@ -232,10 +233,10 @@ func openPackage(path string) (*Package, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, mf := manifest.Decode(img.ManifestJSON())
-	if m == nil || len(mf) > 0 {
+	m, err := packageManifest(img)
+	if err != nil {
 		img.Close()
-		return nil, fmt.Errorf("%w: the embedded manifest does not decode cleanly", kgimg.ErrCorrupt)
+		return nil, err
 	}
 	cp, err := compiledProfile(img)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/kgc-project/kgc/internal/pkgtest"
 	. "github.com/kgc-project/kgc/runtime/kgimg"
 	"github.com/kgc-project/kgc/schema/kgfb"
+	"github.com/kgc-project/kgc/schema/manifestfb"
 	"github.com/kgc-project/kgc/schema/profilefb"
 )
 
@@ -152,7 +153,7 @@ func TestCraftedImagesAreRefused(t *testing.T) {
 // TestDeepChecksRefuseWhatTheGateRefuses: values Open leaves to VerifyDeep
 // (they cost a pass over the data and can only give a wrong answer): invalid
 // UTF-8 in a string column, stored provenance that is not JSON, a compiled
-// profile that is not the embedded profile_json.
+// profile or manifest that is not the embedded JSON.
 func TestDeepChecksRefuseWhatTheGateRefuses(t *testing.T) {
 	data := tinyImage(t)
 	img, err := OpenBytes(data)
@@ -169,6 +170,7 @@ func TestDeepChecksRefuseWhatTheGateRefuses(t *testing.T) {
 		"node provenance entry that is not JSON": func(b []byte) { b[at["node.provenance"]] = '<' },
 		"compiled profile unlike profile_json":   func(b []byte) { b[at["compiled.local_subject"]] ^= 0x20 },
 		"compiled profile keys out of order":     func(b []byte) { b[at["compiled.key0"]] = '~' },
+		"compiled manifest unlike manifest_json": func(b []byte) { b[at["compiled.framework_name"]] ^= 0x20 },
 	} {
 		t.Run(name, func(t *testing.T) {
 			b := append([]byte(nil), data...)
@@ -257,6 +259,9 @@ func exercise(img *Image) {
 	}
 	_ = img.Sections()
 	_, _ = img.Artifact("nodes")
+	if cm := img.CompiledManifest(); cm != nil {
+		_ = manifestfb.Decode(cm)
+	}
 	if cp := img.CompiledProfile(); cp != nil {
 		p := profilefb.Decode(cp)
 		for k := kgfb.ProfileKeyKindGradeName; k <= kgfb.ProfileKeyKindNormalizedSubject; k++ {

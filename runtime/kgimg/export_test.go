@@ -44,6 +44,9 @@ func (img *Image) Places() map[string]int {
 		p["compiled.local_subject"] = offsetIn(img.file, cp.LocalSubject())
 		p["compiled.key0"] = offsetIn(img.file, k.Key())
 	}
+	if cm := img.CompiledManifest(); cm != nil {
+		p["compiled.framework_name"] = offsetIn(img.file, cm.Framework(nil).Name())
+	}
 	if img.prov.records.len() > 0 {
 		p["prov.record0"] = offsetIn(img.file, img.prov.records.bytes(0))
 	}

@@ -205,6 +205,10 @@ func (img *Image) Policy() *kgfb.Policy { return img.root.Policy(nil) }
 // nil for images written before it was stored (decode ProfileJSON instead).
 func (img *Image) CompiledProfile() *kgfb.CompiledProfile { return img.root.CompiledProfile(nil) }
 
+// CompiledManifest returns the manifest compiled at build time, read in
+// place; nil for images written before it was stored (decode ManifestJSON).
+func (img *Image) CompiledManifest() *kgfb.CompiledManifest { return img.root.CompiledManifest(nil) }
+
 // ManifestJSON returns the exact manifest bytes.
 func (img *Image) ManifestJSON() []byte { return img.root.ManifestJsonBytes() }
 

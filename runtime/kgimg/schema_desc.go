@@ -124,6 +124,33 @@ var (
 		strs("comparison_dimensions"), tables("known_source_anomalies", anomalyDesc), strs("required_disclosures"),
 		tables("keys", profileKeyDesc),
 	}}
+	frameworkDesc = &tableDesc{"FrameworkMetadata", []fieldDesc{
+		str("name"), str("jurisdiction"), str("jurisdiction_type"), str("issuing_authority"), str("provider"),
+		strs("languages"), str("local_subject"), strs("normalized_subjects"), strs("local_grades_or_stages"),
+		strs("normalized_grades"), str("adoption_status"), scalar("is_current", 1), str("source_version"),
+		str("source_publication_date"), str("source_document_sha256"), str("subject_mapping_status"),
+		str("subject_mapping_note"),
+	}}
+	manifestArtifactDesc = &tableDesc{"ManifestArtifact", []fieldDesc{str("name"), str("path"), scalar("additional", 1)}}
+	checksumDesc         = &tableDesc{"ChecksumEntry", []fieldDesc{str("path"), str("sha256")}}
+	relationDesc         = &tableDesc{"SnapshotRelation", []fieldDesc{str("relation_type"), str("target_snapshot_id"), str("evidence")}}
+	compiledManifestDesc = &tableDesc{"CompiledManifest", []fieldDesc{
+		str("manifest_version"), str("framework_id"), str("snapshot_id"), str("graph_package_id"), str("graph_type"),
+		strs("included_graph_types"), scalar("package_revision", 8), str("delivery_schema_version"),
+		str("source_schema_version"), str("created_at"), table("framework", frameworkDesc), str("profile_id"),
+		str("profile_version"), str("profile_sha256"), tables("artifacts", manifestArtifactDesc),
+		tables("checksums", checksumDesc), scalar("framework_nodes", 8), scalar("item_nodes", 8),
+		scalar("learning_component_nodes", 8), scalar("relationships", 8), scalar("supports_relationships", 8),
+		scalar("builds_towards_relationships", 8), scalar("relates_to_relationships", 8), scalar("coded_items", 8),
+		scalar("multi_parent_targets", 8), scalar("unresolved_relationships", 8), scalar("text_search", 1),
+		str("code_search"), scalar("multi_parent", 1), scalar("has_detailed_provenance", 1),
+		scalar("has_unresolved_relationships", 1), scalar("has_official_activities", 1),
+		scalar("has_official_assessment_guidance", 1), scalar("has_learning_progressions", 1),
+		scalar("has_learning_progression_provenance", 1), str("source_license"), str("license_uri"),
+		str("attribution_statement"), str("review_status"), scalar("allow_standard_resources", 1),
+		scalar("allow_full_text", 1), scalar("allow_bulk_resource", 1), str("allow_generated_derivatives"),
+		str("validation_status"), str("validated_at"), tables("snapshot_relations", relationDesc),
+	}}
 	identityDesc = &tableDesc{"Identity", []fieldDesc{
 		reqStr("framework_id"), reqStr("snapshot_id"), reqStr("graph_package_id"), str("graph_type"),
 		scalar("package_revision", 4), str("profile_id"), str("profile_version"), str("profile_sha256"),
@@ -136,7 +163,7 @@ var (
 		vec("node_id_order", 4), vec("case_uuid_order", 4), vec("case_uri_order", 4), vec("relationship_id_order", 4),
 		tables("adjacency", adjacencyDesc), tables("facets", facetDesc), table("search", searchDesc),
 		table("provenance", provenanceDesc), tables("artifacts", artifactDesc), vec("progression_summary", 1),
-		table("compiled_profile", compiledDesc),
+		table("compiled_profile", compiledDesc), table("compiled_manifest", compiledManifestDesc),
 	}}
 )
 
@@ -148,7 +175,7 @@ var allTables = []*tableDesc{
 	stringsDesc, stringListsDesc, nodesDesc, relationshipsDesc, adjacencyDesc, facetDesc, postingListDesc,
 	searchDesc, provenanceDesc, artifactDesc, gradeMappingDesc, statementTypeDesc, policyDesc, identityDesc, imageDesc,
 	stageMappingDesc, controlledValueDesc, allowedParentDesc, profileTypeDesc, codeTypeDesc, parentRuleDesc, anomalyDesc,
-	profileKeyDesc, compiledDesc,
+	profileKeyDesc, compiledDesc, frameworkDesc, manifestArtifactDesc, checksumDesc, relationDesc, compiledManifestDesc,
 }
 
 // slot returns the field index of name in d (its vtable slot).

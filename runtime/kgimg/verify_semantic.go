@@ -11,6 +11,8 @@ import (
 	"github.com/RoaringBitmap/roaring/v2"
 
 	"github.com/kgc-project/kgc/schema/kgfb"
+	"github.com/kgc-project/kgc/schema/manifest"
+	"github.com/kgc-project/kgc/schema/manifestfb"
 	"github.com/kgc-project/kgc/schema/profile"
 	"github.com/kgc-project/kgc/schema/profilefb"
 )
@@ -355,8 +357,9 @@ func (img *Image) verifyArtifacts() error {
 // protect against on an image whose checksum matched: the roaring library's own
 // Validate of every facet bitmap, UTF-8 validity of every string column, the
 // stored provenance (node entries and progression records) being JSON, the
-// provenance partition rule for every record, and the compiled profile being
-// exactly the embedded profile_json (decoded, validated and compiled again). With Open's checks, it refuses
+// provenance partition rule for every record, and the compiled profile and
+// manifest being exactly the embedded profile_json and manifest_json (decoded,
+// checked and compiled again). With Open's checks, it refuses
 // every value the gate would refuse that the image can hold.
 func (img *Image) VerifyDeep() error {
 	if cp := img.CompiledProfile(); cp != nil {
@@ -366,6 +369,15 @@ func (img *Image) VerifyDeep() error {
 		}
 		if err := profilefb.Check(cp, prof); err != nil {
 			return corrupt("compiled_profile", -1, "%v", err)
+		}
+	}
+	if cm := img.CompiledManifest(); cm != nil {
+		m, fs := manifest.Decode(img.ManifestJSON())
+		if m == nil || len(fs) > 0 {
+			return corrupt("manifest_json", -1, "the embedded manifest does not decode cleanly")
+		}
+		if err := manifestfb.Check(cm, m); err != nil {
+			return corrupt("compiled_manifest", -1, "%v", err)
 		}
 	}
 	var raw kgfb.Facet

@@ -448,8 +448,21 @@ func (rcv *Image) CompiledProfile(obj *CompiledProfile) *CompiledProfile {
 	return nil
 }
 
+func (rcv *Image) CompiledManifest(obj *CompiledManifest) *CompiledManifest {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(44))
+	if o != 0 {
+		x := rcv._tab.Indirect(o + rcv._tab.Pos)
+		if obj == nil {
+			obj = new(CompiledManifest)
+		}
+		obj.Init(rcv._tab.Bytes, x)
+		return obj
+	}
+	return nil
+}
+
 func ImageStart(builder *flatbuffers.Builder) {
-	builder.StartObject(20)
+	builder.StartObject(21)
 }
 func ImageAddFormatVersion(builder *flatbuffers.Builder, formatVersion uint32) {
 	builder.PrependUint32Slot(0, formatVersion, 0)
@@ -543,6 +556,9 @@ func ImageStartProgressionSummaryVector(builder *flatbuffers.Builder, numElems i
 }
 func ImageAddCompiledProfile(builder *flatbuffers.Builder, compiledProfile flatbuffers.UOffsetT) {
 	builder.PrependUOffsetTSlot(19, flatbuffers.UOffsetT(compiledProfile), 0)
+}
+func ImageAddCompiledManifest(builder *flatbuffers.Builder, compiledManifest flatbuffers.UOffsetT) {
+	builder.PrependUOffsetTSlot(20, flatbuffers.UOffsetT(compiledManifest), 0)
 }
 func ImageEnd(builder *flatbuffers.Builder) flatbuffers.UOffsetT {
 	return builder.EndObject()

@@ -254,7 +254,7 @@ func (d *decoder) readArtifacts(o *jsonv.Obj, m *Manifest) {
 	}
 	o.Done()
 	sort.Slice(m.Artifacts, func(i, j int) bool { return m.Artifacts[i].Name < m.Artifacts[j].Name })
-	m.index()
+	m.Index()
 }
 
 func (d *decoder) readChecksums(o *jsonv.Obj, m *Manifest) {

@@ -47,7 +47,7 @@ type Manifest struct {
 	Validation        Validation
 	SnapshotRelations []SnapshotRelation
 
-	byName, byPath map[string]int // first artifact of each name and path (see index)
+	byName, byPath map[string]int // first artifact of each name and path (see Index)
 }
 
 // Framework is the manifest's FrameworkMetadata.
@@ -145,9 +145,10 @@ func (m *Manifest) Artifact(name string) (Artifact, bool) {
 	return Artifact{}, false
 }
 
-// index builds the lookups by name and path (Decode calls it once the
-// artifacts are final, so that lookups are not linear in the artifacts).
-func (m *Manifest) index() {
+// Index builds the lookups by name and path (Decode calls it once the
+// artifacts are final, so that lookups are not linear in the artifacts; a
+// Manifest built otherwise calls it once its Artifacts are set).
+func (m *Manifest) Index() {
 	m.byName = make(map[string]int, len(m.Artifacts))
 	m.byPath = make(map[string]int, len(m.Artifacts))
 	for i := len(m.Artifacts) - 1; i >= 0; i-- {

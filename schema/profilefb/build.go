@@ -13,6 +13,7 @@ import (
 	flatbuffers "github.com/google/flatbuffers/go"
 
 	"github.com/kgc-project/kgc/internal/textnorm"
+	"github.com/kgc-project/kgc/schema/internal/fbkit"
 	"github.com/kgc-project/kgc/schema/kgfb"
 	"github.com/kgc-project/kgc/schema/profile"
 )
@@ -21,27 +22,27 @@ import (
 // and optional strings are written exactly when p has them, so Decode gives back
 // a profile equal to p (absent and empty lists stay distinct).
 func Build(b *flatbuffers.Builder, p *profile.Profile) flatbuffers.UOffsetT {
-	w := &builder{b: b}
-	s := w.str
+	w := &builder{fbkit.Builder{B: b}}
+	s := w.Str
 	id, version, schemaVersion := s(p.ProfileID), s(p.ProfileVersion), s(p.ProfileSchemaVersion)
-	frameworks, subject, normSubjects, subjectAliases := w.strs(p.FrameworkIDs), s(p.LocalSubject), w.strs(p.NormalizedSubjects), w.strs(p.SubjectAliases)
-	mappingStatus, mappingNote := s(p.SubjectMappingStatus), w.optStr(p.SubjectMappingNote)
+	frameworks, subject, normSubjects, subjectAliases := w.Strs(p.FrameworkIDs), s(p.LocalSubject), w.Strs(p.NormalizedSubjects), w.Strs(p.SubjectAliases)
+	mappingStatus, mappingNote := s(p.SubjectMappingStatus), w.OptStr(p.SubjectMappingNote)
 	sv := p.SubjectVocabulary
-	vocID, vocVersion, vocValues, vocUnmatched := s(sv.VocabularyID), s(sv.VocabularyVersion), w.strs(sv.Values), s(sv.UnmatchedValue)
+	vocID, vocVersion, vocValues, vocUnmatched := s(sv.VocabularyID), s(sv.VocabularyVersion), w.Strs(sv.Values), s(sv.UnmatchedValue)
 	grades := w.gradeMappings(p.GradeMappings)
 	stages := w.stageMappings(p.EducationStageMappings)
-	gradeTypes := w.strs(p.GradeLevelStatementTypes)
+	gradeTypes := w.Strs(p.GradeLevelStatementTypes)
 	types := w.statementTypes(p.StatementTypes)
 	h := p.Hierarchy
-	relType, roots, order := s(h.RelationshipType), w.strs(h.RootStatementTypes), w.strs(h.StatementTypeOrder)
+	relType, roots, order := s(h.RelationshipType), w.Strs(h.RootStatementTypes), w.Strs(h.StatementTypeOrder)
 	cp := p.CodeSearchPolicy
-	avail, codeTypes, delims, rules, canon := s(cp.Availability), w.codeTypes(cp.CodeTypes), w.strs(cp.PrefixDelimiters), w.parentRules(cp.CodeParentRules), w.strs(cp.CanonicalizationNotes)
+	avail, codeTypes, delims, rules, canon := s(cp.Availability), w.codeTypes(cp.CodeTypes), w.Strs(cp.PrefixDelimiters), w.parentRules(cp.CodeParentRules), w.Strs(cp.CanonicalizationNotes)
 	lp := p.LanguagePolicy
-	langs, langNotes := w.strs(lp.Languages), w.strs(lp.Notes)
-	roleNotes := w.strs(p.SourceRoleCapabilities.RoleNotes)
+	langs, langNotes := w.Strs(lp.Languages), w.Strs(lp.Notes)
+	roleNotes := w.Strs(p.SourceRoleCapabilities.RoleNotes)
 	r := p.Rights
-	lic, licURI, attr, review, deriv := s(r.SourceLicense), w.optStr(r.LicenseURI), s(r.AttributionStatement), s(r.ReviewStatus), s(r.AllowGeneratedDerivatives)
-	dims, anomalies, disclosures := w.strs(p.ComparisonDimensions), w.anomalies(p.KnownSourceAnomalies), w.strs(p.RequiredDisclosures)
+	lic, licURI, attr, review, deriv := s(r.SourceLicense), w.OptStr(r.LicenseURI), s(r.AttributionStatement), s(r.ReviewStatus), s(r.AllowGeneratedDerivatives)
+	dims, anomalies, disclosures := w.Strs(p.ComparisonDimensions), w.anomalies(p.KnownSourceAnomalies), w.Strs(p.RequiredDisclosures)
 	keys := w.keys(p)
 
 	kgfb.CompiledProfileStart(b)
@@ -100,161 +101,120 @@ func Build(b *flatbuffers.Builder, p *profile.Profile) flatbuffers.UOffsetT {
 	return kgfb.CompiledProfileEnd(b)
 }
 
-// builder writes the parts of a profile. A zero offset leaves a field absent
-// (the Add functions of an offset field skip 0).
-type builder struct{ b *flatbuffers.Builder }
-
-// str writes a string; the empty string is left absent (it reads back as "").
-func (w *builder) str(s string) flatbuffers.UOffsetT {
-	if s == "" {
-		return 0
-	}
-	return w.b.CreateString(s)
-}
-
-// optStr writes an optional string, present (even empty) exactly when s is not nil.
-func (w *builder) optStr(s *string) flatbuffers.UOffsetT {
-	if s == nil {
-		return 0
-	}
-	return w.b.CreateString(*s)
-}
-
-// strs writes a string vector, present (even empty) exactly when list is not nil.
-func (w *builder) strs(list []string) flatbuffers.UOffsetT {
-	if list == nil {
-		return 0
-	}
-	offs := make([]flatbuffers.UOffsetT, len(list))
-	for i, s := range list {
-		offs[i] = w.b.CreateString(s)
-	}
-	return w.tables(offs, true)
-}
-
-// tables writes a vector of offsets; present exactly when present is true.
-func (w *builder) tables(offs []flatbuffers.UOffsetT, present bool) flatbuffers.UOffsetT {
-	if !present {
-		return 0
-	}
-	w.b.StartVector(4, len(offs), 4)
-	for i := len(offs) - 1; i >= 0; i-- {
-		w.b.PrependUOffsetT(offs[i])
-	}
-	return w.b.EndVector(len(offs))
-}
+// builder writes the parts of a profile.
+type builder struct{ fbkit.Builder }
 
 func (w *builder) gradeMappings(list []profile.GradeMapping) flatbuffers.UOffsetT {
 	offs := make([]flatbuffers.UOffsetT, len(list))
 	for i, g := range list {
-		label, aliases, grades := w.str(g.LocalLabel), w.strs(g.Aliases), w.strs(g.NormalizedGrades)
-		kgfb.GradeMappingStart(w.b)
-		kgfb.GradeMappingAddLocalLabel(w.b, label)
-		kgfb.GradeMappingAddAliases(w.b, aliases)
-		kgfb.GradeMappingAddNormalizedGrades(w.b, grades)
-		offs[i] = kgfb.GradeMappingEnd(w.b)
+		label, aliases, grades := w.Str(g.LocalLabel), w.Strs(g.Aliases), w.Strs(g.NormalizedGrades)
+		kgfb.GradeMappingStart(w.B)
+		kgfb.GradeMappingAddLocalLabel(w.B, label)
+		kgfb.GradeMappingAddAliases(w.B, aliases)
+		kgfb.GradeMappingAddNormalizedGrades(w.B, grades)
+		offs[i] = kgfb.GradeMappingEnd(w.B)
 	}
-	return w.tables(offs, list != nil)
+	return w.Offsets(offs, list != nil)
 }
 
 func (w *builder) stageMappings(list []profile.StageMapping) flatbuffers.UOffsetT {
 	offs := make([]flatbuffers.UOffsetT, len(list))
 	for i, g := range list {
-		label, stage := w.str(g.LocalLabel), w.str(g.NormalizedStage)
-		kgfb.StageMappingStart(w.b)
-		kgfb.StageMappingAddLocalLabel(w.b, label)
-		kgfb.StageMappingAddNormalizedStage(w.b, stage)
-		offs[i] = kgfb.StageMappingEnd(w.b)
+		label, stage := w.Str(g.LocalLabel), w.Str(g.NormalizedStage)
+		kgfb.StageMappingStart(w.B)
+		kgfb.StageMappingAddLocalLabel(w.B, label)
+		kgfb.StageMappingAddNormalizedStage(w.B, stage)
+		offs[i] = kgfb.StageMappingEnd(w.B)
 	}
-	return w.tables(offs, list != nil)
+	return w.Offsets(offs, list != nil)
 }
 
 func (w *builder) statementTypes(list []profile.StatementType) flatbuffers.UOffsetT {
 	offs := make([]flatbuffers.UOffsetT, len(list))
 	for i, st := range list {
-		src, norm, desc, aliases := w.str(st.SourceStatementType), w.str(st.NormalizedStatementType), w.str(st.Description), w.strs(st.Aliases)
+		src, norm, desc, aliases := w.Str(st.SourceStatementType), w.Str(st.NormalizedStatementType), w.Str(st.Description), w.Strs(st.Aliases)
 		values := w.controlledValues(st.ControlledValues)
-		scope, codeType, parents := w.strs(st.IdentityScope), w.optStr(st.CodeType), w.allowedParents(st.AllowedParents)
-		kgfb.ProfileStatementTypeStart(w.b)
-		kgfb.ProfileStatementTypeAddSource(w.b, src)
-		kgfb.ProfileStatementTypeAddNormalized(w.b, norm)
-		kgfb.ProfileStatementTypeAddDescription(w.b, desc)
-		kgfb.ProfileStatementTypeAddAliases(w.b, aliases)
-		kgfb.ProfileStatementTypeAddControlledValues(w.b, values)
-		kgfb.ProfileStatementTypeAddIsGraphNode(w.b, st.IsGraphNode)
-		kgfb.ProfileStatementTypeAddIdentityScope(w.b, scope)
-		kgfb.ProfileStatementTypeAddCodeType(w.b, codeType)
-		kgfb.ProfileStatementTypeAddAllowedParents(w.b, parents)
-		offs[i] = kgfb.ProfileStatementTypeEnd(w.b)
+		scope, codeType, parents := w.Strs(st.IdentityScope), w.OptStr(st.CodeType), w.allowedParents(st.AllowedParents)
+		kgfb.ProfileStatementTypeStart(w.B)
+		kgfb.ProfileStatementTypeAddSource(w.B, src)
+		kgfb.ProfileStatementTypeAddNormalized(w.B, norm)
+		kgfb.ProfileStatementTypeAddDescription(w.B, desc)
+		kgfb.ProfileStatementTypeAddAliases(w.B, aliases)
+		kgfb.ProfileStatementTypeAddControlledValues(w.B, values)
+		kgfb.ProfileStatementTypeAddIsGraphNode(w.B, st.IsGraphNode)
+		kgfb.ProfileStatementTypeAddIdentityScope(w.B, scope)
+		kgfb.ProfileStatementTypeAddCodeType(w.B, codeType)
+		kgfb.ProfileStatementTypeAddAllowedParents(w.B, parents)
+		offs[i] = kgfb.ProfileStatementTypeEnd(w.B)
 	}
-	return w.tables(offs, list != nil)
+	return w.Offsets(offs, list != nil)
 }
 
 func (w *builder) controlledValues(list []profile.ControlledValue) flatbuffers.UOffsetT {
 	offs := make([]flatbuffers.UOffsetT, len(list))
 	for i, v := range list {
-		canonical, aliases := w.str(v.CanonicalValue), w.strs(v.Aliases)
-		kgfb.ControlledValueStart(w.b)
-		kgfb.ControlledValueAddCanonicalValue(w.b, canonical)
-		kgfb.ControlledValueAddAliases(w.b, aliases)
-		offs[i] = kgfb.ControlledValueEnd(w.b)
+		canonical, aliases := w.Str(v.CanonicalValue), w.Strs(v.Aliases)
+		kgfb.ControlledValueStart(w.B)
+		kgfb.ControlledValueAddCanonicalValue(w.B, canonical)
+		kgfb.ControlledValueAddAliases(w.B, aliases)
+		offs[i] = kgfb.ControlledValueEnd(w.B)
 	}
-	return w.tables(offs, list != nil)
+	return w.Offsets(offs, list != nil)
 }
 
 func (w *builder) allowedParents(list []profile.AllowedParent) flatbuffers.UOffsetT {
 	offs := make([]flatbuffers.UOffsetT, len(list))
 	for i, a := range list {
-		parent := w.str(a.ParentStatementType)
-		kgfb.AllowedParentStart(w.b)
-		kgfb.AllowedParentAddParentStatementType(w.b, parent)
-		kgfb.AllowedParentAddMinCount(w.b, a.MinCount)
-		kgfb.AllowedParentAddMaxCount(w.b, a.MaxCount)
-		offs[i] = kgfb.AllowedParentEnd(w.b)
+		parent := w.Str(a.ParentStatementType)
+		kgfb.AllowedParentStart(w.B)
+		kgfb.AllowedParentAddParentStatementType(w.B, parent)
+		kgfb.AllowedParentAddMinCount(w.B, a.MinCount)
+		kgfb.AllowedParentAddMaxCount(w.B, a.MaxCount)
+		offs[i] = kgfb.AllowedParentEnd(w.B)
 	}
-	return w.tables(offs, list != nil)
+	return w.Offsets(offs, list != nil)
 }
 
 func (w *builder) codeTypes(list []profile.CodeType) flatbuffers.UOffsetT {
 	offs := make([]flatbuffers.UOffsetT, len(list))
 	for i, c := range list {
-		name, patterns, types, scopes := w.str(c.CodeType), w.strs(c.Patterns), w.strs(c.StatementTypes), w.strs(c.ScopeStatementTypes)
-		kgfb.CodeTypeStart(w.b)
-		kgfb.CodeTypeAddCodeType(w.b, name)
-		kgfb.CodeTypeAddPatterns(w.b, patterns)
-		kgfb.CodeTypeAddStatementTypes(w.b, types)
-		kgfb.CodeTypeAddScopeStatementTypes(w.b, scopes)
-		offs[i] = kgfb.CodeTypeEnd(w.b)
+		name, patterns, types, scopes := w.Str(c.CodeType), w.Strs(c.Patterns), w.Strs(c.StatementTypes), w.Strs(c.ScopeStatementTypes)
+		kgfb.CodeTypeStart(w.B)
+		kgfb.CodeTypeAddCodeType(w.B, name)
+		kgfb.CodeTypeAddPatterns(w.B, patterns)
+		kgfb.CodeTypeAddStatementTypes(w.B, types)
+		kgfb.CodeTypeAddScopeStatementTypes(w.B, scopes)
+		offs[i] = kgfb.CodeTypeEnd(w.B)
 	}
-	return w.tables(offs, list != nil)
+	return w.Offsets(offs, list != nil)
 }
 
 func (w *builder) parentRules(list []profile.CodeParentRule) flatbuffers.UOffsetT {
 	offs := make([]flatbuffers.UOffsetT, len(list))
 	for i, r := range list {
-		child, parent, method, re, repl := w.str(r.ChildCodeType), w.str(r.ParentCodeType), w.str(r.Method), w.str(r.Regex), w.str(r.Replacement)
-		kgfb.CodeParentRuleStart(w.b)
-		kgfb.CodeParentRuleAddChildCodeType(w.b, child)
-		kgfb.CodeParentRuleAddParentCodeType(w.b, parent)
-		kgfb.CodeParentRuleAddMethod(w.b, method)
-		kgfb.CodeParentRuleAddRegex(w.b, re)
-		kgfb.CodeParentRuleAddReplacement(w.b, repl)
-		offs[i] = kgfb.CodeParentRuleEnd(w.b)
+		child, parent, method, re, repl := w.Str(r.ChildCodeType), w.Str(r.ParentCodeType), w.Str(r.Method), w.Str(r.Regex), w.Str(r.Replacement)
+		kgfb.CodeParentRuleStart(w.B)
+		kgfb.CodeParentRuleAddChildCodeType(w.B, child)
+		kgfb.CodeParentRuleAddParentCodeType(w.B, parent)
+		kgfb.CodeParentRuleAddMethod(w.B, method)
+		kgfb.CodeParentRuleAddRegex(w.B, re)
+		kgfb.CodeParentRuleAddReplacement(w.B, repl)
+		offs[i] = kgfb.CodeParentRuleEnd(w.B)
 	}
-	return w.tables(offs, list != nil)
+	return w.Offsets(offs, list != nil)
 }
 
 func (w *builder) anomalies(list []profile.Anomaly) flatbuffers.UOffsetT {
 	offs := make([]flatbuffers.UOffsetT, len(list))
 	for i, a := range list {
-		id, desc, disclosure := w.str(a.AnomalyID), w.str(a.Description), w.str(a.RequiredDisclosure)
-		kgfb.AnomalyStart(w.b)
-		kgfb.AnomalyAddAnomalyId(w.b, id)
-		kgfb.AnomalyAddDescription(w.b, desc)
-		kgfb.AnomalyAddRequiredDisclosure(w.b, disclosure)
-		offs[i] = kgfb.AnomalyEnd(w.b)
+		id, desc, disclosure := w.Str(a.AnomalyID), w.Str(a.Description), w.Str(a.RequiredDisclosure)
+		kgfb.AnomalyStart(w.B)
+		kgfb.AnomalyAddAnomalyId(w.B, id)
+		kgfb.AnomalyAddDescription(w.B, desc)
+		kgfb.AnomalyAddRequiredDisclosure(w.B, disclosure)
+		offs[i] = kgfb.AnomalyEnd(w.B)
 	}
-	return w.tables(offs, list != nil)
+	return w.Offsets(offs, list != nil)
 }
 
 // key is one facet-normalised key before it is written.
@@ -270,14 +230,14 @@ func (w *builder) keys(p *profile.Profile) flatbuffers.UOffsetT {
 	list := keysOf(p)
 	offs := make([]flatbuffers.UOffsetT, len(list))
 	for i, k := range list {
-		s := w.b.CreateString(k.key)
-		kgfb.ProfileKeyStart(w.b)
-		kgfb.ProfileKeyAddKind(w.b, k.kind)
-		kgfb.ProfileKeyAddKey(w.b, s)
-		kgfb.ProfileKeyAddTarget(w.b, k.target)
-		offs[i] = kgfb.ProfileKeyEnd(w.b)
+		s := w.B.CreateString(k.key)
+		kgfb.ProfileKeyStart(w.B)
+		kgfb.ProfileKeyAddKind(w.B, k.kind)
+		kgfb.ProfileKeyAddKey(w.B, s)
+		kgfb.ProfileKeyAddTarget(w.B, k.target)
+		offs[i] = kgfb.ProfileKeyEnd(w.B)
 	}
-	return w.tables(offs, true)
+	return w.Offsets(offs, true)
 }
 
 // keysOf folds every name a request can use for p (grade labels and aliases,

@@ -1,8 +1,7 @@
 package profilefb
 
 import (
-	flatbuffers "github.com/google/flatbuffers/go"
-
+	"github.com/kgc-project/kgc/schema/internal/fbkit"
 	"github.com/kgc-project/kgc/schema/kgfb"
 	"github.com/kgc-project/kgc/schema/profile"
 	"github.com/kgc-project/kgc/schema/rights"
@@ -49,48 +48,6 @@ const (
 	ctScopes         = 3
 )
 
-// vtable returns the vtable offset of field number n.
-func vtable(n int) flatbuffers.VOffsetT { return flatbuffers.VOffsetT(4 + 2*n) }
-
-// strsAt copies the string vector in field n of t: nil when absent.
-func strsAt(t flatbuffers.Table, n int) []string {
-	o := flatbuffers.UOffsetT(t.Offset(vtable(n)))
-	if o == 0 {
-		return nil
-	}
-	start, l := t.Vector(o), t.VectorLen(o)
-	out := make([]string, l)
-	for i := range out {
-		out[i] = string(t.ByteVector(start + flatbuffers.UOffsetT(i*4)))
-	}
-	return out
-}
-
-// count returns the length of the vector in field n of t and whether it is present.
-func count(t flatbuffers.Table, n int) (int, bool) {
-	o := flatbuffers.UOffsetT(t.Offset(vtable(n)))
-	if o == 0 {
-		return 0, false
-	}
-	return t.VectorLen(o), true
-}
-
-// slice returns a slice of n elements, nil when the vector was absent.
-func slice[T any](n int, present bool) []T {
-	if !present {
-		return nil
-	}
-	return make([]T, n)
-}
-
-func optStr(b []byte) *string {
-	if b == nil {
-		return nil
-	}
-	s := string(b)
-	return &s
-}
-
 // Decode copies a compiled profile into a profile.Profile, equal to the one
 // Build was given. It allocates only what it returns and never points into
 // cp's buffer.
@@ -100,24 +57,24 @@ func Decode(cp *kgfb.CompiledProfile) *profile.Profile {
 		ProfileID:            string(cp.ProfileId()),
 		ProfileVersion:       string(cp.ProfileVersion()),
 		ProfileSchemaVersion: string(cp.ProfileSchemaVersion()),
-		FrameworkIDs:         strsAt(t, cpFrameworkIDs),
+		FrameworkIDs:         fbkit.StrsAt(t, cpFrameworkIDs),
 		LocalSubject:         string(cp.LocalSubject()),
-		NormalizedSubjects:   strsAt(t, cpNormalizedSubjects),
-		SubjectAliases:       strsAt(t, cpSubjectAliases),
+		NormalizedSubjects:   fbkit.StrsAt(t, cpNormalizedSubjects),
+		SubjectAliases:       fbkit.StrsAt(t, cpSubjectAliases),
 		SubjectMappingStatus: string(cp.SubjectMappingStatus()),
-		SubjectMappingNote:   optStr(cp.SubjectMappingNote()),
+		SubjectMappingNote:   fbkit.OptStr(cp.SubjectMappingNote()),
 		SubjectVocabulary: profile.SubjectVocabulary{
 			VocabularyID:      string(cp.VocabularyId()),
 			VocabularyVersion: string(cp.VocabularyVersion()),
-			Values:            strsAt(t, cpVocabularyValues),
+			Values:            fbkit.StrsAt(t, cpVocabularyValues),
 			UnmatchedValue:    string(cp.VocabularyUnmatchedValue()),
 		},
-		GradeLevelStatementTypes: strsAt(t, cpGradeLevelStatementTypes),
+		GradeLevelStatementTypes: fbkit.StrsAt(t, cpGradeLevelStatementTypes),
 		Hierarchy: profile.Hierarchy{
 			AllowMultiParent:   cp.AllowMultiParent(),
 			RelationshipType:   string(cp.RelationshipType()),
-			RootStatementTypes: strsAt(t, cpRootStatementTypes),
-			StatementTypeOrder: strsAt(t, cpStatementTypeOrder),
+			RootStatementTypes: fbkit.StrsAt(t, cpRootStatementTypes),
+			StatementTypeOrder: fbkit.StrsAt(t, cpStatementTypeOrder),
 		},
 		CodeSearchPolicy: profile.CodeSearchPolicy{
 			Availability:              string(cp.CodeAvailability()),
@@ -125,13 +82,13 @@ func Decode(cp *kgfb.CompiledProfile) *profile.Profile {
 			WhitespaceNormalization:   cp.CodeWhitespaceNormalization(),
 			PunctuationNormalization:  cp.CodePunctuationNormalization(),
 			AllowPrefixSearch:         cp.CodeAllowPrefix(),
-			PrefixDelimiters:          strsAt(t, cpPrefixDelimiters),
+			PrefixDelimiters:          fbkit.StrsAt(t, cpPrefixDelimiters),
 			CodesAreUniqueIdentifiers: cp.CodesAreUniqueIdentifiers(),
-			CanonicalizationNotes:     strsAt(t, cpCanonicalizationNotes),
+			CanonicalizationNotes:     fbkit.StrsAt(t, cpCanonicalizationNotes),
 		},
 		LanguagePolicy: profile.LanguagePolicy{
-			Languages:                 strsAt(t, cpLanguages),
-			Notes:                     strsAt(t, cpLanguageNotes),
+			Languages:                 fbkit.StrsAt(t, cpLanguages),
+			Notes:                     fbkit.StrsAt(t, cpLanguageNotes),
 			PreserveSourceTerminology: cp.PreserveSourceTerminology(),
 			AllowBilingualPairing:     cp.AllowBilingualPairing(),
 		},
@@ -139,11 +96,11 @@ func Decode(cp *kgfb.CompiledProfile) *profile.Profile {
 			HasOfficialActivities:         cp.HasOfficialActivities(),
 			HasOfficialAssessmentGuidance: cp.HasOfficialAssessmentGuidance(),
 			HasOfficialResources:          cp.HasOfficialResources(),
-			RoleNotes:                     strsAt(t, cpRoleNotes),
+			RoleNotes:                     fbkit.StrsAt(t, cpRoleNotes),
 		},
 		Rights: rights.Policy{
 			SourceLicense:             string(cp.SourceLicense()),
-			LicenseURI:                optStr(cp.LicenseUri()),
+			LicenseURI:                fbkit.OptStr(cp.LicenseUri()),
 			AttributionStatement:      string(cp.AttributionStatement()),
 			ReviewStatus:              string(cp.ReviewStatus()),
 			AllowStandardResources:    cp.AllowStandardResources(),
@@ -151,42 +108,42 @@ func Decode(cp *kgfb.CompiledProfile) *profile.Profile {
 			AllowBulkResource:         cp.AllowBulkResource(),
 			AllowGeneratedDerivatives: string(cp.AllowGeneratedDerivatives()),
 		},
-		ComparisonDimensions: strsAt(t, cpComparisonDimensions),
-		RequiredDisclosures:  strsAt(t, cpRequiredDisclosures),
+		ComparisonDimensions: fbkit.StrsAt(t, cpComparisonDimensions),
+		RequiredDisclosures:  fbkit.StrsAt(t, cpRequiredDisclosures),
 	}
-	p.GradeMappings = slice[profile.GradeMapping](count(t, cpGradeMappings))
+	p.GradeMappings = fbkit.Slice[profile.GradeMapping](t, cpGradeMappings)
 	var gm kgfb.GradeMapping
 	for i := range p.GradeMappings {
 		cp.GradeMappings(&gm, i)
 		gt := gm.Table()
-		p.GradeMappings[i] = profile.GradeMapping{LocalLabel: string(gm.LocalLabel()), Aliases: strsAt(gt, gmAliases), NormalizedGrades: strsAt(gt, gmGrades)}
+		p.GradeMappings[i] = profile.GradeMapping{LocalLabel: string(gm.LocalLabel()), Aliases: fbkit.StrsAt(gt, gmAliases), NormalizedGrades: fbkit.StrsAt(gt, gmGrades)}
 	}
-	p.EducationStageMappings = slice[profile.StageMapping](count(t, cpStageMappings))
+	p.EducationStageMappings = fbkit.Slice[profile.StageMapping](t, cpStageMappings)
 	var sm kgfb.StageMapping
 	for i := range p.EducationStageMappings {
 		cp.EducationStageMappings(&sm, i)
 		p.EducationStageMappings[i] = profile.StageMapping{LocalLabel: string(sm.LocalLabel()), NormalizedStage: string(sm.NormalizedStage())}
 	}
-	p.StatementTypes = slice[profile.StatementType](count(t, cpStatementTypes))
+	p.StatementTypes = fbkit.Slice[profile.StatementType](t, cpStatementTypes)
 	for i := range p.StatementTypes {
 		p.StatementTypes[i] = statementType(cp, i)
 	}
-	p.CodeSearchPolicy.CodeTypes = slice[profile.CodeType](count(t, cpCodeTypes))
+	p.CodeSearchPolicy.CodeTypes = fbkit.Slice[profile.CodeType](t, cpCodeTypes)
 	var ct kgfb.CodeType
 	for i := range p.CodeSearchPolicy.CodeTypes {
 		cp.CodeTypes(&ct, i)
 		tt := ct.Table()
-		p.CodeSearchPolicy.CodeTypes[i] = profile.CodeType{CodeType: string(ct.CodeType()), Patterns: strsAt(tt, ctPatterns),
-			StatementTypes: strsAt(tt, ctStatementTypes), ScopeStatementTypes: strsAt(tt, ctScopes)}
+		p.CodeSearchPolicy.CodeTypes[i] = profile.CodeType{CodeType: string(ct.CodeType()), Patterns: fbkit.StrsAt(tt, ctPatterns),
+			StatementTypes: fbkit.StrsAt(tt, ctStatementTypes), ScopeStatementTypes: fbkit.StrsAt(tt, ctScopes)}
 	}
-	p.CodeSearchPolicy.CodeParentRules = slice[profile.CodeParentRule](count(t, cpParentRules))
+	p.CodeSearchPolicy.CodeParentRules = fbkit.Slice[profile.CodeParentRule](t, cpParentRules)
 	var r kgfb.CodeParentRule
 	for i := range p.CodeSearchPolicy.CodeParentRules {
 		cp.CodeParentRules(&r, i)
 		p.CodeSearchPolicy.CodeParentRules[i] = profile.CodeParentRule{ChildCodeType: string(r.ChildCodeType()), ParentCodeType: string(r.ParentCodeType()),
 			Method: string(r.Method()), Regex: string(r.Regex()), Replacement: string(r.Replacement())}
 	}
-	p.KnownSourceAnomalies = slice[profile.Anomaly](count(t, cpAnomalies))
+	p.KnownSourceAnomalies = fbkit.Slice[profile.Anomaly](t, cpAnomalies)
 	var a kgfb.Anomaly
 	for i := range p.KnownSourceAnomalies {
 		cp.KnownSourceAnomalies(&a, i)
@@ -203,18 +160,18 @@ func statementType(cp *kgfb.CompiledProfile, i int) profile.StatementType {
 		SourceStatementType:     string(st.Source()),
 		NormalizedStatementType: string(st.Normalized()),
 		Description:             string(st.Description()),
-		Aliases:                 strsAt(t, stAliases),
+		Aliases:                 fbkit.StrsAt(t, stAliases),
 		IsGraphNode:             st.IsGraphNode(),
-		IdentityScope:           strsAt(t, stIdentityScope),
-		CodeType:                optStr(st.CodeType()),
+		IdentityScope:           fbkit.StrsAt(t, stIdentityScope),
+		CodeType:                fbkit.OptStr(st.CodeType()),
 	}
-	out.ControlledValues = slice[profile.ControlledValue](count(t, stControlledValues))
+	out.ControlledValues = fbkit.Slice[profile.ControlledValue](t, stControlledValues)
 	var cv kgfb.ControlledValue
 	for j := range out.ControlledValues {
 		st.ControlledValues(&cv, j)
-		out.ControlledValues[j] = profile.ControlledValue{CanonicalValue: string(cv.CanonicalValue()), Aliases: strsAt(cv.Table(), cvAliases)}
+		out.ControlledValues[j] = profile.ControlledValue{CanonicalValue: string(cv.CanonicalValue()), Aliases: fbkit.StrsAt(cv.Table(), cvAliases)}
 	}
-	out.AllowedParents = slice[profile.AllowedParent](count(t, stAllowedParents))
+	out.AllowedParents = fbkit.Slice[profile.AllowedParent](t, stAllowedParents)
 	var ap kgfb.AllowedParent
 	for j := range out.AllowedParents {
 		st.AllowedParents(&ap, j)

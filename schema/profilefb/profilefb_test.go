@@ -10,6 +10,7 @@ import (
 	flatbuffers "github.com/google/flatbuffers/go"
 
 	"github.com/kgc-project/kgc/internal/textnorm"
+	"github.com/kgc-project/kgc/schema/internal/fbkit/fbtest"
 	"github.com/kgc-project/kgc/schema/kgfb"
 	"github.com/kgc-project/kgc/schema/profile"
 )
@@ -60,7 +61,7 @@ func TestRoundTrip(t *testing.T) {
 			empty bool
 		}{{"lists absent", false}, {"lists empty", true}} {
 			v := clone(p)
-			setLists(reflect.ValueOf(v).Elem(), variant.empty)
+			fbtest.SetLists(reflect.ValueOf(v), variant.empty)
 			if got := Decode(compile(v)); !reflect.DeepEqual(got, v) {
 				t.Errorf("%s (%s): the compiled profile decodes to\n%+v\nwant\n%+v", path, variant.name, got, v)
 			}
@@ -70,28 +71,6 @@ func TestRoundTrip(t *testing.T) {
 
 // clone deep-copies p through the compiled form's own inverse, checked above.
 func clone(p *profile.Profile) *profile.Profile { return Decode(compile(p)) }
-
-// setLists makes every empty slice reachable from v nil (empty=false) or
-// non-nil and empty (empty=true).
-func setLists(v reflect.Value, empty bool) {
-	switch v.Kind() {
-	case reflect.Struct:
-		for i := range v.NumField() {
-			setLists(v.Field(i), empty)
-		}
-	case reflect.Slice:
-		if v.Len() == 0 {
-			if empty {
-				v.Set(reflect.MakeSlice(v.Type(), 0, 0))
-			} else {
-				v.Set(reflect.Zero(v.Type()))
-			}
-		}
-		for i := range v.Len() {
-			setLists(v.Index(i), empty)
-		}
-	}
-}
 
 // TestTargets: every name a profile gives a grade, statement type or subject
 // resolves to its owner through the compiled keys, however it is cased or

@@ -15,16 +15,18 @@ import (
 	"github.com/kgc-project/kgc/internal/pkggen"
 	"github.com/kgc-project/kgc/internal/pkgtest"
 	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/schema/manifest"
 	"github.com/kgc-project/kgc/schema/profile"
 )
 
-// TestCompiledProfileAnswersLikeProfileJSON builds the shipped packages twice,
-// with the compiled profile and without it (as images written before it
-// existed, whose profile_json the server decodes at open), and requires the
-// same profile and byte-identical answers to requests that resolve names
-// through the profile: grade labels and aliases, statement types, subjects,
-// in other cases and spacing, on both search tools.
-func TestCompiledProfileAnswersLikeProfileJSON(t *testing.T) {
+// TestCompiledFormsAnswerLikeTheirJSON builds the shipped packages twice,
+// with the compiled profile and manifest and without them (as images written
+// before they existed, whose profile_json and manifest_json the server decodes
+// at open), and requires the same profile and manifest and byte-identical
+// answers to requests that resolve names through the profile: grade labels
+// and aliases, statement types, subjects, in other cases and spacing, on both
+// search tools.
+func TestCompiledFormsAnswerLikeTheirJSON(t *testing.T) {
 	t.Parallel()
 	compiled, legacy := t.TempDir(), t.TempDir()
 	for i, spec := range pkggen.Shipped() {
@@ -32,7 +34,7 @@ func TestCompiledProfileAnswersLikeProfileJSON(t *testing.T) {
 		for _, c := range []struct {
 			dir  string
 			opts kgimgwrite.Options
-		}{{compiled, kgimgwrite.Options{Compiler: "kgc test"}}, {legacy, kgimgwrite.Options{Compiler: "kgc test", WithoutCompiledProfile: true}}} {
+		}{{compiled, kgimgwrite.Options{Compiler: "kgc test"}}, {legacy, kgimgwrite.Options{Compiler: "kgc test", WithoutCompiledForms: true}}} {
 			data, _, err := imgtest.CompileWith(f.Dir, f.Profiles, "", c.opts)
 			if err != nil {
 				t.Fatal(err)
@@ -43,8 +45,9 @@ func TestCompiledProfileAnswersLikeProfileJSON(t *testing.T) {
 		}
 	}
 	a, b := imgtest.Catalog(t, compiled), imgtest.Catalog(t, legacy)
-	if a.Packages[0].Img.CompiledProfile() == nil || b.Packages[0].Img.CompiledProfile() != nil {
-		t.Fatal("the two catalogs do not differ in the compiled profile")
+	if a.Packages[0].Img.CompiledProfile() == nil || b.Packages[0].Img.CompiledProfile() != nil ||
+		a.Packages[0].Img.CompiledManifest() == nil || b.Packages[0].Img.CompiledManifest() != nil {
+		t.Fatal("the two catalogs do not differ in the compiled forms")
 	}
 	ctx := context.Background()
 	sa, sb := New(a, Options{}), New(b, Options{})
@@ -56,6 +59,9 @@ func TestCompiledProfileAnswersLikeProfileJSON(t *testing.T) {
 		}
 		if !reflect.DeepEqual(p.Profile(), want) || !reflect.DeepEqual(b.Packages[i].Profile(), want) {
 			t.Fatalf("%s: the served profile is not the embedded one", p.FrameworkID())
+		}
+		if m, fs := manifest.Decode(p.Img.ManifestJSON()); len(fs) > 0 || !reflect.DeepEqual(p.Manifest, m) || !reflect.DeepEqual(b.Packages[i].Manifest, m) {
+			t.Fatalf("%s: the served manifest is not the embedded one", p.FrameworkID())
 		}
 		for _, req := range profileRequests(p) {
 			ra, erra := sa.Call(ctx, req.tool, json.RawMessage(req.args))

@@ -8,6 +8,8 @@ import (
 
 	"github.com/kgc-project/kgc/runtime/kgimg"
 	"github.com/kgc-project/kgc/schema/kgfb"
+	"github.com/kgc-project/kgc/schema/manifest"
+	"github.com/kgc-project/kgc/schema/manifestfb"
 	"github.com/kgc-project/kgc/schema/profile"
 	"github.com/kgc-project/kgc/schema/profilefb"
 )
@@ -43,6 +45,21 @@ func compiledProfile(img *kgimg.Image) (*kgfb.CompiledProfile, error) {
 	b := flatbuffers.NewBuilder(len(img.ProfileJSON()))
 	b.Finish(profilefb.Build(b, prof))
 	return kgfb.GetRootAsCompiledProfile(b.FinishedBytes(), 0), nil
+}
+
+// packageManifest returns the image's manifest, copied out of its compiled
+// form: nothing is parsed or checked again (the gate did, and the structural
+// walk has bounded every field). An image written before the compiled
+// manifest was stored has only manifest_json, decoded and checked as before.
+func packageManifest(img *kgimg.Image) (*manifest.Manifest, error) {
+	if cm := img.CompiledManifest(); cm != nil {
+		return manifestfb.Decode(cm), nil
+	}
+	m, fs := manifest.Decode(img.ManifestJSON())
+	if m == nil || len(fs) > 0 {
+		return nil, fmt.Errorf("%w: the embedded manifest does not decode cleanly", kgimg.ErrCorrupt)
+	}
+	return m, nil
 }
 
 // Profile returns the package's interpretation profile, copied out of the
