@@ -67,9 +67,15 @@ func New(cat *catalog.Catalog, opts Options) *Service {
 func (s *Service) Catalog() *catalog.Catalog { return s.cat }
 
 // Warm builds what the first catalog-wide answers need (the public catalog
-// document and its digest), so that a server can do it right after start
-// instead of on its first list_frameworks.
-func (s *Service) Warm() { s.catalogSha256() }
+// document and its digest, every package's profile copied out of its compiled
+// form), so that a server can do it right after start instead of on its first
+// list_frameworks or federated search.
+func (s *Service) Warm() {
+	s.catalogSha256()
+	for _, p := range s.cat.Packages {
+		p.Profile()
+	}
+}
 
 // memo caches values derived only from the immutable catalog (hashes,
 // capabilities, statistics), built on first use. Cached values are shared and
