@@ -276,3 +276,23 @@ func TestStartupPolicies(t *testing.T) {
 		t.Errorf("--print-config: %d %s", code, stdout)
 	}
 }
+
+// TestStdinClosedAtOnceExitsCleanly: a host that initializes and hangs up at
+// once stops kgmcp while the images are still being verified or the query
+// layer warmed over them; the images must not be unmapped under that work
+// (it once faulted about every other run).
+func TestStdinClosedAtOnceExitsCleanly(t *testing.T) {
+	t.Parallel()
+	images := shippedImages(t)
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n"
+	for i := 0; i < 20; i++ {
+		cmd := exec.Command(binary, images)
+		cmd.Stdin = strings.NewReader(init)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil || !strings.Contains(string(out), `"serverInfo"`) {
+			t.Fatalf("run %d: %v\nstdout: %s\nstderr: %.2000s", i, err, out, stderr.String())
+		}
+	}
+}

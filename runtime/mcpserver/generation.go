@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
@@ -107,8 +108,23 @@ func (s *Server) Close() <-chan struct{} {
 }
 
 // Warm builds the query layer over the catalog as soon as it is verified, off
-// the request path (the first request would otherwise pay for it).
-func (s *Server) Warm(ctx context.Context) { s.gen.Load().service(ctx) }
+// the request path (the first request would otherwise pay for it). It reads
+// the mapped images, so it is guarded as a request is: it pins the generation
+// (a Close meanwhile unmaps the images only once it has returned), and a fault
+// on an image modified in place under it ends the warm-up with a log line
+// instead of the process (requests then build what they need, under their
+// own guard).
+func (s *Server) Warm(ctx context.Context) {
+	ctx, g := s.enter(ctx)
+	defer g.leave()
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Warn("warming the query layer stopped; requests will build what they need", "panic", fmt.Sprint(r))
+		}
+	}()
+	g.service(ctx)
+}
 
 // Current returns the catalog answered from now, or nil while it is still
 // being verified (or was refused).

@@ -1,0 +1,93 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A tool result's text block and structured content are the same canonical
+// JSON, encoded once by envelope. Handed to the SDK as a *mcp.CallToolResult,
+// those bytes are passed over again before they reach the wire: the result's
+// MarshalJSON escapes the text and compacts the structured content (encoding/json
+// validates and compacts every json.RawMessage it marshals), encoding/json
+// compacts what MarshalJSON returned, and the JSON-RPC encoder compacts the
+// whole result once more. encodedResults takes out the first of those passes
+// over the structured content: the result is handed over as an
+// encodedToolResult, whose MarshalJSON lets the SDK encode everything but the
+// two large values (as placeholders) and splices them in: the text escaped
+// once, the structured content as it is. The bytes on the wire are the same
+// (a test compares them with the SDK's own encoding). The two passes that are
+// left are the SDK's and cannot be avoided from outside it (bench/README.md).
+
+// encodedResults is the receiving middleware that wraps successful tool
+// results (see above). It must be the outermost one, so that the others see
+// the *mcp.CallToolResult.
+func encodedResults(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if r, ok := res.(*mcp.CallToolResult); ok && err == nil && !r.IsError && len(r.Content) > 0 {
+			raw, ok := r.StructuredContent.(json.RawMessage)
+			if t, isText := r.Content[0].(*mcp.TextContent); ok && isText && t.Annotations == nil && t.Meta == nil {
+				return &encodedToolResult{CallToolResult: r, text: t.Text, structured: raw}, nil
+			}
+		}
+		return res, err
+	}
+}
+
+// encodedToolResult is a tool result whose first text block and structured
+// content are spliced into the SDK's encoding of the rest. It embeds the
+// result, so whatever the SDK sets on it after the handlers (result type,
+// _meta) is encoded as before.
+type encodedToolResult struct {
+	*mcp.CallToolResult
+	text       string
+	structured json.RawMessage
+}
+
+// The placeholders, and how the SDK encodes them.
+const textPlaceholder, structuredPlaceholder = "\x00kgc-encoded-text\x00", "\x00kgc-encoded-structured-content\x00"
+
+var textMark, structuredMark = func() ([]byte, []byte) {
+	t, _ := json.Marshal(textPlaceholder)
+	s, _ := json.Marshal(structuredPlaceholder)
+	return t, s
+}()
+
+// MarshalJSON encodes the result exactly as (*mcp.CallToolResult).MarshalJSON
+// does.
+func (r *encodedToolResult) MarshalJSON() ([]byte, error) {
+	skeleton := *r.CallToolResult
+	skeleton.Content = append([]mcp.Content{&mcp.TextContent{Text: textPlaceholder}}, r.Content[1:]...)
+	skeleton.StructuredContent = json.RawMessage(structuredMark)
+	sk, err := skeleton.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	ti, si := bytes.Index(sk, textMark), bytes.Index(sk, structuredMark)
+	if ti < 0 || si < ti || bytes.Count(sk, textMark) != 1 || bytes.Count(sk, structuredMark) != 1 {
+		// A placeholder is not where it is expected (another value of the
+		// result spells it): let the SDK encode the result itself.
+		return r.CallToolResult.MarshalJSON()
+	}
+	text, err := json.Marshal(r.text)
+	if err != nil {
+		return nil, err
+	}
+	out := bytes.NewBuffer(make([]byte, 0, len(sk)-len(textMark)-len(structuredMark)+len(text)+len(r.structured)))
+	out.Write(sk[:ti])
+	out.Write(text)
+	out.Write(sk[ti+len(textMark) : si])
+	// json.Marshal escapes <, > and & (and U+2028, U+2029) in the strings of
+	// a RawMessage it compacts; so does HTMLEscape, without compacting again.
+	if bytes.ContainsAny(r.structured, "<>&\u2028\u2029") {
+		json.HTMLEscape(out, r.structured)
+	} else {
+		out.Write(r.structured)
+	}
+	out.Write(sk[si+len(structuredMark):])
+	return out.Bytes(), nil
+}
