@@ -224,3 +224,39 @@ func TestStdioStopAnswersWhatWasRead(t *testing.T) {
 	}
 	t.Logf("%d of 200 calls answered after SIGTERM", got)
 }
+
+// TestStdioBatchesUnderTheOlderProtocol: kgmcp writes successful responses
+// itself (the SDK's encoder would compact them again), except in a session
+// that sends batches, whose responses the SDK assembles into one array line.
+// Under protocol 2025-03-26 a batch is answered as a batch, and the single
+// calls before and after it as single lines.
+func TestStdioBatchesUnderTheOlderProtocol(t *testing.T) {
+	t.Parallel()
+	c := startStdio(t, shippedImages(t))
+	c.send(t, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	if m := c.next(t); m["id"] != float64(1) {
+		t.Fatalf("initialize: %v", m)
+	}
+	call := `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"list_frameworks","arguments":{"request":{}}}}`
+	c.send(t, fmt.Sprintf(call, 2))
+	if m := c.next(t); m["id"] != float64(2) || m["result"] == nil {
+		t.Fatalf("single call before the batch: %v", m)
+	}
+	c.send(t, `[`+fmt.Sprintf(call, 3)+`,{"jsonrpc":"2.0","id":"p","method":"ping"}]`)
+	if !c.out.Scan() {
+		t.Fatalf("no answer to the batch: %s", tail(c.stderr.String()))
+	}
+	var batch []map[string]any
+	if err := json.Unmarshal(c.out.Bytes(), &batch); err != nil || len(batch) != 2 {
+		t.Fatalf("the batch's answer is not an array of two: %v %.300s", err, c.out.Text())
+	}
+	ids := map[any]bool{batch[0]["id"]: true, batch[1]["id"]: true}
+	if !ids[float64(3)] || !ids["p"] || batch[0]["result"] == nil || batch[1]["result"] == nil {
+		t.Fatalf("batch answers: %.500s", c.out.Text())
+	}
+	c.send(t, fmt.Sprintf(call, 4))
+	if m := c.next(t); m["id"] != float64(4) || m["result"] == nil {
+		t.Fatalf("single call after the batch: %v", m)
+	}
+}

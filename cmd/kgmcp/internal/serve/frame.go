@@ -128,3 +128,9 @@ func errorReply(id json.RawMessage, code int, message string) []byte {
 	}{"2.0", id, jsonrpc.Error{Code: int64(code), Message: message}})
 	return b
 }
+
+// isBatch reports whether a frame checkFrame passed is a batch.
+func isBatch(frame []byte) bool {
+	frame = bytes.TrimSpace(frame)
+	return len(frame) > 0 && frame[0] == '['
+}

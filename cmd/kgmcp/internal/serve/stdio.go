@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -44,8 +45,8 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &stdioConn{inner: inner, calls: newCounter(t.maxInFlight), drainTimeout: t.drainTimeout}
-	go pump(t.in, pw, out, t.log)
+	c := &stdioConn{inner: inner, out: out, calls: newCounter(t.maxInFlight), drainTimeout: t.drainTimeout}
+	go pump(t.in, pw, out, &c.batches, t.log)
 	if t.stop != nil {
 		go func() {
 			<-t.stop
@@ -56,8 +57,9 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 }
 
 // pump copies the lines of in that pass checkFrame to w and answers the
-// others on out. It closes w when in ends.
-func pump(in io.Reader, w *io.PipeWriter, out io.Writer, log *slog.Logger) {
+// others on out; it sets batches once it passes on a batch. It closes w when
+// in ends.
+func pump(in io.Reader, w *io.PipeWriter, out io.Writer, batches *atomic.Bool, log *slog.Logger) {
 	br := bufio.NewReaderSize(in, 64<<10)
 	var line []byte
 	for {
@@ -81,6 +83,9 @@ func pump(in io.Reader, w *io.PipeWriter, out io.Writer, log *slog.Logger) {
 				frame = line
 			}
 			if ok, reply := checkFrame(frame); ok {
+				if isBatch(frame) {
+					batches.Store(true)
+				}
 				if _, werr := w.Write(frame); werr != nil {
 					return
 				}
@@ -100,9 +105,12 @@ func pump(in io.Reader, w *io.PipeWriter, out io.Writer, log *slog.Logger) {
 	}
 }
 
-// stdioConn counts the calls read and not yet answered.
+// stdioConn counts the calls read and not yet answered, and writes
+// successful responses itself (responseLine) until the client sends a batch.
 type stdioConn struct {
 	inner        mcp.Connection
+	out          io.Writer // the writer inner writes to, whole lines at a time
+	batches      atomic.Bool
 	calls        *counter
 	drainTimeout time.Duration
 }
@@ -133,6 +141,14 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 			fixed := *resp
 			fixed.Error = &jsonrpc.Error{Code: codeFor(resp.Error.Error()), Message: resp.Error.Error()}
 			msg = &fixed
+		} else if !c.batches.Load() {
+			if line, ok := responseLine(resp); ok {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				_, err := c.out.Write(line)
+				return err
+			}
 		}
 	}
 	return c.inner.Write(ctx, msg)
