@@ -73,13 +73,15 @@ func (r *encodedToolResult) MarshalJSON() ([]byte, error) {
 		// result spells it): let the SDK encode the result itself.
 		return r.CallToolResult.MarshalJSON()
 	}
-	text, err := json.Marshal(r.text)
-	if err != nil {
+	// The escaped text is about as long as the text; the buffer grows if not.
+	out := bytes.NewBuffer(make([]byte, 0, len(sk)-len(textMark)-len(structuredMark)+len(r.text)+len(r.text)/8+len(r.structured)))
+	out.Write(sk[:ti])
+	// Escaped by encoding/json as json.Marshal does (HTML escaping on),
+	// straight into the output; Encode ends the value with a newline.
+	if err := json.NewEncoder(out).Encode(r.text); err != nil {
 		return nil, err
 	}
-	out := bytes.NewBuffer(make([]byte, 0, len(sk)-len(textMark)-len(structuredMark)+len(text)+len(r.structured)))
-	out.Write(sk[:ti])
-	out.Write(text)
+	out.Truncate(out.Len() - 1)
 	out.Write(sk[ti+len(textMark) : si])
 	// json.Marshal escapes <, > and & (and U+2028, U+2029) in the strings of
 	// a RawMessage it compacts; so does HTMLEscape, without compacting again.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -119,7 +120,9 @@ func (s *Server) envelope(q *query.Service, name string, out any) *mcp.CallToolR
 		// a result with nothing to cut gets here.
 		return s.toolError(name, query.ResultTooLarge("the "+name+" result"))
 	}
-	content := []mcp.Content{&mcp.TextContent{Text: string(b)}}
+	// The text block is the structured content's bytes, not a copy of them:
+	// b is never written again once encoded.
+	content := []mcp.Content{&mcp.TextContent{Text: unsafe.String(unsafe.SliceData(b), len(b))}}
 	for _, l := range q.Links(out) {
 		size := l.Size
 		content = append(content, &mcp.ResourceLink{URI: l.URI, Name: l.Name, Title: l.Title, MIMEType: l.MIMEType, Size: &size})
