@@ -89,6 +89,11 @@ var (
 		scalar("allow_standard_resources", 1), scalar("allow_full_text", 1), scalar("allow_bulk_resource", 1),
 		str("allow_generated_derivatives"),
 	}}
+	rightsDesc = &tableDesc{"RightsPolicy", []fieldDesc{
+		str("source_license"), str("license_uri"), str("attribution_statement"), str("review_status"),
+		scalar("allow_standard_resources", 1), scalar("allow_full_text", 1), scalar("allow_bulk_resource", 1),
+		str("allow_generated_derivatives"),
+	}}
 	stageMappingDesc    = &tableDesc{"StageMapping", []fieldDesc{str("local_label"), str("normalized_stage")}}
 	controlledValueDesc = &tableDesc{"ControlledValue", []fieldDesc{str("canonical_value"), strs("aliases")}}
 	allowedParentDesc   = &tableDesc{"AllowedParent", []fieldDesc{str("parent_statement_type"), scalar("min_count", 8), scalar("max_count", 8)}}
@@ -118,9 +123,7 @@ var (
 		strs("canonicalization_notes"), strs("languages"), strs("language_notes"),
 		scalar("preserve_source_terminology", 1), scalar("allow_bilingual_pairing", 1),
 		scalar("has_official_activities", 1), scalar("has_official_assessment_guidance", 1),
-		scalar("has_official_resources", 1), strs("role_notes"), str("source_license"), str("license_uri"),
-		str("attribution_statement"), str("review_status"), scalar("allow_standard_resources", 1),
-		scalar("allow_full_text", 1), scalar("allow_bulk_resource", 1), str("allow_generated_derivatives"),
+		scalar("has_official_resources", 1), strs("role_notes"), table("rights", rightsDesc),
 		strs("comparison_dimensions"), tables("known_source_anomalies", anomalyDesc), strs("required_disclosures"),
 		tables("keys", profileKeyDesc),
 	}}
@@ -146,10 +149,7 @@ var (
 		str("code_search"), scalar("multi_parent", 1), scalar("has_detailed_provenance", 1),
 		scalar("has_unresolved_relationships", 1), scalar("has_official_activities", 1),
 		scalar("has_official_assessment_guidance", 1), scalar("has_learning_progressions", 1),
-		scalar("has_learning_progression_provenance", 1), str("source_license"), str("license_uri"),
-		str("attribution_statement"), str("review_status"), scalar("allow_standard_resources", 1),
-		scalar("allow_full_text", 1), scalar("allow_bulk_resource", 1), str("allow_generated_derivatives"),
-		str("validation_status"), str("validated_at"), tables("snapshot_relations", relationDesc),
+		scalar("has_learning_progression_provenance", 1), table("rights", rightsDesc), str("validation_status"), str("validated_at"), tables("snapshot_relations", relationDesc),
 	}}
 	identityDesc = &tableDesc{"Identity", []fieldDesc{
 		reqStr("framework_id"), reqStr("snapshot_id"), reqStr("graph_package_id"), str("graph_type"),
@@ -175,7 +175,7 @@ var allTables = []*tableDesc{
 	stringsDesc, stringListsDesc, nodesDesc, relationshipsDesc, adjacencyDesc, facetDesc, postingListDesc,
 	searchDesc, provenanceDesc, artifactDesc, gradeMappingDesc, statementTypeDesc, policyDesc, identityDesc, imageDesc,
 	stageMappingDesc, controlledValueDesc, allowedParentDesc, profileTypeDesc, codeTypeDesc, parentRuleDesc, anomalyDesc,
-	profileKeyDesc, compiledDesc, frameworkDesc, manifestArtifactDesc, checksumDesc, relationDesc, compiledManifestDesc,
+	rightsDesc, profileKeyDesc, compiledDesc, frameworkDesc, manifestArtifactDesc, checksumDesc, relationDesc, compiledManifestDesc,
 }
 
 // slot returns the field index of name in d (its vtable slot).

@@ -427,15 +427,20 @@ func (rcv *CompiledManifest) MutateHasLearningProgressionProvenance(n bool) bool
 	return rcv._tab.MutateBoolSlot(72, n)
 }
 
-func (rcv *CompiledManifest) SourceLicense() []byte {
+func (rcv *CompiledManifest) Rights(obj *RightsPolicy) *RightsPolicy {
 	o := flatbuffers.UOffsetT(rcv._tab.Offset(74))
 	if o != 0 {
-		return rcv._tab.ByteVector(o + rcv._tab.Pos)
+		x := rcv._tab.Indirect(o + rcv._tab.Pos)
+		if obj == nil {
+			obj = new(RightsPolicy)
+		}
+		obj.Init(rcv._tab.Bytes, x)
+		return obj
 	}
 	return nil
 }
 
-func (rcv *CompiledManifest) LicenseUri() []byte {
+func (rcv *CompiledManifest) ValidationStatus() []byte {
 	o := flatbuffers.UOffsetT(rcv._tab.Offset(76))
 	if o != 0 {
 		return rcv._tab.ByteVector(o + rcv._tab.Pos)
@@ -443,7 +448,7 @@ func (rcv *CompiledManifest) LicenseUri() []byte {
 	return nil
 }
 
-func (rcv *CompiledManifest) AttributionStatement() []byte {
+func (rcv *CompiledManifest) ValidatedAt() []byte {
 	o := flatbuffers.UOffsetT(rcv._tab.Offset(78))
 	if o != 0 {
 		return rcv._tab.ByteVector(o + rcv._tab.Pos)
@@ -451,76 +456,8 @@ func (rcv *CompiledManifest) AttributionStatement() []byte {
 	return nil
 }
 
-func (rcv *CompiledManifest) ReviewStatus() []byte {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(80))
-	if o != 0 {
-		return rcv._tab.ByteVector(o + rcv._tab.Pos)
-	}
-	return nil
-}
-
-func (rcv *CompiledManifest) AllowStandardResources() bool {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(82))
-	if o != 0 {
-		return rcv._tab.GetBool(o + rcv._tab.Pos)
-	}
-	return false
-}
-
-func (rcv *CompiledManifest) MutateAllowStandardResources(n bool) bool {
-	return rcv._tab.MutateBoolSlot(82, n)
-}
-
-func (rcv *CompiledManifest) AllowFullText() bool {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(84))
-	if o != 0 {
-		return rcv._tab.GetBool(o + rcv._tab.Pos)
-	}
-	return false
-}
-
-func (rcv *CompiledManifest) MutateAllowFullText(n bool) bool {
-	return rcv._tab.MutateBoolSlot(84, n)
-}
-
-func (rcv *CompiledManifest) AllowBulkResource() bool {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(86))
-	if o != 0 {
-		return rcv._tab.GetBool(o + rcv._tab.Pos)
-	}
-	return false
-}
-
-func (rcv *CompiledManifest) MutateAllowBulkResource(n bool) bool {
-	return rcv._tab.MutateBoolSlot(86, n)
-}
-
-func (rcv *CompiledManifest) AllowGeneratedDerivatives() []byte {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(88))
-	if o != 0 {
-		return rcv._tab.ByteVector(o + rcv._tab.Pos)
-	}
-	return nil
-}
-
-func (rcv *CompiledManifest) ValidationStatus() []byte {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(90))
-	if o != 0 {
-		return rcv._tab.ByteVector(o + rcv._tab.Pos)
-	}
-	return nil
-}
-
-func (rcv *CompiledManifest) ValidatedAt() []byte {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(92))
-	if o != 0 {
-		return rcv._tab.ByteVector(o + rcv._tab.Pos)
-	}
-	return nil
-}
-
 func (rcv *CompiledManifest) SnapshotRelations(obj *SnapshotRelation, j int) bool {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(94))
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(80))
 	if o != 0 {
 		x := rcv._tab.Vector(o)
 		x += flatbuffers.UOffsetT(j) * 4
@@ -532,7 +469,7 @@ func (rcv *CompiledManifest) SnapshotRelations(obj *SnapshotRelation, j int) boo
 }
 
 func (rcv *CompiledManifest) SnapshotRelationsLength() int {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(94))
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(80))
 	if o != 0 {
 		return rcv._tab.VectorLen(o)
 	}
@@ -540,7 +477,7 @@ func (rcv *CompiledManifest) SnapshotRelationsLength() int {
 }
 
 func CompiledManifestStart(builder *flatbuffers.Builder) {
-	builder.StartObject(46)
+	builder.StartObject(39)
 }
 func CompiledManifestAddManifestVersion(builder *flatbuffers.Builder, manifestVersion flatbuffers.UOffsetT) {
 	builder.PrependUOffsetTSlot(0, flatbuffers.UOffsetT(manifestVersion), 0)
@@ -656,38 +593,17 @@ func CompiledManifestAddHasLearningProgressions(builder *flatbuffers.Builder, ha
 func CompiledManifestAddHasLearningProgressionProvenance(builder *flatbuffers.Builder, hasLearningProgressionProvenance bool) {
 	builder.PrependBoolSlot(34, hasLearningProgressionProvenance, false)
 }
-func CompiledManifestAddSourceLicense(builder *flatbuffers.Builder, sourceLicense flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(35, flatbuffers.UOffsetT(sourceLicense), 0)
-}
-func CompiledManifestAddLicenseUri(builder *flatbuffers.Builder, licenseUri flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(36, flatbuffers.UOffsetT(licenseUri), 0)
-}
-func CompiledManifestAddAttributionStatement(builder *flatbuffers.Builder, attributionStatement flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(37, flatbuffers.UOffsetT(attributionStatement), 0)
-}
-func CompiledManifestAddReviewStatus(builder *flatbuffers.Builder, reviewStatus flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(38, flatbuffers.UOffsetT(reviewStatus), 0)
-}
-func CompiledManifestAddAllowStandardResources(builder *flatbuffers.Builder, allowStandardResources bool) {
-	builder.PrependBoolSlot(39, allowStandardResources, false)
-}
-func CompiledManifestAddAllowFullText(builder *flatbuffers.Builder, allowFullText bool) {
-	builder.PrependBoolSlot(40, allowFullText, false)
-}
-func CompiledManifestAddAllowBulkResource(builder *flatbuffers.Builder, allowBulkResource bool) {
-	builder.PrependBoolSlot(41, allowBulkResource, false)
-}
-func CompiledManifestAddAllowGeneratedDerivatives(builder *flatbuffers.Builder, allowGeneratedDerivatives flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(42, flatbuffers.UOffsetT(allowGeneratedDerivatives), 0)
+func CompiledManifestAddRights(builder *flatbuffers.Builder, rights flatbuffers.UOffsetT) {
+	builder.PrependUOffsetTSlot(35, flatbuffers.UOffsetT(rights), 0)
 }
 func CompiledManifestAddValidationStatus(builder *flatbuffers.Builder, validationStatus flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(43, flatbuffers.UOffsetT(validationStatus), 0)
+	builder.PrependUOffsetTSlot(36, flatbuffers.UOffsetT(validationStatus), 0)
 }
 func CompiledManifestAddValidatedAt(builder *flatbuffers.Builder, validatedAt flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(44, flatbuffers.UOffsetT(validatedAt), 0)
+	builder.PrependUOffsetTSlot(37, flatbuffers.UOffsetT(validatedAt), 0)
 }
 func CompiledManifestAddSnapshotRelations(builder *flatbuffers.Builder, snapshotRelations flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(45, flatbuffers.UOffsetT(snapshotRelations), 0)
+	builder.PrependUOffsetTSlot(38, flatbuffers.UOffsetT(snapshotRelations), 0)
 }
 func CompiledManifestStartSnapshotRelationsVector(builder *flatbuffers.Builder, numElems int) flatbuffers.UOffsetT {
 	return builder.StartVector(4, numElems, 4)

@@ -557,84 +557,21 @@ func (rcv *CompiledProfile) RoleNotesLength() int {
 	return 0
 }
 
-func (rcv *CompiledProfile) SourceLicense() []byte {
+func (rcv *CompiledProfile) Rights(obj *RightsPolicy) *RightsPolicy {
 	o := flatbuffers.UOffsetT(rcv._tab.Offset(82))
 	if o != 0 {
-		return rcv._tab.ByteVector(o + rcv._tab.Pos)
-	}
-	return nil
-}
-
-func (rcv *CompiledProfile) LicenseUri() []byte {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(84))
-	if o != 0 {
-		return rcv._tab.ByteVector(o + rcv._tab.Pos)
-	}
-	return nil
-}
-
-func (rcv *CompiledProfile) AttributionStatement() []byte {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(86))
-	if o != 0 {
-		return rcv._tab.ByteVector(o + rcv._tab.Pos)
-	}
-	return nil
-}
-
-func (rcv *CompiledProfile) ReviewStatus() []byte {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(88))
-	if o != 0 {
-		return rcv._tab.ByteVector(o + rcv._tab.Pos)
-	}
-	return nil
-}
-
-func (rcv *CompiledProfile) AllowStandardResources() bool {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(90))
-	if o != 0 {
-		return rcv._tab.GetBool(o + rcv._tab.Pos)
-	}
-	return false
-}
-
-func (rcv *CompiledProfile) MutateAllowStandardResources(n bool) bool {
-	return rcv._tab.MutateBoolSlot(90, n)
-}
-
-func (rcv *CompiledProfile) AllowFullText() bool {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(92))
-	if o != 0 {
-		return rcv._tab.GetBool(o + rcv._tab.Pos)
-	}
-	return false
-}
-
-func (rcv *CompiledProfile) MutateAllowFullText(n bool) bool {
-	return rcv._tab.MutateBoolSlot(92, n)
-}
-
-func (rcv *CompiledProfile) AllowBulkResource() bool {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(94))
-	if o != 0 {
-		return rcv._tab.GetBool(o + rcv._tab.Pos)
-	}
-	return false
-}
-
-func (rcv *CompiledProfile) MutateAllowBulkResource(n bool) bool {
-	return rcv._tab.MutateBoolSlot(94, n)
-}
-
-func (rcv *CompiledProfile) AllowGeneratedDerivatives() []byte {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(96))
-	if o != 0 {
-		return rcv._tab.ByteVector(o + rcv._tab.Pos)
+		x := rcv._tab.Indirect(o + rcv._tab.Pos)
+		if obj == nil {
+			obj = new(RightsPolicy)
+		}
+		obj.Init(rcv._tab.Bytes, x)
+		return obj
 	}
 	return nil
 }
 
 func (rcv *CompiledProfile) ComparisonDimensions(j int) []byte {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(98))
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(84))
 	if o != 0 {
 		a := rcv._tab.Vector(o)
 		return rcv._tab.ByteVector(a + flatbuffers.UOffsetT(j*4))
@@ -643,7 +580,7 @@ func (rcv *CompiledProfile) ComparisonDimensions(j int) []byte {
 }
 
 func (rcv *CompiledProfile) ComparisonDimensionsLength() int {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(98))
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(84))
 	if o != 0 {
 		return rcv._tab.VectorLen(o)
 	}
@@ -651,7 +588,7 @@ func (rcv *CompiledProfile) ComparisonDimensionsLength() int {
 }
 
 func (rcv *CompiledProfile) KnownSourceAnomalies(obj *Anomaly, j int) bool {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(100))
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(86))
 	if o != 0 {
 		x := rcv._tab.Vector(o)
 		x += flatbuffers.UOffsetT(j) * 4
@@ -663,7 +600,7 @@ func (rcv *CompiledProfile) KnownSourceAnomalies(obj *Anomaly, j int) bool {
 }
 
 func (rcv *CompiledProfile) KnownSourceAnomaliesLength() int {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(100))
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(86))
 	if o != 0 {
 		return rcv._tab.VectorLen(o)
 	}
@@ -671,7 +608,7 @@ func (rcv *CompiledProfile) KnownSourceAnomaliesLength() int {
 }
 
 func (rcv *CompiledProfile) RequiredDisclosures(j int) []byte {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(102))
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(88))
 	if o != 0 {
 		a := rcv._tab.Vector(o)
 		return rcv._tab.ByteVector(a + flatbuffers.UOffsetT(j*4))
@@ -680,7 +617,7 @@ func (rcv *CompiledProfile) RequiredDisclosures(j int) []byte {
 }
 
 func (rcv *CompiledProfile) RequiredDisclosuresLength() int {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(102))
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(88))
 	if o != 0 {
 		return rcv._tab.VectorLen(o)
 	}
@@ -688,7 +625,7 @@ func (rcv *CompiledProfile) RequiredDisclosuresLength() int {
 }
 
 func (rcv *CompiledProfile) Keys(obj *ProfileKey, j int) bool {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(104))
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(90))
 	if o != 0 {
 		x := rcv._tab.Vector(o)
 		x += flatbuffers.UOffsetT(j) * 4
@@ -700,7 +637,7 @@ func (rcv *CompiledProfile) Keys(obj *ProfileKey, j int) bool {
 }
 
 func (rcv *CompiledProfile) KeysLength() int {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(104))
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(90))
 	if o != 0 {
 		return rcv._tab.VectorLen(o)
 	}
@@ -708,7 +645,7 @@ func (rcv *CompiledProfile) KeysLength() int {
 }
 
 func CompiledProfileStart(builder *flatbuffers.Builder) {
-	builder.StartObject(51)
+	builder.StartObject(44)
 }
 func CompiledProfileAddProfileId(builder *flatbuffers.Builder, profileId flatbuffers.UOffsetT) {
 	builder.PrependUOffsetTSlot(0, flatbuffers.UOffsetT(profileId), 0)
@@ -878,50 +815,29 @@ func CompiledProfileAddRoleNotes(builder *flatbuffers.Builder, roleNotes flatbuf
 func CompiledProfileStartRoleNotesVector(builder *flatbuffers.Builder, numElems int) flatbuffers.UOffsetT {
 	return builder.StartVector(4, numElems, 4)
 }
-func CompiledProfileAddSourceLicense(builder *flatbuffers.Builder, sourceLicense flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(39, flatbuffers.UOffsetT(sourceLicense), 0)
-}
-func CompiledProfileAddLicenseUri(builder *flatbuffers.Builder, licenseUri flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(40, flatbuffers.UOffsetT(licenseUri), 0)
-}
-func CompiledProfileAddAttributionStatement(builder *flatbuffers.Builder, attributionStatement flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(41, flatbuffers.UOffsetT(attributionStatement), 0)
-}
-func CompiledProfileAddReviewStatus(builder *flatbuffers.Builder, reviewStatus flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(42, flatbuffers.UOffsetT(reviewStatus), 0)
-}
-func CompiledProfileAddAllowStandardResources(builder *flatbuffers.Builder, allowStandardResources bool) {
-	builder.PrependBoolSlot(43, allowStandardResources, false)
-}
-func CompiledProfileAddAllowFullText(builder *flatbuffers.Builder, allowFullText bool) {
-	builder.PrependBoolSlot(44, allowFullText, false)
-}
-func CompiledProfileAddAllowBulkResource(builder *flatbuffers.Builder, allowBulkResource bool) {
-	builder.PrependBoolSlot(45, allowBulkResource, false)
-}
-func CompiledProfileAddAllowGeneratedDerivatives(builder *flatbuffers.Builder, allowGeneratedDerivatives flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(46, flatbuffers.UOffsetT(allowGeneratedDerivatives), 0)
+func CompiledProfileAddRights(builder *flatbuffers.Builder, rights flatbuffers.UOffsetT) {
+	builder.PrependUOffsetTSlot(39, flatbuffers.UOffsetT(rights), 0)
 }
 func CompiledProfileAddComparisonDimensions(builder *flatbuffers.Builder, comparisonDimensions flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(47, flatbuffers.UOffsetT(comparisonDimensions), 0)
+	builder.PrependUOffsetTSlot(40, flatbuffers.UOffsetT(comparisonDimensions), 0)
 }
 func CompiledProfileStartComparisonDimensionsVector(builder *flatbuffers.Builder, numElems int) flatbuffers.UOffsetT {
 	return builder.StartVector(4, numElems, 4)
 }
 func CompiledProfileAddKnownSourceAnomalies(builder *flatbuffers.Builder, knownSourceAnomalies flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(48, flatbuffers.UOffsetT(knownSourceAnomalies), 0)
+	builder.PrependUOffsetTSlot(41, flatbuffers.UOffsetT(knownSourceAnomalies), 0)
 }
 func CompiledProfileStartKnownSourceAnomaliesVector(builder *flatbuffers.Builder, numElems int) flatbuffers.UOffsetT {
 	return builder.StartVector(4, numElems, 4)
 }
 func CompiledProfileAddRequiredDisclosures(builder *flatbuffers.Builder, requiredDisclosures flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(49, flatbuffers.UOffsetT(requiredDisclosures), 0)
+	builder.PrependUOffsetTSlot(42, flatbuffers.UOffsetT(requiredDisclosures), 0)
 }
 func CompiledProfileStartRequiredDisclosuresVector(builder *flatbuffers.Builder, numElems int) flatbuffers.UOffsetT {
 	return builder.StartVector(4, numElems, 4)
 }
 func CompiledProfileAddKeys(builder *flatbuffers.Builder, keys flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(50, flatbuffers.UOffsetT(keys), 0)
+	builder.PrependUOffsetTSlot(43, flatbuffers.UOffsetT(keys), 0)
 }
 func CompiledProfileStartKeysVector(builder *flatbuffers.Builder, numElems int) flatbuffers.UOffsetT {
 	return builder.StartVector(4, numElems, 4)

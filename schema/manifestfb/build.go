@@ -29,8 +29,7 @@ func Build(b *flatbuffers.Builder, m *manifest.Manifest) flatbuffers.UOffsetT {
 	checksums := buildChecksums(w, m.Checksums)
 	cp := m.Capabilities
 	codeSearch := s(cp.CodeSearch)
-	r := m.Rights
-	lic, licURI, attr, review, deriv := s(r.SourceLicense), w.OptStr(r.LicenseURI), s(r.AttributionStatement), s(r.ReviewStatus), s(r.AllowGeneratedDerivatives)
+	rightsPolicy := w.Rights(&m.Rights)
 	status, validatedAt := s(m.Validation.Status), s(m.Validation.ValidatedAt)
 	relations := buildRelations(w, m.SnapshotRelations)
 
@@ -71,14 +70,7 @@ func Build(b *flatbuffers.Builder, m *manifest.Manifest) flatbuffers.UOffsetT {
 	kgfb.CompiledManifestAddHasOfficialAssessmentGuidance(b, cp.HasOfficialAssessmentGuidance)
 	kgfb.CompiledManifestAddHasLearningProgressions(b, cp.HasLearningProgressions)
 	kgfb.CompiledManifestAddHasLearningProgressionProvenance(b, cp.HasLearningProgressionProvenance)
-	kgfb.CompiledManifestAddSourceLicense(b, lic)
-	kgfb.CompiledManifestAddLicenseUri(b, licURI)
-	kgfb.CompiledManifestAddAttributionStatement(b, attr)
-	kgfb.CompiledManifestAddReviewStatus(b, review)
-	kgfb.CompiledManifestAddAllowStandardResources(b, r.AllowStandardResources)
-	kgfb.CompiledManifestAddAllowFullText(b, r.AllowFullText)
-	kgfb.CompiledManifestAddAllowBulkResource(b, r.AllowBulkResource)
-	kgfb.CompiledManifestAddAllowGeneratedDerivatives(b, deriv)
+	kgfb.CompiledManifestAddRights(b, rightsPolicy)
 	kgfb.CompiledManifestAddValidationStatus(b, status)
 	kgfb.CompiledManifestAddValidatedAt(b, validatedAt)
 	kgfb.CompiledManifestAddSnapshotRelations(b, relations)

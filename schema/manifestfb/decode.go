@@ -7,7 +7,6 @@ import (
 	"github.com/kgc-project/kgc/schema/internal/fbkit"
 	"github.com/kgc-project/kgc/schema/kgfb"
 	"github.com/kgc-project/kgc/schema/manifest"
-	"github.com/kgc-project/kgc/schema/rights"
 )
 
 // Field numbers (schema order from 0) of the vectors Decode reads through
@@ -16,7 +15,7 @@ const (
 	cmIncludedGraphTypes = 5
 	cmArtifacts          = 14
 	cmChecksums          = 15
-	cmSnapshotRelations  = 45
+	cmSnapshotRelations  = 38
 
 	fwLanguages          = 5
 	fwNormalizedSubjects = 7
@@ -53,12 +52,7 @@ func Decode(cm *kgfb.CompiledManifest) *manifest.Manifest {
 			HasOfficialActivities: cm.HasOfficialActivities(), HasOfficialAssessmentGuidance: cm.HasOfficialAssessmentGuidance(),
 			HasLearningProgressions: cm.HasLearningProgressions(), HasLearningProgressionProvenance: cm.HasLearningProgressionProvenance(),
 		},
-		Rights: rights.Policy{
-			SourceLicense: string(cm.SourceLicense()), LicenseURI: fbkit.OptStr(cm.LicenseUri()),
-			AttributionStatement: string(cm.AttributionStatement()), ReviewStatus: string(cm.ReviewStatus()),
-			AllowStandardResources: cm.AllowStandardResources(), AllowFullText: cm.AllowFullText(),
-			AllowBulkResource: cm.AllowBulkResource(), AllowGeneratedDerivatives: string(cm.AllowGeneratedDerivatives()),
-		},
+		Rights:     fbkit.Rights(cm.Rights(nil)),
 		Validation: manifest.Validation{Status: string(cm.ValidationStatus()), ValidatedAt: string(cm.ValidatedAt())},
 	}
 	if f := cm.Framework(nil); f != nil {

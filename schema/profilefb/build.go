@@ -40,8 +40,7 @@ func Build(b *flatbuffers.Builder, p *profile.Profile) flatbuffers.UOffsetT {
 	lp := p.LanguagePolicy
 	langs, langNotes := w.Strs(lp.Languages), w.Strs(lp.Notes)
 	roleNotes := w.Strs(p.SourceRoleCapabilities.RoleNotes)
-	r := p.Rights
-	lic, licURI, attr, review, deriv := s(r.SourceLicense), w.OptStr(r.LicenseURI), s(r.AttributionStatement), s(r.ReviewStatus), s(r.AllowGeneratedDerivatives)
+	rightsPolicy := w.Rights(&p.Rights)
 	dims, anomalies, disclosures := w.Strs(p.ComparisonDimensions), w.anomalies(p.KnownSourceAnomalies), w.Strs(p.RequiredDisclosures)
 	keys := w.keys(p)
 
@@ -86,14 +85,7 @@ func Build(b *flatbuffers.Builder, p *profile.Profile) flatbuffers.UOffsetT {
 	kgfb.CompiledProfileAddHasOfficialAssessmentGuidance(b, src.HasOfficialAssessmentGuidance)
 	kgfb.CompiledProfileAddHasOfficialResources(b, src.HasOfficialResources)
 	kgfb.CompiledProfileAddRoleNotes(b, roleNotes)
-	kgfb.CompiledProfileAddSourceLicense(b, lic)
-	kgfb.CompiledProfileAddLicenseUri(b, licURI)
-	kgfb.CompiledProfileAddAttributionStatement(b, attr)
-	kgfb.CompiledProfileAddReviewStatus(b, review)
-	kgfb.CompiledProfileAddAllowStandardResources(b, r.AllowStandardResources)
-	kgfb.CompiledProfileAddAllowFullText(b, r.AllowFullText)
-	kgfb.CompiledProfileAddAllowBulkResource(b, r.AllowBulkResource)
-	kgfb.CompiledProfileAddAllowGeneratedDerivatives(b, deriv)
+	kgfb.CompiledProfileAddRights(b, rightsPolicy)
 	kgfb.CompiledProfileAddComparisonDimensions(b, dims)
 	kgfb.CompiledProfileAddKnownSourceAnomalies(b, anomalies)
 	kgfb.CompiledProfileAddRequiredDisclosures(b, disclosures)

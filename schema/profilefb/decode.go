@@ -4,7 +4,6 @@ import (
 	"github.com/kgc-project/kgc/schema/internal/fbkit"
 	"github.com/kgc-project/kgc/schema/kgfb"
 	"github.com/kgc-project/kgc/schema/profile"
-	"github.com/kgc-project/kgc/schema/rights"
 )
 
 // Field numbers (vtable slots, in schema order) of the list fields Decode
@@ -29,9 +28,9 @@ const (
 	cpLanguages                = 31
 	cpLanguageNotes            = 32
 	cpRoleNotes                = 38
-	cpComparisonDimensions     = 47
-	cpAnomalies                = 48
-	cpRequiredDisclosures      = 49
+	cpComparisonDimensions     = 40
+	cpAnomalies                = 41
+	cpRequiredDisclosures      = 42
 
 	gmAliases = 1
 	gmGrades  = 2
@@ -98,16 +97,7 @@ func Decode(cp *kgfb.CompiledProfile) *profile.Profile {
 			HasOfficialResources:          cp.HasOfficialResources(),
 			RoleNotes:                     fbkit.StrsAt(t, cpRoleNotes),
 		},
-		Rights: rights.Policy{
-			SourceLicense:             string(cp.SourceLicense()),
-			LicenseURI:                fbkit.OptStr(cp.LicenseUri()),
-			AttributionStatement:      string(cp.AttributionStatement()),
-			ReviewStatus:              string(cp.ReviewStatus()),
-			AllowStandardResources:    cp.AllowStandardResources(),
-			AllowFullText:             cp.AllowFullText(),
-			AllowBulkResource:         cp.AllowBulkResource(),
-			AllowGeneratedDerivatives: string(cp.AllowGeneratedDerivatives()),
-		},
+		Rights:               fbkit.Rights(cp.Rights(nil)),
 		ComparisonDimensions: fbkit.StrsAt(t, cpComparisonDimensions),
 		RequiredDisclosures:  fbkit.StrsAt(t, cpRequiredDisclosures),
 	}
