@@ -62,8 +62,12 @@ check-generated:
 mcpclients:
 	@./tools/install-mcpclients.sh || echo "WARNING: npm MCP clients unavailable: their end-to-end tests will skip"
 
+# runtime/mcpserver runs twice: under -race its heavy brute-force checks skip
+# (they are computation the detector slows 5-10x and finds nothing in), and a
+# second pass without -race runs them (see heavy in runtime/mcpserver).
 test: fmt-check vet check-generated mcpclients
 	$(GO) test -race -count=1 ./...
+	$(GO) test -count=1 ./runtime/mcpserver
 	cd deploy/kubernetes && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 ADDR ?= 127.0.0.1:8000

@@ -40,6 +40,9 @@ func TestCorpusSurface(t *testing.T) {
 		fw, snap := p.FrameworkID(), p.SnapshotID()
 		t.Run(snap, func(t *testing.T) {
 			t.Parallel() // each snapshot is independent; the client session is safe for concurrent calls
+			if p.Img.NodeCount() > 600 {
+				heavy(t) // the largest corpus package (CBSE); the others stay under -race
+			}
 			nodes := sourceNodes(t, sources[snap])
 			route := map[string]any{"frameworkId": fw, "snapshotId": snap}
 			with := func(extra map[string]any) map[string]any { return merged(route, extra) }

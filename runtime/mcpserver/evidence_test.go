@@ -57,6 +57,7 @@ func readAll(t *testing.T, cs *mcp.ClientSession, uri string, window int) ([]byt
 
 func TestReadEvidenceWindowsRejoinTheResource(t *testing.T) {
 	t.Parallel()
+	heavy(t)
 	cs, srv := client(t, images(t))
 	mathSnap, base := mathsBase(srv)
 	ind := mathIndicator(t, cs)
