@@ -2,7 +2,7 @@ package catalog
 
 import (
 	"fmt"
-	"sync"
+	"sync/atomic"
 
 	flatbuffers "github.com/google/flatbuffers/go"
 
@@ -19,15 +19,15 @@ import (
 // parsed or validated at open: the gate did that when the image was built, and
 // the structural walk of Open has bounded every field. The whole profile is
 // copied into Go values only when a handler first asks for it, and the code
-// parent rules are compiled on first use.
+// parent rules are compiled on first use. Both are stored only once complete:
+// a copy cut short (a fault on an image modified in place under it, turned
+// into a panic by the caller's guard) leaves nothing behind, and the next
+// caller tries again. Two first callers may both build them; either result is
+// the same.
 type packageProfile struct {
 	compiled *kgfb.CompiledProfile
-
-	once    sync.Once
-	decoded *profile.Profile
-
-	rulesOnce sync.Once
-	rules     []*profile.Regex
+	decoded  atomic.Pointer[profile.Profile]
+	rules    atomic.Pointer[[]*profile.Regex]
 }
 
 // compiledProfile returns the image's compiled profile. An image written
@@ -63,10 +63,13 @@ func packageManifest(img *kgimg.Image) (*manifest.Manifest, error) {
 }
 
 // Profile returns the package's interpretation profile, copied out of the
-// image once on first use. Callers must not modify it.
+// image on first use. Callers must not modify it.
 func (p *Package) Profile() *profile.Profile {
-	p.profile.once.Do(func() { p.profile.decoded = profilefb.Decode(p.profile.compiled) })
-	return p.profile.decoded
+	if d := p.profile.decoded.Load(); d != nil {
+		return d
+	}
+	p.profile.decoded.CompareAndSwap(nil, profilefb.Decode(p.profile.compiled))
+	return p.profile.decoded.Load()
 }
 
 // ProfileTargets resolves a facet-normalised key (textnorm.Facet of a request
@@ -81,17 +84,20 @@ func (p *Package) ProfileTargets(kind kgfb.ProfileKeyKind, key string) []int {
 // there is no such rule or its regex does not compile (the gate refuses such
 // a profile, so only a crafted image has one).
 func (p *Package) ParentRule(i int) *profile.Regex {
-	p.profile.rulesOnce.Do(func() {
-		rules := p.Profile().CodeSearchPolicy.CodeParentRules
-		p.profile.rules = make([]*profile.Regex, len(rules))
-		for j, r := range rules {
+	rules := p.profile.rules.Load()
+	if rules == nil {
+		list := p.Profile().CodeSearchPolicy.CodeParentRules
+		compiled := make([]*profile.Regex, len(list))
+		for j, r := range list {
 			if re, err := profile.CompileRegex(r.Regex); err == nil {
-				p.profile.rules[j] = re
+				compiled[j] = re
 			}
 		}
-	})
-	if i < 0 || i >= len(p.profile.rules) {
+		p.profile.rules.CompareAndSwap(nil, &compiled)
+		rules = p.profile.rules.Load()
+	}
+	if i < 0 || i >= len(*rules) {
 		return nil
 	}
-	return p.profile.rules[i]
+	return (*rules)[i]
 }
