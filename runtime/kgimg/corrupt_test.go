@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"math/rand"
 	"testing"
 
 	"github.com/kgc-project/kgc/internal/imgtest"
@@ -269,4 +270,36 @@ func exercise(img *Image) {
 			_ = profilefb.Targets(cp, k, "")
 		}
 	}
+}
+
+// TestResealedMutationsNeverFault flips random bits of an image and reseals
+// its checksum, as a crafted image would: whatever Open accepts must be safe
+// to read through every accessor, the compiled profile and manifest included.
+func TestResealedMutationsNeverFault(t *testing.T) {
+	data := tinyImage(t)
+	rng := rand.New(rand.NewSource(1))
+	opened := 0
+	for i := 0; i < 2000; i++ {
+		b := append([]byte(nil), data...)
+		for k := 0; k < 1+rng.Intn(3); k++ {
+			b[HeaderSize+rng.Intn(len(b)-HeaderSize)] ^= byte(1 << rng.Intn(8))
+		}
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Fatalf("mutation %d: a panic reading an image Open accepted: %v", i, r)
+				}
+			}()
+			img, err := OpenBytes(Reseal(b))
+			if err != nil {
+				return
+			}
+			opened++
+			exercise(img)
+		}()
+	}
+	if opened == 0 {
+		t.Fatal("no mutation opened: the test exercises nothing")
+	}
+	t.Logf("%d of 2000 resealed mutations opened and were read through every accessor", opened)
 }
