@@ -2,9 +2,13 @@ package serve
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -12,9 +16,28 @@ import (
 	"github.com/kgc-project/kgc/runtime/mcpserver"
 )
 
-// reloadOnHangup reloads the image set on every SIGHUP until ctx ends (see
-// reload).
-func reloadOnHangup(ctx context.Context, cfg Config, srv *mcpserver.Server, log *slog.Logger) {
+// reloader reloads the image set (see reload), on SIGHUP and, with
+// --reload-on-change, when the image files change. One reload runs at a time.
+type reloader struct {
+	cfg Config
+	srv *mcpserver.Server
+	log *slog.Logger
+
+	mu     sync.Mutex             // one reload at a time
+	loaded atomic.Pointer[string] // the fingerprint of the files the last reload listed
+}
+
+// newReloader records the fingerprint of the image files as they are when
+// the server starts.
+func newReloader(cfg Config, srv *mcpserver.Server, log *slog.Logger) *reloader {
+	r := &reloader{cfg: cfg, srv: srv, log: log}
+	fp, _ := fingerprint(cfg.Images)
+	r.loaded.Store(&fp)
+	return r
+}
+
+// onHangup reloads the image set on every SIGHUP until ctx ends.
+func (r *reloader) onHangup(ctx context.Context) {
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
@@ -23,7 +46,7 @@ func reloadOnHangup(ctx context.Context, cfg Config, srv *mcpserver.Server, log 
 		case <-ctx.Done():
 			return
 		case <-hup:
-			reload(ctx, cfg, srv, log)
+			r.reload(ctx)
 		}
 	}
 }
@@ -32,47 +55,88 @@ func reloadOnHangup(ctx context.Context, cfg Config, srv *mcpserver.Server, log 
 // listed anew) off the request path and swaps them in; calls in flight finish
 // on the images they started with, which are unmapped once they return. A new
 // set that is refused leaves the old one serving.
-func reload(ctx context.Context, cfg Config, srv *mcpserver.Server, log *slog.Logger) {
+func (r *reloader) reload(ctx context.Context) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	// The first catalog must be settled before it can be replaced.
-	if _, err := srv.Loading().Wait(ctx); err != nil {
+	if _, err := r.srv.Loading().Wait(ctx); err != nil {
 		return
 	}
 	start := time.Now()
-	paths, err := catalog.Paths(cfg.Images)
+	fp, _ := fingerprint(r.cfg.Images)
+	r.loaded.Store(&fp)
+	paths, err := catalog.Paths(r.cfg.Images)
 	if err != nil {
-		log.Error("reload refused; the old images stay in service", "error", err.Error())
+		r.log.Error("reload refused; the old images stay in service", "error", err.Error())
 		return
 	}
 	if len(paths) == 0 {
-		log.Error("reload refused; the old images stay in service", "error", catalog.ErrNoImages.Error())
+		r.log.Error("reload refused; the old images stay in service", "error", catalog.ErrNoImages.Error())
 		return
 	}
-	retired, err := srv.Swap(ctx, catalog.Start(ctx, paths, catalog.Policy(cfg.InvalidImagePolicy), log))
+	retired, err := r.srv.Swap(ctx, catalog.Start(ctx, paths, catalog.Policy(r.cfg.InvalidImagePolicy), r.log))
 	if err != nil {
-		log.Error("reload refused; the old images stay in service", "error", err.Error())
+		r.log.Error("reload refused; the old images stay in service", "error", err.Error())
 		return
 	}
-	cat := srv.Current()
-	log.Info("reloaded", "packages", len(cat.Packages), "frameworks", len(cat.Frameworks), "quarantined", len(cat.Refused), "elapsed", time.Since(start).String())
+	cat := r.srv.Current()
+	r.log.Info("reloaded", "packages", len(cat.Packages), "frameworks", len(cat.Frameworks), "quarantined", len(cat.Refused), "elapsed", time.Since(start).String())
 	go func() {
 		<-retired
-		log.Info("previous images unmapped")
+		r.log.Info("previous images unmapped")
 	}()
 }
 
-// watch checks the current catalog's files for in-place modification every
-// interval (see catalog.Check), following swaps.
-func watch(ctx context.Context, srv *mcpserver.Server, interval time.Duration) {
-	t := time.NewTicker(interval)
+// watch, every interval until ctx ends, checks the current catalog's files for
+// in-place modification (see catalog.Check), following swaps, and with
+// --reload-on-change reloads once the image files have changed (a file added,
+// removed, or replaced: its size or modification time differs) and then held
+// still for one more interval, so that a set being copied in is not loaded
+// half-way. A set whose reload was refused is not tried again until it changes.
+func (r *reloader) watch(ctx context.Context) {
+	t := time.NewTicker(time.Duration(r.cfg.WatchInterval))
 	defer t.Stop()
+	pending := ""
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if cat := srv.Current(); cat != nil {
-				cat.Check()
-			}
+		}
+		if cat := r.srv.Current(); cat != nil {
+			cat.Check()
+		}
+		if !r.cfg.ReloadOnChange {
+			continue
+		}
+		fp, err := fingerprint(r.cfg.Images)
+		switch {
+		case err != nil || fp == *r.loaded.Load():
+			pending = ""
+		case fp != pending:
+			pending = fp // changed: wait for it to hold still
+		default:
+			pending = ""
+			r.log.Info("the image files changed; reloading")
+			r.reload(ctx)
 		}
 	}
+}
+
+// fingerprint names the image set on disk: every image path with its size and
+// modification time (following links, as opening does).
+func fingerprint(images []string) (string, error) {
+	paths, err := catalog.Paths(images)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "%s\x00%d\x00%d\n", p, fi.Size(), fi.ModTime().UnixNano())
+	}
+	return b.String(), nil
 }

@@ -43,6 +43,9 @@ type Config struct {
 	// WatchInterval is how often the image files are checked for in-place
 	// modification (0 turns the check off).
 	WatchInterval Duration `json:"watchInterval"`
+	// ReloadOnChange reloads the image set (as SIGHUP does) when the image
+	// files change, checked every WatchInterval.
+	ReloadOnChange bool `json:"reloadOnChange"`
 	// MaxConcurrentCalls bounds the requests handled at once in the process.
 	MaxConcurrentCalls int `json:"maxConcurrentCalls"`
 	// MaxInFlight bounds the calls a stdio client may have sent and not yet
@@ -101,7 +104,8 @@ The images are verified in the background while the server starts; requests
 that read a package wait until all of them are (GET /health answers 503 until
 then), and a refused image stops the server (exit 1) unless
 --invalid-image quarantine. SIGHUP reloads the images (verified off the
-request path, swapped in when all pass; a refused set changes nothing).
+request path, swapped in when all pass; a refused set changes nothing), and
+so does a change of the image files under --reload-on-change.
 
 Every message is at most 1 MiB and a batch at most 16 messages; the limits,
 timeouts and the graceful stop on SIGTERM are in docs/reliability.md.
@@ -208,10 +212,11 @@ func Serve(ctx context.Context, cfg Config, loading *catalog.Loading, stdin io.R
 	srv := mcpserver.NewLoading(loading, mcpserver.Options{Version: version(), MaxResourceBytes: cfg.MaxResourceBytes,
 		MaxResourceSourceBytes: cfg.MaxResourceSourceBytes, MaxConcurrentCalls: cfg.MaxConcurrentCalls, Logger: log})
 	go srv.Warm(serving)
+	reloads := newReloader(cfg, srv, log)
 	if cfg.WatchInterval > 0 {
-		go watch(serving, srv, time.Duration(cfg.WatchInterval))
+		go reloads.watch(serving)
 	}
-	go reloadOnHangup(serving, cfg, srv, log)
+	go reloads.onHangup(serving)
 	// grace ends one shutdown timeout after serving does (or after the session
 	// ends by itself): the graceful stop's deadline.
 	grace, endGrace := context.WithCancel(context.Background())
@@ -301,6 +306,7 @@ func configure(args []string, stderr io.Writer, getenv func(string) string) (cfg
 	fs.IntVar(&cfg.GCPercent, "gc-percent", gc, "garbage-collection target, as GOGC (default 400, or GOGC when set; -1 turns collection off)")
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of the run to this file when the server stops (for benchmarking)")
 	fs.Var(&cfg.WatchInterval, "watch-interval", "how often to check that no served image file was modified in place (a modified image's package is withdrawn); 0 turns the check off")
+	fs.BoolVar(&cfg.ReloadOnChange, "reload-on-change", false, "reload the images (as on SIGHUP) once an image file is added, removed or replaced and then holds still for a --watch-interval")
 	fs.BoolVar(&check, "check", false, "open and verify every image, print the result and exit")
 	fs.BoolVar(&printConfig, "print-config", false, "print the effective configuration and exit")
 	showVersion := fs.Bool("version", false, "print the version and exit")
@@ -335,6 +341,8 @@ func configure(args []string, stderr io.Writer, getenv func(string) string) (cfg
 		err = errors.New("--max-connections, --max-concurrent-calls and --max-in-flight must be at least 1")
 	case cfg.WatchInterval < 0:
 		err = errors.New("--watch-interval must not be negative")
+	case cfg.ReloadOnChange && cfg.WatchInterval == 0:
+		err = errors.New("--reload-on-change needs a --watch-interval above 0 (how often the files are checked)")
 	case cfg.MaxResourceBytes <= 0 || cfg.MaxResourceSourceBytes <= 0:
 		err = errors.New("resource size limits must be positive")
 	case cfg.MaxResourceSourceBytes < cfg.MaxResourceBytes:
