@@ -198,9 +198,6 @@ func (img *Image) Artifact(name string) (*kgfb.Artifact, bool) {
 // Identity returns the image's identity table.
 func (img *Image) Identity() *kgfb.Identity { return img.root.Identity(nil) }
 
-// Policy returns the decoded policy table.
-func (img *Image) Policy() *kgfb.Policy { return img.root.Policy(nil) }
-
 // CompiledProfile returns the profile compiled at build time, read in place;
 // nil for images written before it was stored (decode ProfileJSON instead).
 func (img *Image) CompiledProfile() *kgfb.CompiledProfile { return img.root.CompiledProfile(nil) }
