@@ -1,6 +1,9 @@
 package query
 
-import "sort"
+import (
+	"sort"
+	"sync"
+)
 
 // Link is a resource a tool result can be cited by: the optional
 // resource_link blocks that follow the result (surface.md §2.A6), so that an
@@ -108,13 +111,57 @@ func (s *Service) singlePackage(snapshotID string) bool {
 	return ok && len(snap.Packages) == 1
 }
 
-// link builds the link to ref when the resource can be read now.
+// link builds the link to ref when the resource can be read now. Whether it
+// can, its type and its size depend only on the immutable catalog, so they
+// are remembered (s.links): a record's size is otherwise learnt by building
+// and encoding its whole document on every call that links it.
 func (s *Service) link(ref resourceRef) (Link, bool) {
-	d, err := s.resolve(ref)
-	if err != nil || int64(len(d.data)) > s.opts.MaxResourceBytes {
+	uri := ref.String()
+	c, ok := s.links.get(uri)
+	if !ok {
+		d, err := s.resolve(ref)
+		c.servable = err == nil && int64(len(d.data)) <= s.opts.MaxResourceBytes
+		if c.servable {
+			c.mime, c.size = d.mime, int64(len(d.data))
+		}
+		s.links.put(uri, c)
+	}
+	if !c.servable {
 		return Link{}, false
 	}
-	return Link{URI: ref.String(), Name: ref.kind, Title: linkTitle(ref), MIMEType: d.mime, Size: int64(len(d.data))}, true
+	return Link{URI: uri, Name: ref.kind, Title: linkTitle(ref), MIMEType: c.mime, Size: c.size}, true
+}
+
+// maxCachedLinks bounds linkCache: past it the cache starts over, so a client
+// walking a million-standard image holds at most this many entries.
+const maxCachedLinks = 4096
+
+// linkCache remembers what link found for a resource URI.
+type linkCache struct {
+	mu sync.Mutex
+	m  map[string]cachedLink
+}
+
+type cachedLink struct {
+	servable bool
+	mime     string
+	size     int64
+}
+
+func (c *linkCache) get(uri string) (cachedLink, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	l, ok := c.m[uri]
+	return l, ok
+}
+
+func (c *linkCache) put(uri string, l cachedLink) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxCachedLinks {
+		c.m = make(map[string]cachedLink)
+	}
+	c.m[uri] = l
 }
 
 // linkTitles are the titles of links, by resource kind: package-level ones

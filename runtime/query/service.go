@@ -44,6 +44,7 @@ type Service struct {
 	cat   *catalog.Catalog
 	opts  Options
 	memo  memo
+	links linkCache
 	tools []Tool
 }
 
