@@ -54,18 +54,6 @@ func f64Vector(b *flatbuffers.Builder, v []float64) flatbuffers.UOffsetT {
 	return b.EndVector(len(v))
 }
 
-func stringVector(b *flatbuffers.Builder, v []string) flatbuffers.UOffsetT {
-	offs := make([]flatbuffers.UOffsetT, len(v))
-	for i, s := range v {
-		offs[i] = b.CreateString(s)
-	}
-	b.StartVector(4, len(v), 4)
-	for i := len(offs) - 1; i >= 0; i-- {
-		b.PrependUOffsetT(offs[i])
-	}
-	return b.EndVector(len(v))
-}
-
 func tableVector(b *flatbuffers.Builder, offs []flatbuffers.UOffsetT) flatbuffers.UOffsetT {
 	b.StartVector(4, len(offs), 4)
 	for i := len(offs) - 1; i >= 0; i-- {

@@ -19,7 +19,6 @@ import (
 	"github.com/kgc-project/kgc/schema/kgfb"
 	"github.com/kgc-project/kgc/schema/manifest"
 	"github.com/kgc-project/kgc/schema/manifestfb"
-	"github.com/kgc-project/kgc/schema/profile"
 	"github.com/kgc-project/kgc/schema/profilefb"
 )
 
@@ -205,66 +204,11 @@ func (w *writer) buildArtifacts(b *flatbuffers.Builder) (flatbuffers.UOffsetT, e
 	return tableVector(b, offs), nil
 }
 
+// buildPolicy writes the Policy table empty: it held a decoded part of the
+// profile before compiled_profile superseded it, and no reader ever read it;
+// it stays because the schema requires it.
 func (w *writer) buildPolicy(b *flatbuffers.Builder) flatbuffers.UOffsetT {
-	p, r := w.res.Profile, w.res.Manifest.Rights
-	var gms []flatbuffers.UOffsetT
-	for _, g := range p.GradeMappings {
-		label, aliases, grades := b.CreateString(g.LocalLabel), stringVector(b, g.Aliases), stringVector(b, g.NormalizedGrades)
-		kgfb.GradeMappingStart(b)
-		kgfb.GradeMappingAddLocalLabel(b, label)
-		kgfb.GradeMappingAddAliases(b, aliases)
-		kgfb.GradeMappingAddNormalizedGrades(b, grades)
-		gms = append(gms, kgfb.GradeMappingEnd(b))
-	}
-	gmOff := tableVector(b, gms)
-	var sts []flatbuffers.UOffsetT
-	for _, st := range p.StatementTypes {
-		src, norm, aliases := b.CreateString(st.SourceStatementType), b.CreateString(st.NormalizedStatementType), stringVector(b, st.Aliases)
-		var ct flatbuffers.UOffsetT
-		if st.CodeType != nil {
-			ct = b.CreateString(*st.CodeType)
-		}
-		kgfb.StatementTypeInfoStart(b)
-		kgfb.StatementTypeInfoAddSource(b, src)
-		kgfb.StatementTypeInfoAddNormalized(b, norm)
-		kgfb.StatementTypeInfoAddAliases(b, aliases)
-		kgfb.StatementTypeInfoAddIsGraphNode(b, st.IsGraphNode)
-		if st.CodeType != nil {
-			kgfb.StatementTypeInfoAddCodeType(b, ct)
-		}
-		sts = append(sts, kgfb.StatementTypeInfoEnd(b))
-	}
-	stOff := tableVector(b, sts)
-	cp := p.CodeSearchPolicy
-	label, roots := b.CreateString(p.Hierarchy.RelationshipType), stringVector(b, p.Hierarchy.RootStatementTypes)
-	avail, delims := b.CreateString(cp.Availability), stringVector(b, profile.NormalizedDelimiters(cp))
-	lic, attr, review, deriv := b.CreateString(r.SourceLicense), b.CreateString(r.AttributionStatement), b.CreateString(r.ReviewStatus), b.CreateString(r.AllowGeneratedDerivatives)
-	var licURI flatbuffers.UOffsetT
-	if r.LicenseURI != nil {
-		licURI = b.CreateString(*r.LicenseURI)
-	}
 	kgfb.PolicyStart(b)
-	kgfb.PolicyAddHierarchyLabel(b, label)
-	kgfb.PolicyAddAllowMultiParent(b, p.Hierarchy.AllowMultiParent)
-	kgfb.PolicyAddRootStatementTypes(b, roots)
-	kgfb.PolicyAddGradeMappings(b, gmOff)
-	kgfb.PolicyAddStatementTypes(b, stOff)
-	kgfb.PolicyAddCodeAvailability(b, avail)
-	kgfb.PolicyAddCodeCaseSensitive(b, cp.CaseSensitive)
-	kgfb.PolicyAddCodeWhitespaceNormalization(b, cp.WhitespaceNormalization)
-	kgfb.PolicyAddCodePunctuationNormalization(b, cp.PunctuationNormalization)
-	kgfb.PolicyAddCodeAllowPrefix(b, cp.AllowPrefixSearch)
-	kgfb.PolicyAddCodePrefixDelimiters(b, delims)
-	kgfb.PolicyAddSourceLicense(b, lic)
-	if r.LicenseURI != nil {
-		kgfb.PolicyAddLicenseUri(b, licURI)
-	}
-	kgfb.PolicyAddAttributionStatement(b, attr)
-	kgfb.PolicyAddReviewStatus(b, review)
-	kgfb.PolicyAddAllowStandardResources(b, r.AllowStandardResources)
-	kgfb.PolicyAddAllowFullText(b, r.AllowFullText)
-	kgfb.PolicyAddAllowBulkResource(b, r.AllowBulkResource)
-	kgfb.PolicyAddAllowGeneratedDerivatives(b, deriv)
 	return kgfb.PolicyEnd(b)
 }
 

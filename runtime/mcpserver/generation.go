@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
@@ -110,20 +109,13 @@ func (s *Server) Close() <-chan struct{} {
 // Warm builds the query layer over the catalog as soon as it is verified, off
 // the request path (the first request would otherwise pay for it). It reads
 // the mapped images, so it is guarded as a request is: it pins the generation
-// (a Close meanwhile unmaps the images only once it has returned), and a fault
-// on an image modified in place under it ends the warm-up with a log line
-// instead of the process (requests then build what they need, under their
-// own guard).
+// (a Close meanwhile unmaps the images only once it has returned) and runs
+// under survive (a fault on an image modified in place ends the warm-up, not
+// the process; requests then build what they need).
 func (s *Server) Warm(ctx context.Context) {
 	ctx, g := s.enter(ctx)
 	defer g.leave()
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			s.log.Warn("warming the query layer stopped; requests will build what they need", "panic", fmt.Sprint(r))
-		}
-	}()
-	g.service(ctx)
+	s.survive("warm-up", func() { g.service(ctx) })
 }
 
 // Current returns the catalog answered from now, or nil while it is still

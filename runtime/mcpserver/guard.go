@@ -118,27 +118,37 @@ func catalogRefused(ctx context.Context, method string, err error) (mcp.Result, 
 	return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg}
 }
 
-// protect runs a handler with mapped-memory faults turned into panics and
-// every panic into internal_error.
+// protect runs a handler under survive, every panic becoming internal_error.
 func (s *Server) protect(ctx context.Context, next mcp.MethodHandler, method string, req mcp.Request) (res mcp.Result, err error) {
+	if !s.survive(method, func() { res, err = next(ctx, method, req) }) {
+		return res, err
+	}
+	switch method {
+	case "tools/call":
+		return errorResult("internal_error: The server could not complete the request."), nil
+	case "resources/read":
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal_error: The server could not read the resource."}
+	case "prompts/get":
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal_error: The server could not render the prompt."}
+	default:
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal_error"}
+	}
+}
+
+// survive runs f, which may read mapped images, with faults on mapped memory
+// turned into panics (the SDK has no recover of its own, and an image
+// modified in place can fault); a panic is logged with an incident ID and its
+// stack, and survive reports it.
+func (s *Server) survive(what string, f func()) (panicked bool) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
-			id := incident()
-			s.log.Error("handler panic", "method", method, "incident", id, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-			switch method {
-			case "tools/call":
-				res, err = errorResult("internal_error: The server could not complete the request."), nil
-			case "resources/read":
-				res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal_error: The server could not read the resource."}
-			case "prompts/get":
-				res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal_error: The server could not render the prompt."}
-			default:
-				res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal_error"}
-			}
+			panicked = true
+			s.log.Error("handler panic", "method", what, "incident", incident(), "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 		}
 	}()
-	return next(ctx, method, req)
+	f()
+	return false
 }
 
 // resultBytes is what a result costs on the wire, near enough for a budget.

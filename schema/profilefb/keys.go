@@ -44,11 +44,6 @@ func Targets(cp *kgfb.CompiledProfile, kind kgfb.ProfileKeyKind, key string) []i
 	return out
 }
 
-// Has reports whether the profile has the facet-normalised key under kind.
-func Has(cp *kgfb.CompiledProfile, kind kgfb.ProfileKeyKind, key string) bool {
-	return len(Targets(cp, kind, key)) > 0
-}
-
 // Check reports how cp differs from p, the profile it must be the compiled
 // form of: nil when Decode(cp) equals p and cp's keys are exactly p's, sorted.
 // kgc verify runs it against the image's profile_json.

@@ -97,7 +97,7 @@ func TestTargets(t *testing.T) {
 				}
 			}
 		}
-		if !Has(cp, kgfb.ProfileKeyKindSubjectName, textnorm.Facet(p.LocalSubject)) {
+		if Targets(cp, kgfb.ProfileKeyKindSubjectName, textnorm.Facet(p.LocalSubject)) == nil {
 			t.Errorf("%s: the local subject %q does not resolve", path, p.LocalSubject)
 		}
 		for i, s := range p.NormalizedSubjects {
@@ -115,7 +115,7 @@ func TestTargets(t *testing.T) {
 		// A key of one kind is not found under another.
 		if len(p.GradeMappings) > 0 {
 			k := textnorm.Facet(p.GradeMappings[0].LocalLabel)
-			if Has(cp, kgfb.ProfileKeyKindStatementTypeName, k) && !statementTypeNamed(p, k) {
+			if Targets(cp, kgfb.ProfileKeyKindStatementTypeName, k) != nil && !statementTypeNamed(p, k) {
 				t.Errorf("%s: grade label %q found as a statement type", path, k)
 			}
 		}

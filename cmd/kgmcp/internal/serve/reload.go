@@ -27,11 +27,14 @@ type reloader struct {
 	loaded atomic.Pointer[string] // the fingerprint of the files the last reload listed
 }
 
-// newReloader records the fingerprint of the image files as they are when
-// the server starts.
+// newReloader records, under --reload-on-change, the fingerprint of the image
+// files as they are when the server starts.
 func newReloader(cfg Config, srv *mcpserver.Server, log *slog.Logger) *reloader {
 	r := &reloader{cfg: cfg, srv: srv, log: log}
-	fp, _ := fingerprint(cfg.Images)
+	fp := ""
+	if cfg.ReloadOnChange {
+		_, fp, _ = r.list()
+	}
 	r.loaded.Store(&fp)
 	return r
 }
@@ -63,9 +66,8 @@ func (r *reloader) reload(ctx context.Context) {
 		return
 	}
 	start := time.Now()
-	fp, _ := fingerprint(r.cfg.Images)
+	paths, fp, err := r.list()
 	r.loaded.Store(&fp)
-	paths, err := catalog.Paths(r.cfg.Images)
 	if err != nil {
 		r.log.Error("reload refused; the old images stay in service", "error", err.Error())
 		return
@@ -109,7 +111,7 @@ func (r *reloader) watch(ctx context.Context) {
 		if !r.cfg.ReloadOnChange {
 			continue
 		}
-		fp, err := fingerprint(r.cfg.Images)
+		_, fp, err := r.list()
 		switch {
 		case err != nil || fp == *r.loaded.Load():
 			pending = ""
@@ -123,20 +125,21 @@ func (r *reloader) watch(ctx context.Context) {
 	}
 }
 
-// fingerprint names the image set on disk: every image path with its size and
+// list lists the configured images (directories anew) and, under
+// --reload-on-change, fingerprints the set: every path with its size and
 // modification time (following links, as opening does).
-func fingerprint(images []string) (string, error) {
-	paths, err := catalog.Paths(images)
-	if err != nil {
-		return "", err
+func (r *reloader) list() (paths []string, fingerprint string, err error) {
+	paths, err = catalog.Paths(r.cfg.Images)
+	if err != nil || !r.cfg.ReloadOnChange {
+		return paths, "", err
 	}
 	var b strings.Builder
 	for _, p := range paths {
 		fi, err := os.Stat(p)
 		if err != nil {
-			return "", err
+			return nil, "", err
 		}
 		fmt.Fprintf(&b, "%s\x00%d\x00%d\n", p, fi.Size(), fi.ModTime().UnixNano())
 	}
-	return b.String(), nil
+	return paths, b.String(), nil
 }

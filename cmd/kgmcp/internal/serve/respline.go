@@ -1,9 +1,9 @@
 package serve
 
 import (
-	"bytes"
 	"encoding/json"
 	"strconv"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -30,7 +30,7 @@ func responseLine(resp *jsonrpc.Response) ([]byte, bool) {
 	case string:
 		// The SDK encodes IDs without HTML escaping; json.Marshal escapes
 		// <, > and &, so such IDs (never seen in practice) are left to it.
-		if bytes.ContainsAny([]byte(v), "<>&") {
+		if strings.ContainsAny(v, "<>&") {
 			return nil, false
 		}
 		b, err := json.Marshal(v)
