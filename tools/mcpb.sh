@@ -1,8 +1,9 @@
 #!/bin/sh
 # Builds the MCPB bundle: stages manifest.json, the release binaries of
 # $DIST (default dist/, from tools/dist.sh), a launcher choosing the binary
-# for the host, the images (default build/*.kgimg) and a README; validates and
-# packs it with the pinned official @anthropic-ai/mcpb CLI
+# for the host (run by sh; it copes with an unpacking that dropped the
+# binaries' execute bits), the images (default build/*.kgimg) and a README;
+# validates and packs it with the pinned official @anthropic-ai/mcpb CLI
 # (tools/mcpclients); then reopens the archive and checks it against the stage
 # (tools/mcpbcheck).
 #
@@ -36,11 +37,53 @@ done
 cp "$IMAGES"/*.kgimg "$STAGE/images/"
 cat > "$STAGE/server/kgmcp.sh" <<'SH'
 #!/bin/sh
-# Runs the kgmcp binary built for this host (macOS and Linux).
-here=$(cd "$(dirname "$0")" && pwd)
+# Runs the kgmcp binary built for this host (macOS and Linux). The manifest
+# starts this launcher as `/bin/sh kgmcp.sh`, so it needs no execute bit.
+# Some hosts unpack a bundle without the modes it stores (Claude Desktop on
+# macOS writes every file 0600: modelcontextprotocol/mcpb#294), so a binary
+# that is not executable gets its owner's execute bit back; where that fails
+# (a read-only or foreign-owned install) a private copy runs instead, from a
+# fresh directory (mktemp -d, umask 077) removed once the server has exited.
+# Standard output is the MCP channel: messages go to standard error only.
+here=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd) || exit 1
 case "$(uname -s)" in Darwin) os=darwin ;; *) os=linux ;; esac
 case "$(uname -m)" in arm64|aarch64) arch=arm64 ;; *) arch=amd64 ;; esac
-exec "$here/kgmcp-$os-$arch" "$@"
+bin=$here/kgmcp-$os-$arch
+if [ ! -f "$bin" ]; then
+	echo "kgmcp: this bundle has no binary for $os-$arch ($bin)" >&2
+	exit 1
+fi
+[ -x "$bin" ] || chmod u+x "$bin" 2>/dev/null
+if [ ! -x "$bin" ]; then
+	umask 077
+	copy=
+	cache=${XDG_CACHE_HOME:-${HOME:+$HOME/.cache}}
+	for base in "${TMPDIR:-/tmp}" "$cache"; do
+		[ -n "$base" ] || continue
+		[ "$base" != "$cache" ] || mkdir -p "$base" 2>/dev/null
+		d=$(mktemp -d "${base%/}/kgmcp.XXXXXXXX" 2>/dev/null) || continue
+		# -x after chmod: also false where the directory is mounted noexec.
+		if cp "$bin" "$d/kgmcp" 2>/dev/null && chmod 700 "$d/kgmcp" 2>/dev/null && [ -x "$d/kgmcp" ]; then
+			copy=$d
+			break
+		fi
+		rm -rf "$d"
+	done
+	if [ -z "$copy" ]; then
+		echo "kgmcp: $bin is not executable and no private copy could be made (under \$TMPDIR or ~/.cache); run: chmod u+x '$bin'" >&2
+		exit 126
+	fi
+	echo "kgmcp: $bin is not executable and its mode cannot be changed; running a private copy from $copy" >&2
+	# Removes the copy once the server (this process, after exec) has exited.
+	pid=$$
+	(
+		trap '' HUP INT TERM
+		while kill -0 "$pid" 2>/dev/null; do sleep 1; done
+		rm -rf "$copy"
+	) </dev/null >/dev/null 2>&1 &
+	bin=$copy/kgmcp
+fi
+exec "$bin" "$@"
 SH
 chmod 755 "$STAGE/server/kgmcp.sh" "$STAGE"/server/kgmcp-*
 cat > "$STAGE/README.md" <<MD

@@ -398,3 +398,49 @@ func TestInspectorCLI(t *testing.T) {
 		})
 	}
 }
+
+// TestProtocol20250326Client drives the binary with the TypeScript SDK 1.12.1
+// client, which speaks protocol 2025-03-26: it has no resource_link content
+// and throws on a result holding one, so the tools that link their evidence
+// must answer it with their text and structured content only.
+func TestProtocol20250326Client(t *testing.T) {
+	clients := mcpClients(t)
+	dir := shippedImages(t)
+	ind := mathsIndicator(t)
+	sel := map[string]any{"identifierType": "node_id", "nodeId": ind}
+	steps := []map[string]any{
+		{"method": "tools/call", "name": "get_framework", "arguments": request(map[string]any{"frameworkId": mathsFramework})},
+		{"method": "tools/call", "name": "get_standard", "arguments": request(map[string]any{"frameworkId": mathsFramework, "identifier": sel})},
+		{"method": "tools/call", "name": "get_standard_context", "arguments": request(map[string]any{"frameworkId": mathsFramework, "nodeId": ind})},
+		{"method": "tools/call", "name": "get_learning_components_for_standard", "arguments": request(map[string]any{"frameworkId": mathsFramework, "identifier": sel})},
+		{"method": "tools/call", "name": "get_learning_progression_paths", "arguments": request(map[string]any{"frameworkId": mathsFramework,
+			"sourceIdentifier": sel, "targetIdentifier": map[string]any{"identifierType": "node_id", "nodeId": "x"}})},
+	}
+	url := startHTTP(t, dir).base + "/mcp"
+	for name, conn := range map[string]map[string]any{
+		"stdio": {"transport": "stdio", "command": binary, "args": []string{dir}, "sdk": "2025-03-26"},
+		"http":  {"transport": "http", "url": url, "sdk": "2025-03-26"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			out := probe(t, clients, conn, steps)
+			if out.Fatal != "" {
+				t.Fatal(out.Fatal)
+			}
+			for i, s := range out.Steps[:4] {
+				var r toolResult
+				if !s.OK || json.Unmarshal(s.Result, &r) != nil || r.IsError {
+					t.Errorf("%s: %s %+v", steps[i]["name"], s.Result, s.Error)
+					continue
+				}
+				for _, c := range r.Content {
+					if c.Type != "text" {
+						t.Errorf("%s: a %s block reached a 2025-03-26 client", steps[i]["name"], c.Type)
+					}
+				}
+			}
+			if txt := toolError(t, "paths to an unknown standard", out.Steps[4]); !strings.HasPrefix(txt, "standard_not_found: ") {
+				t.Errorf("paths: %q", txt)
+			}
+		})
+	}
+}

@@ -69,7 +69,7 @@ func TestInPlaceRewriteUnderReaders(t *testing.T) {
 func TestInPlaceRewriteWithdrawsThePackage(t *testing.T) {
 	r := newRewriteRig(t)
 	s := startHTTP(t, "--watch-interval", "50ms", r.dir)
-	if _, body, err := s.post(t, rpc(1, "resources/read", `{"uri":"`+r.uris[0]+`"}`), protocolHeader, "2025-11-25"); err != nil || !strings.Contains(body, `"blob"`) {
+	if _, body, err := s.post(t, rpc(1, "resources/read", `{"uri":"`+r.uris[0]+`"}`), protocolHeader, "2025-11-25"); err != nil || !strings.Contains(body, `\"snapshotId\"`) {
 		t.Fatalf("manifest before the rewrite: %v %.300s", err, body)
 	}
 	// The same bytes, written in place: still a modification nobody verified.

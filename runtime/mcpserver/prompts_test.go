@@ -21,6 +21,7 @@ type promptPkg struct {
 	grades          []string
 	nodes           []string // standards, for {nodeId} placeholders
 	relationship    string   // a stored progression edge, or ""
+	provenanceURI   string   // its provenance resource
 	components      bool
 	progressions    bool
 	derivatives     string
@@ -43,7 +44,9 @@ func promptPackages(t *testing.T, cs *mcp.ClientSession, srv *mcpserver.Server) 
 		if pp.progressions {
 			lp, _ := call(t, cs, "search_learning_progressions", req(map[string]any{"frameworkId": pp.fw, "snapshotId": pp.snap, "limit": 1}))
 			if lp != nil {
-				pp.relationship = lp["relationships"].([]any)[0].(map[string]any)["relationship"].(map[string]any)["relationshipId"].(string)
+				row := lp["relationships"].([]any)[0].(map[string]any)
+				pp.relationship = row["relationship"].(map[string]any)["relationshipId"].(string)
+				pp.provenanceURI = row["provenanceUri"].(string)
 			}
 		}
 		if raw := p.Img.PromptConfigJSON(); raw != nil {
@@ -106,8 +109,7 @@ func expectedRefusal(d *prompt.Def, p, q promptPkg) string {
 	switch {
 	case p.derivatives != "allowed" || d.Multi && q.derivatives != "allowed":
 		return "prompt_access_denied"
-	case d.Name == "multigrade_lesson_plan" && !p.components,
-		strings.HasPrefix(d.Name, "learning_progression_") && !p.progressions:
+	case d.Name == "multigrade_lesson_plan" && !p.components:
 		return "capability_unavailable"
 	}
 	return ""
@@ -127,10 +129,10 @@ func checkTemplates(t *testing.T, cs *mcp.ClientSession, name, msg string, p pro
 	target := p.nodes[len(p.nodes)-1]
 	for _, m := range lines {
 		tool, body := m[1], m[2]
-		if strings.Contains(body, "{relationshipId}") && p.relationship == "" {
+		if (strings.Contains(body, "{relationshipId}") || strings.Contains(body, "{provenanceUri}")) && p.relationship == "" {
 			continue
 		}
-		body = strings.NewReplacer("{nodeId}", p.nodes[0], "{targetNodeId}", target, "{relationshipId}", p.relationship,
+		body = strings.NewReplacer("{nodeId}", p.nodes[0], "{targetNodeId}", target, "{relationshipId}", p.relationship, "{provenanceUri}", p.provenanceURI,
 			"{snapshotId}", p.snap, "{key words of the selected standard}", "number").Replace(body)
 		var args map[string]any
 		if err := json.Unmarshal([]byte(body), &args); err != nil {
@@ -169,6 +171,14 @@ func checkPrompts(t *testing.T, cs *mcp.ClientSession, pkgs []promptPkg) {
 	if err != nil || len(list.Prompts) != 9 {
 		t.Fatalf("prompts/list: %v %v", list, err)
 	}
+	// An argument the prompt cannot render without is listed as required.
+	for _, lp := range list.Prompts {
+		for _, a := range lp.Arguments {
+			if (a.Name == "grades_in_room" || a.Name == "framework_ids") && !a.Required {
+				t.Errorf("prompts/list: %s.%s is not required", lp.Name, a.Name)
+			}
+		}
+	}
 	for _, d := range prompt.Defs() {
 		for i, p := range pkgs {
 			q := pkgs[(i+1)%len(pkgs)]
@@ -206,6 +216,18 @@ func checkPrompts(t *testing.T, cs *mcp.ClientSession, pkgs []promptPkg) {
 			}
 			if (meta != nil) != (p.promptConfigSha != "") {
 				t.Errorf("%s on %s: promptConfig %v", d.Name, p.snap, meta)
+			}
+			if strings.HasPrefix(d.Name, "learning_progression_") && !p.progressions {
+				// Without stored progressions the workflow still renders,
+				// says so, and calls no progression tool.
+				if !strings.Contains(msg, "Stored learning progressions are unavailable") {
+					t.Errorf("%s on %s: no unavailability disclosure", d.Name, p.snap)
+				}
+				for _, m := range templateLine.FindAllStringSubmatch(msg, -1) {
+					if strings.Contains(m[1], "progression") {
+						t.Errorf("%s on %s: calls %s", d.Name, p.snap, m[1])
+					}
+				}
 			}
 			checkTemplates(t, cs, d.Name+" on "+p.snap, msg, p)
 			if !d.Workflow {

@@ -27,10 +27,10 @@ func (s *Server) readResource(ctx context.Context, req *mcp.ReadResourceRequest)
 		json.Unmarshal(b, &meta)
 	}
 	c := &mcp.ResourceContents{URI: uri, MIMEType: r.MIMEType, Meta: meta}
-	if r.Raw {
-		c.Blob = r.Data
-	} else {
+	if r.IsText() {
 		c.Text = string(r.Data)
+	} else {
+		c.Blob = r.Data
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{c}}, nil
 }

@@ -65,3 +65,26 @@ func TestGeneratedSchemasCurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestInputSchemasAreObjects: every published input schema is one object
+// schema with properties, no top-level anyOf or oneOf. Clients build their
+// argument forms and validators from the top-level properties: the AI SDK's
+// MCP client rejects every argument of a schema without them, and mcporter
+// shows such a tool as taking none.
+func TestInputSchemasAreObjects(t *testing.T) {
+	for name, s := range generatedSchemas {
+		var in map[string]any
+		if err := json.Unmarshal([]byte(s[0]), &in); err != nil {
+			t.Fatal(err)
+		}
+		_, anyOf := in["anyOf"]
+		_, oneOf := in["oneOf"]
+		props, ok := in["properties"].(map[string]any)
+		if in["type"] != "object" || !ok || anyOf || oneOf {
+			t.Errorf("%s: input schema is not one object schema with properties: %.200s", name, s[0])
+		}
+		if name != "get_capabilities" && props["request"] == nil {
+			t.Errorf("%s: no request property", name)
+		}
+	}
+}

@@ -48,7 +48,7 @@ func (s *Server) registerTools() {
 			Name: t.Name, Title: t.Title, Description: t.Description,
 			InputSchema: registeredSchema, OutputSchema: registeredSchema, Annotations: annotations(),
 		}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return s.call(ctx, name, req.Params.Arguments), nil
+			return s.call(ctx, name, req.Params.Arguments, linksAllowed(req.Session)), nil
 		})
 	}
 }
@@ -82,17 +82,32 @@ func errorResult(text string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}
 }
 
-// call answers one tool call through the query layer and builds its envelope.
-func (s *Server) call(ctx context.Context, name string, args json.RawMessage) *mcp.CallToolResult {
+// call answers one tool call through the query layer and builds its
+// envelope; links says whether the client's protocol has resource_link
+// content.
+func (s *Server) call(ctx context.Context, name string, args json.RawMessage, links bool) *mcp.CallToolResult {
 	q := s.query(ctx)
 	out, err := q.Call(ctx, name, args)
 	if err != nil {
 		return s.toolError(name, err)
 	}
 	if p, ok := out.(*query.Paged); ok {
-		return s.pagedEnvelope(q, name, p)
+		return s.pagedEnvelope(q, name, p, links)
 	}
-	return s.envelope(q, name, out)
+	return s.envelope(q, name, out, links)
+}
+
+// linksAllowed reports whether a session's protocol version defines
+// resource_link content (2025-06-18 and later): clients of 2024-11-05 and
+// 2025-03-26 reject a result holding one. A session without initialize
+// parameters speaks a protocol without initialization (2026-07-28 and
+// later), which has them.
+func linksAllowed(ss *mcp.ServerSession) bool {
+	if ss == nil {
+		return true
+	}
+	p := ss.InitializeParams()
+	return p == nil || p.ProtocolVersion >= "2025-06-18"
 }
 
 // toolError is the tool-error result of a failed call: the text of a domain or
@@ -110,7 +125,7 @@ func (s *Server) toolError(name string, err error) *mcp.CallToolResult {
 
 // envelope encodes a result once, canonically, as the text block and the
 // structured content.
-func (s *Server) envelope(q *query.Service, name string, out any) *mcp.CallToolResult {
+func (s *Server) envelope(q *query.Service, name string, out any, links bool) *mcp.CallToolResult {
 	b, err := canonjson.Marshal(out)
 	if err != nil {
 		return s.toolError(name, err)
@@ -123,6 +138,9 @@ func (s *Server) envelope(q *query.Service, name string, out any) *mcp.CallToolR
 	// The text block is the structured content's bytes, not a copy of them:
 	// b is never written again once encoded.
 	content := []mcp.Content{&mcp.TextContent{Text: unsafe.String(unsafe.SliceData(b), len(b))}}
+	if !links {
+		return &mcp.CallToolResult{Content: content, StructuredContent: json.RawMessage(b)}
+	}
 	for _, l := range q.Links(out) {
 		size := l.Size
 		content = append(content, &mcp.ResourceLink{URI: l.URI, Name: l.Name, Title: l.Title, MIMEType: l.MIMEType, Size: &size})
@@ -190,8 +208,8 @@ func writeU(b *strings.Builder, r rune) {
 	}
 }
 
-func (s *Server) pagedEnvelope(q *query.Service, name string, p *query.Paged) *mcp.CallToolResult {
-	res := s.envelope(q, name, p.Result)
+func (s *Server) pagedEnvelope(q *query.Service, name string, p *query.Paged, links bool) *mcp.CallToolResult {
+	res := s.envelope(q, name, p.Result, links)
 	if !res.IsError && p.Next != nil {
 		res.Content = append(res.Content, &mcp.TextContent{Text: continuation(p)})
 	}

@@ -3,6 +3,7 @@ package prompt
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -207,6 +208,9 @@ func parseList(a *Arg, s string) ([]string, error) {
 		path := fmt.Sprintf("%s[%d]", a.Name, i)
 		if err := checkText(path, v, 1, a.ItemMax); err != nil {
 			return nil, err
+		}
+		if len(a.Enum) > 0 && !slices.Contains(a.Enum, v) {
+			return nil, argErr(path, "must be one of %s", strings.Join(a.Enum, ", "))
 		}
 		k := textnorm.Facet(v)
 		if seen[k] {

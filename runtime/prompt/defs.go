@@ -9,7 +9,7 @@
 package prompt
 
 // Version is the prompt library version every prompt is registered at.
-const Version = "1.3.0"
+const Version = "1.4.0"
 
 // MaxRenderedBytes bounds a rendered message (the reference's
 // MAX_RENDERED_PROMPT_BYTES); a larger one is prompt_rendering_error.
@@ -55,7 +55,8 @@ type Arg struct {
 	// Min and Max bound a Text's characters, an Integer's value or a list's
 	// items; ItemMax bounds each item's characters.
 	Min, Max, ItemMax int
-	Enum              []string
+	// Enum lists a Choice's values, or a TextList's allowed items.
+	Enum []string
 	// Default is the value a blank or absent optional argument takes ("" for
 	// none).
 	Default string
@@ -115,8 +116,11 @@ func choice(name, def, desc string, values ...string) Arg {
 	return Arg{Name: name, Kind: Choice, Enum: values, Default: def, Description: desc, Complete: CompleteChoice}
 }
 
+// list is a JSON-array argument: required when it needs items (min > 0),
+// else empty by default.
 func list(name string, min, max int, frameworkArg string, complete Completion, desc string) Arg {
-	a := Arg{Name: name, Kind: TextList, Min: min, Max: max, ItemMax: 128, FrameworkArg: frameworkArg, Complete: complete, Description: desc}
+	a := Arg{Name: name, Kind: TextList, Min: min, Max: max, ItemMax: 128, FrameworkArg: frameworkArg, Complete: complete, Description: desc,
+		Required: min > 0}
 	if min == 0 {
 		a.Default = "[]"
 	}
@@ -183,6 +187,8 @@ func Defs() []Def {
 				argLocalGrade, argNormGrade,
 				list("statement_types", 0, 32, "framework_id", CompleteNone, "JSON array of source statement types"),
 				list("normalized_statement_types", 0, 32, "", CompleteNone, `JSON array of normalized statement types ("Standard", "Standard Grouping")`),
+				{Name: "relationship_types", Kind: TextList, Max: 2, ItemMax: 32, Enum: []string{"buildsTowards", "relatesTo"}, Default: "[]",
+					Description: `JSON array of the link types to review, "buildsTowards" and/or "relatesTo" (default: both, each read separately)`},
 				choice("endpoint_scope", "either", "which edge endpoint the filters apply to", "either", "both", "source", "target"),
 				argSnapshot, argLanguage, argLocal}},
 		{Name: "administrator_alignment_review", Title: "Administrator alignment review",

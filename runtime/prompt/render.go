@@ -39,6 +39,9 @@ type Links struct {
 	Manifest, Profile, Validation, Unresolved, Progressions string
 	Standard, StandardProvenance, StandardComponents        string
 	Component, ComponentProvenance                          string
+	// RelationshipProvenance is the per-edge provenance pattern, with a
+	// literal {relationshipId}.
+	RelationshipProvenance string
 }
 
 // ConfigIdentity identifies the prompt config a render used.
@@ -328,12 +331,13 @@ func (r *renderer) writeLinks(p *Package) {
 		{"Unresolved items", l.Unresolved}, {"Learning-progression summary", l.Progressions},
 		{"Standard", l.Standard}, {"Standard provenance", l.StandardProvenance}, {"Standard's learning components", l.StandardComponents},
 		{"Learning component", l.Component}, {"Learning-component provenance", l.ComponentProvenance},
+		{"Progression edge provenance", l.RelationshipProvenance},
 	} {
 		if e.uri != "" {
 			r.bullet("%s: %s", e.what, e.uri)
 		}
 	}
-	r.line("Replace {nodeId} with a node ID from a tool result. Read with resources/read, or with read_evidence {\"request\":{\"uri\":\"…\"}} where the host cannot read resources. A resource the rights withhold is refused; report that instead of guessing its content.")
+	r.line("Replace {nodeId} or {relationshipId} with an ID from a tool result (tool results also carry these URIs ready-made). Read with resources/read, or with read_evidence {\"request\":{\"uri\":\"…\"}} where the host cannot read resources (it returns the document in pieces: continue with its page.nextRequest). A resource the rights withhold is refused; report that instead of guessing its content.")
 }
 
 func (r *renderer) writeGuidance(slots []slot) {

@@ -27,10 +27,6 @@ func checkSingle(d *Def, v Values, p *Package) error {
 		return unavailable(p, "has no learning components, which a multigrade lesson plan needs (there is no single-grade fallback)",
 			"use teacher_guide_draft for each grade, or a package with learning components")
 	}
-	if strings.HasPrefix(d.Name, "learning_progression_") && !p.HasProgressions {
-		return unavailable(p, "declares no stored learning progressions",
-			"list_frameworks and get_capabilities show which packages carry progressions")
-	}
 	codes := prof.CodeSearchPolicy.Availability != "none" && prof.CodeSearchPolicy.Availability != ""
 	if v.Str("focus_mode") == "statement_code" && !codes {
 		return unavailable(p, "has no searchable statement codes, so focus_mode statement_code cannot resolve",
@@ -109,11 +105,21 @@ func task(d *Def, v Values, p *Package) string {
 		return fmt.Sprintf("Plan one %d-minute lesson for a room holding %s on %s: a shared core where the package's learning components support standards in more than one of these grades, and differentiated work per grade, from %s.",
 			v.Int("lesson_duration_minutes"), strings.Join(quoted(v.List("grades_in_room")), ", "), topic, p.Name)
 	case "learning_progression_teaching_sequence":
+		if !p.HasProgressions {
+			return fmt.Sprintf("Build a teaching sequence around %s from the standards of %s. It stores no learning progressions, so the sequence is your own ordering of the retrieved standards, labelled as such.", topic, p.Name)
+		}
 		return fmt.Sprintf("Build a teaching sequence around %s from the stored learning-progression edges of %s, keeping stored evidence and your own ordering choices apart.", topic, p.Name)
 	case "learning_progression_support_plan":
-		return fmt.Sprintf("Prepare review, practice and next-step options for the standard selected by %s from the stored progressions upstream of it and around it in %s. Observations about a learner are the caller's report; you do not diagnose mastery.",
-			string(encode(v["identifier"])), p.Name)
+		from := "from the stored progressions upstream of it and around it"
+		if !p.HasProgressions {
+			from = "from its place in the hierarchy and its learning components (the package stores no learning progressions)"
+		}
+		return fmt.Sprintf("Prepare review, practice and next-step options for the standard selected by %s %s in %s. Observations about a learner are the caller's report; you do not diagnose mastery.",
+			string(encode(v["identifier"])), from, p.Name)
 	default:
+		if !p.HasProgressions {
+			return fmt.Sprintf("Report to a curriculum reviewer that %s stores no learning progressions to review, with its package totals; never assert curriculum omissions, certification or edges across frameworks.", p.Name)
+		}
 		return fmt.Sprintf("Review the stored learning progressions of %s for a curriculum reviewer: coverage, warnings and review questions over the selected subset, with the package totals kept apart. Never assert curriculum omissions, certification or edges across frameworks.", p.Name)
 	}
 }
@@ -187,6 +193,10 @@ func workflowDisclosures(d *Def, p *Package) []string {
 	}
 	if p.HasProgressions {
 		out = append(out, "Stored buildsTowards/relatesTo edges are generated judgments with confidences ("+labelGenerated+"), not official prerequisites or sequences; hasChild is structure, not progression.")
+	} else if strings.HasPrefix(d.Name, "learning_progression_") {
+		out = append(out, "Stored learning progressions are unavailable: this package ("+p.SnapshotID+") declares none, so this "+
+			"output rests on the standards, their hierarchy and any learning components only; every ordering or dependency in it is "+
+			"generated ("+labelNew+"), not stored evidence. list_frameworks shows which snapshots carry progressions (includedGraphTypes).")
 	}
 	return out
 }
@@ -252,8 +262,10 @@ func generationSteps(r *renderer, d *Def, v Values, p *Package, route map[string
 	r.call("get_standard_context", with(route, "nodeId", "{nodeId}"))
 	componentStep(r, p, route, "")
 	if p.HasProgressions {
-		r.stepf("Optional, for at most 3 standards: read one page of 25 stored progression edges each, and open full provenance for at most 10 edges you rely on. If the evidence is sparse or unavailable, keep the output useful without it:")
-		r.call("get_standard_progressions", with(route, "identifier", nodeSelector, "connectionKind", "all", "limit", 25))
+		r.stepf("Optional, for at most 3 standards: read their stored progression edges one link kind at a time (one page of 25 each), and open full provenance (provenanceUri) for at most 10 edges you rely on. If the evidence is sparse or unavailable, keep the output useful without it:")
+		for _, k := range connectionKinds {
+			r.call("get_standard_progressions", with(route, "identifier", nodeSelector, "connectionKind", k, "limit", 25))
+		}
 	} else {
 		r.stepf("Stored learning progressions: none in this package. Do not infer prerequisites or sequences.")
 	}

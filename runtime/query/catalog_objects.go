@@ -151,29 +151,49 @@ type SnapshotRelation = manifest.SnapshotRelation
 // FrameworkSnapshot is a CatalogFrameworkSnapshot: one snapshot of a
 // framework with its packages.
 type FrameworkSnapshot struct {
+	// AvailableGraphTypes are the primary graph types of the snapshot's
+	// packages (how tools select them); IncludedGraphTypes everything they
+	// contain (learning components and progressions too, where present).
 	AvailableGraphTypes []string           `json:"availableGraphTypes"`
 	FrameworkID         string             `json:"frameworkId"`
 	GraphPackages       []PackageSummary   `json:"graphPackages"`
+	IncludedGraphTypes  []string           `json:"includedGraphTypes"`
 	SnapshotID          string             `json:"snapshotId"`
 	SnapshotRelations   []SnapshotRelation `json:"snapshotRelations"`
 	SourceMetadata      SourceMetadata     `json:"sourceMetadata"`
 }
 
 func frameworkSnapshot(s *catalog.Snapshot) FrameworkSnapshot {
-	var types []string
+	available, included := graphTypes(s.Packages)
 	pkgs := make([]PackageSummary, 0, len(s.Packages))
 	for _, p := range s.Packages {
-		if !contains(types, p.Manifest.GraphType) {
-			types = append(types, p.Manifest.GraphType)
-		}
 		pkgs = append(pkgs, packageSummary(p))
 	}
-	sort.Strings(types)
 	first := s.Packages[0]
 	return FrameworkSnapshot{
-		AvailableGraphTypes: types, FrameworkID: s.FrameworkID, GraphPackages: pkgs, SnapshotID: s.SnapshotID,
-		SnapshotRelations: append([]SnapshotRelation{}, first.Manifest.SnapshotRelations...), SourceMetadata: sourceMetadata(first),
+		AvailableGraphTypes: available, FrameworkID: s.FrameworkID, GraphPackages: pkgs, IncludedGraphTypes: included,
+		SnapshotID: s.SnapshotID, SnapshotRelations: append([]SnapshotRelation{}, first.Manifest.SnapshotRelations...),
+		SourceMetadata: sourceMetadata(first),
 	}
+}
+
+// graphTypes are the primary graph types of packages and the union of the
+// graph types they include, each sorted and never nil.
+func graphTypes(pkgs []*catalog.Package) (available, included []string) {
+	available, included = []string{}, []string{}
+	for _, p := range pkgs {
+		if !contains(available, p.Manifest.GraphType) {
+			available = append(available, p.Manifest.GraphType)
+		}
+		for _, t := range p.Manifest.IncludedGraphTypes {
+			if !contains(included, t) {
+				included = append(included, t)
+			}
+		}
+	}
+	sort.Strings(available)
+	sort.Strings(included)
+	return available, included
 }
 
 // Catalog is the public catalog document (the kgfegmcp://catalog resource).

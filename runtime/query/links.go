@@ -30,10 +30,10 @@ const MaxLinks = 8
 //     the standard, its detailed provenance when the package has it and the
 //     node has a CASE UUID, the manifest when the snapshot has one package,
 //     and for the last one the standard's learning components;
-//   - get_learning_component(_context): the component and its provenance;
-//   - get_learning_progression: the relationship and its provenance.
+//   - get_learning_component(_context): the component and its provenance.
 //
-// Other results have none.
+// Other results have none: the progression tools' results carry their URIs
+// in their JSON and have exactly one content block.
 func (s *Service) Links(result any) []Link {
 	var refs []resourceRef
 	switch r := result.(type) {
@@ -57,14 +57,6 @@ func (s *Service) Links(result any) []Link {
 		refs = s.componentRefs(r)
 	case *ComponentContextResult:
 		refs = s.componentRefs(&r.ComponentResult)
-	case *ProgressionEvidence:
-		if r.Metadata != nil && len(r.Relationships) == 1 {
-			id := r.Metadata.Package.PackageIdentity
-			rel := r.Relationships[0].Relationship.RelationshipID
-			for _, k := range []string{"relationship", "relationship_provenance"} {
-				refs = append(refs, resourceRef{kind: k, frameworkID: id.FrameworkID, snapshotID: id.SnapshotID, id: rel})
-			}
-		}
 	}
 	out := make([]Link, 0, len(refs))
 	for _, ref := range refs {

@@ -205,10 +205,13 @@ func judgment(img *kgimg.Image, r uint32) *Judgment {
 
 // evidence accumulates the deduplicated nodes and relationships of a result.
 type evidence struct {
-	p     *catalog.Package
-	nodes map[uint32]bool
-	rels  map[uint32]bool
-	rows  *rowCache
+	p *catalog.Package
+	// edgeOrder lists a lone edge's nodes as [source, target] (the exact
+	// lookup) rather than by node ID.
+	edgeOrder bool
+	nodes     map[uint32]bool
+	rels      map[uint32]bool
+	rows      *rowCache
 }
 
 // rowCache keeps the node summaries and edge rows built for one call, so the
@@ -254,20 +257,30 @@ func (e *evidence) addEdge(r uint32) {
 	e.nodes[e.p.Img.RelTarget(r)] = true
 }
 
-// tables returns the node summaries ordered by node ID and the relationship
-// rows ordered by relationship ID.
+// tables returns the node summaries ordered by node ID (with edgeOrder, the
+// lone edge's [source, target]) and the relationship rows
+// ordered by (relationship type, relationship ID), as connections are.
 func (e *evidence) tables() ([]ProgressionStandard, []ProgressionRelationship) {
 	img := e.p.Img
-	ns := make([]uint32, 0, len(e.nodes))
-	for n := range e.nodes {
-		ns = append(ns, n)
-	}
-	sort.Slice(ns, func(i, j int) bool { return img.NodeString(ns[i], kgimg.NodeID) < img.NodeString(ns[j], kgimg.NodeID) })
 	rs := make([]uint32, 0, len(e.rels))
 	for r := range e.rels {
 		rs = append(rs, r)
 	}
-	sort.Slice(rs, func(i, j int) bool { return img.RelString(rs[i], kgimg.RelID) < img.RelString(rs[j], kgimg.RelID) })
+	sort.Slice(rs, func(i, j int) bool {
+		if a, b := img.RelTypeName(rs[i]), img.RelTypeName(rs[j]); a != b {
+			return a < b
+		}
+		return img.RelString(rs[i], kgimg.RelID) < img.RelString(rs[j], kgimg.RelID)
+	})
+	ns := make([]uint32, 0, len(e.nodes))
+	if e.edgeOrder && len(rs) == 1 && len(e.nodes) == 2 {
+		ns = append(ns, img.RelSource(rs[0]), img.RelTarget(rs[0]))
+	} else {
+		for n := range e.nodes {
+			ns = append(ns, n)
+		}
+		sort.Slice(ns, func(i, j int) bool { return img.NodeString(ns[i], kgimg.NodeID) < img.NodeString(ns[j], kgimg.NodeID) })
+	}
 	nodes := make([]ProgressionStandard, len(ns))
 	for i, n := range ns {
 		nodes[i] = e.rows.node(e.p, n)

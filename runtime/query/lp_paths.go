@@ -167,9 +167,14 @@ func (s *Service) pathsResult(p *catalog.Package, req obj, source, target uint32
 		Frontier: PathFrontier{DepthLimitedExtensionCount: ps.depthLimitedExtensions, PendingAdjacencyCount: ps.pending,
 			QueuedStateCount: ps.queued},
 		TruncationReasons: list, GraphExhausted: len(list) == 0, ScopeComplete: len(list) == 0 || len(list) == 1 && list[0] == "depth_limit",
-		EpistemicStatus: "deterministic_derived", NextUnreturnedPath: next,
+		EpistemicStatus: "deterministic_derived", NextUnreturnedPath: next, PathNotice: pathNotice,
 	}
 }
+
+const pathNotice = "Directed simple paths over stored buildsTowards edges only, shortest first, then by their relationship IDs; " +
+	"every edge keeps its stored direction. A path cites stored edges and asserts no new one; zero paths from an incomplete " +
+	"search (see truncationReasons) do not prove disconnection, and even an exhausted absence means no stored connection, " +
+	"not no pedagogical relationship."
 
 // NewPathsRequest asks for the paths from source to target in the
 // framework's unique current snapshot, every bound at its default.

@@ -51,6 +51,7 @@ func (s *Service) progression(_ context.Context, r ProgressionRequest) (*Progres
 			WithHint("get_standard_progressions and search_learning_progressions list the stored edges")
 	}
 	e := newEvidence(p, nil)
+	e.edgeOrder = true
 	e.addEdge(rel)
 	req := pinned(r.ProgressionRoute, p)
 	req["relationshipId"] = r.RelationshipID

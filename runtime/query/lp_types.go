@@ -205,11 +205,14 @@ type TraversalCounters struct {
 // buildsTowards paths, shortest first, with no cursor.
 type PathsResult struct {
 	ProgressionEvidence
-	Counters           PathCounters      `json:"counters"`
-	EpistemicStatus    string            `json:"epistemicStatus" enum:"deterministic_derived"`
-	Frontier           PathFrontier      `json:"frontier"`
-	GraphExhausted     bool              `json:"graphExhausted"`
-	NextUnreturnedPath *ProgressionPath  `json:"nextUnreturnedPath,omitempty"`
+	Counters        PathCounters `json:"counters"`
+	EpistemicStatus string       `json:"epistemicStatus" enum:"deterministic_derived"`
+	Frontier        PathFrontier `json:"frontier"`
+	GraphExhausted  bool         `json:"graphExhausted"`
+	// NextUnreturnedPath names the first path that did not fit the size
+	// ceiling; null when every selected path was returned.
+	NextUnreturnedPath *ProgressionPath  `json:"nextUnreturnedPath"`
+	PathNotice         string            `json:"pathNotice"`
 	Paths              []ProgressionPath `json:"paths"`
 	ScopeComplete      bool              `json:"scopeComplete"`
 	SourceNodeID       string            `json:"sourceNodeId"`

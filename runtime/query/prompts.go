@@ -155,6 +155,10 @@ func (s *Service) promptLinks(p *catalog.Package) prompt.Links {
 		const marker = "NODEIDMARKER"
 		return strings.Replace(ref(kind, marker), marker, "{nodeId}", 1)
 	}
+	relPattern := func(kind string) string {
+		const marker = "RELIDMARKER"
+		return strings.Replace(ref(kind, marker), marker, "{relationshipId}", 1)
+	}
 	var l prompt.Links
 	l.Manifest, l.Profile = ref("package_manifest", ""), ref("interpretation_profile", "")
 	if has("validation") {
@@ -165,6 +169,9 @@ func (s *Service) promptLinks(p *catalog.Package) prompt.Links {
 	}
 	if p.Manifest.Includes(manifest.GraphLearningProgressions) {
 		l.Progressions = ref("learning_progressions", "")
+		if has("relationship_provenance") {
+			l.RelationshipProvenance = relPattern("relationship_provenance")
+		}
 	}
 	if has("standard") {
 		l.Standard = pattern("standard")

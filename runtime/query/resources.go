@@ -3,6 +3,8 @@ package query
 import (
 	"bytes"
 	"sort"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/kgc-project/kgc/internal/canonjson"
 	"github.com/kgc-project/kgc/runtime/catalog"
@@ -235,6 +237,17 @@ type Resource struct {
 	Raw      bool
 	Data     []byte
 	Meta     ResourceMetadata
+}
+
+// IsText reports whether the resource is text (JSON, NDJSON or text/*, in
+// valid UTF-8), to be sent as text content; anything else is a blob. Raw
+// JSON artifacts are text too: their exact bytes are the text.
+func (r *Resource) IsText() bool {
+	switch {
+	case r.MIMEType == "application/json", r.MIMEType == "application/x-ndjson", strings.HasPrefix(r.MIMEType, "text/"):
+		return utf8.Valid(r.Data)
+	}
+	return false
 }
 
 // ReadResource reads the resource at uri under the rights and size policies.

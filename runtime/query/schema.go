@@ -342,7 +342,23 @@ func (s *Schema) validateOneOf(v *jsonv.Value, path string) error {
 	if s.UnknownCode != "" {
 		return kgerr.New(s.UnknownCode, "%s %q is not supported; supported: %s", s.Discriminator, d.Str, strings.Join(names, ", "))
 	}
-	return fail(join(path, s.Discriminator), "must be one of %s", strings.Join(names, ", "))
+	return fail(join(path, s.Discriminator), "%s is not one of %s", clipQuote(d.Str), strings.Join(names, ", "))
+}
+
+// maxEchoChars bounds how much of a caller's value an error message quotes.
+const maxEchoChars = 200
+
+// clipQuote quotes a caller's value for an error message, cut to
+// maxEchoChars characters (and marked as cut).
+func clipQuote(s string) string {
+	n := 0
+	for i := range s {
+		if n == maxEchoChars {
+			return fmt.Sprintf("%q… (cut at %d of %d bytes)", s[:i], i, len(s))
+		}
+		n++
+	}
+	return fmt.Sprintf("%q", s)
 }
 
 func join(path, key string) string {

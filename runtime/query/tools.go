@@ -29,17 +29,12 @@ type Tool struct {
 // ResultType is the Go type of the tool's result (OutputSchema describes it).
 func (t *Tool) ResultType() reflect.Type { return t.result }
 
-// InputSchema is the schema of the tool's arguments: an object holding the
-// request (surface.md §2.A1), or for a Flat tool either that or the request
-// itself.
-func (t *Tool) InputSchema() *Schema {
-	wrapped := t.wrapped()
-	if t.Flat {
-		return &Schema{Types: []string{"object"}, AnyOf: []*Schema{wrapped, t.Request},
-			Description: `the request, wrapped ({"request": {...}}) or flat (its fields as the arguments)`}
-	}
-	return wrapped
-}
+// InputSchema is the published schema of the tool's arguments: an object
+// holding the request (surface.md §2.A1). A Flat tool also takes the
+// request's fields as the arguments themselves, but publishes only the
+// wrapped form: a top-level anyOf without properties is refused by some
+// clients (the AI SDK) and shown as taking no arguments by others.
+func (t *Tool) InputSchema() *Schema { return t.wrapped() }
 
 // wrapped is the schema Call validates with: the object holding the request.
 func (t *Tool) wrapped() *Schema {
@@ -91,8 +86,14 @@ func (s *Service) Call(ctx context.Context, name string, args json.RawMessage) (
 	if err := t.input.validate(v, ""); err != nil {
 		return nil, err
 	}
+	// An absent request is the empty one, defaults and all (a tool whose
+	// request is required was refused above).
 	raw := json.RawMessage("{}")
-	if rv := v.Get("request"); rv != nil && rv.Kind == jsonv.Object {
+	if t.Request != nil {
+		rv := v.Get("request")
+		if rv == nil || rv.Kind != jsonv.Object {
+			rv = &jsonv.Value{Kind: jsonv.Object}
+		}
 		raw = canonjson.Encode(t.Request.withDefaults(rv))
 	}
 	out, err := t.run(ctx, raw)

@@ -98,18 +98,21 @@ type SearchIndex struct {
 // CapabilitiesResult is get_capabilities' result: the server's surface and
 // what each package can serve.
 type CapabilitiesResult struct {
-	AvailableGraphTypes             []string              `json:"availableGraphTypes"`
-	FrameworkPromptOverlaysOptional bool                  `json:"frameworkPromptOverlaysOptional"`
-	ImplementedFeatures             []string              `json:"implementedFeatures"`
-	Packages                        []PackageCapabilities `json:"packages"`
-	PromptConfigSchemaVersion       string                `json:"promptConfigSchemaVersion"`
-	PromptNames                     []string              `json:"promptNames"`
-	ResourceRepresentations         []string              `json:"resourceRepresentations"`
-	ResourceURIs                    []string              `json:"resourceUris"`
-	ResourceURITemplates            []string              `json:"resourceUriTemplates"`
-	ServerName                      string                `json:"serverName"`
-	ToolNames                       []string              `json:"toolNames"`
-	UnavailableFeatures             []string              `json:"unavailableFeatures"`
+	AvailableGraphTypes             []string `json:"availableGraphTypes"`
+	FrameworkPromptOverlaysOptional bool     `json:"frameworkPromptOverlaysOptional"`
+	ImplementedFeatures             []string `json:"implementedFeatures"`
+	// IncludedGraphTypes is the union of the graph types the packages
+	// contain (AvailableGraphTypes: their primary, routing types).
+	IncludedGraphTypes        []string              `json:"includedGraphTypes"`
+	Packages                  []PackageCapabilities `json:"packages"`
+	PromptConfigSchemaVersion string                `json:"promptConfigSchemaVersion"`
+	PromptNames               []string              `json:"promptNames"`
+	ResourceRepresentations   []string              `json:"resourceRepresentations"`
+	ResourceURIs              []string              `json:"resourceUris"`
+	ResourceURITemplates      []string              `json:"resourceUriTemplates"`
+	ServerName                string                `json:"serverName"`
+	ToolNames                 []string              `json:"toolNames"`
+	UnavailableFeatures       []string              `json:"unavailableFeatures"`
 	// TruncationReason and OmittedCount say the result ceiling cut Packages
 	// (beyond the contract).
 	TruncationReason string `json:"truncationReason,omitempty"`
@@ -183,14 +186,10 @@ func (s *Service) Capabilities(context.Context) (*CapabilitiesResult, error) {
 
 func (s *Service) capabilities() *CapabilitiesResult {
 	pkgs := make([]PackageCapabilities, 0, len(s.cat.Packages))
-	types := []string{}
 	for _, p := range s.cat.Packages {
 		pkgs = append(pkgs, s.capabilitiesPackage(p))
-		if !contains(types, p.Manifest.GraphType) {
-			types = append(types, p.Manifest.GraphType)
-		}
 	}
-	sort.Strings(types)
+	available, included := graphTypes(s.cat.Packages)
 	tools := make([]string, len(s.tools))
 	for i, t := range s.tools {
 		tools[i] = t.Name
@@ -200,7 +199,7 @@ func (s *Service) capabilities() *CapabilitiesResult {
 		ServerName: ServerName, ToolNames: tools, PromptNames: PromptNames(),
 		ResourceURIs: []string{catalogURI}, ResourceURITemplates: templateURIs(),
 		ResourceRepresentations: []string{"deterministic_derived", "raw_source"},
-		AvailableGraphTypes:     types, ImplementedFeatures: implementedFeatures, UnavailableFeatures: unavailableFeatures,
+		AvailableGraphTypes:     available, IncludedGraphTypes: included, ImplementedFeatures: implementedFeatures, UnavailableFeatures: unavailableFeatures,
 		FrameworkPromptOverlaysOptional: true, PromptConfigSchemaVersion: "1.1", Packages: pkgs,
 	}
 }
@@ -254,7 +253,7 @@ func (s *Service) ListFrameworks(ctx context.Context, r ListFrameworksRequest) (
 func listFrameworksSchema() *Schema {
 	return object(map[string]*Schema{
 		"cursor":             cursorSchema(),
-		"graphTypes":         array(graphType(), 16, "match snapshots offering any of these graph types"),
+		"graphTypes":         array(graphType(), 16, "match snapshots whose packages contain any of these graph types (includedGraphTypes)"),
 		"isCurrent":          nullable(&Schema{Types: []string{"boolean"}, Description: "match the source's isCurrent flag (null: either)"}),
 		"issuingAuthorities": filterValues(64, "match any issuing authority"),
 		"jurisdictionTypes":  filterValues(64, "match any jurisdiction type"),
@@ -304,7 +303,7 @@ func matchSnapshot(s *catalog.Snapshot, r *ListFrameworksRequest) bool {
 	}
 	var types, grades, statuses []string
 	for _, p := range s.Packages {
-		types = append(types, p.Manifest.GraphType)
+		types = append(types, p.Manifest.IncludedGraphTypes...)
 		grades = append(grades, p.Manifest.Framework.NormalizedGrades...)
 		statuses = append(statuses, p.Manifest.Validation.Status)
 	}

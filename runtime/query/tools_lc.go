@@ -140,22 +140,33 @@ func (c ComponentContextResult) cut(k int) *ComponentContextResult {
 
 // StandardComponent is one learning component supporting a standard.
 type StandardComponent struct {
+	// ComponentURI and RelationshipURI are the resources to cite the
+	// component and its supports relationship by.
+	ComponentURI       string                `json:"componentUri"`
 	Node               LearningComponentNode `json:"node"`
 	Relationship       GraphRelationship     `json:"relationship"`
+	RelationshipURI    string                `json:"relationshipUri"`
 	SupportedStandards []SupportedStandard   `json:"supportedStandards"`
 }
 
 // StandardComponentsResult is get_learning_components_for_standard's result.
 type StandardComponentsResult struct {
-	Components     []StandardComponent `json:"components"`
-	Package        PackageRef          `json:"package"`
-	SourceMetadata SourceMetadata      `json:"sourceMetadata"`
-	Standard       StandardNode        `json:"standard"`
+	Components []StandardComponent `json:"components"`
+	// LearningComponentsURI is this result as a resource; StandardURI the
+	// standard's.
+	LearningComponentsURI string         `json:"learningComponentsUri"`
+	Package               PackageRef     `json:"package"`
+	SourceMetadata        SourceMetadata `json:"sourceMetadata"`
+	Standard              StandardNode   `json:"standard"`
+	StandardURI           string         `json:"standardUri"`
 	Truncation
 }
 
 func componentsForStandard(p *catalog.Package, std uint32) *StandardComponentsResult {
 	img := p.Img
+	ref := func(kind, id string) string {
+		return resourceRef{kind: kind, frameworkID: p.FrameworkID(), snapshotID: p.SnapshotID(), id: id}.String()
+	}
 	lcs, rels := img.Adjacency(kgfb.RelLabelSupports, kgfb.DirectionIn).Row(std)
 	comps := make([]StandardComponent, 0, lcs.Len())
 	for i := 0; i < lcs.Len(); i++ {
@@ -165,9 +176,13 @@ func componentsForStandard(p *catalog.Package, std uint32) *StandardComponentsRe
 		for j := 0; j < all.Len(); j++ {
 			sup = append(sup, supportedSummary(img, all.At(j), allRels.At(j)))
 		}
-		comps = append(comps, StandardComponent{Node: componentNode(img, lc), Relationship: graphRelationship(img, rels.At(i)), SupportedStandards: sup})
+		node, rel := componentNode(img, lc), graphRelationship(img, rels.At(i))
+		comps = append(comps, StandardComponent{Node: node, Relationship: rel, SupportedStandards: sup,
+			ComponentURI: ref("learning_component", node.NodeID), RelationshipURI: ref("relationship", rel.RelationshipID)})
 	}
-	return &StandardComponentsResult{Standard: standardNode(img, std), Components: comps, Package: packageRef(p), SourceMetadata: sourceMetadata(p)}
+	node := standardNode(img, std)
+	return &StandardComponentsResult{Standard: node, Components: comps, Package: packageRef(p), SourceMetadata: sourceMetadata(p),
+		StandardURI: ref("standard", node.NodeID), LearningComponentsURI: ref("standard_learning_components", node.NodeID)}
 }
 
 // placementDepth is how far up a placement's hierarchy path goes by default

@@ -238,10 +238,14 @@ type RelationshipRecord struct {
 // RelationshipProvenance is the relationship_provenance resource: a
 // progression edge's stored provenance record and the shard it lives in.
 type RelationshipProvenance struct {
+	// EpistemicStatus and SemanticNotice state what the stored edge is, as
+	// every edge row does.
+	EpistemicStatus   string          `json:"epistemicStatus" enum:"llm_inferred"`
 	Partition         int             `json:"partition"`
 	PartitionArtifact string          `json:"partitionArtifact"`
 	Provenance        json.RawMessage `json:"provenance"`
 	RelationshipID    string          `json:"relationshipId"`
+	SemanticNotice    string          `json:"semanticNotice"`
 }
 
 // recordDoc resolves the record-level resource families.
@@ -292,9 +296,12 @@ func (s *Service) recordDoc(ref resourceRef, p *catalog.Package) (*document, err
 		if !ok {
 			return nil, notFound("relationship %s has no stored provenance (only learning-progression edges do)", ref.id)
 		}
+		// The record is the original provenance map's, read from its shard
+		// through the index; the edge itself is a delivery relationship.
 		return derivedDoc(ref, "relationship_provenance", p, RelationshipProvenance{RelationshipID: ref.id, Partition: shard,
-			PartitionArtifact: provenanceShardName(shard), Provenance: json.RawMessage(rec)},
-			"learningProgressionProvenanceIndex", provenanceShardName(shard))
+			PartitionArtifact: provenanceShardName(shard), Provenance: json.RawMessage(rec),
+			EpistemicStatus: "llm_inferred", SemanticNotice: semanticNotice},
+			"learningProgressionProvenance", provenanceShardName(shard), "learningProgressionProvenanceIndex", "relationships")
 	}
 	return nil, notFound("unknown resource")
 }

@@ -62,7 +62,11 @@ func argSchema(a prompt.Arg) *Schema {
 	case prompt.Language:
 		s = pattern(str(2, 64, ""), languagePattern)
 	case prompt.TextList:
-		s = array(str(1, a.ItemMax, ""), a.Max, "")
+		item := str(1, a.ItemMax, "")
+		if len(a.Enum) > 0 {
+			item = enum("", a.Enum...)
+		}
+		s = array(item, a.Max, "")
 		s.MinItems = a.Min
 	case prompt.SelectorArg:
 		s = promptSelector(a.Codes)

@@ -5,6 +5,7 @@
 //
 // SCRIPT: {"transport": "stdio", "command": "...", "args": [...]} or
 //         {"transport": "http", "url": "http://127.0.0.1:PORT/mcp"},
+//         optionally "sdk": "2025-03-26" (the SDK 1.12.1 client),
 //         plus "steps": [{"method": "tools/list"} | {"method": "tools/call",
 //         "name", "arguments"} | {"method": "resources/read", "uri"} |
 //         {"method": "resources/templates/list"} | {"method": "resources/list"} |
@@ -15,11 +16,14 @@
 // true, "result"} | {"ok": false, "error": {"code", "message"}}]}. The SDK client
 // itself validates each structuredContent against the tool's outputSchema.
 import { readFileSync } from 'node:fs';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 const script = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+// "sdk": "2025-03-26" drives the server with SDK 1.12.1, a client of that
+// protocol version (it has no resource_link content); default: the current SDK.
+const sdk = script.sdk === '2025-03-26' ? '@modelcontextprotocol/sdk-2025-03-26' : '@modelcontextprotocol/sdk';
+const { Client } = await import(`${sdk}/client/index.js`);
+const { StdioClientTransport } = await import(`${sdk}/client/stdio.js`);
+const { StreamableHTTPClientTransport } = await import(`${sdk}/client/streamableHttp.js`);
 const transport = script.transport === 'http'
   ? new StreamableHTTPClientTransport(new URL(script.url))
   : new StdioClientTransport({ command: script.command, args: script.args || [], stderr: 'ignore' });
