@@ -80,8 +80,10 @@ type toolResult struct {
 	IsError           bool           `json:"isError"`
 }
 
-// toolOK parses a successful tool step and checks its text block is exactly its
-// structuredContent.
+// toolOK parses a successful tool step and checks its text block: readable
+// text for the discovery, standards, component and comparison tools (naming
+// every record ID of the result), exactly the structuredContent for the
+// others.
 func toolOK(t *testing.T, what string, s probeStep) map[string]any {
 	t.Helper()
 	var r toolResult
@@ -90,7 +92,18 @@ func toolOK(t *testing.T, what string, s probeStep) map[string]any {
 	}
 	var fromText map[string]any
 	if err := json.Unmarshal([]byte(r.Content[0].Text), &fromText); err != nil {
-		t.Fatalf("%s: text block is not JSON: %v", what, err)
+		if !readableTools[what] {
+			t.Fatalf("%s: text block is not JSON: %v", what, err)
+		}
+		for _, id := range recordIDs(r.StructuredContent) {
+			if !strings.Contains(r.Content[0].Text, id) {
+				t.Errorf("%s: the text does not name record %s", what, id)
+			}
+		}
+		return r.StructuredContent
+	}
+	if readableTools[what] {
+		t.Fatalf("%s: text block is JSON, not readable text", what)
 	}
 	a, _ := json.Marshal(fromText)
 	b, _ := json.Marshal(r.StructuredContent)
@@ -98,6 +111,40 @@ func toolOK(t *testing.T, what string, s probeStep) map[string]any {
 		t.Fatalf("%s: text and structuredContent differ", what)
 	}
 	return r.StructuredContent
+}
+
+// readableTools answer with readable text (runtime/textview).
+var readableTools = map[string]bool{
+	"get_capabilities": true, "list_frameworks": true, "get_framework": true, "get_framework_statistics": true,
+	"search_standards": true, "get_standard": true, "get_standard_context": true, "search_learning_components": true,
+	"get_learning_component": true, "get_learning_component_context": true, "get_learning_components_for_standard": true,
+	"compare_framework_evidence": true,
+}
+
+// recordIDs are the node IDs of a result's hits, matches and components:
+// the records a readable text must name.
+func recordIDs(v any) []string {
+	var out []string
+	var walk func(v any, under string)
+	walk = func(v any, under string) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, y := range x {
+				if k == "nodeId" && (under == "node" || under == "hits" || under == "matches") {
+					if s, ok := y.(string); ok {
+						out = append(out, s)
+					}
+				}
+				walk(y, k)
+			}
+		case []any:
+			for _, y := range x {
+				walk(y, under)
+			}
+		}
+	}
+	walk(v, "")
+	return out
 }
 
 func toolError(t *testing.T, what string, s probeStep) string {

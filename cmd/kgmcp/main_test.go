@@ -50,9 +50,11 @@ func callText(t *testing.T, cs *mcp.ClientSession, name string, args any) (map[s
 	if res.IsError {
 		return nil, text
 	}
+	// The structured content is the result; the text is for the model.
 	var out map[string]any
-	if err := json.Unmarshal([]byte(text), &out); err != nil {
-		t.Fatalf("%s: %v", name, err)
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &out); err != nil || text == "" {
+		t.Fatalf("%s: %v (text %d bytes)", name, err, len(text))
 	}
 	return out, text
 }

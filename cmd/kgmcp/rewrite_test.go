@@ -104,7 +104,7 @@ func TestInPlaceRewriteWithdrawsThePackage(t *testing.T) {
 		t.Errorf("a tool still reads the withdrawn package: %.300s", body)
 	}
 	_, body, err := s.post(t, rpc(3, "tools/call", `{"name":"get_framework","arguments":{"request":{"frameworkId":"kgc-sample-mathematics-grades-1-3"}}}`), protocolHeader, "2025-11-25")
-	if err != nil || !strings.Contains(body, `\"snapshotId\"`) || strings.Contains(body, `"isError":true`) {
+	if err != nil || !strings.Contains(body, `"snapshotId":"kgc-sample-mathematics-grades-1-3@`) || strings.Contains(body, `"isError":true`) {
 		t.Errorf("the untouched image is no longer served: %v %.300s", err, body)
 	}
 	// Replacing by rename, the supported way, is not a modification of the

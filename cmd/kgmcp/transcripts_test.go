@@ -44,15 +44,40 @@ func corpusImages(t *testing.T) string {
 	return out
 }
 
-// transcript is one golden file: a comment, the request and the response.
+// transcript is one golden file: a comment, the request and the response,
+// and — for a tool result whose text is readable — that text as the model
+// reads it, unescaped (derived from the response, for reviewers; checked
+// like the response).
 type transcript struct {
-	comment, request, response string
+	comment, request, response, text string
 }
 
 const (
 	requestMark  = "-- request --\n"
 	responseMark = "-- response --\n"
+	textMark     = "-- text --\n"
 )
+
+// readableText is the first text block of a tool result when it is not JSON
+// (the readable text of runtime/textview), or "".
+func readableText(response string) string {
+	var r struct {
+		Result struct {
+			Content []struct {
+				Type string `json:"type"`
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"result"`
+	}
+	if json.Unmarshal([]byte(response), &r) != nil || len(r.Result.Content) == 0 || r.Result.Content[0].Type != "text" {
+		return ""
+	}
+	t := r.Result.Content[0].Text
+	if strings.HasPrefix(t, "{") || !strings.Contains(t, "\n") {
+		return ""
+	}
+	return t
+}
 
 func parseTranscript(b []byte) (transcript, error) {
 	s := string(b)
@@ -67,6 +92,9 @@ func parseTranscript(b []byte) (transcript, error) {
 	} else {
 		tr.request = rest
 	}
+	if j := strings.Index(tr.response, "\n"+textMark); j >= 0 {
+		tr.response, tr.text = tr.response[:j+1], tr.response[j+1+len(textMark):]
+	}
 	tr.request = strings.TrimSuffix(tr.request, "\n")
 	tr.response = strings.TrimSuffix(tr.response, "\n")
 	if strings.Contains(tr.request, "\n") {
@@ -76,7 +104,11 @@ func parseTranscript(b []byte) (transcript, error) {
 }
 
 func (tr transcript) bytes() []byte {
-	return []byte(tr.comment + requestMark + tr.request + "\n" + responseMark + tr.response + "\n")
+	out := tr.comment + requestMark + tr.request + "\n" + responseMark + tr.response + "\n"
+	if t := readableText(tr.response); t != "" {
+		out += textMark + t
+	}
+	return []byte(out)
 }
 
 // replay sends every transcript of dir, in name order, on one stdio session
@@ -105,7 +137,7 @@ func replay(t *testing.T, dir, images string) {
 		}
 		got := c.out.Text()
 		if *update {
-			if got != tr.response {
+			if got != tr.response || tr.text != readableText(got) {
 				tr.response = got
 				if err := os.WriteFile(f, tr.bytes(), 0o644); err != nil {
 					t.Fatal(err)
@@ -113,6 +145,9 @@ func replay(t *testing.T, dir, images string) {
 				t.Logf("%s: rewritten", name)
 			}
 			continue
+		}
+		if tr.text != readableText(tr.response) {
+			t.Errorf("%s: the text section is not the response's text (rewrite it with -update)", name)
 		}
 		if got != tr.response {
 			t.Errorf("%s: the response differs from the transcript at byte %d\n got: %.400s\nwant: %.400s",

@@ -256,9 +256,22 @@ func (d *driver) call(ctx context.Context, name string, args map[string]any) (ma
 	if res.IsError {
 		return nil, 0, fmt.Errorf("tool error: %s", text)
 	}
+	// The structured content is the result; the text block is for the
+	// model (readable text, or the same JSON).
+	raw := []byte(text)
+	if res.StructuredContent != nil {
+		b, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			return nil, 0, fmt.Errorf("the structured content does not encode: %v", err)
+		}
+		raw = b
+	}
+	if text == "" {
+		return nil, 0, errors.New("the text block is empty")
+	}
 	var out map[string]any
-	if err := json.Unmarshal([]byte(text), &out); err != nil {
-		return nil, 0, fmt.Errorf("the text block is not a JSON object: %v", err)
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return nil, 0, fmt.Errorf("the result is not a JSON object: %v", err)
 	}
 	return out, len(text), nil
 }

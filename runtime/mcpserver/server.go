@@ -38,6 +38,10 @@ type Options struct {
 	// MaxConcurrentCalls bounds the requests handled at once in the process;
 	// more wait for a slot. Zero means DefaultMaxConcurrentCalls.
 	MaxConcurrentCalls int
+	// JSONText makes every tool result's text block its canonical JSON, as
+	// the reference sends it, instead of the readable text of the
+	// discovery, standards, component and comparison tools.
+	JSONText bool
 }
 
 // Default size policy.
@@ -55,6 +59,8 @@ type Server struct {
 	mcp    *mcp.Server
 	slots  chan struct{} // one per request being handled
 	live   drainer
+	// jsonText: Options.JSONText.
+	jsonText bool
 }
 
 // New builds the MCP server over an open catalog.
@@ -78,9 +84,10 @@ func NewLoading(l *catalog.Loading, opts Options) *Server {
 		opts.MaxConcurrentCalls = DefaultMaxConcurrentCalls()
 	}
 	s := &Server{
-		qOpts: query.Options{MaxResourceBytes: opts.MaxResourceBytes, MaxResourceSourceBytes: opts.MaxResourceSourceBytes},
-		log:   log,
-		slots: make(chan struct{}, opts.MaxConcurrentCalls),
+		qOpts:    query.Options{MaxResourceBytes: opts.MaxResourceBytes, MaxResourceSourceBytes: opts.MaxResourceSourceBytes},
+		log:      log,
+		slots:    make(chan struct{}, opts.MaxConcurrentCalls),
+		jsonText: opts.JSONText,
 	}
 	s.gen.Store(newGeneration(l, s.qOpts))
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: ServerName, Title: "kgmcp", Version: opts.Version}, &mcp.ServerOptions{
@@ -132,8 +139,8 @@ var static = sync.OnceValue(func() *query.Service { return query.New(nil, query.
 
 const instructions = "Read-only, rights-aware retrieval over accepted curriculum knowledge-graph packages " +
 	"(academic standards, learning components, learning progressions). Start with list_frameworks or " +
-	"get_capabilities; pin frameworkId and snapshotId from the results for later calls. Every tool result's " +
-	"text is its complete result as JSON. Resources live under kgfegmcp://. Prompts (or get_workflow_instructions, " +
+	"get_capabilities; pin frameworkId and snapshotId from the results for later calls. Tool results' text " +
+	"holds every fact needed to answer and cite (URIs included); structuredContent holds the complete typed result. Resources live under kgfegmcp://. Prompts (or get_workflow_instructions, " +
 	"for hosts without prompts) render teacher, student and reviewer workflows that name the tool calls to make."
 
 // incident names one logged internal failure, for the operator.

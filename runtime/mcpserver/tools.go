@@ -14,6 +14,7 @@ import (
 	"github.com/kgc-project/kgc/internal/canonjson"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/query"
+	"github.com/kgc-project/kgc/runtime/textview"
 )
 
 // toolSchemas are the tools' input and output schemas as encoded JSON. They
@@ -94,7 +95,7 @@ func (s *Server) call(ctx context.Context, name string, args json.RawMessage, li
 	if p, ok := out.(*query.Paged); ok {
 		return s.pagedEnvelope(q, name, p, links)
 	}
-	return s.envelope(q, name, out, links)
+	return s.envelope(q, name, out, nil, links)
 }
 
 // linksAllowed reports whether a session's protocol version defines
@@ -123,9 +124,13 @@ func (s *Server) toolError(name string, err error) *mcp.CallToolResult {
 	return errorResult("internal_error: The server could not complete the request.")
 }
 
-// envelope encodes a result once, canonically, as the text block and the
-// structured content.
-func (s *Server) envelope(q *query.Service, name string, out any, links bool) *mcp.CallToolResult {
+// envelope encodes a result once, canonically, as the structured content,
+// and gives it its text block: the readable text of textview (request is a
+// paged tool's effective request), or the same canonical JSON where the tool
+// keeps JSON text, the operator asked for JSON text everywhere, or the
+// readable text would be the longer (so the result ceiling, which counts the
+// JSON twice, bounds both).
+func (s *Server) envelope(q *query.Service, name string, out any, request map[string]any, links bool) *mcp.CallToolResult {
 	b, err := canonjson.Marshal(out)
 	if err != nil {
 		return s.toolError(name, err)
@@ -135,13 +140,28 @@ func (s *Server) envelope(q *query.Service, name string, out any, links bool) *m
 		// a result with nothing to cut gets here.
 		return s.toolError(name, query.ResultTooLarge("the "+name+" result"))
 	}
-	// The text block is the structured content's bytes, not a copy of them:
-	// b is never written again once encoded.
-	content := []mcp.Content{&mcp.TextContent{Text: unsafe.String(unsafe.SliceData(b), len(b))}}
+	// The JSON text block is the structured content's bytes, not a copy of
+	// them: b is never written again once encoded.
+	text := unsafe.String(unsafe.SliceData(b), len(b))
+	var linked []query.Link
+	if links || !s.jsonText {
+		linked = q.Links(out)
+	}
+	if !s.jsonText {
+		if t, ok := textview.Render(out, request); ok {
+			// What a resource_link offers, the text offers too: hosts
+			// that show the model only text drop the links.
+			t = textview.AppendLinks(t, linked)
+			if len(t) <= len(b) {
+				text = t
+			}
+		}
+	}
+	content := []mcp.Content{&mcp.TextContent{Text: text}}
 	if !links {
 		return &mcp.CallToolResult{Content: content, StructuredContent: json.RawMessage(b)}
 	}
-	for _, l := range q.Links(out) {
+	for _, l := range linked {
 		size := l.Size
 		content = append(content, &mcp.ResourceLink{URI: l.URI, Name: l.Name, Title: l.Title, MIMEType: l.MIMEType, Size: &size})
 	}
@@ -209,7 +229,7 @@ func writeU(b *strings.Builder, r rune) {
 }
 
 func (s *Server) pagedEnvelope(q *query.Service, name string, p *query.Paged, links bool) *mcp.CallToolResult {
-	res := s.envelope(q, name, p.Result, links)
+	res := s.envelope(q, name, p.Result, p.Request, links)
 	if !res.IsError && p.Next != nil {
 		res.Content = append(res.Content, &mcp.TextContent{Text: continuation(p)})
 	}

@@ -340,12 +340,15 @@ type SearchResult[Hit any] struct {
 
 // SearchPage is the ranked hits of one page and how to go on.
 type SearchPage[Hit any] struct {
-	HasMore       bool            `json:"hasMore"`
-	Hits          []Hit           `json:"hits"`
-	Mode          string          `json:"mode"`
-	NextCursor    *string         `json:"nextCursor"`
-	ReturnedCount int             `json:"returnedCount"`
-	Warnings      []SearchWarning `json:"warnings"`
+	HasMore       bool    `json:"hasMore"`
+	Hits          []Hit   `json:"hits"`
+	Mode          string  `json:"mode"`
+	NextCursor    *string `json:"nextCursor"`
+	ReturnedCount int     `json:"returnedCount"`
+	// TotalMatchingCount is the exact number of matches over every page
+	// (beyond the contract; every search reads its whole candidate stream).
+	TotalMatchingCount int             `json:"totalMatchingCount"`
+	Warnings           []SearchWarning `json:"warnings"`
 	// TruncationReason is byte_limit when the result ceiling cut the page
 	// short of the limit (beyond the contract).
 	TruncationReason string `json:"truncationReason,omitempty"`
@@ -385,7 +388,7 @@ func searchPage[Hit any](s *Service, run *searchRun, in pagingInput, build func(
 	echo := scopeEcho(s, in, cur.indexSum, page)
 	result := func(k int, next *string) *SearchResult[Hit] {
 		pg := SearchPage[Hit]{Hits: hits[:k], Mode: in.mode, ReturnedCount: k, HasMore: next != nil, NextCursor: next,
-			Warnings: warnings, WarningsOmitted: omitted}
+			Warnings: warnings, WarningsOmitted: omitted, TotalMatchingCount: run.matched}
 		if k < len(hits) {
 			pg.TruncationReason = "byte_limit"
 		}

@@ -207,11 +207,15 @@ type searchRun struct {
 	topK    int
 	pos     []any
 	byCode  bool
+	// matched counts every hit offered: the candidate stream is read
+	// whole, so it is the exact total of matches.
+	matched int
 }
 
 // add records a hit: kept in full, or, once keepTop was called, only while
 // it is among the page's best.
 func (run *searchRun) add(h searchHit) {
+	run.matched++
 	if run.top != nil {
 		if run.pos != nil && compareHitToKey(&h, run.pos, run.byCode) <= 0 {
 			return
@@ -378,7 +382,11 @@ func (s *Service) searchStandards(_ context.Context, r StandardSearchRequest) (*
 // StandardHit is one search_standards hit: a retrieval candidate, never an
 // alignment.
 type StandardHit struct {
-	CodeMatch       *CodeMatch      `json:"codeMatch"`
+	CodeMatch *CodeMatch `json:"codeMatch"`
+	// Location and StandardURI place and cite the hit without another call
+	// (beyond the contract).
+	Location
+	StandardURI     string          `json:"standardUri"`
 	EpistemicStatus string          `json:"epistemicStatus"`
 	Facets          FacetEvidence   `json:"facets"`
 	MatchedFields   []MatchedField  `json:"matchedFields"`
@@ -414,6 +422,7 @@ func standardHit(h *searchHit, mode string, queryTerms int, all []*searchHit) St
 		Node: standardNode(img, n), PackageIdentity: packageIdentity(p), Facets: facetsWithScopes(p, n, scopes),
 		RetrievalMethod: mode, EpistemicStatus: "retrieval_candidate", Score: scoreObject(algorithm, h, queryTerms),
 		MatchedTerms: h.terms, MatchedFields: []MatchedField{field}, CodeMatch: cm, Warnings: warnings,
+		Location: locationOf(img, n), StandardURI: standardURI(p, img.NodeString(n, kgimg.NodeID)),
 	}
 }
 

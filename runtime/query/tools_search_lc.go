@@ -197,6 +197,8 @@ func containsU32(list []uint32, v uint32) bool {
 
 // ComponentHit is one search_learning_components hit.
 type ComponentHit struct {
+	// ComponentURI cites the component (beyond the contract).
+	ComponentURI       string                `json:"componentUri"`
 	EpistemicStatus    string                `json:"epistemicStatus"`
 	MatchedCodes       []SupportedStandard   `json:"matchedCodes"`
 	MatchedFields      []MatchedField        `json:"matchedFields"`
@@ -242,5 +244,7 @@ func componentHit(h *searchHit, mode string, queryTerms int) ComponentHit {
 		EpistemicStatus: "retrieval_candidate", Score: scoreObject(lcAlgorithm[mode], h, queryTerms),
 		MatchedFields: fields, MatchedTerms: h.terms, MatchedCodes: matchedCodes,
 		SupportedStandards: supported, Warnings: []SearchWarning{},
+		ComponentURI: resourceRef{kind: "learning_component", frameworkID: p.FrameworkID(), snapshotID: p.SnapshotID(),
+			id: img.NodeString(n, kgimg.NodeID)}.String(),
 	}
 }

@@ -111,14 +111,37 @@ func packageRef(p *catalog.Package) PackageRef {
 
 // StandardResult is get_standard's result (and the standard resource).
 type StandardResult struct {
-	Facets         FacetEvidence  `json:"facets"`
+	Facets FacetEvidence `json:"facets"`
+	Location
 	Node           StandardNode   `json:"node"`
 	Package        PackageRef     `json:"package"`
 	SourceMetadata SourceMetadata `json:"sourceMetadata"`
+	StandardURI    string         `json:"standardUri"`
 }
 
 func standardResult(p *catalog.Package, n uint32) StandardResult {
-	return StandardResult{Node: standardNode(p.Img, n), Facets: facetEvidence(p, n), Package: packageRef(p), SourceMetadata: sourceMetadata(p)}
+	return StandardResult{Node: standardNode(p.Img, n), Facets: facetEvidence(p, n), Package: packageRef(p), SourceMetadata: sourceMetadata(p),
+		StandardURI: standardURI(p, p.Img.NodeString(n, kgimg.NodeID)), Location: locationOf(p.Img, n)}
+}
+
+// Location is where a standard sits: the labels of its first root path
+// (following each node's first parent, in relationship-key order) from the
+// framework root down to the standard itself, and how many parents it has
+// (more than one in a multi-parent hierarchy, whose other paths
+// get_standard_context lists).
+type Location struct {
+	HierarchyPath []string `json:"hierarchyPath"`
+	ParentCount   int      `json:"parentCount"`
+}
+
+func locationOf(img *kgimg.Image, n uint32) Location {
+	parents, _ := img.Adjacency(kgfb.RelLabelHasChild, kgfb.DirectionIn).Row(n)
+	return Location{HierarchyPath: hierarchyPath(img, n, placementDepth), ParentCount: parents.Len()}
+}
+
+// standardURI is the standard resource of node ID id.
+func standardURI(p *catalog.Package, id string) string {
+	return resourceRef{kind: "standard", frameworkID: p.FrameworkID(), snapshotID: p.SnapshotID(), id: id}.String()
 }
 
 // --- get_standard -----------------------------------------------------------

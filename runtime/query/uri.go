@@ -57,6 +57,17 @@ func templateURIs() []string {
 	return out
 }
 
+// RecordURIPattern is the URI of a record family of one snapshot with the
+// record's ID left as the literal placeholder {id} (resource kinds standard,
+// standard_provenance, standard_learning_components, learning_component,
+// learning_component_provenance, relationship, relationship_provenance):
+// replace {id} with the record's ID, percent-encoded where it holds
+// anything but letters, digits and -._~ (node IDs are UUIDs).
+func RecordURIPattern(kind, frameworkID, snapshotID string) string {
+	const marker = "IDMARKER"
+	return strings.Replace(resourceRef{kind: kind, frameworkID: frameworkID, snapshotID: snapshotID, id: marker}.String(), marker, "{id}", 1)
+}
+
 // escape percent-encodes one identifier as a single path segment with an empty
 // safe set (RFC 3986 unreserved characters only stay literal).
 func escape(s string) string {

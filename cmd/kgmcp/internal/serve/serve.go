@@ -59,6 +59,11 @@ type Config struct {
 	CPUProfile string `json:"cpuProfile,omitempty"`
 	// GCPercent is the garbage collector's target (as GOGC; -1 turns it off).
 	GCPercent int `json:"gcPercent"`
+	// TextFormat is what a tool result's text block holds: readable (the
+	// compact text of textview for the discovery, standards, component and
+	// comparison tools) or json (every result's canonical JSON, as the
+	// reference sends it).
+	TextFormat string `json:"textFormat"`
 }
 
 // DefaultGCPercent is kgmcp's garbage-collection target when neither
@@ -210,7 +215,8 @@ func Serve(ctx context.Context, cfg Config, loading *catalog.Loading, stdin io.R
 		}
 	}()
 	srv := mcpserver.NewLoading(loading, mcpserver.Options{Version: version(), MaxResourceBytes: cfg.MaxResourceBytes,
-		MaxResourceSourceBytes: cfg.MaxResourceSourceBytes, MaxConcurrentCalls: cfg.MaxConcurrentCalls, Logger: log})
+		MaxResourceSourceBytes: cfg.MaxResourceSourceBytes, MaxConcurrentCalls: cfg.MaxConcurrentCalls, Logger: log,
+		JSONText: cfg.TextFormat == "json"})
 	go srv.Warm(serving)
 	reloads := newReloader(cfg, srv, log)
 	if cfg.WatchInterval > 0 {
@@ -290,6 +296,7 @@ func configure(args []string, stderr io.Writer, getenv func(string) string) (cfg
 	maxSource, _ := strconv.ParseInt(envOr("KGFEGMCP_MAX_RESOURCE_SOURCE_BYTES", strconv.Itoa(mcpserver.DefaultMaxResourceSourceBytes)), 10, 64)
 	fs.Int64Var(&cfg.MaxResourceBytes, "max-resource-bytes", maxBytes, "largest resource returned, in bytes")
 	fs.Int64Var(&cfg.MaxResourceSourceBytes, "max-resource-source-bytes", maxSource, "largest source artifact read, in bytes")
+	fs.StringVar(&cfg.TextFormat, "text-format", envOr("KGFEGMCP_TEXT_FORMAT", "readable"), "tool results' text block: readable (compact text for the discovery, standards, component and comparison tools) or json (every result's canonical JSON)")
 	fs.StringVar(&cfg.LogLevel, "log-level", envOr("KGFEGMCP_LOG_LEVEL", "info"), "debug, info, warn or error")
 	fs.Var(&origins, "allow-origin", "an Origin allowed to call the HTTP endpoint (repeatable; none by default)")
 	cfg.HTTP = DefaultHTTPLimits()
@@ -337,6 +344,8 @@ func configure(args []string, stderr io.Writer, getenv func(string) string) (cfg
 	switch {
 	case cfg.InvalidImagePolicy != "fail" && cfg.InvalidImagePolicy != "quarantine":
 		err = fmt.Errorf("--invalid-image must be fail or quarantine, not %q", cfg.InvalidImagePolicy)
+	case cfg.TextFormat != "readable" && cfg.TextFormat != "json":
+		err = fmt.Errorf("--text-format must be readable or json, not %q", cfg.TextFormat)
 	case cfg.HTTP.MaxConnections < 1 || cfg.MaxConcurrentCalls < 1 || cfg.MaxInFlight < 1:
 		err = errors.New("--max-connections, --max-concurrent-calls and --max-in-flight must be at least 1")
 	case cfg.WatchInterval < 0:

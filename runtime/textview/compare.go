@@ -1,0 +1,90 @@
+package textview
+
+import (
+	"strings"
+
+	"github.com/kgc-project/kgc/internal/canonjson"
+	"github.com/kgc-project/kgc/runtime/query"
+)
+
+func comparison(w *writer, r *query.ComparisonResult) {
+	q := r.Request
+	how := q.Mode
+	if m := q.Match; m != nil {
+		how += ", " + m.MatchMode
+		if m.Operator != nil {
+			how += " " + *m.Operator
+		}
+	}
+	w.line("compare_framework_evidence %q (%s) in %s, each searched on its own (up to %d matches each).", q.Query, how,
+		plural(len(r.Sections), "framework"), q.MaxMatchesPerFramework)
+	for _, d := range r.Disclosures {
+		w.line("Disclosure: %s", flat(d))
+	}
+	for i, s := range r.Sections {
+		w.line("")
+		w.line("%s. %s — %s", marker(i), s.SnapshotID, snapshotName(query.FrameworkSnapshot{SourceMetadata: s.SourceMetadata}))
+		w.line("  grades %s; %s", or(list(s.LocalGradesOrStages), "none"), attribution(s.Rights))
+		w.line("  Cite: %s", strings.Replace(query.RecordURIPattern("standard", s.FrameworkID, s.SnapshotID), "{id}", "{nodeId}", 1))
+		for _, d := range s.RequiredProfileDisclosures {
+			w.line("  Disclosure: %s", flat(d))
+		}
+		for _, x := range s.Warnings {
+			w.line("  Warning %s: %s", x.Code, flat(x.Message))
+		}
+		for _, x := range s.PackageSearchWarnings {
+			w.line("  Warning %s: %s", x.Code, flat(x.Message))
+		}
+		for j, m := range s.Matches {
+			h := m.SearchHit
+			w.line("  %d. %s", j+1, join(" | ", deref(h.Node.StatementCode), h.Node.NodeID, typeLabel(h.Node), gradeLabel(h.Facets)))
+			w.line("     %s", flat(deref(h.Node.Description)))
+			if len(m.HierarchyPaths) > 0 {
+				for _, p := range m.HierarchyPaths {
+					w.line("     in: %s", steps(p))
+				}
+			} else {
+				w.line("     in: %s", placement(h.Location))
+			}
+		}
+		if s.HasMore && s.NextCursor != nil {
+			w.line("  More matches: search_standards %s", continueCompare(q, s))
+		}
+	}
+	for _, x := range r.Warnings {
+		w.line("Warning %s: %s", x.Code, flat(x.Message))
+	}
+}
+
+// steps renders a comparison match's path (root and match left out).
+func steps(p []query.PathStep) string {
+	labels := make([]string, len(p))
+	for i, s := range p {
+		labels[i] = join(" ", deref(s.StatementCode), deref(s.Description))
+	}
+	return or(path(labels), "top level")
+}
+
+// continueCompare is the exact search_standards call that continues a
+// section: its snapshot, the comparison's query and filters, its cursor.
+func continueCompare(q query.ComparisonRequest, s query.ComparisonSection) string {
+	req := map[string]any{"snapshotIds": []string{s.SnapshotID}, "mode": q.Mode, "query": q.Query,
+		"limit": q.MaxMatchesPerFramework, "cursor": *s.NextCursor}
+	if q.Match != nil {
+		req["match"] = q.Match
+	}
+	if len(q.LocalGradeLabels) > 0 {
+		req["localGradeLabels"] = q.LocalGradeLabels
+	}
+	if len(q.NormalizedGrades) > 0 {
+		req["normalizedGrades"] = q.NormalizedGrades
+	}
+	if q.IncludeGroupings {
+		req["includeGroupings"] = true
+	}
+	b, err := canonjson.Marshal(map[string]any{"request": req})
+	if err != nil {
+		return "(" + err.Error() + ")"
+	}
+	return string(b)
+}

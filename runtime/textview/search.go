@@ -1,0 +1,228 @@
+package textview
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/kgc-project/kgc/runtime/query"
+)
+
+// snapshots names the snapshots a page's hits come from: with one, its
+// header; with several, a legend of letters the hits refer to.
+type snapshots struct {
+	order  []string
+	letter map[string]string
+	byID   map[string]query.FrameworkSnapshot
+}
+
+func newSnapshots(selected []query.FrameworkSnapshot, hitSnapshots []string) *snapshots {
+	s := &snapshots{letter: map[string]string{}, byID: map[string]query.FrameworkSnapshot{}}
+	for _, f := range selected {
+		s.byID[f.SnapshotID] = f
+	}
+	for _, id := range hitSnapshots {
+		if _, ok := s.letter[id]; !ok {
+			s.letter[id] = marker(len(s.order))
+			s.order = append(s.order, id)
+		}
+	}
+	return s
+}
+
+// marker is the legend letter of the i-th snapshot: A–Z, then AA, AB, ….
+func marker(i int) string {
+	if i < 26 {
+		return string(rune('A' + i))
+	}
+	return marker(i/26-1) + string(rune('A'+i%26))
+}
+
+// tag is the hit's legend reference, empty when the page has one snapshot.
+func (s *snapshots) tag(snapshotID string) string {
+	if len(s.order) < 2 {
+		return ""
+	}
+	return "[" + s.letter[snapshotID] + "] "
+}
+
+// write writes the snapshot header or legend: name, the URI pattern to cite
+// records by, and the attribution, once per snapshot.
+func (s *snapshots) write(w *writer, kind string) {
+	for _, id := range s.order {
+		f, ok := s.byID[id]
+		prefix := "Snapshot "
+		if len(s.order) > 1 {
+			prefix = "[" + s.letter[id] + "] "
+		}
+		if !ok {
+			w.line("%s%s", prefix, id)
+			continue
+		}
+		w.line("%s%s — %s", prefix, id, snapshotName(f))
+		w.line("  Cite: %s", strings.Replace(query.RecordURIPattern(kind, f.FrameworkID, id), "{id}", "{nodeId}", 1))
+		if len(f.GraphPackages) > 0 {
+			w.line("  %s", attribution(f.GraphPackages[0].Rights))
+		}
+	}
+}
+
+// snapshotName is a snapshot's name with where it is from.
+func snapshotName(f query.FrameworkSnapshot) string {
+	m := f.SourceMetadata
+	return fmt.Sprintf("%s (%s)", flat(m.Name), join(", ", m.Jurisdiction, m.LocalSubject, deref(m.IssuingAuthority)))
+}
+
+// searchHeader is a page's first line: what was searched, how many match,
+// which hits are shown and whether more follow.
+func searchHeader(w *writer, tool string, request map[string]any, returned, total int, hasMore bool, cut string) {
+	q, _ := request["query"].(string)
+	mode, _ := request["mode"].(string)
+	how := mode
+	if m, ok := request["match"].(map[string]any); ok {
+		switch m["matchMode"] {
+		case "exact_phrase":
+			how += ", exact phrase"
+		case "stems":
+			how += fmt.Sprintf(", %v word forms", m["operator"])
+		default:
+			how += fmt.Sprintf(", %v tokens", m["operator"])
+		}
+	}
+	first := 1
+	if c, _ := request["cursor"].(string); c != "" {
+		first = 0 // a later page: its position is not known here
+	}
+	shown := "none shown"
+	switch {
+	case returned > 0 && first == 1:
+		shown = "hits 1–" + strconv.Itoa(returned) + " shown"
+	case returned > 0:
+		shown = plural(returned, "hit") + " shown on this page"
+	}
+	more := "no more"
+	if hasMore {
+		more = "more follow: call " + tool + " with the nextRequest in the next block"
+	}
+	if cut != "" {
+		more += " (this page was cut at the size limit)"
+	}
+	w.line("%s %q (%s): %s; %s; %s.", tool, q, how, plural(total, "match"), shown, more)
+}
+
+// filters names the request's active filters, for the reader to check.
+func filters(request map[string]any) string {
+	var out []string
+	for _, k := range []string{"frameworkIds", "snapshotIds", "localGradeLabels", "normalizedGrades", "statementTypes",
+		"normalizedStatementTypes", "subjects", "normalizedSubjects", "jurisdictions", "languages", "tags"} {
+		if l, ok := request[k].([]any); ok && len(l) > 0 {
+			vals := make([]string, len(l))
+			for i, v := range l {
+				vals[i] = fmt.Sprint(v)
+			}
+			out = append(out, k+"="+strings.Join(vals, "|"))
+		}
+	}
+	if b, _ := request["includeGroupings"].(bool); b {
+		out = append(out, "includeGroupings")
+	}
+	return strings.Join(out, "; ")
+}
+
+// warnings writes a page's warnings, each with its snapshot.
+func warnings(w *writer, ws []query.SearchWarning, omitted int, s *snapshots) {
+	for _, x := range ws {
+		where := x.PackageIdentity.SnapshotID
+		if s != nil && s.tag(where) != "" {
+			where = strings.TrimSpace(s.tag(where))
+		}
+		w.line("Warning %s (%s): %s", x.Code, where, flat(x.Message))
+	}
+	if omitted > 0 {
+		w.line("(%s more not shown)", plural(omitted, "warning"))
+	}
+}
+
+func standardSearch(w *writer, r *query.SearchResult[query.StandardHit], request map[string]any) {
+	pg := r.Page
+	ids := make([]string, len(pg.Hits))
+	for i, h := range pg.Hits {
+		ids[i] = h.PackageIdentity.SnapshotID
+	}
+	snaps := newSnapshots(r.SelectedSnapshots, ids)
+	searchHeader(w, "search_standards", request, pg.ReturnedCount, pg.TotalMatchingCount, pg.HasMore, pg.TruncationReason)
+	if f := filters(request); f != "" {
+		w.line("Filters: %s.", f)
+	}
+	snaps.write(w, "standard")
+	if len(pg.Hits) > 0 {
+		w.line("Hits are retrieval candidates, not alignments.")
+	}
+	for i, h := range pg.Hits {
+		n := h.Node
+		w.line("%d. %s%s", i+1, snaps.tag(h.PackageIdentity.SnapshotID),
+			join(" | ", deref(n.StatementCode), n.NodeID, typeLabel(n), gradeLabel(h.Facets)))
+		w.line("   %s", flat(deref(n.Description)))
+		w.line("   in: %s", placement(h.Location))
+		if h.Score.MatchedTermCount < h.Score.QueryTermCount {
+			w.line("   matched %d of %d terms: %s", h.Score.MatchedTermCount, h.Score.QueryTermCount, list(h.MatchedTerms))
+		}
+		for _, x := range h.Warnings {
+			w.line("   warning %s: %s", x.Code, flat(x.Message))
+		}
+	}
+	warnings(w, pg.Warnings, pg.WarningsOmitted, snaps)
+}
+
+func componentSearch(w *writer, r *query.SearchResult[query.ComponentHit], request map[string]any) {
+	pg := r.Page
+	ids := make([]string, len(pg.Hits))
+	for i, h := range pg.Hits {
+		ids[i] = h.PackageIdentity.SnapshotID
+	}
+	snaps := newSnapshots(r.SelectedSnapshots, ids)
+	searchHeader(w, "search_learning_components", request, pg.ReturnedCount, pg.TotalMatchingCount, pg.HasMore, pg.TruncationReason)
+	if f := filters(request); f != "" {
+		w.line("Filters: %s.", f)
+	}
+	snaps.write(w, "learning_component")
+	if len(pg.Hits) > 0 {
+		w.line("Learning components are a generated decomposition of the standards, not curriculum-authored; hits are retrieval candidates.")
+	}
+	for i, h := range pg.Hits {
+		w.line("%d. %s%s | tags: %s", i+1, snaps.tag(h.PackageIdentity.SnapshotID), h.Node.NodeID, or(list(h.Node.Tags), "none"))
+		w.line("   %s", flat(h.Node.Description))
+		w.line("   supports: %s", supported(h.SupportedStandards))
+	}
+	warnings(w, pg.Warnings, pg.WarningsOmitted, snaps)
+}
+
+// supported lists the standards a component supports, briefly.
+func supported(stds []query.SupportedStandard) string {
+	if len(stds) == 0 {
+		return "no standard"
+	}
+	out := make([]string, len(stds))
+	for i, s := range stds {
+		out[i] = supportedBrief(s)
+	}
+	return strings.Join(out, "; ")
+}
+
+func supportedBrief(s query.SupportedStandard) string {
+	id := s.NodeID
+	if c := deref(s.StatementCode); c != "" {
+		id = c + " (" + s.NodeID + ")"
+	}
+	var notes []string
+	if len(s.GradeLevels) > 0 {
+		notes = append(notes, "grade "+list(s.GradeLevels))
+	}
+	if s.SupportConfidence != nil {
+		notes = append(notes, "confidence "+strconv.FormatFloat(*s.SupportConfidence, 'f', -1, 64))
+	}
+	if len(notes) > 0 {
+		id += " [" + strings.Join(notes, ", ") + "]"
+	}
+	return id
+}

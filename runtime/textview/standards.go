@@ -1,0 +1,216 @@
+package textview
+
+import (
+	"strings"
+
+	"github.com/kgc-project/kgc/runtime/query"
+)
+
+// packageLine names the package a single-record answer comes from.
+func packageLine(id query.PackageIdentity, m query.SourceMetadata) string {
+	current := "not current"
+	if m.IsCurrent {
+		current = "current"
+	}
+	return "Snapshot " + id.SnapshotID + " — " + flat(m.Name) + " (" + join(", ", m.Jurisdiction, m.LocalSubject, current) + ")"
+}
+
+// standardFacts writes the lines that identify and place one standard.
+func standardFacts(w *writer, n query.StandardNode, f query.FacetEvidence, loc *query.Location) {
+	w.line("Standard %s", join(" | ", deref(n.StatementCode), n.NodeID, typeLabel(n), gradeLabel(f)))
+	w.line("Text: %s", or(flat(deref(n.Description)), "(no description)"))
+	if loc != nil {
+		w.line("In: %s", placement(*loc))
+	}
+	var facts []string
+	if t := deref(f.NormalizedStatementType); t != "" {
+		facts = append(facts, "normalized type "+t)
+	}
+	if len(f.NormalizedGrades) > 0 {
+		facts = append(facts, "normalized grades "+list(f.NormalizedGrades))
+	}
+	if s := deref(f.LocalSubject); s != "" {
+		facts = append(facts, "subject "+s)
+	}
+	if u := deref(n.CaseIdentifierUUID); u != "" {
+		facts = append(facts, "CASE UUID "+u)
+	}
+	if len(facts) > 0 {
+		w.line("Facts: %s.", strings.Join(facts, "; "))
+	}
+}
+
+func standard(w *writer, r *query.StandardResult) {
+	id := r.Package.PackageIdentity
+	standardFacts(w, r.Node, r.Facets, &r.Location)
+	w.line("Cite: %s", r.StandardURI)
+	w.line("%s", packageLine(id, r.SourceMetadata))
+	w.line("%s", attribution(r.Package.Rights))
+}
+
+// label is a record's short name in a list: its code, else its clipped
+// description, else (the framework root) its name.
+func label(n query.StandardNode) string {
+	switch {
+	case deref(n.StatementCode) != "" && deref(n.Description) != "":
+		return deref(n.StatementCode) + " " + clip(deref(n.Description), labelChars)
+	case deref(n.StatementCode) != "":
+		return deref(n.StatementCode)
+	case deref(n.Description) != "":
+		return clip(deref(n.Description), labelChars)
+	}
+	return rootName(n)
+}
+
+// rootName is the framework root's name ("" for any other record).
+func rootName(n query.StandardNode) string {
+	if n.FrameworkName == nil {
+		return ""
+	}
+	return flat(deref(n.Name))
+}
+
+// entry is one record of a list: ID, type, grade and text.
+func entry(n query.StandardNode) string {
+	return join(" | ", deref(n.StatementCode), n.NodeID, typeLabel(n), list(n.GradeLevel)) + " — " + or(clip(deref(n.Description), 400), rootName(n))
+}
+
+func standardContext(w *writer, r *query.ContextResult) {
+	id := r.Standard.Package.PackageIdentity
+	nodes := map[string]query.StandardNode{}
+	for _, n := range r.Nodes {
+		nodes[n.NodeID] = n
+	}
+	labelOf := func(id string) string {
+		if n, ok := nodes[id]; ok {
+			return label(n)
+		}
+		return id
+	}
+	origin := r.Standard.Node.NodeID
+	standardFacts(w, r.Standard.Node, r.Standard.Facets, nil)
+	w.line("Cite: %s (other standards: %s)", r.Standard.StandardURI,
+		strings.Replace(query.RecordURIPattern("standard", id.FrameworkID, id.SnapshotID), "{id}", "{nodeId}", 1))
+	w.line("%s", packageLine(id, r.Standard.SourceMetadata))
+	if rp := r.RootPaths; rp != nil {
+		w.line("Root paths (%d%s):", len(rp.Paths), completeness(rp.IsComplete, rp.TruncationReason))
+		for i, p := range rp.Paths {
+			labels := make([]string, 0, len(p.NodeIDs))
+			for _, n := range p.NodeIDs[:len(p.NodeIDs)-1] {
+				labels = append(labels, labelOf(n))
+			}
+			w.line("  %d. %s > [this standard]", i+1, strings.Join(labels, " > "))
+		}
+	} else {
+		w.line("Ancestors (%d%s), nearest first:", len(r.Ancestors.Nodes)-1, completeness(r.Ancestors.IsComplete, r.Ancestors.TruncationReason))
+		for _, a := range r.Ancestors.Nodes[1:] {
+			w.line("  depth %d: %s | %s", a.Depth, a.NodeID, labelOf(a.NodeID))
+		}
+	}
+	neighbors(w, "Parents", "", r.DirectParents.Neighbors, nodes)
+	if c := r.DirectChildren; c != nil {
+		neighbors(w, "Children", ", in hierarchy order", c.Neighbors, nodes)
+	}
+	if d := r.Descendants; d != nil && len(d.Nodes) > 1 {
+		w.line("Descendants (%d to depth %d%s), in hierarchy order:", len(d.Nodes)-1, d.MaxDepth, completeness(d.IsComplete, d.TruncationReason))
+		tree(w, origin, d, r.Relationships, nodes)
+	} else if d != nil {
+		w.line("Descendants: none.")
+	}
+	for _, s := range r.RelationshipStatuses {
+		w.line("Note: hierarchy edge %s is %s (its child's real parent could not be resolved; it hangs from the root).", s.RelationshipID, s.ResolutionStatus)
+	}
+	w.line("%s", attribution(r.Standard.Package.Rights))
+}
+
+// neighbors writes a list of direct neighbours, or says there are none.
+func neighbors(w *writer, what, note string, nbs []query.Neighbor, nodes map[string]query.StandardNode) {
+	if len(nbs) == 0 {
+		w.line("%s: none.", what)
+		return
+	}
+	w.line("%s (%d%s):", what, len(nbs), note)
+	for _, nb := range nbs {
+		w.line("  - %s", entryOf(nodes, nb.NodeID))
+	}
+}
+
+func entryOf(nodes map[string]query.StandardNode, id string) string {
+	if n, ok := nodes[id]; ok {
+		return entry(n)
+	}
+	return id
+}
+
+// completeness notes whether a walk or path list is complete.
+func completeness(complete bool, reason *string) string {
+	if complete {
+		return ", complete"
+	}
+	return ", cut: " + or(deref(reason), "bounded")
+}
+
+// tree writes a descendant walk depth first, children in hierarchy
+// (relationship-key) order, indented by depth; a node reached twice (a
+// multi-parent hierarchy) is written under its first parent only.
+func tree(w *writer, origin string, d *query.Traversal, rels []query.GraphRelationship, nodes map[string]query.StandardNode) {
+	in := map[string]int{}
+	for _, n := range d.Nodes {
+		in[n.NodeID] = n.Depth
+	}
+	children := map[string][]string{}
+	for _, r := range rels { // ordered by (sourceExportOrder, relationshipId)
+		if _, ok := in[r.TargetNodeID]; ok && r.TargetNodeID != origin {
+			if _, ok := in[r.SourceNodeID]; ok {
+				children[r.SourceNodeID] = append(children[r.SourceNodeID], r.TargetNodeID)
+			}
+		}
+	}
+	seen := map[string]bool{origin: true}
+	var walk func(id string, depth int)
+	walk = func(id string, depth int) {
+		for _, c := range children[id] {
+			if seen[c] {
+				continue
+			}
+			seen[c] = true
+			w.line("%s- %s", strings.Repeat("  ", depth), entryOf(nodes, c))
+			walk(c, depth+1)
+		}
+	}
+	walk(origin, 1)
+}
+
+func standardComponents(w *writer, r *query.StandardComponentsResult) {
+	id := r.Package.PackageIdentity
+	w.line("Learning components of standard %s: %s.", join(" | ", deref(r.Standard.StatementCode), r.Standard.NodeID),
+		plural(len(r.Components), "component"))
+	w.line("Standard text: %s", or(flat(deref(r.Standard.Description)), "(no description)"))
+	w.line("Cite: standard %s; this list %s", r.StandardURI, r.LearningComponentsURI)
+	w.line("%s", packageLine(id, r.SourceMetadata))
+	if len(r.Components) > 0 {
+		w.line("Components are a generated decomposition of the standards, not curriculum-authored; confidence is the generator's.")
+	}
+	for i, c := range r.Components {
+		conf := ""
+		if x := c.Relationship.SupportConfidence; x != nil {
+			conf = ", confidence " + formatFloat(*x)
+		}
+		w.line("%d. %s | tags: %s", i+1, c.Node.NodeID, or(list(c.Node.Tags), "none"))
+		w.line("   %s", flat(c.Node.Description))
+		w.line("   supports edge %s%s; cite %s and %s", c.Relationship.RelationshipID, conf, c.ComponentURI, c.RelationshipURI)
+		var others []query.SupportedStandard
+		for _, s := range c.SupportedStandards {
+			if s.NodeID != r.Standard.NodeID {
+				others = append(others, s)
+			}
+		}
+		if len(others) > 0 {
+			w.line("   also supports: %s", supported(others))
+		}
+	}
+	if r.TruncationReason != "" {
+		w.line("(%d more components left out at the size limit; read %s)", r.OmittedCount, r.LearningComponentsURI)
+	}
+	w.line("%s", attribution(r.Package.Rights))
+}
