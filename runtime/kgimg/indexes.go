@@ -61,6 +61,21 @@ type postingList struct {
 	nodes  U32s
 }
 
+// keysWithPrefix returns (copies of) at most max keys that start with
+// prefix, in key order.
+func (p postingList) keysWithPrefix(prefix string, max int) []string {
+	n := p.keys.len()
+	var out []string
+	for i := sort.Search(n, func(i int) bool { return cmpKey(p.keys.bytes(i), prefix) >= 0 }); i < n && len(out) < max; i++ {
+		k := p.keys.bytes(i)
+		if len(k) < len(prefix) || string(k[:len(prefix)]) != prefix {
+			break
+		}
+		out = append(out, string(k))
+	}
+	return out
+}
+
 func (p postingList) lookup(key string) (U32s, bool) {
 	n := p.keys.len()
 	i := sort.Search(n, func(i int) bool { return cmpKey(p.keys.bytes(i), key) >= 0 })
@@ -141,6 +156,18 @@ func (img *Image) Facet(kind kgfb.FacetKind, key string) (Bitmap, bool) {
 
 // ItemToken returns the items whose description has this lexical token.
 func (img *Image) ItemToken(token string) (U32s, bool) { return img.itemTokens.lookup(token) }
+
+// ItemTokensWithPrefix returns at most max lexical tokens of the items'
+// descriptions that start with prefix, in order (copied out of the image).
+func (img *Image) ItemTokensWithPrefix(prefix string, max int) []string {
+	return img.itemTokens.keysWithPrefix(prefix, max)
+}
+
+// ComponentTokensWithPrefix is ItemTokensWithPrefix over the learning
+// components' descriptions.
+func (img *Image) ComponentTokensWithPrefix(prefix string, max int) []string {
+	return img.componentTokens.keysWithPrefix(prefix, max)
+}
 
 // ComponentToken returns the learning components whose description has this token.
 func (img *Image) ComponentToken(token string) (U32s, bool) { return img.componentTokens.lookup(token) }

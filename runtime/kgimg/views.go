@@ -20,6 +20,15 @@ func (v U32s) At(i int) uint32 { return binary.LittleEndian.Uint32(v.b[4*i:]) }
 // Slice returns values [lo, hi).
 func (v U32s) Slice(lo, hi int) U32s { return U32s{v.b[4*lo : 4*hi]} }
 
+// U32sOf is a view of values held in memory (not in an image).
+func U32sOf(values []uint32) U32s {
+	b := make([]byte, 4*len(values))
+	for i, x := range values {
+		binary.LittleEndian.PutUint32(b[4*i:], x)
+	}
+	return U32s{b}
+}
+
 // AppendTo appends every value to dst.
 func (v U32s) AppendTo(dst []uint32) []uint32 {
 	for i := 0; i < v.Len(); i++ {

@@ -212,8 +212,9 @@ func focusSteps(r *renderer, v Values, p *Package, route map[string]any, grades 
 	switch mode := v.Str("focus_mode"); mode {
 	case "topic":
 		search["mode"], search["query"] = "text", q
-		search["match"] = map[string]any{"matchMode": "tokens", "operator": "any"}
-		r.stepf("Find the standards for the topic (one page of %d hits; keep at most 3 that fit; if none fits, say so and stop rather than writing from general knowledge):", limit)
+		search["match"] = map[string]any{"matchMode": "stems", "operator": "any"}
+		search["includeGroupings"] = true
+		r.stepf("Find the standards for the topic, any form of its words, topics included (one page of %d hits; keep at most 3 that fit; a hit marked (grouping) is a topic whose standards are its children, listed by get_standard_context with includeDescendants; if the result lists calls that find more, try them; if nothing fits, say so and stop rather than writing from general knowledge):", limit)
 		r.call("search_standards", search)
 	case "statement_code":
 		search["mode"], search["query"] = "code_exact", q
@@ -258,8 +259,8 @@ func generationSteps(r *renderer, d *Def, v Values, p *Package, route map[string
 		r.line("Note: %q is not a local grade label of this framework, so the search below has no grade filter; check each hit's facets.resolvedLocalGradeLabels against the grade named.", v.Str("grade_or_stage"))
 	}
 	focusSteps(r, v, p, route, grades, 10)
-	r.stepf("Read the hierarchy context of each retained standard; name where it sits from its root path and quote its description exactly %s:", labelSource)
-	r.call("get_standard_context", with(route, "nodeId", "{nodeId}"))
+	r.stepf("Read the hierarchy context of each retained standard or topic (a topic's standards are its descendants); name where it sits from its root path and quote its description exactly %s:", labelSource)
+	r.call("get_standard_context", with(route, "nodeId", "{nodeId}", "includeDescendants", true, "childDepth", 2))
 	componentStep(r, p, route, "")
 	if p.HasProgressions {
 		r.stepf("Optional, for at most 3 standards: read their stored progression edges one link kind at a time (one page of 25 each), and open full provenance (provenanceUri) for at most 10 edges you rely on. If the evidence is sparse or unavailable, keep the output useful without it:")

@@ -355,6 +355,9 @@ type SearchPage[Hit any] struct {
 	// WarningsOmitted counts the warnings past MaxPageWarnings (beyond the
 	// contract).
 	WarningsOmitted int `json:"warningsOmitted,omitempty"`
+	// Suggestions are calls that find more, on a first page with few or no
+	// matches (beyond the contract; search_suggest.go).
+	Suggestions []SearchSuggestion `json:"suggestions"`
 }
 
 // pagingInput is what searchPage needs of a search request.
@@ -388,7 +391,7 @@ func searchPage[Hit any](s *Service, run *searchRun, in pagingInput, build func(
 	echo := scopeEcho(s, in, cur.indexSum, page)
 	result := func(k int, next *string) *SearchResult[Hit] {
 		pg := SearchPage[Hit]{Hits: hits[:k], Mode: in.mode, ReturnedCount: k, HasMore: next != nil, NextCursor: next,
-			Warnings: warnings, WarningsOmitted: omitted, TotalMatchingCount: run.matched}
+			Warnings: warnings, WarningsOmitted: omitted, TotalMatchingCount: run.matched, Suggestions: []SearchSuggestion{}}
 		if k < len(hits) {
 			pg.TruncationReason = "byte_limit"
 		}

@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"strings"
 
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
@@ -21,9 +22,34 @@ func nodeLabel(img *kgimg.Image, n uint32) string {
 	return img.NodeString(n, kgimg.NodeDescription)
 }
 
+// pathLabelChars bounds the description part of a placement label.
+const pathLabelChars = 100
+
+// placeLabel names a node on a standard's placement path: its code and the
+// start of its description (at most pathLabelChars characters, white space
+// collapsed, a cut marked with …), or the framework root's name.
+func placeLabel(img *kgimg.Image, n uint32) string {
+	if img.NodeKind(n) == kgfb.NodeKindFramework {
+		return img.NodeString(n, kgimg.NodeName)
+	}
+	d := strings.Join(strings.Fields(img.NodeString(n, kgimg.NodeDescription)), " ")
+	if r := []rune(d); len(r) > pathLabelChars {
+		d = strings.TrimRight(string(r[:pathLabelChars-1]), " ") + "…"
+	}
+	if c := img.NodeString(n, kgimg.NodeStatementCode); c != "" {
+		return strings.TrimSpace(c + " " + d)
+	}
+	return d
+}
+
 // hierarchyPath returns the labels from the root down to n, following each
 // node's first parent (in relationship-key order), at most depth levels up.
 func hierarchyPath(img *kgimg.Image, n uint32, depth int) []string {
+	return labelledPath(img, n, depth, nodeLabel)
+}
+
+// labelledPath is hierarchyPath with another label for each node.
+func labelledPath(img *kgimg.Image, n uint32, depth int, nodeLabel func(*kgimg.Image, uint32) string) []string {
 	up := img.Adjacency(kgfb.RelLabelHasChild, kgfb.DirectionIn)
 	path := []string{nodeLabel(img, n)}
 	seen := map[uint32]bool{n: true}

@@ -20,7 +20,9 @@ const (
 )
 
 // MatchPolicy is a text query's match policy: MatchMode tokens with Operator
-// all or any, or exact_phrase.
+// all or any, exact_phrase, or (beyond the contract, opt-in) stems with
+// Operator all or any: tokens, each query token matching any light form of
+// its word (wordforms.go).
 type MatchPolicy struct {
 	MatchMode string  `json:"matchMode"`
 	Operator  *string `json:"operator,omitempty"`
@@ -30,7 +32,7 @@ func (m *MatchPolicy) effective() any {
 	if m == nil {
 		return nil
 	}
-	if m.MatchMode == "tokens" {
+	if m.MatchMode == "tokens" || m.MatchMode == "stems" {
 		return obj{"matchMode": m.MatchMode, "operator": deref(m.Operator)}
 	}
 	return obj{"matchMode": m.MatchMode}
@@ -38,9 +40,12 @@ func (m *MatchPolicy) effective() any {
 
 func matchSchema() *Schema {
 	return &Schema{Types: []string{"object"}, Discriminator: "matchMode",
-		Description: `how query tokens must match: {"matchMode":"tokens","operator":"all"|"any"} or {"matchMode":"exact_phrase"}`,
+		Description: `how query tokens must match: {"matchMode":"tokens","operator":"all"|"any"} (exact tokens), ` +
+			`{"matchMode":"stems","operator":"all"|"any"} (any light word form: fraction finds fractions, addition finds add), or {"matchMode":"exact_phrase"}`,
 		OneOf: []*Schema{
 			object(map[string]*Schema{"matchMode": {Types: []string{"string"}, Const: "tokens"},
+				"operator": enum("all: every distinct token; any: at least one", "all", "any")}, "matchMode", "operator"),
+			object(map[string]*Schema{"matchMode": {Types: []string{"string"}, Const: "stems"},
 				"operator": enum("all: every distinct token; any: at least one", "all", "any")}, "matchMode", "operator"),
 			object(map[string]*Schema{"matchMode": {Types: []string{"string"}, Const: "exact_phrase"}}, "matchMode"),
 		}}
@@ -330,21 +335,41 @@ func (s *Service) searchStandards(_ context.Context, r StandardSearchRequest) (*
 	if r.Mode == "text" {
 		run.keepTop(r.Cursor, false, r.Limit)
 	}
+	if err := matchStandards(run, pkgs, &r, tokens, queryTerms); err != nil {
+		return nil, err
+	}
+	paged, err := searchPage(s, run, pagingInput{tool: "search_standards", mode: r.Mode, cursor: r.Cursor, limit: r.Limit,
+		request: r.effective(), byCode: r.Mode != "text", pkgs: pkgs, scope: scope},
+		func(h *searchHit) StandardHit { return standardHit(h, r.Mode, queryTerms, run.hits) })
+	if err != nil {
+		return nil, err
+	}
+	if run.matched <= fewMatches && r.Cursor == nil {
+		res := paged.Result.(*SearchResult[StandardHit])
+		res.Page.Suggestions = standardSuggestions(pkgs, r, run.matched)
+	}
+	return paged, nil
+}
+
+// matchStandards offers every standard of pkgs that r matches to run (a
+// mode its package cannot serve is a warning, or for an exact scope an
+// error).
+func matchStandards(run *searchRun, pkgs []*catalog.Package, r *StandardSearchRequest, tokens []string, queryTerms int) error {
 	for _, p := range pkgs {
 		if code := modeWarning(p, r.Mode); code != "" {
 			if err := run.unavailable(p, code, r.Mode); err != nil {
-				return nil, err
+				return err
 			}
 			continue
 		}
-		filter := newItemFilter(p, &r)
+		filter := newItemFilter(p, r)
 		if r.Mode == "text" {
 			run.normalized[p.GraphPackageID()] = strings.Join(tokens, " ")
 			operator := ""
 			if r.Match.Operator != nil {
 				operator = *r.Match.Operator
 			}
-			lexicalSearch(p.Img, p.Img.ItemToken, tokens, r.Match.MatchMode, operator, func(m textMatch) {
+			lexicalSearch(p.Img, itemLookup(p.Img, r.Match.MatchMode), tokens, r.Match.MatchMode, operator, func(m textMatch) {
 				if filter.keep(p, m.node) {
 					score := coverage(len(m.matched), queryTerms)
 					run.add(searchHit{pkg: p, node: m.node, score: score, terms: m.matched, phrase: m.phrase})
@@ -358,7 +383,7 @@ func (s *Service) searchStandards(_ context.Context, r StandardSearchRequest) (*
 		}
 		q, err := normalizedCodeQuery(p, r.Query, r.Mode == "code_prefix")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		run.normalized[p.GraphPackageID()] = q
 		qs := []string{q} // shared by the package's hits
@@ -374,9 +399,7 @@ func (s *Service) searchStandards(_ context.Context, r StandardSearchRequest) (*
 			run.add(searchHit{pkg: p, node: n, score: score, terms: qs, code: code})
 		}
 	}
-	return searchPage(s, run, pagingInput{tool: "search_standards", mode: r.Mode, cursor: r.Cursor, limit: r.Limit,
-		request: r.effective(), byCode: r.Mode != "text", pkgs: pkgs, scope: scope},
-		func(h *searchHit) StandardHit { return standardHit(h, r.Mode, queryTerms, run.hits) })
+	return nil
 }
 
 // StandardHit is one search_standards hit: a retrieval candidate, never an

@@ -133,7 +133,11 @@ func (s *Service) searchComponents(_ context.Context, r ComponentSearchRequest) 
 		switch r.Mode {
 		case lcText:
 			run.normalized[p.GraphPackageID()] = strings.Join(tokens, " ")
-			lexicalSearch(img, img.ComponentToken, tokens, r.Match.MatchMode, deref(r.Match.Operator), func(m textMatch) {
+			lookup := img.ComponentToken
+			if r.Match.MatchMode == "stems" {
+				lookup = formLookup(img.ComponentToken, img.ComponentTokensWithPrefix)
+			}
+			lexicalSearch(img, lookup, tokens, r.Match.MatchMode, deref(r.Match.Operator), func(m textMatch) {
 				run.add(searchHit{pkg: p, node: m.node, score: coverage(len(m.matched), queryTerms), terms: m.matched, phrase: m.phrase})
 			})
 		case lcTag:

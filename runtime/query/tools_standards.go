@@ -124,9 +124,10 @@ func standardResult(p *catalog.Package, n uint32) StandardResult {
 		StandardURI: standardURI(p, p.Img.NodeString(n, kgimg.NodeID)), Location: locationOf(p.Img, n)}
 }
 
-// Location is where a standard sits: the labels of its first root path
-// (following each node's first parent, in relationship-key order) from the
-// framework root down to the standard itself, and how many parents it has
+// Location is where a standard sits: the labels (code and the start of the
+// description, placeLabel) of its first root path (following each node's
+// first parent, in relationship-key order) from the framework root down to
+// the standard itself, and how many parents it has
 // (more than one in a multi-parent hierarchy, whose other paths
 // get_standard_context lists).
 type Location struct {
@@ -136,7 +137,7 @@ type Location struct {
 
 func locationOf(img *kgimg.Image, n uint32) Location {
 	parents, _ := img.Adjacency(kgfb.RelLabelHasChild, kgfb.DirectionIn).Row(n)
-	return Location{HierarchyPath: hierarchyPath(img, n, placementDepth), ParentCount: parents.Len()}
+	return Location{HierarchyPath: labelledPath(img, n, placementDepth, placeLabel), ParentCount: parents.Len()}
 }
 
 // standardURI is the standard resource of node ID id.

@@ -95,6 +95,8 @@ func searchHeader(w *writer, tool string, request map[string]any, returned, tota
 	}
 	shown := "none shown"
 	switch {
+	case returned == 1 && first == 1:
+		shown = "hit 1 shown"
 	case returned > 0 && first == 1:
 		shown = "hits 1–" + strconv.Itoa(returned) + " shown"
 	case returned > 0:
@@ -172,6 +174,18 @@ func standardSearch(w *writer, r *query.SearchResult[query.StandardHit], request
 		}
 	}
 	warnings(w, pg.Warnings, pg.WarningsOmitted, snaps)
+	suggestions(w, pg.Suggestions)
+}
+
+// suggestions writes the calls that find more than a search did.
+func suggestions(w *writer, ss []query.SearchSuggestion) {
+	if len(ss) == 0 {
+		return
+	}
+	w.line("To find more:")
+	for _, x := range ss {
+		w.line("- %s: %s. Call: %s", plural(x.MatchCount, "match"), x.Message, x.Call)
+	}
 }
 
 func componentSearch(w *writer, r *query.SearchResult[query.ComponentHit], request map[string]any) {

@@ -1,0 +1,161 @@
+package query
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kgc-project/kgc/internal/canonjson"
+	"github.com/kgc-project/kgc/internal/textnorm"
+	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/kgimg"
+)
+
+// A search that finds little says why, with the calls that do find more
+// (beyond the contract): word forms of the query's words, grouping nodes
+// (topics) the default leaves out, the any operator, and each filter that
+// emptied the result. Each suggestion is counted by running it, so it never
+// promises what it does not find.
+
+// fewMatches is the most matches a first page may have for suggestions to
+// be worked out.
+const fewMatches = 2
+
+// maxGroupingExamples bounds the topics a suggestion names.
+const maxGroupingExamples = 3
+
+// SearchSuggestion is a call that finds more than the search did.
+type SearchSuggestion struct {
+	// Reason is word_forms, groupings, any_token or without_filter.
+	Reason     string `json:"reason" enum:"word_forms,groupings,any_token,without_filter"`
+	Message    string `json:"message"`
+	MatchCount int    `json:"matchCount"`
+	// Call is the exact call to make: a tool name and its arguments as
+	// one line of JSON.
+	Call string `json:"call"`
+}
+
+// countStandards counts r's matches over pkgs (errors count as none).
+func countStandards(pkgs []*catalog.Package, r StandardSearchRequest) (int, *searchRun) {
+	tokens, queryTerms := queryTokens(r.Query, r.Mode == "text")
+	run := &searchRun{normalized: map[string]string{}}
+	run.keepTop(nil, false, maxGroupingExamples-1)
+	if matchStandards(run, pkgs, &r, tokens, queryTerms) != nil {
+		return 0, run
+	}
+	return run.matched, run
+}
+
+// callLine is a suggested call: the tool and its request, defaults left out
+// where they are zero, cursor never.
+func callLine(tool string, request any) string {
+	b, err := canonjson.Marshal(map[string]any{"request": request})
+	if err != nil {
+		return tool
+	}
+	return tool + " " + string(b)
+}
+
+// standardSuggestions works out what finds more than r did (found matches).
+func standardSuggestions(pkgs []*catalog.Package, r StandardSearchRequest, found int) []SearchSuggestion {
+	out := []SearchSuggestion{}
+	if r.Mode != "text" || r.Match == nil {
+		return out
+	}
+	r.Cursor = nil
+	try := func(reason, message string, alt StandardSearchRequest) {
+		if n, _ := countStandards(pkgs, alt); n > found {
+			out = append(out, SearchSuggestion{Reason: reason, Message: message, MatchCount: n, Call: callLine("search_standards", alt)})
+		}
+	}
+	if r.Match.MatchMode == "tokens" {
+		alt := r
+		alt.Match = &MatchPolicy{MatchMode: "stems", Operator: r.Match.Operator}
+		try("word_forms", "match other forms of the words"+formsNote(pkgs, r.Query), alt)
+	}
+	if r.Match.MatchMode != "exact_phrase" && deref(r.Match.Operator) == "all" && len(distinct(textnorm.Tokens(r.Query))) > 1 {
+		alt := r
+		alt.Match = &MatchPolicy{MatchMode: r.Match.MatchMode, Operator: ptr("any")}
+		try("any_token", "match any of the words, not all", alt)
+	}
+	if !r.IncludeGroupings {
+		alt := r
+		alt.IncludeGroupings = true
+		alt.NormalizedStatementTypes = []string{"Standard Grouping"}
+		if alt.Match.MatchMode == "tokens" {
+			alt.Match = &MatchPolicy{MatchMode: "stems", Operator: r.Match.Operator}
+		}
+		if n, run := countStandards(pkgs, alt); n > 0 {
+			out = append(out, SearchSuggestion{Reason: "groupings", MatchCount: n, Call: callLine("search_standards", alt),
+				Message: "grouping nodes (topics, strands) match; their standards are their children, which may not repeat the words: " +
+					groupingExamples(run)})
+		}
+	}
+	for _, f := range activeFilters(r) {
+		alt := f.without(r)
+		try("without_filter", "without the "+f.name+" filter", alt)
+	}
+	return out
+}
+
+// groupingExamples names the best grouping matches with the call that lists
+// each one's standards.
+func groupingExamples(run *searchRun) string {
+	page, _ := run.page(false, nil, maxGroupingExamples)
+	var parts []string
+	for _, h := range page {
+		img, n := h.pkg.Img, h.node
+		id := img.NodeString(n, kgimg.NodeID)
+		parts = append(parts, fmt.Sprintf("%q (%s): get_standard_context %s", placeLabel(img, n), id,
+			mustLine(map[string]any{"request": map[string]any{"snapshotId": h.pkg.SnapshotID(), "frameworkId": h.pkg.FrameworkID(),
+				"nodeId": id, "includeDescendants": true, "childDepth": 3}})))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func mustLine(v any) string {
+	b, _ := canonjson.Marshal(v)
+	return string(b)
+}
+
+// formsNote names the other forms of the query's words the packages hold.
+func formsNote(pkgs []*catalog.Package, q string) string {
+	var forms []string
+	for _, t := range distinct(textnorm.Tokens(q)) {
+		for _, p := range pkgs {
+			for _, f := range wordForms(p.Img.ItemTokensWithPrefix, t)[1:] {
+				if !contains(forms, f) {
+					forms = append(forms, f)
+				}
+			}
+		}
+	}
+	if len(forms) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(forms[:min(len(forms), 8)], ", ") + ")"
+}
+
+func ptr(s string) *string { return &s }
+
+// filterField is one active filter of a search request.
+type filterField struct {
+	name    string
+	without func(StandardSearchRequest) StandardSearchRequest
+}
+
+// activeFilters lists r's non-empty record filters (the package selectors
+// are not among them: the suggestions search the same packages).
+func activeFilters(r StandardSearchRequest) []filterField {
+	var out []filterField
+	add := func(name string, set bool, clear func(*StandardSearchRequest)) {
+		if set {
+			out = append(out, filterField{name: name, without: func(x StandardSearchRequest) StandardSearchRequest { clear(&x); return x }})
+		}
+	}
+	add("localGradeLabels", len(r.LocalGradeLabels) > 0, func(x *StandardSearchRequest) { x.LocalGradeLabels = nil })
+	add("normalizedGrades", len(r.NormalizedGrades) > 0, func(x *StandardSearchRequest) { x.NormalizedGrades = nil })
+	add("statementTypes", len(r.StatementTypes) > 0, func(x *StandardSearchRequest) { x.StatementTypes = nil })
+	add("normalizedStatementTypes", len(r.NormalizedStatementTypes) > 0, func(x *StandardSearchRequest) { x.NormalizedStatementTypes = nil })
+	add("normalizedSubjects", len(r.NormalizedSubjects) > 0, func(x *StandardSearchRequest) { x.NormalizedSubjects = nil })
+	return out
+}
