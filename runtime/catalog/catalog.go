@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -366,12 +367,35 @@ func (c *Catalog) resolveSnapshot(frameworkID, snapshotID string) (*Snapshot, er
 	if len(current) != 1 {
 		ids := make([]string, len(current))
 		for i, s := range current {
-			ids[i] = s.SnapshotID
+			ids[i] = describe(s)
 		}
-		return nil, kgerr.New(kgerr.AmbiguousFramework, "framework %s has %d current snapshots (%s); no unique current snapshot", frameworkID, len(current), strings.Join(ids, ", ")).
+		return nil, kgerr.New(kgerr.AmbiguousFramework, "framework %s has %d current snapshots (%s); no unique current snapshot", frameworkID, len(current), strings.Join(ids, "; ")).
 			WithHint("pass snapshotId to choose one")
 	}
 	return current[0], nil
+}
+
+// describe names a snapshot with what tells it apart from another snapshot
+// of its framework: what its packages contain and their counts.
+func describe(s *Snapshot) string {
+	var types []string
+	var items, comps, edges int64
+	version := ""
+	for _, p := range s.Packages {
+		m := p.Manifest
+		for _, t := range m.IncludedGraphTypes {
+			if !slices.Contains(types, t) {
+				types = append(types, t)
+			}
+		}
+		items += m.Counts.ItemNodes
+		comps += m.Counts.LearningComponentNodes
+		edges += m.Counts.BuildsTowardsRelationships + m.Counts.RelatesToRelationships
+		version = m.Framework.SourceVersion
+	}
+	sort.Strings(types)
+	return fmt.Sprintf("%s: %s, %d standards, %d learning components, %d progression edges, source version %s",
+		s.SnapshotID, strings.Join(types, "+"), items, comps, edges, version)
 }
 
 func forFramework(id string) string {

@@ -19,6 +19,7 @@ type propSchema struct {
 	Items   *propSchema            `json:"items"`
 	Max     *int                   `json:"maxItems"`
 	Const   string                 `json:"const"`
+	Enum    []any                  `json:"enum"`
 	Req     []string               `json:"required"`
 }
 
@@ -137,6 +138,8 @@ func minimal(s *propSchema) map[string]any {
 		switch {
 		case p.Const != "":
 			r[name] = p.Const
+		case len(p.Enum) > 0:
+			r[name] = p.Enum[0] // a discriminator, published as an enum
 		case name == "frameworkId":
 			r[name] = maths
 		case name == "frameworkIds":

@@ -88,3 +88,28 @@ func TestInputSchemasAreObjects(t *testing.T) {
 		}
 	}
 }
+
+// maxToolListBytes bounds what a model reads of the tool list before its
+// first call: every tool's name, description and input schema.
+const maxToolListBytes = 30000
+
+// TestToolListFitsAModelsBudget: the model-visible tool list stays within
+// maxToolListBytes, and every description shows a call.
+func TestToolListFitsAModelsBudget(t *testing.T) {
+	total := 0
+	for _, tool := range static().Tools() {
+		in, err := json.Marshal(tool.InputSchema())
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(map[string]any{"name": tool.Name, "description": tool.Description, "inputSchema": json.RawMessage(in)})
+		total += len(b)
+		if !bytes.Contains([]byte(tool.Description), []byte("Example: {")) {
+			t.Errorf("%s: the description shows no example call", tool.Name)
+		}
+	}
+	t.Logf("model-visible tool list: %d bytes", total)
+	if total > maxToolListBytes {
+		t.Errorf("the model-visible tool list is %d bytes, over %d", total, maxToolListBytes)
+	}
+}

@@ -144,7 +144,7 @@ func (s *Service) SearchProgressions(ctx context.Context, r ProgressionSearchReq
 // lpFacetArray is a facet field: at most 32 strings of 1–512 characters;
 // duplicates are checked semantically (invalid_progression_request).
 func lpFacetArray(desc string) *Schema {
-	a := array(str(1, 512, ""), 32, desc)
+	a := array(terse(str(1, 512, "")), 32, desc)
 	a.UniqueItems = false
 	return a
 }

@@ -96,7 +96,7 @@ func derivedDoc(ref resourceRef, kind string, p *catalog.Package, v any, sources
 	return d, nil
 }
 
-func notFound(format string, args ...any) error {
+func notFound(format string, args ...any) *kgerr.Error {
 	return kgerr.New(kgerr.ResourceNotFound, format, args...)
 }
 

@@ -44,7 +44,20 @@ type Schema struct {
 	// no branch accepts (e.g. unsupported_search_mode) instead of an input error.
 	UnknownCode string
 	Default     any
+	// Terse publishes only the type and description (identifiers copied
+	// from results: their bounds are enforced, not advertised).
+	Terse bool
+	// Hidden leaves a property out of the published schema (it stays
+	// accepted and validated): knobs no caller needs to see, such as the
+	// graph type every package is routed by, or a flag that must stay at
+	// its default. An object with a hidden property is published without
+	// additionalProperties false, so that a client checking arguments
+	// against it accepts them too.
+	Hidden bool
 }
+
+func terse(s *Schema) *Schema  { s.Terse = true; return s }
+func hidden(s *Schema) *Schema { s.Hidden = true; return s }
 
 // hasProperty reports whether the schema, or one of its OneOf branches, has a
 // property of that name.
@@ -60,7 +73,12 @@ func (s *Schema) hasProperty(name string) bool {
 	return false
 }
 
-// MarshalJSON writes standard JSON Schema.
+// MarshalJSON writes the JSON Schema tools/list publishes: what a client
+// needs to build a call. The checks that only refuse what no careful caller
+// writes — patterns, a minimum length of 1, unique items — are enforced by
+// validate and left out, as is an empty list's default: the tool list is
+// read by a model before its first call, every byte of it on every
+// conversation.
 func (s *Schema) MarshalJSON() ([]byte, error) {
 	m := map[string]any{}
 	switch len(s.Types) {
@@ -73,9 +91,20 @@ func (s *Schema) MarshalJSON() ([]byte, error) {
 	if s.Description != "" {
 		m["description"] = s.Description
 	}
+	if s.Terse {
+		return json.Marshal(m)
+	}
 	if s.Properties != nil {
-		m["properties"] = s.Properties
-		m["additionalProperties"] = false
+		shown := make(map[string]*Schema, len(s.Properties))
+		for name, p := range s.Properties {
+			if !p.Hidden {
+				shown[name] = p
+			}
+		}
+		m["properties"] = shown
+		if len(shown) == len(s.Properties) {
+			m["additionalProperties"] = false
+		}
 		if len(s.Required) > 0 {
 			m["required"] = s.Required
 		}
@@ -92,104 +121,206 @@ func (s *Schema) MarshalJSON() ([]byte, error) {
 	if s.Maximum != nil {
 		m["maximum"] = *s.Maximum
 	}
-	if s.MinLength > 0 {
+	if s.MinLength > 1 {
 		m["minLength"] = s.MinLength
 	}
 	if s.MaxLength > 0 {
 		m["maxLength"] = s.MaxLength
 	}
-	if s.Pattern != "" {
-		m["pattern"] = s.Pattern
-	}
+
 	if s.Items != nil {
 		m["items"] = s.Items
 	}
 	if s.MinItems > 0 {
 		m["minItems"] = s.MinItems
 	}
-	if s.MaxItems > 0 {
-		m["maxItems"] = s.MaxItems
+	if s.MaxItems > 0 && s.MaxItems < 32 {
+		m["maxItems"] = s.MaxItems // the filters' 32 and 64 are bounds no caller meets
 	}
-	if s.UniqueItems {
-		m["uniqueItems"] = true
-	}
+
 	if len(s.OneOf) > 0 {
-		hoistCommon(m, s.OneOf, s.Discriminator)
+		flatten(m, s.OneOf, s.Discriminator)
 	}
 	if len(s.AnyOf) > 0 {
 		m["anyOf"] = s.AnyOf
 	}
-	if s.Default != nil {
-		m["default"] = s.Default
+	if s.Default != nil && !emptyList(s.Default) {
+		m["default"] = s.Default // an empty list is every filter's default: left implied
 	}
 	return json.Marshal(m)
 }
 
-// hoistCommon publishes alternatives compactly: the properties every branch
-// declares identically are written once at the top (with the properties all
-// branches require), each branch keeps only its own, and
-// unevaluatedProperties refuses anything neither declares (JSON Schema
-// 2020-12). Validation here uses the branches as built; this changes only
-// what tools/list carries.
-func hoistCommon(m map[string]any, alts []*Schema, discriminator string) {
-	published := func(v any) string { b, _ := json.Marshal(v); return string(b) }
-	common := map[string]*Schema{}
-	for name, p := range alts[0].Properties {
-		if name == discriminator {
-			continue
+// flatten publishes discriminated alternatives as one object schema:
+// clients build their forms and argument checks from the top-level
+// properties, and many read no oneOf at all. The discriminator becomes an
+// enum of the branches' values; every other property is written once (the
+// first branch's form, in branch order), a property only some branches
+// take says which, and only what every branch requires is required. The
+// server still validates against the exact branches (validateOneOf); this
+// changes only what tools/list carries.
+func flatten(m map[string]any, alts []*Schema, discriminator string) {
+	props := map[string]any{}
+	var values []string
+	in := map[string][]string{}         // property → the branch values that take it
+	requiredIn := map[string][]string{} // property → the branch values that require it
+	for _, alt := range alts {
+		value := alt.Properties[discriminator].Const
+		values = append(values, value)
+		for name := range alt.Properties {
+			in[name] = append(in[name], value)
 		}
-		same := true
-		for _, alt := range alts[1:] {
-			if q, ok := alt.Properties[name]; !ok || published(q) != published(p) {
-				same = false
-				break
+		for _, name := range alt.Required {
+			requiredIn[name] = append(requiredIn[name], value)
+		}
+	}
+	// With many branches, one line per branch in the object's description
+	// says what each takes (required ones starred) instead of a note on
+	// every property.
+	byBranch := len(alts) > 4
+	var branchLines []string
+	for _, alt := range alts {
+		if !byBranch {
+			break
+		}
+		var names []string
+		for name := range alt.Properties {
+			if name == discriminator {
+				continue
 			}
+			if contains(alt.Required, name) {
+				name += "*"
+			}
+			names = append(names, name)
 		}
-		if same {
-			common[name] = p
+		sort.Strings(names)
+		branchLines = append(branchLines, alt.Properties[discriminator].Const+": "+strings.Join(names, ", "))
+	}
+	if byBranch {
+		m["description"] = strings.TrimSpace(fmt.Sprint(m["description"]) + ". Fields by " + discriminator + " (* required): " +
+			strings.Join(branchLines, "; "))
+	}
+	for _, alt := range alts {
+		for name, p := range alt.Properties {
+			if _, done := props[name]; done || name == discriminator {
+				continue
+			}
+			c := *p
+			if byBranch {
+				props[name] = &c
+				continue
+			}
+			var notes []string
+			r := requiredIn[name]
+			switch {
+			case len(in[name]) < len(alts) && len(r) == len(in[name]):
+				notes = append(notes, "required with "+which(discriminator, in[name], values))
+			case len(in[name]) < len(alts):
+				notes = append(notes, "only with "+which(discriminator, in[name], values))
+				if len(r) > 0 {
+					notes = append(notes, "required with "+which(discriminator, r, values))
+				}
+			case len(r) > 0 && len(r) < len(alts):
+				notes = append(notes, "required with "+which(discriminator, r, values))
+			}
+			if len(notes) > 0 {
+				c.Description = strings.TrimSpace(c.Description + " (" + strings.Join(notes, "; ") + ")")
+			}
+			props[name] = &c
 		}
 	}
-	if len(common) == 0 {
-		m["oneOf"] = alts
-		return
+	disc := &Schema{Types: []string{"string"}, Enum: values, Description: alts[0].Properties[discriminator].Description}
+	if pairs, ok := oneFieldEach(alts, discriminator); ok {
+		// A selector: each value names the one field to set (said once,
+		// on the discriminator).
+		for name, p := range props {
+			c := *p.(*Schema)
+			c.Description = ""
+			props[name] = &c
+		}
+		disc.Description = strings.TrimSpace(disc.Description + " " + pairs)
+		if camelPairs(alts, discriminator) { // the rule says it in fewer words
+			disc.Description = "with the field of that name in camelCase (node_id: nodeId)"
+		}
 	}
+	props[discriminator] = disc
 	var required []string
-	for _, name := range alts[0].Required {
-		if _, ok := common[name]; !ok {
-			continue
-		}
-		all := true
-		for _, alt := range alts[1:] {
-			all = all && contains(alt.Required, name)
-		}
-		if all {
+	for name, r := range requiredIn {
+		if len(r) == len(alts) {
 			required = append(required, name)
 		}
 	}
-	branches := make([]map[string]any, len(alts))
-	for i, alt := range alts {
-		props := map[string]*Schema{}
-		for name, p := range alt.Properties {
-			if _, ok := common[name]; !ok {
-				props[name] = p
-			}
-		}
-		var req []string
-		for _, name := range alt.Required {
-			if !contains(required, name) {
-				req = append(req, name)
-			}
-		}
-		b := map[string]any{"properties": props}
-		if len(req) > 0 {
-			b["required"] = req
-		}
-		branches[i] = b
-	}
-	m["properties"], m["oneOf"], m["unevaluatedProperties"] = common, branches, false
+	sort.Strings(required)
+	m["properties"], m["additionalProperties"] = props, false
 	if len(required) > 0 {
 		m["required"] = required
 	}
+}
+
+// oneFieldEach reports whether every branch has exactly one property besides
+// the discriminator, and lists value→field pairs.
+func oneFieldEach(alts []*Schema, discriminator string) (string, bool) {
+	var pairs []string
+	for _, alt := range alts {
+		if len(alt.Properties) != 2 {
+			return "", false
+		}
+		for name := range alt.Properties {
+			if name != discriminator {
+				pairs = append(pairs, alt.Properties[discriminator].Const+"→"+name)
+			}
+		}
+	}
+	return strings.Join(pairs, ", "), true
+}
+
+// camelPairs reports whether each branch's one field is its discriminator
+// value in camelCase (node_id: nodeId), so that the rule says it all.
+func camelPairs(alts []*Schema, discriminator string) bool {
+	for _, alt := range alts {
+		v := alt.Properties[discriminator].Const
+		var b strings.Builder
+		up := false
+		for _, r := range v {
+			switch {
+			case r == '_':
+				up = true
+			case up:
+				b.WriteString(strings.ToUpper(string(r)))
+				up = false
+			default:
+				b.WriteRune(r)
+			}
+		}
+		if _, ok := alt.Properties[b.String()]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// which names the branches in by their discriminator values, or the ones
+// out of all not in it when that is shorter.
+func which(discriminator string, in, all []string) string {
+	var out []string
+	for _, v := range all {
+		if !contains(in, v) {
+			out = append(out, v)
+		}
+	}
+	if len(out) < len(in) {
+		return discriminator + " other than " + strings.Join(out, ", ")
+	}
+	return discriminator + " " + strings.Join(in, " or ")
+}
+
+func emptyList(v any) bool {
+	switch x := v.(type) {
+	case []string:
+		return len(x) == 0
+	case []any:
+		return len(x) == 0
+	}
+	return false
 }
 
 func has(types []string, t string) bool {

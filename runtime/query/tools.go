@@ -83,6 +83,9 @@ func (s *Service) Call(ctx context.Context, name string, args json.RawMessage) (
 		// The flat form: the arguments are the request.
 		v = &jsonv.Value{Kind: jsonv.Object, Obj: []jsonv.Member{{Key: "request", Val: v}}}
 	}
+	if err := t.unwrapped(v); err != nil {
+		return nil, err
+	}
 	if err := t.input.validate(v, ""); err != nil {
 		return nil, err
 	}
@@ -106,6 +109,21 @@ func (s *Service) Call(ctx context.Context, name string, args json.RawMessage) (
 	return out, err
 }
 
+// unwrapped refuses arguments that are the request's fields themselves
+// (a tool that takes only the wrapped form), naming the fix: the call with
+// the same fields inside "request".
+func (t *Tool) unwrapped(v *jsonv.Value) error {
+	if t.Request == nil || t.Flat || v.Kind != jsonv.Object || len(v.Obj) == 0 || v.Get("request") != nil ||
+		!t.Request.hasProperty(v.Obj[0].Key) {
+		return nil
+	}
+	wrapped := string(canonjson.Encode(&jsonv.Value{Kind: jsonv.Object, Obj: []jsonv.Member{{Key: "request", Val: v}}}))
+	if len(wrapped) > maxEchoChars {
+		wrapped = `{"request":{…}}`
+	}
+	return fail("arguments", "%s is a field of request: %s takes its fields wrapped in \"request\", e.g. %s", v.Obj[0].Key, t.Name, wrapped)
+}
+
 // explain gives a domain error the recovery hint of this tool: an
 // ambiguous_framework names the field the tool pins a snapshot with.
 func (t *Tool) explain(err error) error {
@@ -126,81 +144,81 @@ func (t *Tool) explain(err error) error {
 func (s *Service) toolTable() []Tool {
 	return []Tool{
 		{Name: "get_capabilities", Title: "Server and package capabilities",
-			Description: "Server-wide and per-package implemented capabilities: tools, resources, search modes, rights, counts.",
+			Description: "What this server and each package can do: tools, search modes, counts, rights. Use when unsure whether a package has codes, learning components or progressions. Example: {}",
 			OutputKeys:  []string{"serverName", "toolNames", "packages"}, handler: handler{run: func(ctx context.Context, _ json.RawMessage) (any, error) { return s.Capabilities(ctx) },
 				result: reflect.TypeFor[*CapabilitiesResult]()}},
 		{Name: "list_frameworks", Title: "List accepted frameworks",
-			Description: "Filtered, cursor-paged list of accepted framework snapshots ordered by (frameworkId, snapshotId).",
+			Description: "Start here: the curriculum frameworks served, one entry per snapshot (name, jurisdiction, grades, what it contains, rights), filterable. Returns the snapshotId to pin in later calls. Example: {\"request\":{\"query\":\"nigeria mathematics\"}}",
 			Request:     listFrameworksSchema(), OutputKeys: []string{"catalogSha256", "items", "returnedCount", "totalMatchingCount", "hasMore", "nextCursor"},
 			handler: pagedRun[ListFrameworksRequest, *FrameworkList](s.listFrameworks)},
 		{Name: "get_framework", Title: "Get one framework snapshot",
-			Description: "One exact snapshot (frameworkId + snapshotId) or the framework's unique current snapshot.",
+			Description: "One framework snapshot by frameworkId (its unique current snapshot) or snapshotId: source, grades, contents, rights. Example: {\"request\":{\"frameworkId\":\"<fw>\"}}",
 			Request:     frameworkRequestSchema(false), RequestRequired: true, OutputKeys: []string{"framework"}, handler: typedRun(s.getFramework)},
 		{Name: "get_framework_statistics", Title: "Structural statistics of a package",
-			Description: "Counts of one package: hierarchy shape, grades, statement types, codes, multi-parent, unresolved edges; learning components and progressions reported separately.",
+			Description: "Counts of one package: items per grade and statement type, depth, codes, multi-parent, unresolved edges; components and progressions apart. Example: {\"request\":{\"frameworkId\":\"<fw>\"}}",
 			Request:     frameworkRequestSchema(true), RequestRequired: true, OutputKeys: []string{"package", "sourceMetadata", "statistics"},
 			handler: typedRun(s.frameworkStatistics)},
 		{Name: "search_standards", Title: "Search standards",
-			Description: "Lexical (text), exact-code (code_exact) or delimiter-bounded prefix-code (code_prefix) search over standards, filtered by grade, subject and statement type, ranked deterministically and cursor-paged. Hits are retrieval candidates, not alignments.",
+			Description: "Find standards by words (mode text) or code (code_exact, code_prefix), filtered by grade and type. Hits give ID, code, statement, grade, place, URI to cite; a page with few matches lists calls that find more. Example: {\"request\":{\"mode\":\"text\",\"query\":\"fractions\",\"match\":{\"matchMode\":\"stems\",\"operator\":\"all\"},\"localGradeLabels\":[\"GRADE THREE\"]}}",
 			Request:     searchStandardsSchema(), RequestRequired: true, OutputKeys: []string{"effectiveScope", "selectedSnapshots", "page"},
 			handler: pagedRun[StandardSearchRequest, *SearchResult[StandardHit]](s.searchStandards)},
 		{Name: "get_standard", Title: "Get one standard",
-			Description: "One standards item by node ID, CASE UUID or CASE URI, with its facets and package identity.",
+			Description: "One standard by node ID or CASE identifier: statement, code, grade, type, where it sits, URI to cite. Example: {\"request\":{\"frameworkId\":\"<fw>\",\"identifier\":{\"identifierType\":\"node_id\",\"nodeId\":\"<id>\"}}}",
 			Request:     standardRequestSchema(), RequestRequired: true, OutputKeys: []string{"node", "facets", "package", "sourceMetadata"},
 			handler: typedRun(s.standard)},
 		{Name: "get_standard_context", Title: "Hierarchy context of a standard",
-			Description: "Parents, children, ancestors, descendants and every root path of one standard, bounded; records appear once in the nodes and relationships tables.",
+			Description: "Where a standard or topic sits and what is around it: root paths, parents, children, optionally descendants in hierarchy order (a topic's standards). Example: {\"request\":{\"frameworkId\":\"<fw>\",\"nodeId\":\"<id>\",\"includeDescendants\":true,\"childDepth\":2}}",
 			Request:     contextRequestSchema(), RequestRequired: true,
 			OutputKeys: []string{"standard", "directParents", "directChildren", "ancestors", "descendants", "rootPaths", "relationshipStatuses", "nodes", "relationships"},
 			handler:    typedRun(s.standardContext)},
 		{Name: "search_learning_components", Title: "Search learning components",
-			Description: "Text, whole-tag, or supported-code (exact or prefix) search over learning components, ranked deterministically and cursor-paged; supported-code hits carry every matched standard.",
+			Description: "Find learning components (generated skills that make up standards) by words, tag, or a supported standard's code; hits list the standards they support. Example: {\"request\":{\"mode\":\"learning_component_text\",\"query\":\"counting\",\"match\":{\"matchMode\":\"tokens\",\"operator\":\"all\"}}}",
 			Request:     searchComponentsSchema(), RequestRequired: true, OutputKeys: []string{"effectiveScope", "selectedSnapshots", "page"},
 			handler: pagedRun[ComponentSearchRequest, *SearchResult[ComponentHit]](s.searchComponents)},
 		{Name: "get_learning_component", Title: "Get one learning component",
-			Description: "One learning component with labelled hierarchy placements of the standards it supports.",
+			Description: "One learning component and where each standard it supports sits. Example: {\"request\":{\"frameworkId\":\"<fw>\",\"nodeId\":\"<componentId>\"}}",
 			Request:     componentRequestSchema(), RequestRequired: true, OutputKeys: []string{"node", "package", "sourceMetadata", "placements"},
 			handler: typedRun(s.component)},
 		{Name: "get_learning_component_context", Title: "Get a learning component with its standards",
-			Description: "One learning component with the complete records of the standards it supports and the supports edges.",
+			Description: "One learning component with the full records of the standards it supports and the supports edges. Example: {\"request\":{\"frameworkId\":\"<fw>\",\"nodeId\":\"<componentId>\"}}",
 			Request:     componentRequestSchema(), RequestRequired: true,
 			OutputKeys: []string{"node", "package", "sourceMetadata", "placements", "supportedStandards"}, handler: typedRun(s.componentContext)},
 		{Name: "get_learning_components_for_standard", Title: "Learning components of a standard",
-			Description: "Every learning component supporting one standard, with each component's supported standards.",
+			Description: "The learning components (generated skills) of one standard, with confidence, the other standards each supports, URIs to cite. Example: {\"request\":{\"frameworkId\":\"<fw>\",\"identifier\":{\"identifierType\":\"node_id\",\"nodeId\":\"<id>\"}}}",
 			Request:     standardRequestSchema(), RequestRequired: true, OutputKeys: []string{"standard", "components", "package", "sourceMetadata"},
 			handler: typedRun(s.standardComponents)},
 		{Name: "get_learning_progression", Title: "Get one learning-progression edge",
-			Description: "One stored buildsTowards or relatesTo edge by relationship ID, with both endpoint standards, the model's judgment excerpts and links to its provenance.",
+			Description: "One stored progression edge by relationship ID, with both standards and the generating model's judgment. JSON. Example: {\"request\":{\"frameworkId\":\"<fw>\",\"relationshipId\":\"<relationshipId>\"}}",
 			Request:     getProgressionSchema(), RequestRequired: true, OutputKeys: lpKeys(), handler: typedRun(s.progression)},
 		{Name: "get_standard_progressions", Title: "Progression edges of a standard",
-			Description: "The stored progression edges touching one standard (incoming builds, outgoing builds, related), ordered by (type, relationship ID), paged; continue with page.nextRequest.",
+			Description: "Stored progression edges of one standard: incoming_builds (what builds towards it), outgoing_builds, related; ask one kind per call. JSON, paged. Example: {\"request\":{\"frameworkId\":\"<fw>\",\"identifier\":{\"identifierType\":\"node_id\",\"nodeId\":\"<id>\"},\"connectionKind\":\"incoming_builds\"}}",
 			Request:     standardProgressionsSchema(), RequestRequired: true,
 			OutputKeys: lpKeys("connections", "endpointScope", "filters", "page", "resolvedStandardNodeIds"), handler: typedRun(s.standardProgressions)},
 		{Name: "search_learning_progressions", Title: "Find progression edges",
-			Description: "Progression edges whose endpoint(s) match grade, statement-type and selected-standard filters (one conjunction per endpoint, endpointScope either|both|source|target), paged; continue with page.nextRequest.",
+			Description: "Progression edges whose endpoints match grades, types or chosen standards; one relationshipTypes value per call. JSON, paged. Example: {\"request\":{\"frameworkId\":\"<fw>\",\"relationshipTypes\":[\"buildsTowards\"],\"localGradeLabels\":[\"GRADE TWO\"]}}",
 			Request:     searchProgressionsSchema(), RequestRequired: true,
 			OutputKeys: lpKeys("connections", "endpointScope", "filters", "page", "resolvedStandardNodeIds"), handler: typedRun(s.searchProgressions)},
 		{Name: "traverse_learning_progressions", Title: "Walk buildsTowards edges",
-			Description: "Bounded breadth-first walk over stored buildsTowards edges from one standard, downstream or upstream, with distances, frontier and truncation reasons; no cursor.",
+			Description: "Walk stored buildsTowards edges from one standard, downstream (what it leads to) or upstream (what leads to it); JSON. Example: {\"request\":{\"frameworkId\":\"<fw>\",\"identifier\":{\"identifierType\":\"node_id\",\"nodeId\":\"<id>\"},\"direction\":\"upstream\"}}",
 			Request:     traverseSchema(), RequestRequired: true,
 			OutputKeys: lpKeys("originNodeId", "distances", "frontier", "counters", "scopeComplete", "graphExhausted", "truncationReasons"),
 			handler:    typedRun(s.traverse)},
 		{Name: "get_learning_progression_paths", Title: "Paths between two standards",
-			Description: "Directed simple buildsTowards paths from one standard to another, shortest first then by relationship IDs, bounded; no cursor.",
+			Description: "Stored buildsTowards paths from one standard to another, shortest first; JSON. Example: {\"request\":{\"frameworkId\":\"<fw>\",\"sourceIdentifier\":{\"identifierType\":\"node_id\",\"nodeId\":\"<from>\"},\"targetIdentifier\":{\"identifierType\":\"node_id\",\"nodeId\":\"<to>\"}}}",
 			Request:     pathsSchema(), RequestRequired: true,
 			OutputKeys: lpKeys("sourceNodeId", "targetNodeId", "paths", "counters", "frontier", "truncationReasons", "graphExhausted", "scopeComplete"),
 			handler:    typedRun(s.paths)},
 		{Name: "compare_framework_evidence", Title: "Compare frameworks side by side",
-			Description: "The same text or code search run independently in 2–8 frameworks (each its own snapshot, ranking, warnings, bound and cursor), with hierarchy paths, profile facts and fixed disclosures. Matches are retrieval candidates, never equivalence. Takes the request wrapped or flat.",
+			Description: "The same search in 2–8 frameworks side by side, each on its own, with each match's hierarchy path; candidates, never equivalences. Example: {\"request\":{\"frameworkIds\":[\"<a>\",\"<b>\"],\"mode\":\"text\",\"query\":\"measurement\",\"match\":{\"matchMode\":\"stems\",\"operator\":\"all\"}}}",
 			Request:     compareSchema(), RequestRequired: true, Flat: true, OutputKeys: []string{"request", "sections", "warnings", "disclosures", "epistemicStatus"},
 			handler: typedRun(s.compare)},
 		{Name: "get_workflow_instructions", Title: "Workflow instructions (prompts as a tool)",
-			Description: "The instructions a workflow prompt renders, for hosts that cannot use MCP prompts: workflowName plus the prompt's arguments in camelCase; rendered.message is byte-identical to the native prompt's message. Never clipped: over 1 MiB or 100,000 characters it is workflow_instructions_too_large.",
+			Description: "For hosts without MCP prompts: the steps of a teacher, student or reviewer workflow (the prompt of that name), with the exact tool calls to make. Example: {\"request\":{\"workflowName\":\"teacher_guide_draft\",\"frameworkId\":\"<fw>\",\"gradeOrStage\":\"GRADE ONE\",\"topicOrStandard\":\"addition\"}}",
 			Request:     workflowSchema(), RequestRequired: true, OutputKeys: []string{"rendered", "effectiveRequest", "package", "profileSha256", "manifestSha256", "instructionsNotice"},
 			handler: handler{run: func(ctx context.Context, raw json.RawMessage) (any, error) { return s.workflow(ctx, raw) },
 				result: reflect.TypeFor[*WorkflowResult]()}},
 		{Name: "read_evidence", Title: "Read a resource in windows",
-			Description: "One window of any kgfegmcp:// resource (UTF-8 text), under the same rights and size checks as a native read; continue with page.nextRequest; joined windows reproduce metadata.contentSha256.",
+			Description: "Read a kgfegmcp:// resource (a URI from a result) in windows, for hosts that cannot read resources; continue with page.nextRequest. JSON. Example: {\"request\":{\"uri\":\"kgfegmcp://catalog\"}}",
 			Request:     readEvidenceSchema(), RequestRequired: true,
 			OutputKeys: []string{"metadata", "content", "contentStatus", "page", "evidenceNotice", "request"}, handler: typedRun(s.readEvidence)},
 	}

@@ -64,7 +64,7 @@ func compareSchema() *Schema {
 		return object(props, req...)
 	}
 	return &Schema{Types: []string{"object"}, Discriminator: "mode", UnknownCode: kgerr.UnsupportedSearchMode,
-		Description: "comparison request, discriminated by mode: text, code_exact or code_prefix",
+		Description: "",
 		OneOf: []*Schema{
 			alt("text", textQuery(), true),
 			alt("code_exact", codeQuery(), false),

@@ -123,11 +123,11 @@ func contextRequestSchema() *Schema {
 	props["includeAllRootPaths"] = boolean(true, "enumerate every root-to-standard path")
 	props["includeDescendants"] = boolean(false, "walk descendants to childDepth")
 	props["includeDirectChildren"] = boolean(true, "list direct children")
-	props["includeUnresolved"] = boolean(true, "keep unresolved root-fallback edges (must stay true)")
+	props["includeUnresolved"] = hidden(boolean(true, "keep unresolved root-fallback edges (must stay true)"))
 	props["maxNodes"] = integer(1, 2000, 250, "node bound of each traversal")
-	props["maxPathNodeOccurrences"] = integer(1, 100000, 8192, "bound on the total nodes over all root paths")
+	props["maxPathNodeOccurrences"] = hidden(integer(1, 100000, 8192, "bound on the total nodes over all root paths"))
 	props["maxPaths"] = integer(1, 1000, 128, "bound on the number of root paths")
-	props["relationshipTypes"] = array(str(1, 128, ""), 1, "empty, or the package's hierarchy relationship type")
+	props["relationshipTypes"] = hidden(array(str(1, 128, ""), 1, "empty, or the package's hierarchy relationship type"))
 	return object(props, "nodeId")
 }
 

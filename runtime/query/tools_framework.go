@@ -22,17 +22,20 @@ const (
 	cursorPattern    = `^[A-Za-z0-9_-]+$`
 )
 
-func frameworkID() *Schema { return pattern(str(3, 200, "framework ID"), frameworkPattern) }
-func snapshotID() *Schema  { return pattern(str(18, 280, "snapshot ID"), snapshotPattern) }
+// Identifiers are copied from results, never composed: they are published
+// as their type alone (terse), and validated in full.
+func frameworkID() *Schema { return terse(pattern(str(3, 200, ""), frameworkPattern)) }
+func snapshotID() *Schema  { return terse(pattern(str(18, 280, ""), snapshotPattern)) }
 func cursorSchema() *Schema {
-	return nullable(pattern(str(1, MaxCursorLength, "opaque continuation cursor from a previous page"), cursorPattern))
+	return nullable(terse(pattern(str(1, MaxCursorLength, "a page's nextCursor"), cursorPattern)))
 }
 func graphType() *Schema {
-	s := enum("graph type of the package inside the snapshot", manifest.GraphAcademicStandards, manifest.GraphLearningComponents, manifest.GraphLearningProgressions)
+	s := enum("", manifest.GraphAcademicStandards, manifest.GraphLearningComponents, manifest.GraphLearningProgressions)
 	s.Default = manifest.GraphAcademicStandards
+	s.Hidden = true // every package is routed as academic_standards
 	return s
 }
-func filterValues(max int, desc string) *Schema { return array(str(1, 128, ""), max, desc) }
+func filterValues(max int, desc string) *Schema { return array(terse(str(1, 128, "")), max, desc) }
 
 // --- get_capabilities -------------------------------------------------------
 

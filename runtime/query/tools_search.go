@@ -40,13 +40,12 @@ func (m *MatchPolicy) effective() any {
 
 func matchSchema() *Schema {
 	return &Schema{Types: []string{"object"}, Discriminator: "matchMode",
-		Description: `how query tokens must match: {"matchMode":"tokens","operator":"all"|"any"} (exact tokens), ` +
-			`{"matchMode":"stems","operator":"all"|"any"} (any light word form: fraction finds fractions, addition finds add), or {"matchMode":"exact_phrase"}`,
+		Description: `tokens: the exact words; stems: any form of them (fraction finds fractions); exact_phrase: the words in order`,
 		OneOf: []*Schema{
 			object(map[string]*Schema{"matchMode": {Types: []string{"string"}, Const: "tokens"},
-				"operator": enum("all: every distinct token; any: at least one", "all", "any")}, "matchMode", "operator"),
+				"operator": enum("all words, or any", "all", "any")}, "matchMode", "operator"),
 			object(map[string]*Schema{"matchMode": {Types: []string{"string"}, Const: "stems"},
-				"operator": enum("all: every distinct token; any: at least one", "all", "any")}, "matchMode", "operator"),
+				"operator": enum("all words, or any", "all", "any")}, "matchMode", "operator"),
 			object(map[string]*Schema{"matchMode": {Types: []string{"string"}, Const: "exact_phrase"}}, "matchMode"),
 		}}
 }
@@ -54,7 +53,7 @@ func matchSchema() *Schema {
 func modeConst(mode string) *Schema { return &Schema{Types: []string{"string"}, Const: mode} }
 
 // textQuery is a lexical query: 1–512 characters.
-func textQuery() *Schema { return str(1, 512, "words to find; no stemming, no stop words") }
+func textQuery() *Schema { return str(1, 512, "") }
 
 // codeQuery is a code query: 1–256 characters.
 func codeQuery() *Schema { return str(1, 256, "a statement code as authored, e.g. B5.2.3.1") }
@@ -94,7 +93,7 @@ func searchStandardsSchema() *Schema {
 		return object(props, req...)
 	}
 	return &Schema{Types: []string{"object"}, Discriminator: "mode", UnknownCode: kgerr.UnsupportedSearchMode,
-		Description: "search request, discriminated by mode: text, code_exact or code_prefix",
+		Description: "",
 		OneOf: []*Schema{
 			alt("text", textQuery(), true),
 			alt("code_exact", codeQuery(), false),

@@ -47,7 +47,7 @@ func searchComponentsSchema() *Schema {
 		return object(props, req...)
 	}
 	return &Schema{Types: []string{"object"}, Discriminator: "mode", UnknownCode: kgerr.UnsupportedSearchMode,
-		Description: "search request, discriminated by mode: " + strings.Join([]string{lcText, lcTag, lcCodeExact, lcCodePrefix}, ", "),
+		Description: "",
 		OneOf: []*Schema{
 			alt(lcText, textQuery(), true),
 			alt(lcTag, str(1, 128, "a whole tag value, compared after NFKC, case folding and whitespace collapse"), false),

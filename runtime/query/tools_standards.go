@@ -27,7 +27,7 @@ func ByNodeID(id string) Selector { return Selector{IdentifierType: "node_id", N
 
 const opaquePattern = `^[^\s\x00-\x1f\x7f](?:[^\x00-\x1f\x7f]*[^\s\x00-\x1f\x7f])?$`
 
-func opaque(max int, desc string) *Schema { return pattern(str(1, max, desc), opaquePattern) }
+func opaque(max int, desc string) *Schema { return terse(pattern(str(1, max, desc), opaquePattern)) }
 
 func selectorAlt(kind, field string, value *Schema) *Schema {
 	return object(map[string]*Schema{"identifierType": {Types: []string{"string"}, Const: kind}, field: value}, "identifierType", field)
@@ -41,15 +41,14 @@ func selectorSchema(withCode bool) *Schema { return boundedSelector(withCode, 10
 // at most idMax characters and CASE URIs uriMax.
 func boundedSelector(withCode bool, idMax, uriMax int) *Schema {
 	alts := []*Schema{
-		selectorAlt("node_id", "nodeId", opaque(idMax, "exact outer node ID")),
-		selectorAlt("case_identifier_uuid", "caseIdentifierUuid", opaque(idMax, "exact CASE UUID")),
-		selectorAlt("case_identifier_uri", "caseIdentifierUri", opaque(uriMax, "exact CASE URI")),
+		selectorAlt("node_id", "nodeId", opaque(idMax, "")),
+		selectorAlt("case_identifier_uuid", "caseIdentifierUuid", opaque(idMax, "")),
+		selectorAlt("case_identifier_uri", "caseIdentifierUri", opaque(uriMax, "")),
 	}
 	if withCode {
-		alts = append(alts, selectorAlt("statement_code", "statementCode", str(1, 512, "exact statement code")))
+		alts = append(alts, selectorAlt("statement_code", "statementCode", terse(str(1, 512, ""))))
 	}
-	return &Schema{Types: []string{"object"}, OneOf: alts, Discriminator: "identifierType",
-		Description: "exact standard selector, discriminated by identifierType"}
+	return &Schema{Types: []string{"object"}, OneOf: alts, Discriminator: "identifierType", Description: "a standard"}
 }
 
 // resolveStandard finds the one item a selector names.
@@ -287,7 +286,10 @@ func (s *Service) recordDoc(ref resourceRef, p *catalog.Package) (*document, err
 		case "standard_provenance":
 			prov := img.NodeString(n, kgimg.NodeProvenanceJSON)
 			if !p.Manifest.Capabilities.HasDetailedProvenance || prov == "" {
-				return nil, notFound("standard %s has no detailed provenance in this package", ref.id)
+				return nil, notFound("standard %s has no detailed provenance in this package", ref.id).
+					WithHint("read the standard itself (%s), whose record names its source, or the package manifest (%s); "+
+						"get_capabilities lists the packages that carry detailed provenance", standardURI(p, ref.id),
+						resourceRef{kind: "package_manifest", frameworkID: p.FrameworkID(), snapshotID: p.SnapshotID()}.String())
 			}
 			return derivedDoc(ref, "standard_provenance", p, StandardProvenance{NodeID: ref.id,
 				CaseIdentifierUUID: nodeString(img, n, kgimg.NodeCaseIdentifierUUID, kgimg.PCaseIdentifierUUID),
@@ -298,27 +300,31 @@ func (s *Service) recordDoc(ref resourceRef, p *catalog.Package) (*document, err
 	case "learning_component", "learning_component_provenance":
 		n, ok := img.NodeByID(ref.id)
 		if !ok || img.NodeKind(n) != kgfb.NodeKindComponent {
-			return nil, notFound("no learning component with node ID %s in %s", ref.id, p.SnapshotID())
+			return nil, notFound("no learning component with node ID %s in %s", ref.id, p.SnapshotID()).
+				WithHint("search_learning_components finds components; a standard's are listed by get_learning_components_for_standard")
 		}
 		if ref.kind == "learning_component" {
 			return derivedDoc(ref, "learning_component", p, componentContext(p, n, placementDepth).ComponentResult, "nodes", "relationships")
 		}
 		prov := img.NodeString(n, kgimg.NodeProvenanceJSON)
 		if prov == "" {
-			return nil, notFound("learning component %s has no provenance entry in this package", ref.id)
+			return nil, notFound("learning component %s has no provenance entry in this package", ref.id).
+				WithHint("read the component itself (%s)", resourceRef{kind: "learning_component", frameworkID: p.FrameworkID(), snapshotID: p.SnapshotID(), id: ref.id}.String())
 		}
 		return derivedDoc(ref, "learning_component_provenance", p, ComponentProvenance{NodeID: ref.id, Provenance: json.RawMessage(prov)}, "learningComponentProvenance")
 	case "relationship", "relationship_provenance":
 		r, ok := img.RelationshipByID(ref.id)
 		if !ok {
-			return nil, notFound("no relationship %s in %s", ref.id, p.SnapshotID())
+			return nil, notFound("no relationship %s in %s", ref.id, p.SnapshotID()).
+				WithHint("relationship IDs come from get_standard_context, get_learning_components_for_standard and the progression tools")
 		}
 		if ref.kind == "relationship" {
 			return derivedDoc(ref, "relationship", p, RelationshipRecord{Relationship: graphRelationship(img, r), PackageIdentity: packageIdentity(p)}, "relationships")
 		}
 		rec, shard, ok := img.Provenance(r)
 		if !ok {
-			return nil, notFound("relationship %s has no stored provenance (only learning-progression edges do)", ref.id)
+			return nil, notFound("relationship %s has no stored provenance (only learning-progression edges do)", ref.id).
+				WithHint("read the relationship itself (%s)", resourceRef{kind: "relationship", frameworkID: p.FrameworkID(), snapshotID: p.SnapshotID(), id: ref.id}.String())
 		}
 		// The record is the original provenance map's, read from its shard
 		// through the index; the edge itself is a delivery relationship.

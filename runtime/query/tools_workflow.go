@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/kgc-project/kgc/internal/canonjson"
@@ -38,7 +39,7 @@ func workflowSchema() *Schema {
 		alts = append(alts, object(props, req...))
 	}
 	return &Schema{Types: []string{"object"}, Discriminator: "workflowName",
-		Description: "the workflow (a prompt's name) and that prompt's arguments in camelCase", OneOf: alts}
+		Description: "a workflow (a prompt) and its arguments in camelCase", OneOf: alts}
 }
 
 // argSchema is the JSON schema of one prompt argument.
@@ -73,7 +74,9 @@ func argSchema(a prompt.Arg) *Schema {
 	case prompt.SelectorList:
 		s = array(promptSelector(a.Codes), a.Max, "")
 	}
-	s.Description = a.Description
+	// The prompt's lists and selectors are JSON strings; here they are
+	// JSON values.
+	s.Description = strings.TrimPrefix(a.Description, "JSON ")
 	return s
 }
 
