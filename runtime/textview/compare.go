@@ -21,13 +21,25 @@ func comparison(w *writer, r *query.ComparisonResult) {
 	for _, d := range r.Disclosures {
 		w.line("Disclosure: %s", flat(d))
 	}
+	said := map[string]string{} // a profile disclosure → the section that stated it
 	for i, s := range r.Sections {
 		w.line("")
 		w.line("%s. %s — %s", marker(i), s.SnapshotID, snapshotName(query.FrameworkSnapshot{SourceMetadata: s.SourceMetadata}))
 		w.line("  grades %s; %s", or(list(s.LocalGradesOrStages), "none"), attribution(s.Rights))
 		w.line("  Cite: %s", strings.Replace(query.RecordURIPattern("standard", s.FrameworkID, s.SnapshotID), "{id}", "{nodeId}", 1))
+		var same []string
 		for _, d := range s.RequiredProfileDisclosures {
+			if first, ok := said[d]; ok {
+				if !contains(same, first) {
+					same = append(same, first)
+				}
+				continue
+			}
+			said[d] = marker(i)
 			w.line("  Disclosure: %s", flat(d))
+		}
+		if len(same) > 0 {
+			w.line("  Disclosures of %s apply here too.", strings.Join(same, ", "))
 		}
 		for _, x := range s.Warnings {
 			w.line("  Warning %s: %s", x.Code, flat(x.Message))
@@ -87,4 +99,13 @@ func continueCompare(q query.ComparisonRequest, s query.ComparisonSection) strin
 		return "(" + err.Error() + ")"
 	}
 	return string(b)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
