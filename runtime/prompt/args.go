@@ -191,8 +191,23 @@ func checkText(name, s string, min, max int) error {
 		if unicode.IsControl(r) && r != '\n' && r != '\t' && r != '\r' {
 			return argErr(name, "must not contain control characters")
 		}
+		if bidiControl(r) || nonCharacter(r) {
+			return argErr(name, "must not contain bidirectional controls (U+%04X) or noncharacters", r)
+		}
 	}
 	return nil
+}
+
+// bidiControl reports the invisible characters that reorder text: copied
+// into a rendered prompt, they can make it read otherwise than it is.
+func bidiControl(r rune) bool {
+	return r == 0x061C || r == 0x200E || r == 0x200F || 0x202A <= r && r <= 0x202E || 0x2066 <= r && r <= 0x2069
+}
+
+// nonCharacter reports Unicode's noncharacters (U+FDD0–U+FDEF and the last
+// two code points of every plane), which no text interchanges.
+func nonCharacter(r rune) bool {
+	return 0xFDD0 <= r && r <= 0xFDEF || r&0xFFFE == 0xFFFE
 }
 
 func parseList(a *Arg, s string) ([]string, error) {

@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -159,6 +160,15 @@ func (s *Service) workflow(ctx context.Context, raw json.RawMessage) (*WorkflowR
 		}
 	}
 	r, err := s.GetPrompt(ctx, name, args)
+	var ae *prompt.ArgError
+	if errors.As(err, &ae) {
+		// The prompt's argument checks, in this tool's names.
+		path := "request"
+		if ae.Arg != "" {
+			path += "." + prompt.Camel(ae.Arg)
+		}
+		return nil, fail(path, "%s", ae.Msg)
+	}
 	if err != nil {
 		return nil, err
 	}
