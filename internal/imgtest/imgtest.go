@@ -3,6 +3,7 @@
 package imgtest
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"github.com/kgc-project/kgc/internal/pkggen"
 	"github.com/kgc-project/kgc/internal/pkgtest"
 	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/kgimg"
 )
 
 // Images generates the shipped sample packages plus extra specs, builds each
@@ -173,4 +175,15 @@ func Catalog(t testing.TB, dir string) *catalog.Catalog {
 	}
 	t.Cleanup(cat.Close)
 	return cat
+}
+
+// checksumOffset is where an image header holds its checksum
+// (schema/FORMAT.md).
+const checksumOffset = 40
+
+// Reseal recomputes an image's checksum after a deliberate mutation, so that
+// what Open checks beyond the checksum is what refuses it (or not).
+func Reseal(b []byte) []byte {
+	binary.LittleEndian.PutUint64(b[checksumOffset:], kgimg.Checksum(b))
+	return b
 }

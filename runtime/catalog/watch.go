@@ -24,7 +24,7 @@ func (c *Catalog) Check() []*Package {
 		if err := p.Img.CheckFile(); err != nil {
 			var e error = kgerr.New(kgerr.CatalogError, "the image of %s was modified in place while being served (%v); the package is withdrawn until kgmcp reloads or restarts", p.SnapshotID(), err).
 				WithHint("replace images by writing a new file and renaming it over the old one, then send kgmcp SIGHUP")
-			if p.withdrawn.CompareAndSwap(nil, &e) {
+			if c.withdraw(p, e) {
 				c.log.Error("image modified in place; package withdrawn", "path", p.Path, "snapshotId", p.SnapshotID(), "error", err.Error())
 				out = append(out, p)
 			}
@@ -32,6 +32,33 @@ func (c *Catalog) Check() []*Package {
 	}
 	return out
 }
+
+// CheckText proves every package's stored text and JSON valid
+// (kgimg.CheckText: what kgc verify checks beyond Open) and withdraws each
+// package that fails, as Check does, so that an image whose checksum was
+// resealed over bad bytes answers catalog_error instead of serving them. It
+// reads every image's text once: servers run it off the request path, after
+// start. It returns the packages withdrawn.
+func (c *Catalog) CheckText() []*Package {
+	var out []*Package
+	for _, p := range c.Packages {
+		if p.Withdrawn() != nil {
+			continue
+		}
+		if err := p.Img.CheckText(); err != nil {
+			if c.withdraw(p, kgerr.New(kgerr.CatalogError, "the image of %s holds stored text that is not valid (%v); the package is withdrawn", p.SnapshotID(), err).
+				WithHint("run kgc verify on the image and rebuild it with kgc build")) {
+				c.log.Error("image holds invalid text; package withdrawn", "path", p.Path, "snapshotId", p.SnapshotID(), "error", err.Error())
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// withdraw withdraws p with err (a catalog_error) unless it already is; it
+// reports whether this call withdrew it.
+func (c *Catalog) withdraw(p *Package, err error) bool { return p.withdrawn.CompareAndSwap(nil, &err) }
 
 // withdrawn returns the first withdrawal among a snapshot's packages.
 func (s *Snapshot) withdrawn() error {

@@ -1,6 +1,7 @@
 package kgimg_test
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"math"
@@ -169,9 +170,12 @@ func TestDeepChecksRefuseWhatTheGateRefuses(t *testing.T) {
 		"invalid UTF-8 in a description":         func(b []byte) { b[at["node.desc.data"]] = 0xff },
 		"provenance record that is not JSON":     func(b []byte) { b[at["prov.record0"]] = '<' },
 		"node provenance entry that is not JSON": func(b []byte) { b[at["node.provenance"]] = '<' },
-		"compiled profile unlike profile_json":   func(b []byte) { b[at["compiled.local_subject"]] ^= 0x20 },
-		"compiled profile keys out of order":     func(b []byte) { b[at["compiled.key0"]] = '~' },
-		"compiled manifest unlike manifest_json": func(b []byte) { b[at["compiled.framework_name"]] ^= 0x20 },
+		// encoding/json's Valid accepts these; the server's encoder does not.
+		"invalid UTF-8 inside a provenance record":     func(b []byte) { b[inString(b, at["prov.record0"])] = 0xff },
+		"invalid UTF-8 inside a node provenance entry": func(b []byte) { b[inString(b, at["node.provenance"])] = 0xff },
+		"compiled profile unlike profile_json":         func(b []byte) { b[at["compiled.local_subject"]] ^= 0x20 },
+		"compiled profile keys out of order":           func(b []byte) { b[at["compiled.key0"]] = '~' },
+		"compiled manifest unlike manifest_json":       func(b []byte) { b[at["compiled.framework_name"]] ^= 0x20 },
 	} {
 		t.Run(name, func(t *testing.T) {
 			b := append([]byte(nil), data...)
@@ -185,6 +189,12 @@ func TestDeepChecksRefuseWhatTheGateRefuses(t *testing.T) {
 			}
 		})
 	}
+}
+
+// inString returns the offset of the first byte inside the first JSON string
+// at or after off.
+func inString(b []byte, off int) int {
+	return off + bytes.IndexByte(b[off:], '"') + 1
 }
 
 func TestHeaderErrorsAreTyped(t *testing.T) {

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"unicode/utf8"
 
 	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/kgc-project/kgc/internal/jsonv"
 
 	"github.com/kgc-project/kgc/schema/kgfb"
 	"github.com/kgc-project/kgc/schema/manifest"
@@ -355,8 +356,8 @@ func (img *Image) verifyArtifacts() error {
 
 // VerifyDeep runs the checks Open leaves out because they cost more than they
 // protect against on an image whose checksum matched: the roaring library's own
-// Validate of every facet bitmap, UTF-8 validity of every string column, the
-// stored provenance (node entries and progression records) being JSON, the
+// Validate of every facet bitmap, CheckText (every stored string valid UTF-8,
+// every stored JSON document strict JSON), the
 // provenance partition rule for every record, and the compiled profile and
 // manifest being exactly the embedded profile_json and manifest_json (decoded,
 // checked and compiled again). With Open's checks, it refuses
@@ -387,31 +388,8 @@ func (img *Image) VerifyDeep() error {
 			return corrupt("facets", -1, "facet %q: %v", img.facets[i].Key, err)
 		}
 	}
-	for f, c := range img.n.str {
-		for i := 0; i < c.len(); i++ {
-			b := c.bytes(i)
-			if f == int(NodeProvenanceJSON) {
-				if len(b) > 0 && !json.Valid(b) {
-					return corrupt("nodes", -1, "node %d: the stored provenance entry is not JSON", i)
-				}
-				continue
-			}
-			if !utf8.Valid(b) {
-				return corrupt("nodes", -1, "node %d field %d is not valid UTF-8", i, f)
-			}
-		}
-	}
-	for f, c := range img.r.str {
-		for i := 0; i < c.len(); i++ {
-			if !utf8.Valid(c.bytes(i)) {
-				return corrupt("relationships", -1, "relationship %d field %d is not valid UTF-8", i, f)
-			}
-		}
-	}
-	for i := 0; i < img.prov.records.len(); i++ {
-		if !json.Valid(img.prov.records.bytes(i)) {
-			return corrupt("provenance", -1, "record %d is not JSON", i)
-		}
+	if err := img.CheckText(); err != nil {
+		return err
 	}
 	for _, c := range []struct {
 		name  string
@@ -454,4 +432,64 @@ func (img *Image) VerifyDeep() error {
 		}
 	}
 	return nil
+}
+
+// CheckText proves every string the image stores valid UTF-8 — node and
+// relationship columns, search keys, facet keys and values — and every
+// stored JSON document (node provenance entries, progression records)
+// strict JSON as the server encodes it (jsonv: UTF-8 checked inside
+// strings, which encoding/json's Valid is not). VerifyDeep runs it; kgmcp
+// runs it per package off the request path and withdraws a package that
+// fails (catalog_error), since a resealed checksum lets such bytes through
+// Open. It costs one pass over the image's text.
+func (img *Image) CheckText() error {
+	for f, c := range img.n.str {
+		for i := 0; i < c.len(); i++ {
+			b := c.bytes(i)
+			if f == int(NodeProvenanceJSON) {
+				if len(b) > 0 && !StrictJSON(b) {
+					return corrupt("nodes", -1, "node %d: the stored provenance entry is not strict JSON", i)
+				}
+				continue
+			}
+			if !utf8.Valid(b) {
+				return corrupt("nodes", -1, "node %d field %d is not valid UTF-8", i, f)
+			}
+		}
+	}
+	for f, c := range img.r.str {
+		for i := 0; i < c.len(); i++ {
+			if !utf8.Valid(c.bytes(i)) {
+				return corrupt("relationships", -1, "relationship %d field %d is not valid UTF-8", i, f)
+			}
+		}
+	}
+	for i := 0; i < img.prov.records.len(); i++ {
+		if !StrictJSON(img.prov.records.bytes(i)) {
+			return corrupt("provenance", -1, "record %d is not strict JSON", i)
+		}
+	}
+	for _, p := range []struct {
+		name string
+		list postingList
+	}{{"search.item_tokens", img.itemTokens}, {"search.component_tokens", img.componentTokens}, {"search.component_tags", img.componentTags}} {
+		for i := 0; i < p.list.keys.len(); i++ {
+			if !utf8.Valid(p.list.keys.bytes(i)) {
+				return corrupt(p.name, -1, "key %d is not valid UTF-8", i)
+			}
+		}
+	}
+	for i, f := range img.facets {
+		if !utf8.ValidString(f.Key) || !utf8.ValidString(f.Value) {
+			return corrupt("facets", -1, "facet %d is not valid UTF-8", i)
+		}
+	}
+	return nil
+}
+
+// StrictJSON reports whether b is one JSON value the server can encode:
+// well-formed, valid UTF-8 throughout, within jsonv's bounds.
+func StrictJSON(b []byte) bool {
+	v, errs := jsonv.Parse(b)
+	return v != nil && len(errs) == 0
 }

@@ -111,11 +111,17 @@ func (s *Server) Close() <-chan struct{} {
 // the mapped images, so it is guarded as a request is: it pins the generation
 // (a Close meanwhile unmaps the images only once it has returned) and runs
 // under survive (a fault on an image modified in place ends the warm-up, not
-// the process; requests then build what they need).
+// the process; requests then build what they need). Then it proves every
+// package's stored text valid, withdrawing a package that is not
+// (query.Service.CheckText).
 func (s *Server) Warm(ctx context.Context) {
 	ctx, g := s.enter(ctx)
 	defer g.leave()
-	s.survive("warm-up", func() { g.service(ctx) })
+	s.survive("warm-up", func() {
+		if q, err := g.service(ctx); err == nil {
+			q.CheckText()
+		}
+	})
 }
 
 // Current returns the catalog answered from now, or nil while it is still
@@ -136,9 +142,11 @@ var ErrSwapRefused = errors.New("the new images were refused; the old ones stay 
 // Retired).
 func (s *Server) Swap(ctx context.Context, l *catalog.Loading) (retired <-chan struct{}, err error) {
 	next := newGeneration(l, s.qOpts)
-	if _, err := next.service(ctx); err != nil { // the query layer is built off the request path
+	q, err := next.service(ctx) // the query layer is built off the request path
+	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrSwapRefused, err)
 	}
+	q.CheckText()
 	s.swapMu.Lock()
 	defer s.swapMu.Unlock()
 	old := s.gen.Swap(next)

@@ -78,6 +78,12 @@ func (s *Service) Warm() {
 	}
 }
 
+// CheckText proves every package's stored text valid and withdraws a package
+// that is not (catalog.CheckText): a server runs it once after start, off
+// the request path. Until then a stored provenance document is checked when
+// it is read, and strings are encoded with invalid bytes replaced.
+func (s *Service) CheckText() { s.cat.CheckText() }
+
 // memo caches values derived only from the immutable catalog (hashes,
 // capabilities, statistics), built on first use. Cached values are shared and
 // must not be modified.

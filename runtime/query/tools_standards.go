@@ -285,6 +285,9 @@ func (s *Service) recordDoc(ref resourceRef, p *catalog.Package) (*document, err
 			return derivedDoc(ref, "standard", p, standardResult(p, n), "nodes")
 		case "standard_provenance":
 			prov := img.NodeString(n, kgimg.NodeProvenanceJSON)
+			if err := storedJSON(p, prov); err != nil {
+				return nil, err
+			}
 			if !p.Manifest.Capabilities.HasDetailedProvenance || prov == "" {
 				return nil, notFound("standard %s has no detailed provenance in this package", ref.id).
 					WithHint("read the standard itself (%s), whose record names its source, or the package manifest (%s); "+
@@ -307,6 +310,9 @@ func (s *Service) recordDoc(ref resourceRef, p *catalog.Package) (*document, err
 			return derivedDoc(ref, "learning_component", p, componentContext(p, n, placementDepth).ComponentResult, "nodes", "relationships")
 		}
 		prov := img.NodeString(n, kgimg.NodeProvenanceJSON)
+		if err := storedJSON(p, prov); err != nil {
+			return nil, err
+		}
 		if prov == "" {
 			return nil, notFound("learning component %s has no provenance entry in this package", ref.id).
 				WithHint("read the component itself (%s)", resourceRef{kind: "learning_component", frameworkID: p.FrameworkID(), snapshotID: p.SnapshotID(), id: ref.id}.String())
@@ -322,6 +328,9 @@ func (s *Service) recordDoc(ref resourceRef, p *catalog.Package) (*document, err
 			return derivedDoc(ref, "relationship", p, RelationshipRecord{Relationship: graphRelationship(img, r), PackageIdentity: packageIdentity(p)}, "relationships")
 		}
 		rec, shard, ok := img.Provenance(r)
+		if err := storedJSON(p, string(rec)); ok && err != nil {
+			return nil, err
+		}
 		if !ok {
 			return nil, notFound("relationship %s has no stored provenance (only learning-progression edges do)", ref.id).
 				WithHint("read the relationship itself (%s)", resourceRef{kind: "relationship", frameworkID: p.FrameworkID(), snapshotID: p.SnapshotID(), id: ref.id}.String())
@@ -339,4 +348,16 @@ func (s *Service) recordDoc(ref resourceRef, p *catalog.Package) (*document, err
 func provenanceShardName(k int) string {
 	const digits = "0123456789"
 	return "learningProgressionProvenanceShard" + string(digits[k/10]) + string(digits[k%10])
+}
+
+// storedJSON refuses a stored JSON document the server could not encode
+// (bytes a resealed checksum let through Open; kgc verify refuses them):
+// catalog_error naming the image, never an internal error. "" is no
+// document.
+func storedJSON(p *catalog.Package, doc string) error {
+	if doc == "" || kgimg.StrictJSON([]byte(doc)) {
+		return nil
+	}
+	return kgerr.New(kgerr.CatalogError, "the image of %s stores provenance that is not valid JSON", p.SnapshotID()).
+		WithHint("run kgc verify on the image and rebuild it with kgc build")
 }
