@@ -69,3 +69,10 @@ func (img *Image) Places() map[string]int {
 const NoRecord = noRecord
 
 var NumNodeFields, NumRelFields = numNodeFields, numRelFields
+
+// SetBeforeOpen makes Open call f between its checks of a path and its
+// opening; the returned func restores the default.
+func SetBeforeOpen(f func(string)) (restore func()) {
+	beforeOpen = f
+	return func() { beforeOpen = func(string) {} }
+}

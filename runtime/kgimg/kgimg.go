@@ -50,6 +50,10 @@ type Image struct {
 	prov                                                 provenanceCols
 }
 
+// beforeOpen runs between the checks of a path and its opening (a test hook:
+// the file can be swapped there).
+var beforeOpen = func(string) {}
+
 // Open maps and verifies the image at path.
 func Open(path string) (*Image, error) {
 	fi, err := os.Lstat(path)
@@ -71,7 +75,8 @@ func Open(path string) (*Image, error) {
 	if fi.Size() > MaxImageSize {
 		return nil, fmt.Errorf("kgimg: open %s: %w", path, corrupt("header", -1, "file of %d bytes exceeds the format's limit", fi.Size()))
 	}
-	f, err := os.Open(path)
+	beforeOpen(path)
+	f, err := os.OpenFile(path, openFlags, 0)
 	if err != nil {
 		return nil, fmt.Errorf("kgimg: open %s: %w", path, err)
 	}

@@ -8,6 +8,9 @@ import (
 	"os"
 )
 
+// openFlags: where there is no O_NONBLOCK, a plain read-only open.
+const openFlags = os.O_RDONLY
+
 // mapFile reads the whole file: the portable fallback where unix mmap is not
 // available (it copies, so it is not zero-copy).
 func mapFile(f *os.File, size int) ([]byte, func() error, error) {

@@ -9,6 +9,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// openFlags open an image without blocking: a FIFO or device swapped in for
+// the image file after it was checked must not hang the opener (a reload
+// would wait forever); Open then refuses what the descriptor holds.
+const openFlags = os.O_RDONLY | unix.O_NONBLOCK
+
 // mapFile maps f read-only and shared. The mapping outlives f.
 func mapFile(f *os.File, size int) ([]byte, func() error, error) {
 	b, err := unix.Mmap(int(f.Fd()), 0, size, unix.PROT_READ, unix.MAP_SHARED|populate)
