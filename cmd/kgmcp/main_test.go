@@ -298,3 +298,22 @@ func TestStdinClosedAtOnceExitsCleanly(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoCurrentSnapshotsAreReportedAtStart: a framework served with two
+// current snapshots (the corpus's Nigeria packages) is named at start, in the
+// log and by --check, with what tells its snapshots apart, instead of
+// showing up later as ambiguous_framework on every unpinned call.
+func TestTwoCurrentSnapshotsAreReportedAtStart(t *testing.T) {
+	dir := corpusImages(t)
+	const want = "nigeria-nerdc-mathematics-primary-1-3 has 2 current snapshots"
+	code, stdout, _ := run(t, "--check", dir)
+	if code != 0 || !strings.Contains(stdout, "WARNING  framework "+want) || !strings.Contains(stdout, "learning_components") {
+		t.Errorf("--check: %d %q", code, stdout)
+	}
+	if code, _, stderr := run(t, dir); code != 0 || !strings.Contains(stderr, "level=WARN msg=\"framework "+want) {
+		t.Errorf("start: %d %q", code, stderr)
+	}
+	if _, stdout, _ := run(t, "--check", shippedImages(t)); strings.Contains(stdout, "WARNING") {
+		t.Errorf("--check warns about the samples: %q", stdout)
+	}
+}

@@ -191,6 +191,9 @@ func OpenContext(ctx context.Context, paths []string, policy Policy, log *slog.L
 		return nil, ErrNoImages
 	}
 	c.sort()
+	for _, a := range c.Ambiguities() {
+		log.Warn(a) // told once, before any request, not by every unpinned call
+	}
 	return c, nil
 }
 
@@ -373,6 +376,31 @@ func (c *Catalog) resolveSnapshot(frameworkID, snapshotID string) (*Snapshot, er
 			WithHint("pass snapshotId to choose one")
 	}
 	return current[0], nil
+}
+
+// Ambiguities says, for each framework without exactly one current
+// snapshot, why a call naming only its frameworkId will be refused
+// (ambiguous_framework or framework_not_found), in framework order: an
+// operator is told at start rather than by every unpinned call.
+func (c *Catalog) Ambiguities() []string {
+	var out []string
+	for _, f := range c.Frameworks {
+		var current []string
+		for _, s := range f.Snapshots {
+			if s.IsCurrent() {
+				current = append(current, describe(s))
+			}
+		}
+		switch len(current) {
+		case 1:
+		case 0:
+			out = append(out, fmt.Sprintf("framework %s has no current snapshot: calls must pass snapshotId", f.ID))
+		default:
+			out = append(out, fmt.Sprintf("framework %s has %d current snapshots (%s): calls naming only frameworkId are refused with ambiguous_framework; pass snapshotId, or serve one of them",
+				f.ID, len(current), strings.Join(current, "; ")))
+		}
+	}
+	return out
 }
 
 // describe names a snapshot with what tells it apart from another snapshot

@@ -178,6 +178,9 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		for _, p := range cat.Packages {
 			fmt.Fprintf(stdout, "ok       %s %s\n", p.Path, p.SnapshotID())
 		}
+		for _, a := range cat.Ambiguities() {
+			fmt.Fprintf(stdout, "WARNING  %s\n", a)
+		}
 		for _, r := range cat.Refused {
 			fmt.Fprintf(stdout, "REFUSED  %s: %v\n", r.Path, r.Err)
 		}
