@@ -13,8 +13,8 @@ help:
 	@echo "make build      build bin/kgc and bin/kgmcp"
 	@echo "make dist       static release binaries for 5 platforms with SHA256SUMS into dist/ (VERSION=...)"
 	@echo "make dist-check build the release twice and require identical bytes"
-	@echo "make mcpb       the MCPB bundle for desktop hosts: dist/kgmcp.mcpb (needs make dist, node and npm)"
-	@echo "make oci        the container image (no Docker needed): dist/oci (OCI layout) and dist/kgmcp-image.tar"
+	@echo "make mcpb       the MCPB bundle for desktop hosts: dist/kgmcp.mcpb (IMAGES=DIR for your own images; needs node and npm)"
+	@echo "make oci        the container image (no Docker needed): dist/oci and dist/kgmcp-image.tar (IMAGES=DIR for your own images)"
 	@echo "make validate   validate the shipped packages"
 	@echo "make images     build the shipped packages into build/"
 	@echo "make generate   regenerate schema/kgfb from schema/kgimg.fbs (flatc 2.0.8)"
@@ -32,13 +32,19 @@ dist:
 dist-check:
 	./tools/dist.sh --check
 
-VERSION ?= devel
-mcpb: images
+# One version for every artifact (binaries, MCPB bundle, OCI image): the git
+# description of the checkout unless VERSION=... is given.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
+export VERSION
+# The images make mcpb and make oci bundle: IMAGES=DIR to ship your own
+# (default: the shipped samples, built into build/).
+IMAGES ?= build
+mcpb: $(if $(filter build,$(IMAGES)),images)
 	@test -d dist/linux-amd64 || ./tools/dist.sh
-	./tools/mcpb.sh
+	IMAGES=$(IMAGES) ./tools/mcpb.sh
 
-oci: images
-	$(GO) run ./tools/ociimage -version $(VERSION) build/*.kgimg
+oci: $(if $(filter build,$(IMAGES)),images)
+	$(GO) run ./tools/ociimage -version $(VERSION) $(IMAGES)/*.kgimg
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

@@ -13,9 +13,10 @@ cd "$(dirname "$0")/.."
 GO=${GO:-go}
 DIST=${DIST:-dist}
 IMAGES=${IMAGES:-build}
-VERSION=${VERSION:-$(git describe --tags --always --dirty 2>/dev/null || echo 0.0.0)}
+VERSION=${VERSION:-$(git describe --tags --always --dirty 2>/dev/null || echo devel)}
 OUT=${1:-dist/kgmcp.mcpb}
 STAGE=${STAGE:-dist/mcpb-stage}
+KEEP_STAGE=${KEEP_STAGE:-}
 ./tools/install-mcpclients.sh >/dev/null || { echo "mcpb: the pinned npm tools are unavailable (node and npm are needed)" >&2; exit 2; }
 MCPB=tools/mcpclients/node_modules/.bin/mcpb
 
@@ -34,7 +35,9 @@ for d in "$DIST"/*-*/; do
 	done
 done
 [ "$found" = 1 ] || { echo "mcpb: no kgmcp binary under $DIST/<os>-<arch>/ (run make dist)" >&2; exit 2; }
-cp "$IMAGES"/*.kgimg "$STAGE/images/"
+set -- "$IMAGES"/*.kgimg
+[ -f "$1" ] || { echo "mcpb: no image (*.kgimg) in $IMAGES: build yours with kgc build, then IMAGES=DIR make mcpb" >&2; exit 2; }
+cp "$@" "$STAGE/images/"
 cat > "$STAGE/server/kgmcp.sh" <<'SH'
 #!/bin/sh
 # Runs the kgmcp binary built for this host (macOS and Linux). The manifest
@@ -123,3 +126,5 @@ mkdir -p "$(dirname "$OUT")"
 rm -f "$OUT"
 "$MCPB" pack "$STAGE" "$OUT"
 "$GO" run ./tools/mcpbcheck "$OUT" "$STAGE"
+# The bundle is checked against the stage; the stage is not a product.
+[ -n "$KEEP_STAGE" ] || rm -rf "$STAGE"

@@ -126,7 +126,8 @@ func TestMCPBBundle(t *testing.T) {
 	bundle := filepath.Join(t.TempDir(), "kgmcp.mcpb")
 	cmd := exec.Command("sh", filepath.Join(root, "tools", "mcpb.sh"), bundle)
 	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "DIST="+dist, "IMAGES="+shippedImages(t), "STAGE="+filepath.Join(t.TempDir(), "stage"), "VERSION=v1.2.3")
+	stage := filepath.Join(t.TempDir(), "stage")
+	cmd.Env = append(os.Environ(), "DIST="+dist, "IMAGES="+shippedImages(t), "STAGE="+stage, "VERSION=v1.2.3")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		if strings.Contains(string(out), "pinned npm tools are unavailable") {
 			t.Skip("SKIP: the pinned npm tools could not be installed")
@@ -134,6 +135,9 @@ func TestMCPBBundle(t *testing.T) {
 		t.Fatalf("tools/mcpb.sh: %v\n%s", err, out)
 	} else if !strings.Contains(string(out), "mcpbcheck: ok") {
 		t.Fatalf("the archive was not checked:\n%s", out)
+	}
+	if _, err := os.Stat(stage); !os.IsNotExist(err) {
+		t.Errorf("the stage is left behind: %v", err)
 	}
 	server := filepath.Join("server", "kgmcp-linux-"+runtime.GOARCH)
 
