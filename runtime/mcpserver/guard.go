@@ -55,13 +55,19 @@ func requestName(req mcp.Request) string {
 	return ""
 }
 
-// guard wraps every request: it refuses new work while the server drains,
+// guard wraps every request: it refuses a logging/setLevel whose level MCP
+// does not define (checkSetLevel) and new work while the server drains,
 // waits for the catalog if the method reads it (needsCatalog), waits
 // for one of the process's call slots, turns a panic (the SDK has no
 // recover of its own) or a fault on mapped memory into internal_error, and
 // charges the result to the request's response budget.
 func (s *Server) guard(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+		if method == "logging/setLevel" {
+			if err := checkSetLevel(req); err != nil {
+				return nil, err
+			}
+		}
 		if !s.live.enter() {
 			return nil, &jsonrpc.Error{Code: CodeLimitExceeded, Message: "server_shutting_down: the server is stopping and takes no new requests"}
 		}

@@ -91,7 +91,8 @@ func Handler(srv *mcpserver.Server, allowedOrigins []string, budget int64, log *
 
 // checkBody refuses a body over MaxRequestBytes (413) before reading it, and
 // a body that is not acceptable JSON-RPC (checkFrame) with its JSON-RPC
-// error (400); it gives each request its response budget.
+// error (400); it answers what kgmcp answers itself (screenHTTP) and gives
+// each request its response budget.
 func checkBody(next http.Handler, budget int64, log *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
@@ -119,14 +120,19 @@ func checkBody(next http.Handler, budget int64, log *slog.Logger) http.Handler {
 			w.Write(reply)
 			return
 		}
+		r = r.WithContext(mcpserver.WithResponseBudget(r.Context(), budget))
 		r.Body = io.NopCloser(bytes.NewReader(body))
+		h := next
+		if s, changed := screenHTTP(body, r.Header.Get("Mcp-Protocol-Version")); changed {
+			h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.serve(w, r, next) })
+		}
 		if !log.Enabled(r.Context(), slog.LevelDebug) {
-			next.ServeHTTP(w, r.WithContext(mcpserver.WithResponseBudget(r.Context(), budget)))
+			h.ServeHTTP(w, r)
 			return
 		}
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
-		next.ServeHTTP(sw, r.WithContext(mcpserver.WithResponseBudget(r.Context(), budget)))
+		h.ServeHTTP(sw, r)
 		log.Debug("http request", "methods", rpcMethods(body), "status", sw.status, "bytes", sw.bytes, "micros", time.Since(start).Microseconds())
 	})
 }

@@ -27,7 +27,12 @@ import (
 //     already read are answered (for at most drainTimeout) before the session
 //     ends;
 //   - an SDK error without a JSON-RPC code (code 0, e.g. a call before
-//     initialize) is sent with a proper code.
+//     initialize) is sent with a proper code;
+//   - a call cancelled by notifications/cancelled while in flight is not
+//     answered, and a batch's notifications are passed on after it, one by
+//     one (calls.go);
+//   - a logging/setLevel whose level is not a string is answered -32602
+//     naming the levels (checkParams).
 type stdioTransport struct {
 	in           io.Reader
 	out          io.Writer
@@ -45,8 +50,9 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &stdioConn{inner: inner, out: out, calls: newCounter(t.maxInFlight), drainTimeout: t.drainTimeout}
-	go pump(t.in, pw, out, &c.batches, t.log)
+	c := &stdioConn{inner: inner, out: out, calls: newCounter(t.maxInFlight), table: newCallTable(),
+		drainTimeout: t.drainTimeout, log: t.log}
+	go pump(t.in, pw, out, c, t.log)
 	if t.stop != nil {
 		go func() {
 			<-t.stop
@@ -56,10 +62,12 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	return c, nil
 }
 
-// pump copies the lines of in that pass checkFrame to w and answers the
-// others on out; it sets batches once it passes on a batch. It closes w when
+// pump copies the lines of in that pass checkFrame and checkParams to w and
+// answers the others on out. A batch is passed on without its notifications,
+// which follow it one by one (splitBatch); pump records the batch's calls in
+// c's table, and sets c.batches once it passes on a batch. It closes w when
 // in ends.
-func pump(in io.Reader, w *io.PipeWriter, out io.Writer, batches *atomic.Bool, log *slog.Logger) {
+func pump(in io.Reader, w *io.PipeWriter, out io.Writer, c *stdioConn, log *slog.Logger) {
 	br := bufio.NewReaderSize(in, 64<<10)
 	var line []byte
 	for {
@@ -83,14 +91,10 @@ func pump(in io.Reader, w *io.PipeWriter, out io.Writer, batches *atomic.Bool, l
 				frame = line
 			}
 			if ok, reply := checkFrame(frame); ok {
-				if isBatch(frame) {
-					batches.Store(true)
-				}
-				if _, werr := w.Write(frame); werr != nil {
+				if reply := checkParams(frame); reply != nil {
+					out.Write(append(reply, '\n'))
+				} else if !passOn(w, frame, c) {
 					return
-				}
-				if frame[len(frame)-1] != '\n' {
-					w.Write([]byte{'\n'})
 				}
 			} else if reply != nil {
 				log.Warn("stdio: refused a message", "reply", string(reply))
@@ -105,53 +109,110 @@ func pump(in io.Reader, w *io.PipeWriter, out io.Writer, batches *atomic.Bool, l
 	}
 }
 
-// stdioConn counts the calls read and not yet answered, and writes
-// successful responses itself (responseLine) until the client sends a batch.
+// passOn writes a frame to the SDK's side of the pipe, a batch as splitBatch
+// splits it; false when the pipe is closed.
+func passOn(w io.Writer, frame []byte, c *stdioConn) bool {
+	lines := [][]byte{frame}
+	if isBatch(frame) {
+		batch, notes, ids := splitBatch(frame)
+		lines = lines[:0]
+		if batch != nil {
+			c.table.addBatch(ids)
+			c.batches.Store(true)
+			lines = append(lines, batch)
+		}
+		for _, n := range notes {
+			lines = append(lines, n)
+		}
+	}
+	for _, l := range lines {
+		if _, err := w.Write(l); err != nil {
+			return false
+		}
+		if l[len(l)-1] != '\n' {
+			if _, err := w.Write([]byte{'\n'}); err != nil {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// stdioConn counts the calls read and not yet answered, keeps them in a
+// table for cancellation (calls.go), and writes successful responses itself
+// (responseLine) until the client sends a batch.
 type stdioConn struct {
 	inner        mcp.Connection
 	out          io.Writer // the writer inner writes to, whole lines at a time
 	batches      atomic.Bool
 	calls        *counter
+	table        *callTable
+	answerMu     sync.Mutex // held while a response is checked and written
 	drainTimeout time.Duration
+	log          *slog.Logger
 }
 
 func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	msg, err := c.inner.Read(ctx)
-	if err != nil {
-		// Answer what was read before letting the SDK end the session: it
-		// drops the responses of calls still running once reading stops.
-		drain, cancel := context.WithTimeout(ctx, c.drainTimeout)
-		c.calls.waitZero(drain)
-		cancel()
-		return nil, err
-	}
-	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
-		if err := c.calls.acquire(ctx); err != nil {
+	for {
+		msg, err := c.inner.Read(ctx)
+		if err != nil {
+			// Answer what was read before letting the SDK end the session: it
+			// drops the responses of calls still running once reading stops.
+			drain, cancel := context.WithTimeout(ctx, c.drainTimeout)
+			c.calls.waitZero(drain)
+			cancel()
 			return nil, err
 		}
-	}
-	return msg, nil
-}
-
-func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	resp, isResp := msg.(*jsonrpc.Response)
-	if isResp {
-		defer c.calls.release()
-		if resp.Error != nil && wireCode(resp.Error) == 0 {
-			fixed := *resp
-			fixed.Error = &jsonrpc.Error{Code: codeFor(resp.Error.Error()), Message: resp.Error.Error()}
-			msg = &fixed
-		} else if !c.batches.Load() {
-			if line, ok := responseLine(resp); ok {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				_, err := c.out.Write(line)
-				return err
+		req, ok := msg.(*jsonrpc.Request)
+		switch {
+		case !ok:
+		case req.IsCall():
+			if err := c.calls.acquire(ctx); err != nil {
+				return nil, err
+			}
+			c.table.start(req.ID)
+		case req.Method == "notifications/cancelled":
+			if !c.table.cancel(req.Params) {
+				c.log.Debug("stdio: a cancellation of a batched call ignored (the batch is answered whole)")
+				continue
 			}
 		}
+		return msg, nil
 	}
-	return c.inner.Write(ctx, msg)
+}
+
+// Write writes a message of the SDK's. A response is written under
+// answerMu, and dropped if its call was cancelled: the check is made once the
+// answers ahead of it are written, so a cancellation that arrives while the
+// answer waits for the output (a client slow to read) is still honoured.
+func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	resp, isResp := msg.(*jsonrpc.Response)
+	if !isResp {
+		return c.inner.Write(ctx, msg)
+	}
+	defer c.calls.release()
+	var line []byte
+	if resp.Error != nil && wireCode(resp.Error) == 0 {
+		fixed := *resp
+		fixed.Error = &jsonrpc.Error{Code: codeFor(resp.Error.Error()), Message: resp.Error.Error()}
+		msg = &fixed
+	} else if !c.batches.Load() {
+		line, _ = responseLine(resp)
+	}
+	c.answerMu.Lock()
+	defer c.answerMu.Unlock()
+	if c.table.finish(resp.ID) {
+		c.log.Debug("stdio: call cancelled by the client; not answered", "id", resp.ID.Raw())
+		return nil
+	}
+	if line == nil {
+		return c.inner.Write(ctx, msg)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	_, err := c.out.Write(line)
+	return err
 }
 
 // wireCode is the JSON-RPC code err would be sent with (0 when it has none).

@@ -1,0 +1,90 @@
+package mcpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// LoggingLevels are the levels logging/setLevel accepts: MCP's names for the
+// RFC 5424 severities, least severe first. The SDK accepts any string (and a
+// missing level), so the guard refuses the others.
+var LoggingLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+// InvalidLevel is the -32602 error refusing a logging/setLevel whose level is
+// not one of LoggingLevels; got says what was sent instead (JSON, or "no
+// level").
+func InvalidLevel(got string) *jsonrpc.Error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: logging/setLevel needs a \"level\", one of " +
+		strings.Join(LoggingLevels, ", ") + "; got " + got}
+}
+
+// CheckSetLevelParams checks the raw params of a logging/setLevel call, for a
+// transport that answers before the SDK decodes them (the SDK refuses a level
+// that is not a string with a message that does not name the levels). It
+// returns nil for params it leaves to the SDK (absent, null, or not an
+// object) and for an acceptable level.
+func CheckSetLevelParams(params json.RawMessage) *jsonrpc.Error {
+	var p map[string]json.RawMessage
+	if err := json.Unmarshal(params, &p); err != nil || p == nil {
+		return nil
+	}
+	raw, ok := p["level"]
+	if !ok {
+		return InvalidLevel("no level")
+	}
+	var level string
+	if err := json.Unmarshal(raw, &level); err != nil || bytes.Equal(raw, []byte("null")) {
+		return InvalidLevel(clipJSON(raw, 40))
+	}
+	return checkLevel(level)
+}
+
+// checkLevel refuses a level that is not one of LoggingLevels.
+func checkLevel(level string) *jsonrpc.Error {
+	if slices.Contains(LoggingLevels, level) {
+		return nil
+	}
+	if level == "" {
+		return InvalidLevel("no level")
+	}
+	return InvalidLevel(strconv.Quote(clipLevel(level, 40)))
+}
+
+// checkSetLevel refuses a logging/setLevel request whose level is not one of
+// LoggingLevels (the guard runs it before the SDK's handler stores the level).
+func checkSetLevel(req mcp.Request) error {
+	p, ok := req.GetParams().(*mcp.SetLoggingLevelParams)
+	if !ok || p == nil {
+		return InvalidLevel("no level")
+	}
+	if err := checkLevel(string(p.Level)); err != nil {
+		return err
+	}
+	return nil
+}
+
+// clipLevel shortens what a client sent as a level to n runes, for a message.
+func clipLevel(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i] + "…"
+		}
+		n--
+	}
+	return s
+}
+
+// clipJSON is raw compacted and shortened to n runes, for a message.
+func clipJSON(raw json.RawMessage, n int) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return clipLevel(string(raw), n)
+	}
+	return clipLevel(b.String(), n)
+}
