@@ -37,26 +37,15 @@ const english = "kgc-sample-english-grades-1-2"
 type result struct {
 	code           int
 	stdout, stderr string
-	peakRSS        int64 // bytes, from the child's rusage
+	peakRSS        int64         // bytes, from the child's rusage
+	outBlocks      int64         // file system output blocks (512 bytes), from its rusage
+	cpu            time.Duration // user + system CPU time, from its rusage
 }
 
 // kgc runs the binary and reports its exit code, output and peak RSS.
 func kgc(t *testing.T, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	r := result{stdout: out.String(), stderr: errb.String()}
-	if ee, ok := err.(*exec.ExitError); ok {
-		r.code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		r.peakRSS = ru.Maxrss << 10 // kilobytes on Linux
-	}
-	return r
+	return kgcIn(t, "", nil, args...)
 }
 
 type report struct {

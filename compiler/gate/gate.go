@@ -34,6 +34,13 @@ type Options struct {
 	// PromptRoot holds <profileId>/<profileVersion>/prompts.json; empty means
 	// ProfileRoot. A missing prompt root is allowed (no prompt configs).
 	PromptRoot string
+	// Provisional says the manifest's counts and its observed capabilities
+	// (textSearch, multiParent, hasUnresolvedRelationships) are placeholders
+	// the caller derives from Result.Observed: the gate records Observed but
+	// does not compare them. `kgc pack` runs the gate so over the package it
+	// stages, then writes what was observed and runs the gate again in full;
+	// every other check runs as always.
+	Provisional bool
 }
 
 // Result is the outcome of one gate run: the findings and, as far as decoding got,

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -81,7 +82,8 @@ func (s *state) bindProfile() error {
 		s.add(finding.New(finding.ProfilePathUnsafe, "profile %s: %s", rel, unsafe).At("profile", rel))
 		return nil
 	case !found:
-		s.add(finding.New(finding.ProfileMissing, "profile %s/%s is not in the profile root (%s)", ref.ProfileID, ref.ProfileVersion, rel).At("profile", rel))
+		s.add(finding.New(finding.ProfileMissing, "profile %s/%s is not in the profile root %s (there is no %s); give the root that holds <profileId>/<profileVersion>/profile.json with --profiles DIR (or KGC_PROFILES)",
+			ref.ProfileID, ref.ProfileVersion, s.opts.ProfileRoot, filepath.Join(s.opts.ProfileRoot, filepath.FromSlash(rel))).At("profile", rel))
 		return nil
 	}
 	if got := digest(data); ref.Sha256 != "" && got != ref.Sha256 {

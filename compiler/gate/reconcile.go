@@ -6,7 +6,9 @@ import (
 )
 
 // reconcile compares the manifest's counts and capabilities with what the
-// decoded package and its profile show (§6.5.10).
+// decoded package and its profile show (§6.5.10). Under Options.Provisional
+// it only records what it observed for the counts and the capabilities
+// derived from them.
 func (s *state) reconcile(g *graph, _ *claimTally) {
 	m := s.res.Manifest
 	c := countGraph(g)
@@ -16,8 +18,9 @@ func (s *state) reconcile(g *graph, _ *claimTally) {
 		BuildsTowardsRelationships: int64(c.builds), RelatesToRelationships: int64(c.relates),
 		CodedItems: int64(c.coded), MultiParentTargets: int64(c.multiParent), UnresolvedRelationships: int64(c.unresolved),
 	}}
+	provisional := s.opts.Provisional
 	count := func(field string, declared int64, derived int) {
-		if int(declared) != derived {
+		if !provisional && int(declared) != derived {
 			s.add(finding.New(finding.CountMismatch, "counts.%s is %d but the package has %d", field, declared, derived).At("manifest", manifest.FileName).In("counts." + field))
 		}
 	}
@@ -39,11 +42,13 @@ func (s *state) reconcile(g *graph, _ *claimTally) {
 		}
 	}
 	mcap := m.Capabilities
-	if mcap.TextSearch && c.textItems == 0 {
-		capability("textSearch", true, false, "no standards item has a description to search")
+	if !provisional {
+		if mcap.TextSearch && c.textItems == 0 {
+			capability("textSearch", true, false, "no standards item has a description to search")
+		}
+		capability("multiParent", mcap.MultiParent, c.multiParent > 0, "the package has "+itoa(c.multiParent)+" multi-parent items")
+		capability("hasUnresolvedRelationships", mcap.HasUnresolvedRelationships, c.unresolved > 0, "the package has "+itoa(c.unresolved)+" unresolved relationships")
 	}
-	capability("multiParent", mcap.MultiParent, c.multiParent > 0, "the package has "+itoa(c.multiParent)+" multi-parent items")
-	capability("hasUnresolvedRelationships", mcap.HasUnresolvedRelationships, c.unresolved > 0, "the package has "+itoa(c.unresolved)+" unresolved relationships")
 	_, hasProvenance := m.Artifact(manifest.EntityProvenance)
 	capability("hasDetailedProvenance", mcap.HasDetailedProvenance, hasProvenance, "entityProvenance is "+map[bool]string{true: "declared", false: "not declared"}[hasProvenance])
 	if p := s.res.Profile; p != nil {

@@ -2,13 +2,14 @@ package kgimgwrite_test
 
 import (
 	"bytes"
-	"github.com/kgc-project/kgc/compiler/delivery"
-	"github.com/kgc-project/kgc/runtime/kgimg"
 	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/kgc-project/kgc/compiler/delivery"
+	"github.com/kgc-project/kgc/runtime/kgimg"
 
 	"github.com/kgc-project/kgc/compiler/kgimgwrite"
 	"github.com/kgc-project/kgc/internal/imgtest"

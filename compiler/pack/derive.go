@@ -7,7 +7,6 @@ import (
 
 	"github.com/kgc-project/kgc/compiler/delivery"
 	"github.com/kgc-project/kgc/compiler/gate"
-	"github.com/kgc-project/kgc/schema/finding"
 	"github.com/kgc-project/kgc/schema/manifest"
 	"github.com/kgc-project/kgc/schema/profile"
 	"github.com/kgc-project/kgc/schema/rights"
@@ -80,7 +79,9 @@ type plan struct {
 	content       *content
 	inputs        []input
 	sourceDocSum  string
-	createdAt     string
+	// createdAt is the manifest's; createdAtSource says where it came from.
+	createdAt       string
+	createdAtSource string
 }
 
 func (p *plan) includedTypes() []string {
@@ -262,11 +263,4 @@ func encode(v any) []byte {
 		panic(fmt.Sprintf("pack: encoding the manifest: %v", err)) // plain maps and slices only
 	}
 	return buf.Bytes()
-}
-
-// onlyDerivable reports whether every error finding is one pack fixes by
-// writing what the gate observed (counts and capabilities).
-func onlyDerivable(res *gate.Result) bool {
-	by := res.Findings.CountsByCode()
-	return res.Observed != nil && res.Findings.Errors() == by[finding.CountMismatch]+by[finding.CapabilityMismatch]
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/kgc-project/kgc/internal/safefile"
+	"github.com/kgc-project/kgc/schema/finding"
 	"github.com/kgc-project/kgc/schema/manifest"
 )
 
@@ -78,11 +79,19 @@ type input struct {
 	sum        string // sha256:<hex>
 	size       int64
 	data       []byte // the bytes, for an artifact pack generated (src is empty)
+	// from is the user's file a generated artifact repeats (the provenance
+	// or final claims as given), and lines, for a JSONL file pack assembled,
+	// where each of its lines came from: the names a refusal's findings use.
+	from  string
+	lines []lineRef
 }
 
 // inputs resolves the spec's files into package artifacts and hashes them.
-// Every problem is reported, not just the first.
-func (s *Spec) inputs() ([]input, error) {
+// Every problem is reported, not just the first. A file over the gate's
+// ceiling for its artifact is not hashed: it is returned as a file_too_large
+// finding instead (the package is refused before anything is copied).
+func (s *Spec) inputs() ([]input, []finding.Finding, error) {
+	var oversize []finding.Finding
 	var in []input
 	var errs []string
 	add := func(name string, additional bool, src, dir string) {
@@ -139,6 +148,15 @@ func (s *Spec) inputs() ([]input, error) {
 			errs = append(errs, fmt.Sprintf("%s and %s would both be %s in the package", prev, f.src, f.path))
 		}
 		seenPath[strings.ToLower(f.path)] = f.src
+		size, err := sizeOf(f.src)
+		if err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		if tl, over := overCeiling(f.name, f.src, size); over {
+			oversize = append(oversize, tl)
+			continue
+		}
 		sum, size, err := digest(f.src)
 		if err != nil {
 			errs = append(errs, err.Error())
@@ -147,10 +165,10 @@ func (s *Spec) inputs() ([]input, error) {
 		f.sum, f.size = sum, size
 	}
 	if len(errs) > 0 {
-		return nil, fmt.Errorf("%s", strings.Join(errs, "\n"))
+		return nil, nil, fmt.Errorf("%s", strings.Join(errs, "\n"))
 	}
 	sort.Slice(in, func(i, j int) bool { return in[i].path < in[j].path })
-	return in, nil
+	return in, oversize, nil
 }
 
 // openInput opens an input file: a regular file (no symlink as the last

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 
 	"github.com/kgc-project/kgc/compiler/delivery"
 	"github.com/kgc-project/kgc/schema/manifest"
@@ -33,12 +34,15 @@ type Progressions struct {
 	FinalClaims string `json:"finalClaims,omitempty"`
 }
 
-// generated is an artifact pack writes itself.
+// generated is an artifact pack writes itself, with the user's file it
+// repeats (from) or where each of its lines came from (lines), when known.
 type generated struct {
 	name       string
 	additional bool
 	path       string
 	data       []byte
+	from       string
+	lines      []lineRef
 }
 
 func sha(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToString(s[:]) }
@@ -54,33 +58,34 @@ func readAll(p string) ([]byte, error) {
 }
 
 // edgeLines reads a progression export: each record of the given label with
-// its exact line.
-func edgeLines(p, label string) (map[string][]byte, error) {
+// its exact line, and where that line is in the export.
+func edgeLines(p, label string) (map[string][]byte, map[string]lineRef, error) {
 	b, err := readAll(p)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	res, err := delivery.Decode(bytes.NewReader(b), delivery.RelationshipsFile, label, p)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if res.Findings.Errors() > 0 {
 		f := res.Findings.Items()[0]
-		return nil, fmt.Errorf("%s: line %d: %s (%d problems)", p, f.Line, f.Message, res.Findings.Errors())
+		return nil, nil, fmt.Errorf("%s: line %d: %s (%d problems)", p, f.Line, f.Message, res.Findings.Errors())
 	}
 	lines := bytes.SplitAfter(b, []byte("\n"))
-	out := map[string][]byte{}
+	out, at := map[string][]byte{}, map[string]lineRef{}
 	for _, r := range res.Relationships {
 		if r.Label != label {
-			return nil, fmt.Errorf("%s: line %d is a %s relationship; this file holds %s only", p, r.Line, r.Label, label)
+			return nil, nil, fmt.Errorf("%s: line %d is a %s relationship; this file holds %s only", p, r.Line, r.Label, label)
 		}
 		if _, dup := out[r.ID]; dup {
-			return nil, fmt.Errorf("%s: relationship %s appears twice", p, r.ID)
+			return nil, nil, fmt.Errorf("%s: relationship %s appears twice", p, r.ID)
 		}
 		line := bytes.TrimRight(lines[r.Line-1], "\r\n")
 		out[r.ID] = append(append([]byte(nil), line...), '\n')
+		at[r.ID] = lineRef{src: p, line: r.Line}
 	}
-	return out, nil
+	return out, at, nil
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -93,23 +98,24 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // prepare builds the progression artifacts and the combined relationships
-// file from prefix (the standards and components relationships).
-func (lp *Progressions) prepare(frameworkID, frameworkCaseUUID, documentKey string, items int, prefix []byte) (relationships []byte, out []generated, err error) {
-	builds, err := edgeLines(lp.BuildsTowards, delivery.BuildsTowards)
+// file from prefix (the standards and components relationships, read from
+// prefixSrc).
+func (lp *Progressions) prepare(frameworkID, frameworkCaseUUID, documentKey string, items int, prefix []byte, prefixSrc string) (relationships generated, out []generated, err error) {
+	builds, buildsAt, err := edgeLines(lp.BuildsTowards, delivery.BuildsTowards)
 	if err != nil {
-		return nil, nil, err
+		return relationships, nil, err
 	}
-	relates, err := edgeLines(lp.RelatesTo, delivery.RelatesTo)
+	relates, relatesAt, err := edgeLines(lp.RelatesTo, delivery.RelatesTo)
 	if err != nil {
-		return nil, nil, err
+		return relationships, nil, err
 	}
 	provBytes, err := readAll(lp.Provenance)
 	if err != nil {
-		return nil, nil, err
+		return relationships, nil, err
 	}
 	var prov map[string]json.RawMessage
 	if err := json.Unmarshal(provBytes, &prov); err != nil {
-		return nil, nil, fmt.Errorf("provenance %s: %v", lp.Provenance, err)
+		return relationships, nil, fmt.Errorf("provenance %s: %v", lp.Provenance, err)
 	}
 	var missing, extra []string
 	for _, set := range []map[string][]byte{builds, relates} {
@@ -127,18 +133,21 @@ func (lp *Progressions) prepare(frameworkID, frameworkCaseUUID, documentKey stri
 	if len(missing)+len(extra) > 0 {
 		sort.Strings(missing)
 		sort.Strings(extra)
-		return nil, nil, fmt.Errorf("provenance %s: %d edges have no record %v, %d records name no edge %v", lp.Provenance, len(missing), head(missing), len(extra), head(extra))
+		return relationships, nil, fmt.Errorf("provenance %s: %d edges have no record %v, %d records name no edge %v", lp.Provenance, len(missing), head(missing), len(extra), head(extra))
 	}
 
 	// The delivery file: the standards and components records, then the
 	// progression records in (type, identifier) order; the split files repeat
 	// them line for line.
 	var splitB, splitR []byte
+	var linesB, linesR, relLines []lineRef
 	for _, id := range sortedKeys(builds) {
 		splitB = append(splitB, builds[id]...)
+		linesB = append(linesB, buildsAt[id])
 	}
 	for _, id := range sortedKeys(relates) {
 		splitR = append(splitR, relates[id]...)
+		linesR = append(linesR, relatesAt[id])
 	}
 	rel := append([]byte(nil), prefix...)
 	separator := len(rel) > 0 && rel[len(rel)-1] != '\n'
@@ -146,6 +155,10 @@ func (lp *Progressions) prepare(frameworkID, frameworkCaseUUID, documentKey stri
 		rel = append(rel, '\n')
 	}
 	prefixBytes := len(rel)
+	for n := 1; n <= bytes.Count(rel, []byte("\n")); n++ {
+		relLines = append(relLines, lineRef{src: prefixSrc, line: n})
+	}
+	relLines = append(append(relLines, linesB...), linesR...)
 	rel = append(append(rel, splitB...), splitR...)
 
 	// Final claims and their tally.
@@ -153,13 +166,13 @@ func (lp *Progressions) prepare(frameworkID, frameworkCaseUUID, documentKey stri
 	var claims []json.RawMessage
 	if lp.FinalClaims != "" {
 		if claimsDoc, err = readAll(lp.FinalClaims); err != nil {
-			return nil, nil, err
+			return relationships, nil, err
 		}
 		var fc struct {
 			Claims []json.RawMessage `json:"claims"`
 		}
 		if err := json.Unmarshal(claimsDoc, &fc); err != nil {
-			return nil, nil, fmt.Errorf("final claims %s: %v", lp.FinalClaims, err)
+			return relationships, nil, fmt.Errorf("final claims %s: %v", lp.FinalClaims, err)
 		}
 		claims = fc.Claims
 	} else {
@@ -170,7 +183,7 @@ func (lp *Progressions) prepare(frameworkID, frameworkCaseUUID, documentKey stri
 				} `json:"claim"`
 			}
 			if err := json.Unmarshal(prov[id], &rec); err != nil || len(rec.Claim.Judgment) == 0 {
-				return nil, nil, fmt.Errorf("provenance %s: the record of %s has no claim.judgment (give the final claims with finalClaims)", lp.Provenance, id)
+				return relationships, nil, fmt.Errorf("provenance %s: the record of %s has no claim.judgment (give the final claims with finalClaims)", lp.Provenance, id)
 			}
 			claims = append(claims, rec.Claim.Judgment)
 		}
@@ -226,10 +239,10 @@ func (lp *Progressions) prepare(frameworkID, frameworkCaseUUID, documentKey stri
 		out = append(out, generated{name: name, path: path, data: data})
 		return data
 	}
-	out = append(out, generated{name: manifest.LPBuildsTowards, path: "detailed/lp_relationships_builds_towards.jsonl", data: nonEmpty(splitB)},
-		generated{name: manifest.LPRelatesTo, path: "detailed/lp_relationships_relates_to.jsonl", data: nonEmpty(splitR)})
-	out = append(out, generated{name: manifest.LPFinalClaims, path: "detailed/lp_final_claims.json", data: claimsDoc})
-	out = append(out, generated{name: manifest.LPProvenance, path: "detailed/lp_relationship_provenance.json", data: provBytes})
+	out = append(out, generated{name: manifest.LPBuildsTowards, path: "detailed/lp_relationships_builds_towards.jsonl", data: nonEmpty(splitB), from: lp.BuildsTowards, lines: linesB},
+		generated{name: manifest.LPRelatesTo, path: "detailed/lp_relationships_relates_to.jsonl", data: nonEmpty(splitR), from: lp.RelatesTo, lines: linesR})
+	out = append(out, generated{name: manifest.LPFinalClaims, path: "detailed/lp_final_claims.json", data: claimsDoc, from: lp.FinalClaims})
+	out = append(out, generated{name: manifest.LPProvenance, path: "detailed/lp_relationship_provenance.json", data: provBytes, from: lp.Provenance})
 	doc(manifest.LPProvenanceIndex, "detailed/lp_relationship_provenance_index.json", map[string]any{
 		"formatVersion": "1.0", "originalProvenanceLogicalName": manifest.LPProvenance,
 		"originalProvenanceSha256": "sha256:" + sha(provBytes), "partitionAlgorithm": "SHA256(UTF8(relationship_id))[0] modulo 64",
@@ -264,7 +277,7 @@ func (lp *Progressions) prepare(frameworkID, frameworkCaseUUID, documentKey stri
 			manifest.LPRelatesTo: sha(nonEmpty(splitR))},
 		"relatesToRelationships": len(relates),
 	})
-	return rel, out, nil
+	return generated{name: manifest.Relationships, data: rel, from: prefixSrc, lines: relLines}, out, nil
 }
 
 func nonEmpty(b []byte) []byte {
@@ -284,4 +297,52 @@ func head(s []string) []string {
 		return append(s[:5:5], "…")
 	}
 	return s
+}
+
+// prepareProgressions replaces the relationships input by the combined file
+// and adds the prepared progression artifacts.
+func (p *plan) prepareProgressions() ([]input, error) {
+	var out []input
+	var prefix []byte
+	var relPath string
+	for _, in := range p.inputs {
+		switch {
+		case in.name == manifest.Relationships:
+			b, err := readAll(in.src)
+			if err != nil {
+				return nil, err
+			}
+			prefix, relPath = b, in.path
+		case manifest.IsLP(in.name) || strings.HasPrefix(in.name, "learningProgressionProvenanceShard"):
+			return nil, fmt.Errorf("%s is a prepared progression artifact: give either the prepared artifacts or learningProgressions, not both", in.src)
+		default:
+			out = append(out, in)
+		}
+	}
+	n := p.content.framework
+	docKey := sha([]byte("kgc-pack:" + p.frameworkID))
+	for _, in := range p.inputs {
+		if in.name == manifest.StandardsFramework {
+			var sf struct {
+				Metadata struct {
+					DocKey string `json:"doc_key"`
+				} `json:"metadata"`
+			}
+			if b, err := readAll(in.src); err == nil && json.Unmarshal(b, &sf) == nil && len(sf.Metadata.DocKey) == 64 {
+				docKey = sf.Metadata.DocKey
+			}
+		}
+	}
+	rel, gen, err := p.spec.Progressions.prepare(p.frameworkID, n.Str(delivery.NCaseIdentifierUUID), docKey, p.content.items, prefix, p.spec.Relationships)
+	if err != nil {
+		return nil, err
+	}
+	rel.path = relPath
+	for _, g := range append([]generated{rel}, gen...) {
+		sum := sha256.Sum256(g.data)
+		out = append(out, input{name: g.name, additional: g.additional, path: g.path, data: g.data, size: int64(len(g.data)),
+			sum: "sha256:" + hex.EncodeToString(sum[:]), from: g.from, lines: g.lines})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	return out, nil
 }

@@ -31,15 +31,20 @@ func runBuild(_ context.Context, env Env, args []string) int {
 		fmt.Fprintln(env.Stderr, "kgc build:", err)
 		return ExitFailure
 	}
-	if out == "" || fs.NArg() == 0 {
-		fs.Usage()
-		return ExitFailure
+	switch {
+	case out == "":
+		return usageError(env, fs, "-o DIR is required (the directory the images are written into)")
+	case fs.NArg() == 0:
+		return usageError(env, fs, "no package directory given (a package is <root>/<framework-id>/<snapshot-id>/)")
 	}
 	format, _ := parseFormat(f.format)
 	rep := newReporter(env, format, f.maxFindings)
+	if err := f.checkProfileRoot(); err != nil {
+		return rep.cannotRun("build", fs.Args(), err)
+	}
 	code := ExitOK
 	for _, dir := range fs.Args() {
-		res, err := gate.Run(dir, f.options())
+		res, err := runGate(dir, f.options())
 		if err != nil {
 			rep.failure(dir, err)
 			code = ExitFailure

@@ -5,6 +5,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 )
@@ -34,6 +35,7 @@ func commands() []command {
 		{"validate", "run the validation gate over package directories", runValidate},
 		{"build", "validate packages and compile each valid one to <snapshot-id>.kgimg", runBuild},
 		{"pack", "turn delivery exports, detailed documents and a profile into a pending package", runPack},
+		{"check-profile", "check interpretation profiles (and their prompt configs) on their own, every problem reported", runCheckProfile},
 		{"inspect", "show an image's identity, counts and sections", runInspect},
 		{"verify", "check images (header, checksum, structure); print their SHA-256", runVerify},
 		{"smoke", "check a running server (stdio command or HTTP URL) the way an MCP host uses it", runSmoke},
@@ -53,13 +55,13 @@ Exit codes:
   1  findings: a package failed the gate, or an image is corrupt
   2  could not run: bad usage, a missing path, unreadable input
 
-Run 'kgc <command> -h' for a command's flags.
+Run 'kgc <command> -h' for a command's flags; 'kgc --version' prints the version.
 `
 
 func printUsage(w io.Writer) {
 	list := ""
 	for _, c := range commands() {
-		list += fmt.Sprintf("  %-10s %s\n", c.name, c.summary)
+		list += fmt.Sprintf("  %-14s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintf(w, usage, list)
 }
@@ -68,13 +70,16 @@ func printUsage(w io.Writer) {
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	env := Env{Stdin: stdin, Stdout: stdout, Stderr: stderr}
 	if len(args) == 0 {
+		fmt.Fprint(stderr, "kgc: no command given\n\n")
 		printUsage(stderr)
 		return ExitFailure
 	}
 	switch args[0] {
-	case "help", "-h", "--help":
+	case "help", "-h", "-help", "--help":
 		printUsage(stdout)
 		return ExitOK
+	case "--version", "-version":
+		return runVersion(ctx, env, args[1:])
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
@@ -86,7 +91,21 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	return ExitFailure
 }
 
-func runVersion(_ context.Context, env Env, _ []string) int {
+// runVersion prints "kgc <version>" (internal/version, the source kgmcp
+// --version reads too).
+func runVersion(_ context.Context, env Env, args []string) int {
+	if len(args) > 0 {
+		fmt.Fprintf(env.Stderr, "kgc version: unexpected argument %q\n", args[0])
+		return ExitFailure
+	}
 	fmt.Fprintln(env.Stdout, "kgc", Version())
 	return ExitOK
+}
+
+// usageError says what is wrong with a command line in one line, then prints
+// the command's usage; it returns ExitFailure.
+func usageError(env Env, fs *flag.FlagSet, format string, args ...any) int {
+	fmt.Fprintf(env.Stderr, "kgc %s: %s\n\n", fs.Name(), fmt.Sprintf(format, args...))
+	fs.Usage()
+	return ExitFailure
 }

@@ -91,8 +91,7 @@ func runInspect(_ context.Context, env Env, args []string) int {
 		return ExitFailure
 	}
 	if fset.NArg() != 1 {
-		fset.Usage()
-		return ExitFailure
+		return usageError(env, fset, "give exactly one image (got %d)", fset.NArg())
 	}
 	img, err := kgimg.Open(fset.Arg(0))
 	if err != nil {
@@ -144,8 +143,7 @@ func runVerify(_ context.Context, env Env, args []string) int {
 		return ExitFailure
 	}
 	if fset.NArg() == 0 {
-		fset.Usage()
-		return ExitFailure
+		return usageError(env, fset, "no image given")
 	}
 	code, bad := ExitOK, 0
 	for _, p := range fset.Args() {

@@ -56,7 +56,7 @@ func runPack(_ context.Context, env Env, args []string) int {
 	fs.StringVar(&lp.RelatesTo, "lp-relates-to", "", "learning progressions to prepare: the relatesTo relationship records (JSONL)")
 	fs.StringVar(&lp.Provenance, "lp-provenance", "", "learning progressions to prepare: the per-edge provenance (JSON object by relationship ID)")
 	fs.StringVar(&lp.FinalClaims, "lp-final-claims", "", "learning progressions to prepare: the final claims, with those that did not become edges (optional)")
-	fs.StringVar(&s.CreatedAt, "created-at", "", "the manifest's createdAt (default: SOURCE_DATE_EPOCH, else the newest input's modification time)")
+	fs.StringVar(&s.CreatedAt, "created-at", "", "the manifest's createdAt, RFC 3339 (default: SOURCE_DATE_EPOCH when set, else "+pack.DefaultCreatedAt+", so the same inputs give the same package)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return ExitOK
@@ -133,7 +133,8 @@ func runPack(_ context.Context, env Env, args []string) int {
 		switch {
 		case errors.As(err, &re) && re.Gate != nil:
 			rep := newReporter(env, format, f.maxFindings)
-			rep.result(re.Gate)
+			pr := rep.resultAt(re.Gate, re.Locate)
+			pr.where = "not written: " + re.Gate.Dir
 			rep.finish()
 			fmt.Fprintln(env.Stderr, "kgc pack: nothing written:", re.Reason)
 			return ExitFindings
@@ -148,8 +149,14 @@ func runPack(_ context.Context, env Env, args []string) int {
 			return ExitFailure
 		}
 	}
+	if res.CreatedAtSource == "default" {
+		fmt.Fprintf(env.Stderr, "kgc pack: createdAt is %s (not stated): give --created-at or SOURCE_DATE_EPOCH to record when the package was made\n", res.CreatedAt)
+	}
 	enc := json.NewEncoder(env.Stdout)
 	enc.SetIndent("", "  ")
-	enc.Encode(res)
+	if err := enc.Encode(res); err != nil {
+		fmt.Fprintln(env.Stderr, "kgc pack: writing the summary:", err)
+		return ExitFailure
+	}
 	return ExitOK
 }

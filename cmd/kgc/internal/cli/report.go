@@ -41,9 +41,16 @@ func parseFormat(s string) (Format, error) {
 	return "", fmt.Errorf("unknown --error-format %q (want %s)", s, formatList())
 }
 
-// packageReport is one package's outcome in JSON output.
+// packageReport is one package's (or, for check-profile, one profile's)
+// outcome in JSON output.
 type packageReport struct {
-	Dir             string            `json:"dir"`
+	Dir string `json:"dir,omitempty"`
+	// Path, ProfileID, ProfileVersion and PromptConfig describe a profile
+	// checked by check-profile (Dir is then empty).
+	Path            string            `json:"path,omitempty"`
+	ProfileID       string            `json:"profileId,omitempty"`
+	ProfileVersion  string            `json:"profileVersion,omitempty"`
+	PromptConfig    string            `json:"promptConfig,omitempty"`
 	FrameworkID     string            `json:"frameworkId,omitempty"`
 	SnapshotID      string            `json:"snapshotId,omitempty"`
 	GraphPackageID  string            `json:"graphPackageId,omitempty"`
@@ -56,6 +63,9 @@ type packageReport struct {
 	// FindingCounts counts every finding by code, shown or not.
 	FindingCounts map[finding.Code]int `json:"findingCounts"`
 	Image         *imageReport         `json:"image,omitempty"`
+	// label names the entry in the text summary (default: the snapshot ID,
+	// else the directory's base name) and where its location (default Dir).
+	label, where string
 }
 
 // imageReport describes an image written by kgc build.
@@ -70,21 +80,48 @@ type reporter struct {
 	format   Format
 	max      int
 	packages []*packageReport
+	// key is the JSON output's top-level key ("packages", or "profiles"),
+	// verb what could not be done to an entry that failed ("validate").
+	key, verb string
 }
 
 func newReporter(env Env, format Format, max int) *reporter {
-	return &reporter{env: env, format: format, max: max}
+	return &reporter{env: env, format: format, max: max, key: "packages", verb: "validate"}
 }
 
 func (r *reporter) failure(dir string, err error) {
 	pr := &packageReport{Dir: dir, Error: err.Error(), Findings: []finding.Finding{}}
+	if r.key == "profiles" {
+		pr.Dir, pr.Path = "", dir
+	}
 	r.packages = append(r.packages, pr)
 	if r.format != FormatJSON {
-		fmt.Fprintf(r.env.Stderr, "kgc: %s: could not validate: %v\n", dir, err)
+		fmt.Fprintf(r.env.Stderr, "kgc: %s: could not %s: %v\n", dir, r.verb, err)
 	}
 }
 
-func (r *reporter) result(res *gate.Result) *packageReport {
+// cannotRun reports an error that stops the whole command before any package
+// is read (a missing profile root): one line on stderr, and in JSON every
+// package with the error. It returns ExitFailure.
+func (r *reporter) cannotRun(command string, dirs []string, err error) int {
+	fmt.Fprintf(r.env.Stderr, "kgc %s: %v\n", command, err)
+	if r.format == FormatJSON {
+		for _, dir := range dirs {
+			r.packages = append(r.packages, &packageReport{Dir: dir, Error: err.Error(), Findings: []finding.Finding{}})
+		}
+		r.finish()
+	}
+	return ExitFailure
+}
+
+// result reports a gate result whose findings are package-relative (validate,
+// build): each is printed under the package directory.
+func (r *reporter) result(res *gate.Result) *packageReport { return r.resultAt(res, nil) }
+
+// resultAt reports a result whose findings locate maps to findings with a
+// path to print as it is (pack's refusals name the user's files,
+// check-profile the files given); nil is result.
+func (r *reporter) resultAt(res *gate.Result, locate func(finding.Finding) finding.Finding) *packageReport {
 	items := res.Findings.Items()
 	pr := &packageReport{Dir: res.Dir, IsValid: res.Valid(), ErrorCount: res.Findings.Errors(), FindingCounts: res.Findings.CountsByCode()}
 	pr.WarningCount = res.Findings.Len() - pr.ErrorCount
@@ -94,6 +131,11 @@ func (r *reporter) result(res *gate.Result) *packageReport {
 	shown := items
 	if r.max > 0 && len(shown) > r.max {
 		shown = shown[:r.max]
+	}
+	if locate != nil {
+		for i := range shown {
+			shown[i] = locate(shown[i])
+		}
 	}
 	pr.Findings = shown
 	if pr.Findings == nil {
@@ -106,7 +148,7 @@ func (r *reporter) result(res *gate.Result) *packageReport {
 	}
 	w := r.env.Stdout
 	for _, f := range shown {
-		r.printFinding(w, res.Dir, f)
+		r.printFinding(w, res.Dir, f, locate != nil)
 	}
 	if pr.FindingsOmitted > 0 {
 		fmt.Fprintf(w, "%s: %d more findings not shown (raise --max-findings); all findings by code: %s\n", res.Dir, pr.FindingsOmitted, countList(pr.FindingCounts))
@@ -119,9 +161,15 @@ func (r *reporter) summary(pr *packageReport) {
 	if r.format == FormatJSON || pr.Error != "" {
 		return
 	}
-	id := pr.SnapshotID
+	id, where := pr.label, pr.where
+	if id == "" {
+		id = pr.SnapshotID
+	}
 	if id == "" {
 		id = filepath.Base(pr.Dir)
+	}
+	if where == "" {
+		where = pr.Dir
 	}
 	if pr.IsValid {
 		extra := ""
@@ -132,10 +180,10 @@ func (r *reporter) summary(pr *packageReport) {
 			fmt.Fprintf(r.env.Stdout, "ok   %s → %s %s (%d bytes%s)\n", id, pr.Image.Path, pr.Image.Sha256, pr.Image.Bytes, extra)
 			return
 		}
-		fmt.Fprintf(r.env.Stdout, "ok   %s (%s%s)\n", id, pr.Dir, extra)
+		fmt.Fprintf(r.env.Stdout, "ok   %s (%s%s)\n", id, where, extra)
 		return
 	}
-	fmt.Fprintf(r.env.Stdout, "FAIL %s (%s): %d error(s), %d warning(s)\n", id, pr.Dir, pr.ErrorCount, pr.WarningCount)
+	fmt.Fprintf(r.env.Stdout, "FAIL %s (%s): %d error(s), %d warning(s)\n", id, where, pr.ErrorCount, pr.WarningCount)
 }
 
 // countList prints counts by code, most frequent first, then by code.
@@ -157,13 +205,17 @@ func countList(counts map[finding.Code]int) string {
 	return strings.Join(parts, ", ")
 }
 
-func (r *reporter) printFinding(w io.Writer, dir string, f finding.Finding) {
+// printFinding prints one finding at its location: its path under the
+// package directory dir (a profile's or prompt config's relative to its
+// root), or, asIs, its path as it is.
+func (r *reporter) printFinding(w io.Writer, dir string, f finding.Finding, asIs bool) {
 	loc := dir
-	if f.Path != "" {
+	switch {
+	case f.Path == "":
+	case asIs, f.Artifact == "profile" || f.Artifact == "promptConfig":
+		loc = f.Path
+	default:
 		loc = filepath.Join(dir, filepath.FromSlash(f.Path))
-		if f.Artifact == "profile" || f.Artifact == "promptConfig" {
-			loc = f.Path
-		}
 	}
 	if f.Line > 0 {
 		loc = fmt.Sprintf("%s:%d", loc, f.Line)
@@ -203,7 +255,7 @@ func (r *reporter) finish() {
 		enc := json.NewEncoder(r.env.Stdout)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
-		_ = enc.Encode(map[string]any{"packages": r.packages})
+		_ = enc.Encode(map[string]any{r.key: r.packages})
 		return
 	}
 	for _, pr := range r.packages {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 
 	"github.com/kgc-project/kgc/compiler/gate"
@@ -46,6 +47,21 @@ func defaultProfiles() string {
 	return "profiles"
 }
 
+// checkProfileRoot says, once for the whole command, that the profile root
+// is missing and how to give it.
+func (f *gateFlags) checkProfileRoot() error {
+	st, err := os.Stat(f.profiles)
+	switch {
+	case err != nil && errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("profile root %s does not exist (the default is ./profiles, or $KGC_PROFILES): give the directory that holds <profileId>/<profileVersion>/profile.json with --%s DIR", f.profiles, flagProfiles)
+	case err != nil:
+		return fmt.Errorf("profile root: %w", err)
+	case !st.IsDir():
+		return fmt.Errorf("profile root %s is not a directory: give the directory that holds <profileId>/<profileVersion>/profile.json with --%s DIR", f.profiles, flagProfiles)
+	}
+	return nil
+}
+
 func (f *gateFlags) check() error {
 	if _, err := parseFormat(f.format); err != nil {
 		return err
@@ -60,8 +76,13 @@ func newFlagSet(env Env, name, synopsis string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(env.Stderr, "Usage: %s\n\nFlags:\n", synopsis)
-		fs.PrintDefaults()
+		fmt.Fprintf(env.Stderr, "Usage: %s\n", synopsis)
+		n := 0
+		fs.VisitAll(func(*flag.Flag) { n++ })
+		if n > 0 {
+			fmt.Fprint(env.Stderr, "\nFlags:\n")
+			fs.PrintDefaults()
+		}
 	}
 	return fs
 }
@@ -87,13 +108,15 @@ func runValidate(_ context.Context, env Env, args []string) int {
 		return printRules(env.Stdout, format)
 	}
 	if fs.NArg() == 0 {
-		fs.Usage()
-		return ExitFailure
+		return usageError(env, fs, "no package directory given (a package is <root>/<framework-id>/<snapshot-id>/)")
 	}
 	rep := newReporter(env, format, f.maxFindings)
+	if err := f.checkProfileRoot(); err != nil {
+		return rep.cannotRun("validate", fs.Args(), err)
+	}
 	code := ExitOK
 	for _, dir := range fs.Args() {
-		res, err := gate.Run(dir, f.options())
+		res, err := runGate(dir, f.options())
 		if err != nil {
 			rep.failure(dir, err)
 			code = ExitFailure
