@@ -4,12 +4,15 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash"
 	"io"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/kgc-project/kgc/internal/jsonv"
 	"github.com/kgc-project/kgc/schema/finding"
@@ -48,20 +51,38 @@ type decoder struct {
 	sum      hash.Hash
 	// envelopes counts the envelope findings so far (see envelopeBroken).
 	envelopes int
+	// ps parses every line into the same memory: the values it returns are
+	// views of the line, valid until the next line (strings kept are copied).
+	ps jsonv.Parser
+	// inner parses the JSON-array properties.
+	inner jsonv.Parser
+	tab   *Table
+	// nvals and rvals hold the property values of the record being decoded.
+	nvals [NumNodeProps]string
+	rvals [NumRelProps]string
 }
 
 func (d *decoder) add(code finding.Code, record, field, format string, args ...any) {
 	if code == finding.JSONLEnvelopeInvalid {
 		d.envelopes++
 	}
+	// record and field may be views of the line: findings keep copies.
 	d.res.Findings.Add(finding.New(code, format, args...).
-		WithStage(finding.StageDelivery).At(d.artifact, d.path).OnLine(d.line).For(record).In(field))
+		WithStage(finding.StageDelivery).At(d.artifact, d.path).OnLine(d.line).For(strings.Clone(record)).In(strings.Clone(field)))
 }
 
 // Decode reads a whole delivery file of the given kind from r, hashing every
-// byte. I/O errors are returned; content problems become findings.
+// byte, with a table of its own. I/O errors are returned; content problems
+// become findings.
 func Decode(r io.Reader, kind Kind, artifact, path string) (*Result, error) {
-	d := &decoder{kind: kind, artifact: artifact, path: path, res: &Result{}, sum: sha256.New()}
+	return NewTable().Decode(r, kind, artifact, path)
+}
+
+// Decode is Decode with the table t: decode a package's nodes and then its
+// relationships with one table and they share their repeated strings (see
+// Table). The records of a nodes file register their IDs in t.
+func (t *Table) Decode(r io.Reader, kind Kind, artifact, path string) (*Result, error) {
+	d := &decoder{kind: kind, artifact: artifact, path: path, res: &Result{}, sum: sha256.New(), tab: t}
 	br := bufio.NewReaderSize(io.TeeReader(r, d.sum), 256<<10)
 	var long []byte
 	tooLong := false
@@ -118,7 +139,7 @@ func (d *decoder) record(raw []byte, end int64) {
 		d.add(finding.JSONLParsingError, "", "", "carriage return in a line: lines must end with a bare newline")
 		return
 	}
-	v, errs := jsonv.Parse(line)
+	v, errs := d.ps.Parse(line)
 	for _, e := range errs {
 		code := finding.JSONLParsingError
 		switch e.Kind {
@@ -143,17 +164,21 @@ func (d *decoder) record(raw []byte, end int64) {
 	d.relationship(v, line, end)
 }
 
+// envelope reads the envelope of one record. The decoder asks for a fixed set
+// of keys per record type (known); every other member is reported by done.
 type envelope struct {
 	d      *decoder
 	v      *jsonv.Value
 	record string
-	used   map[string]bool
+	known  []string
 }
 
-func (e *envelope) get(key string) *jsonv.Value {
-	e.used[key] = true
-	return e.v.Get(key)
-}
+var (
+	nodeEnvelope = []string{"type", "identifier", "labels", "properties"}
+	relEnvelope  = []string{"type", "identifier", "label", "source_identifier", "target_identifier", "source_labels", "target_labels", "properties"}
+)
+
+func (e *envelope) get(key string) *jsonv.Value { return e.v.Get(key) }
 
 func (e *envelope) str(key string) (string, bool) {
 	v := e.get(key)
@@ -168,6 +193,7 @@ func (e *envelope) str(key string) (string, bool) {
 	return v.Str, true
 }
 
+// labels returns the labels at key as a list shared through the table.
 func (e *envelope) labels(key string) []string {
 	v := e.get(key)
 	if v == nil {
@@ -178,20 +204,30 @@ func (e *envelope) labels(key string) []string {
 		e.d.add(finding.JSONLEnvelopeInvalid, e.record, key, "%s must be a non-empty array of strings", key)
 		return nil
 	}
-	out := make([]string, 0, len(v.Arr))
+	t := e.d.tab
+	t.key = append(t.key[:0], 'L')
 	for _, el := range v.Arr {
 		if el.Kind != jsonv.String || el.Str == "" {
 			e.d.add(finding.JSONLEnvelopeInvalid, e.record, key, "%s must hold non-empty strings only", key)
 			return nil
 		}
-		out = append(out, el.Str)
+		t.key = binary.AppendUvarint(t.key, uint64(len(el.Str)))
+		t.key = append(t.key, el.Str...)
+	}
+	return t.list(t.key, func() []string { return cloneStrings(v.Arr) })
+}
+
+func cloneStrings(arr []*jsonv.Value) []string {
+	out := make([]string, 0, len(arr))
+	for _, el := range arr {
+		out = append(out, strings.Clone(el.Str))
 	}
 	return out
 }
 
 func (e *envelope) done() {
 	for _, m := range e.v.Obj {
-		if !e.used[m.Key] {
+		if !slices.Contains(e.known, m.Key) {
 			e.d.add(finding.JSONLEnvelopeInvalid, e.record, m.Key, "%s is not an envelope field", m.Key)
 		}
 	}
@@ -233,12 +269,23 @@ var relPropIndex = func() map[string]RelProp {
 	return m
 }()
 
+// Properties whose values repeat from record to record (the same licence,
+// attribution, entity kind… on every record): the table stores each once.
+const (
+	nodeRepeated = 1<<NAcademicSubject | 1<<NAdoptionStatus | 1<<NAttributionStatement | 1<<NAuthor |
+		1<<NGradeLevel | 1<<NInLanguage | 1<<NIsCurrent | 1<<NJurisdiction | 1<<NLicense |
+		1<<NNormalizedStatementType | 1<<NProvider | 1<<NStatementType | 1<<NTags
+	relRepeated = 1<<RAttributionStatement | 1<<RAuthor | 1<<RDescription | 1<<RLicense | 1<<RProvider |
+		1<<RRelationshipType | 1<<RResolutionStatus | 1<<RSourceEntity | 1<<RSourceEntityKey |
+		1<<RSupportConfidence | 1<<RTargetEntity | 1<<RTargetEntityKey
+)
+
 func (d *decoder) node(v *jsonv.Value) {
 	id := ""
 	if iv := v.Get("identifier"); iv != nil && iv.Kind == jsonv.String {
 		id = iv.Str
 	}
-	e := &envelope{d: d, v: v, record: id, used: map[string]bool{}}
+	e := &envelope{d: d, v: v, record: id, known: nodeEnvelope}
 	if t, ok := e.str("type"); ok && t != "node" {
 		d.add(finding.JSONLEnvelopeInvalid, id, "type", "type is %q; the nodes artifact holds only node records", t)
 		return
@@ -247,12 +294,15 @@ func (d *decoder) node(v *jsonv.Value) {
 	n := &Node{Line: d.line}
 	n.ID, _ = e.str("identifier")
 	n.Labels = e.labels("labels")
+	vals := &d.nvals
+	clear(vals[:])
 	e.properties(func(key, val string) {
 		p, known := nodePropIndex[key]
 		if !known {
 			return
 		}
-		n.SetProp(p, val)
+		vals[p] = val
+		n.has |= 1 << p
 		switch p {
 		case NIsCurrent:
 			switch val {
@@ -263,7 +313,7 @@ func (d *decoder) node(v *jsonv.Value) {
 				d.add(finding.DeliveryPropertyDecoding, id, "properties.isCurrent", "isCurrent must be exactly \"true\" or \"false\", not %q", val)
 			}
 		case NGradeLevel, NTags:
-			list, ok := stringArray(val)
+			list, ok := d.stringArray(val)
 			if !ok {
 				d.add(finding.DeliveryPropertyDecoding, id, "properties."+key, "%s must be a JSON array of strings encoded in a string, not %q", key, clip(val))
 				return
@@ -281,7 +331,52 @@ func (d *decoder) node(v *jsonv.Value) {
 	if d.envelopeBroken(before) {
 		return
 	}
+	d.storeNode(n)
 	d.res.Nodes = append(d.res.Nodes, n)
+}
+
+// storeNode stores the node's property values and ID: repeated values and the
+// properties equal to the ID in the table, the rest in the record; the ID is
+// registered in the table.
+func (d *decoder) storeNode(n *Node) {
+	t, vals := d.tab, d.nvals[:]
+	n.tab = t
+	idIndex, known := t.Lookup(n.ID)
+	sameAsID := uint32(0)
+	for p := range vals {
+		bit := uint32(1) << p
+		if n.has&bit == 0 {
+			continue
+		}
+		if (p == int(NIdentifier) || p == int(NCaseIdentifierUUID)) && vals[p] == n.ID {
+			sameAsID |= bit
+			continue
+		}
+		if nodeRepeated&bit != 0 {
+			if i, ok := t.intern(vals[p]); ok {
+				n.shared |= bit
+				n.props[p] = i
+			}
+		}
+	}
+	if !known {
+		// The ID is stored once, after the inline values.
+		n.shared |= sameAsID
+		n.vals = n.pack(n.props[:], vals, n.ID)
+		n.ID = n.vals[len(n.vals)-len(n.ID):]
+		idIndex = t.add(n.ID)
+	} else {
+		// A repeated node ID (reported by the gate) shares the first one's.
+		n.shared |= sameAsID
+		n.vals = n.pack(n.props[:], vals, "")
+		n.ID = t.String(idIndex)
+	}
+	for p := range vals {
+		if sameAsID&(1<<p) != 0 {
+			n.props[p] = idIndex
+		}
+	}
+	clear(vals)
 }
 
 func (d *decoder) relationship(v *jsonv.Value, line []byte, end int64) {
@@ -289,7 +384,7 @@ func (d *decoder) relationship(v *jsonv.Value, line []byte, end int64) {
 	if iv := v.Get("identifier"); iv != nil && iv.Kind == jsonv.String {
 		id = iv.Str
 	}
-	e := &envelope{d: d, v: v, record: id, used: map[string]bool{}}
+	e := &envelope{d: d, v: v, record: id, known: relEnvelope}
 	if t, ok := e.str("type"); ok && t != "relationship" {
 		d.add(finding.JSONLEnvelopeInvalid, id, "type", "type is %q; the relationships artifact holds only relationship records", t)
 		return
@@ -302,12 +397,15 @@ func (d *decoder) relationship(v *jsonv.Value, line []byte, end int64) {
 	r.Target, _ = e.str("target_identifier")
 	r.SourceLabels = e.labels("source_labels")
 	r.TargetLabels = e.labels("target_labels")
+	vals := &d.rvals
+	clear(vals[:])
 	e.properties(func(key, val string) {
 		p, known := relPropIndex[key]
 		if !known {
 			return
 		}
-		r.SetProp(p, val)
+		vals[p] = val
+		r.has |= 1 << p
 		if p == RSupportConfidence {
 			f, err := strconv.ParseFloat(val, 64)
 			if err != nil || math.IsNaN(f) || f < 0 || f > 1 {
@@ -326,7 +424,73 @@ func (d *decoder) relationship(v *jsonv.Value, line []byte, end int64) {
 	if d.envelopeBroken(before) {
 		return
 	}
+	d.storeRelationship(r)
 	d.res.Relationships = append(d.res.Relationships, r)
+}
+
+// storeRelationship stores the relationship's values: repeated values and node
+// IDs in the table, the rest in the record, each envelope string as a
+// property equal to it when there is one.
+func (d *decoder) storeRelationship(r *Relationship) {
+	t, vals := d.tab, d.rvals[:]
+	r.tab = t
+	for p := range vals {
+		bit := uint32(1) << p
+		if r.has&bit == 0 {
+			continue
+		}
+		i, ok := uint32(0), false
+		switch {
+		case relRepeated&bit != 0:
+			i, ok = t.intern(vals[p])
+		case p == int(RSourceEntityValue) || p == int(RTargetEntityValue):
+			i, ok = t.Lookup(vals[p])
+		}
+		if ok {
+			r.shared |= bit
+			r.props[p] = i
+		}
+	}
+	// Each envelope string is a table string, or the stored property equal to
+	// it, or stored after the inline values.
+	envs := [...]struct {
+		s    *string
+		prop RelProp
+	}{{&r.ID, RIdentifier}, {&r.Label, RRelationshipType}, {&r.Source, RSourceEntityValue}, {&r.Target, RTargetEntityValue}}
+	const (
+		fromTable = iota
+		fromProp
+		fromExtra
+	)
+	var how [len(envs)]uint8
+	var extra strings.Builder
+	for k, en := range envs {
+		i, ok := t.Lookup(*en.s)
+		if !ok && en.s == &r.Label {
+			i, ok = t.intern(*en.s)
+		}
+		switch {
+		case ok:
+			*en.s, how[k] = t.String(i), fromTable
+		case r.has&(1<<en.prop) != 0 && vals[en.prop] == *en.s:
+			how[k] = fromProp
+		default:
+			how[k] = fromExtra
+			extra.WriteString(*en.s)
+		}
+	}
+	r.vals = r.pack(r.props[:], vals, extra.String())
+	off := len(r.vals) - extra.Len()
+	for k, en := range envs {
+		switch how[k] {
+		case fromProp:
+			*en.s = r.Str(en.prop)
+		case fromExtra:
+			*en.s = r.vals[off : off+len(*en.s)]
+			off += len(*en.s)
+		}
+	}
+	clear(vals)
 }
 
 // envelopeBroken reports whether the record being decoded got an envelope
@@ -335,20 +499,24 @@ func (d *decoder) relationship(v *jsonv.Value, line []byte, end int64) {
 // still run).
 func (d *decoder) envelopeBroken(before int) bool { return d.envelopes > before }
 
-// stringArray decodes a JSON array of strings held in a string property.
-func stringArray(s string) ([]string, bool) {
-	v, errs := jsonv.Parse([]byte(s))
+// stringArray decodes a JSON array of strings held in a string property; equal
+// properties share one list through the table.
+func (d *decoder) stringArray(s string) ([]string, bool) {
+	t := d.tab
+	t.key = append(append(t.key[:0], 'A'), s...)
+	if l, ok := t.lists[string(t.key)]; ok {
+		return l, true
+	}
+	v, errs := d.inner.Parse([]byte(s))
 	if v == nil || len(errs) > 0 || v.Kind != jsonv.Array {
 		return nil, false
 	}
-	out := make([]string, 0, len(v.Arr))
 	for _, el := range v.Arr {
 		if el.Kind != jsonv.String {
 			return nil, false
 		}
-		out = append(out, el.Str)
 	}
-	return out, true
+	return t.list(t.key, func() []string { return cloneStrings(v.Arr) }), true
 }
 
 func clip(s string) string {

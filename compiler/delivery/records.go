@@ -5,6 +5,11 @@
 // stops at the first.
 package delivery
 
+import (
+	"math/bits"
+	"strings"
+)
+
 // NodeKind says which of the three node labels a node carries.
 type NodeKind uint8
 
@@ -83,26 +88,27 @@ type Node struct {
 	// node records of the export.
 	Order int
 	Line  int
-	props [NumNodeProps]string
-	has   uint32
 	// IsCurrent is the decoded isCurrent boolean (valid when Has(NIsCurrent)).
 	IsCurrent bool
 	// GradeLevel and Tags are the decoded JSON-array properties (nil when absent).
+	// Records share equal lists: they are read-only.
 	GradeLevel []string
 	Tags       []string
+	props      [NumNodeProps]uint32
+	store
 }
 
 // Prop returns a property's raw string value and whether it is present.
-func (n *Node) Prop(p NodeProp) (string, bool) { return n.props[p], n.has&(1<<p) != 0 }
+func (n *Node) Prop(p NodeProp) (string, bool) { return n.get(n.props[:], uint(p)), n.has&(1<<p) != 0 }
 
 // Has reports whether a property is present.
 func (n *Node) Has(p NodeProp) bool { return n.has&(1<<p) != 0 }
 
 // Str returns a property's value, or "" when absent.
-func (n *Node) Str(p NodeProp) string { return n.props[p] }
+func (n *Node) Str(p NodeProp) string { return n.get(n.props[:], uint(p)) }
 
 // SetProp sets a property (used by decoders and tests).
-func (n *Node) SetProp(p NodeProp, v string) { n.props[p] = v; n.has |= 1 << p }
+func (n *Node) SetProp(p NodeProp, v string) { n.set(n.props[:], uint(p), v) }
 
 // RelProp enumerates the relationship properties the schema defines.
 type RelProp uint8
@@ -155,12 +161,10 @@ type Relationship struct {
 	Label        string
 	Source       string
 	Target       string
-	SourceLabels []string
-	TargetLabels []string
+	SourceLabels []string // shared between records: read-only
+	TargetLabels []string // shared between records: read-only
 	Order        int
 	Line         int
-	props        [NumRelProps]string
-	has          uint32
 	// Confidence is the decoded supportConfidence (valid when Has(RSupportConfidence)).
 	Confidence float64
 	// LineHash is the SHA-256 of the record's exact line bytes (kept for
@@ -168,16 +172,161 @@ type Relationship struct {
 	LineHash [32]byte
 	// EndOffset is the byte offset just past the record's line (newline included).
 	EndOffset int64
+	props     [NumRelProps]uint32
+	store
 }
 
 // Prop returns a property's raw value and whether it is present.
-func (r *Relationship) Prop(p RelProp) (string, bool) { return r.props[p], r.has&(1<<p) != 0 }
+func (r *Relationship) Prop(p RelProp) (string, bool) {
+	return r.get(r.props[:], uint(p)), r.has&(1<<p) != 0
+}
 
 // Has reports whether a property is present.
 func (r *Relationship) Has(p RelProp) bool { return r.has&(1<<p) != 0 }
 
 // Str returns a property's value, or "".
-func (r *Relationship) Str(p RelProp) string { return r.props[p] }
+func (r *Relationship) Str(p RelProp) string { return r.get(r.props[:], uint(p)) }
 
 // SetProp sets a property.
-func (r *Relationship) SetProp(p RelProp, v string) { r.props[p] = v; r.has |= 1 << p }
+func (r *Relationship) SetProp(p RelProp, v string) { r.set(r.props[:], uint(p), v) }
+
+// store holds a record's property values compactly. A present property is
+// either shared, its ref an index into the Table's strings, or inline: the
+// record's own values are concatenated in property order in vals, and the
+// ref of an inline property is the offset just past its value (its value
+// starts where the previous inline property's ends). Values that repeat
+// across records (licences, attribution, entity kinds, node IDs in
+// relationships) are stored once in the Table; a record costs one string
+// allocation for the rest. The refs live in the record (a fixed array per
+// record type), passed in as ref.
+type store struct {
+	vals   string
+	tab    *Table
+	has    uint32
+	shared uint32
+}
+
+func (st *store) get(ref []uint32, p uint) string {
+	bit := uint32(1) << p
+	switch {
+	case st.has&bit == 0:
+		return ""
+	case st.shared&bit != 0:
+		return st.tab.s[ref[p]]
+	}
+	start := uint32(0)
+	if below := st.has &^ st.shared & (bit - 1); below != 0 {
+		start = ref[bits.Len32(below)-1]
+	}
+	return st.vals[start:ref[p]]
+}
+
+// set sets one property and stores every value inline again.
+func (st *store) set(ref []uint32, p uint, v string) {
+	all := make([]string, len(ref))
+	for q := range ref {
+		all[q] = st.get(ref, uint(q))
+	}
+	all[p] = v
+	st.has |= 1 << p
+	st.shared = 0
+	st.vals = st.pack(ref, all, "")
+}
+
+// pack stores the present values not marked shared inline, in property order,
+// followed by extra, and returns the new vals (the refs of inline properties
+// are set; extra starts at the end of the last inline value).
+func (st *store) pack(ref []uint32, vals []string, extra string) string {
+	n := len(extra)
+	inline := st.has &^ st.shared
+	for q := range ref {
+		if inline&(1<<q) != 0 {
+			n += len(vals[q])
+		}
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for q := range ref {
+		if inline&(1<<q) != 0 {
+			b.WriteString(vals[q])
+			ref[q] = uint32(b.Len())
+		}
+	}
+	b.WriteString(extra)
+	return b.String()
+}
+
+// Table holds the strings that the records of one package share: values that
+// repeat from record to record (at most maxShared of them, each at most
+// maxSharedLen bytes, so a hostile file cannot grow it past a few megabytes
+// beyond its node count), equal label, grade and tag lists, and the ID of
+// every node decoded with it, which relationship records repeat as endpoints
+// and entity values. Decoding a package's nodes and then its relationships
+// with one Table stores each of those once. A Table is not safe for
+// concurrent decoding; decoded records only read it.
+type Table struct {
+	s   []string
+	idx map[string]uint32
+	// shared counts the repeated values (not node IDs) added.
+	shared int
+	lists  map[string][]string
+	key    []byte
+}
+
+// Bounds of a Table's repeated values and lists.
+const (
+	maxShared    = 1 << 16
+	maxSharedLen = 1 << 10
+)
+
+// NewTable returns an empty table.
+func NewTable() *Table {
+	return &Table{idx: map[string]uint32{}, lists: map[string][]string{}}
+}
+
+// Lookup returns the index of s in the table (see String).
+func (t *Table) Lookup(s string) (uint32, bool) {
+	i, ok := t.idx[s]
+	return i, ok
+}
+
+// String returns the string at index i.
+func (t *Table) String(i uint32) string { return t.s[i] }
+
+// Len returns the number of strings in the table.
+func (t *Table) Len() int { return len(t.s) }
+
+// add stores s (which the caller owns) and returns its index.
+func (t *Table) add(s string) uint32 {
+	i := uint32(len(t.s))
+	t.s = append(t.s, s)
+	t.idx[s] = i
+	return i
+}
+
+// intern returns the index of a repeated value v, adding a copy while the
+// table has room (v may be a transient view).
+func (t *Table) intern(v string) (uint32, bool) {
+	if i, ok := t.idx[v]; ok {
+		return i, true
+	}
+	if t.shared >= maxShared || len(v) > maxSharedLen {
+		return 0, false
+	}
+	t.shared++
+	return t.add(strings.Clone(v)), true
+}
+
+// list returns the shared list stored under key (a kind byte and the list's
+// source), or makes one with mk and keeps it while the table has room.
+func (t *Table) list(key []byte, mk func() []string) []string {
+	if l, ok := t.lists[string(key)]; ok {
+		return l
+	}
+	l := mk()
+	if t.shared < maxShared && len(key) <= maxSharedLen {
+		t.shared++
+		t.lists[string(key)] = l
+	}
+	return l
+}

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/kgc-project/kgc/internal/pkggen"
 )
 
 // largestCorpusPackage returns the complete corpus package with the most bytes.
@@ -121,4 +123,48 @@ func BenchmarkGateBaseline(b *testing.B) {
 			return nil
 		})
 	}
+}
+
+// BenchmarkGateMemory holds the gate's memory bound (docs/validation.md,
+// "Memory"): over a synthetic package of about 20,000 standards items with
+// progressions in one strand per grade (no corpus needed), it reports the
+// peak live heap per byte of input, "peak-heap/input-byte". The bound the
+// docs state is 1.5; the figure measured with this benchmark is in
+// bench/README.md. -benchtime=1x is enough: one gate run is one measurement.
+func BenchmarkGateMemory(b *testing.B) {
+	root := b.TempDir()
+	spec := pkggen.Synthetic(20000)
+	spec.ProgressionStrands = 1
+	for _, d := range []string{"packages", "profiles"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			b.Fatal(err)
+		}
+	}
+	w, err := pkggen.Write(spec, filepath.Join(root, "packages"), filepath.Join(root, "profiles"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var total int64
+	filepath.WalkDir(w.PackageDir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			info, _ := d.Info()
+			total += info.Size()
+		}
+		return nil
+	})
+	b.SetBytes(total)
+	opts := Options{ProfileRoot: filepath.Join(root, "profiles")}
+	var worst float64
+	for b.Loop() {
+		runtime.GC()
+		var base runtime.MemStats
+		runtime.ReadMemStats(&base)
+		peak := peakHeap(func() {
+			if res, err := Run(w.PackageDir, opts); err != nil || !res.Valid() {
+				b.Fatalf("gate: %v %+v", err, res)
+			}
+		})
+		worst = max(worst, float64(peak-min(peak, base.HeapAlloc))/float64(total))
+	}
+	b.ReportMetric(worst, "peak-heap/input-byte")
 }

@@ -105,17 +105,7 @@ const MaxDepth = 256
 // fatal problem it returns a nil value and that one error; duplicate keys are
 // reported (all of them) alongside the tree.
 func Parse(data []byte) (*Value, []*Error) {
-	p := parser{data: data}
-	p.ws()
-	v := p.value(0)
-	if p.fatal != nil {
-		return nil, []*Error{p.fatal}
-	}
-	p.ws()
-	if p.pos < len(p.data) {
-		return nil, []*Error{{Kind: SyntaxError, Off: p.pos, Msg: "unexpected data after the JSON value"}}
-	}
-	return v, p.dups
+	return parse(parser{data: data})
 }
 
 type parser struct {
@@ -123,6 +113,14 @@ type parser struct {
 	pos   int
 	fatal *Error
 	dups  []*Error
+	// a, when set, is where values, members and elements come from, and
+	// strings without escapes are views of data (Parser, Stream).
+	a *arena
+	// emit, when set, receives every value at depth emitAt instead of its
+	// parent (Stream); outer is the key of the top-level member being parsed.
+	emit   func(outer, key string, keyOff, index int, v *Value)
+	emitAt int
+	outer  string
 }
 
 func (p *parser) fail(kind ErrorKind, off int, format string, args ...any) *Value {
@@ -158,13 +156,13 @@ func (p *parser) value(depth int) *Value {
 		if !ok {
 			return nil
 		}
-		return &Value{Kind: String, Off: start, Str: s}
+		return p.newValue(Value{Kind: String, Off: start, Str: s})
 	case c == 't':
-		return p.literal("true", &Value{Kind: Bool, Off: start, Bool: true})
+		return p.literal("true", Value{Kind: Bool, Off: start, Bool: true})
 	case c == 'f':
-		return p.literal("false", &Value{Kind: Bool, Off: start})
+		return p.literal("false", Value{Kind: Bool, Off: start})
 	case c == 'n':
-		return p.literal("null", &Value{Kind: Null, Off: start})
+		return p.literal("null", Value{Kind: Null, Off: start})
 	case c == '-' || (c >= '0' && c <= '9'):
 		return p.number()
 	default:
@@ -172,19 +170,19 @@ func (p *parser) value(depth int) *Value {
 	}
 }
 
-func (p *parser) literal(word string, v *Value) *Value {
+func (p *parser) literal(word string, v Value) *Value {
 	if len(p.data)-p.pos < len(word) || string(p.data[p.pos:p.pos+len(word)]) != word {
 		return p.fail(SyntaxError, p.pos, "invalid literal")
 	}
 	p.pos += len(word)
-	return v
+	return p.newValue(v)
 }
 
 func (p *parser) object(depth int) *Value {
 	if depth >= MaxDepth {
 		return p.fail(TooDeep, p.pos, "nesting deeper than %d", MaxDepth)
 	}
-	v := &Value{Kind: Object, Off: p.pos}
+	v := p.newValue(Value{Kind: Object, Off: p.pos})
 	p.pos++ // '{'
 	p.ws()
 	if p.pos < len(p.data) && p.data[p.pos] == '}' {
@@ -194,6 +192,12 @@ func (p *parser) object(depth int) *Value {
 	// Small objects look for repeated keys by scanning; large ones (a detailed
 	// provenance map keyed by a million node IDs) by a set, so parsing stays linear.
 	var keys map[string]struct{}
+	emitting := p.emit != nil && depth+1 == p.emitAt
+	var members []Member // the members so far (in an arena: the top of its stack)
+	base := 0
+	if p.a != nil {
+		base = len(p.a.mstack)
+	}
 	for {
 		p.ws()
 		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
@@ -210,14 +214,42 @@ func (p *parser) object(depth int) *Value {
 		}
 		p.pos++
 		p.ws()
+		if depth == 0 {
+			p.outer = key
+		}
+		var m mark
+		if emitting {
+			m = p.a.mark()
+		}
 		val := p.value(depth + 1)
 		if p.fatal != nil {
 			return nil
 		}
-		if repeated(v.Obj, &keys, key) {
-			p.dups = append(p.dups, &Error{Kind: DuplicateKey, Off: keyOff, Msg: fmt.Sprintf("duplicate key %q", key)})
+		if emitting {
+			// The members are not kept: the set holds every key.
+			if keys == nil {
+				keys = map[string]struct{}{}
+			}
+			if _, dup := keys[key]; dup {
+				p.dups = append(p.dups, &Error{Kind: DuplicateKey, Off: keyOff, Msg: fmt.Sprintf("duplicate key %q", key)})
+			} else {
+				keys[key] = struct{}{}
+			}
+			p.emit(p.outer, key, keyOff, -1, val)
+			p.a.reset(m)
+		} else {
+			if p.a != nil {
+				members = p.a.mstack[base:]
+			}
+			if repeated(members, &keys, key) {
+				p.dups = append(p.dups, &Error{Kind: DuplicateKey, Off: keyOff, Msg: fmt.Sprintf("duplicate key %q", key)})
+			}
+			if p.a != nil {
+				p.a.mstack = append(p.a.mstack, Member{Key: key, KeyOff: keyOff, Val: val})
+			} else {
+				members = append(members, Member{Key: key, KeyOff: keyOff, Val: val})
+			}
 		}
-		v.Obj = append(v.Obj, Member{Key: key, KeyOff: keyOff, Val: val})
 		p.ws()
 		if p.pos >= len(p.data) {
 			return p.fail(SyntaxError, p.pos, "unexpected end of input in an object")
@@ -227,6 +259,11 @@ func (p *parser) object(depth int) *Value {
 			p.pos++
 		case '}':
 			p.pos++
+			if p.a != nil {
+				v.Obj = p.a.members(base)
+			} else {
+				v.Obj = members
+			}
 			return v
 		default:
 			return p.fail(SyntaxError, p.pos, "expected ',' or '}' in an object")
@@ -236,7 +273,7 @@ func (p *parser) object(depth int) *Value {
 
 // smallObject is the member count up to which repeated keys are found by a
 // scan; beyond it a set of the keys is kept.
-const smallObject = 16
+const smallObject = 32
 
 // repeated reports whether key is already a key of members, keeping keys (the
 // set of member keys) once the object is no longer small.
@@ -266,20 +303,38 @@ func (p *parser) array(depth int) *Value {
 	if depth >= MaxDepth {
 		return p.fail(TooDeep, p.pos, "nesting deeper than %d", MaxDepth)
 	}
-	v := &Value{Kind: Array, Off: p.pos}
+	v := p.newValue(Value{Kind: Array, Off: p.pos})
 	p.pos++ // '['
 	p.ws()
 	if p.pos < len(p.data) && p.data[p.pos] == ']' {
 		p.pos++
 		return v
 	}
-	for {
+	emitting := p.emit != nil && depth+1 == p.emitAt
+	var elems []*Value
+	base := 0
+	if p.a != nil {
+		base = len(p.a.estack)
+	}
+	for i := 0; ; i++ {
 		p.ws()
+		var m mark
+		if emitting {
+			m = p.a.mark()
+		}
 		el := p.value(depth + 1)
 		if p.fatal != nil {
 			return nil
 		}
-		v.Arr = append(v.Arr, el)
+		switch {
+		case emitting:
+			p.emit(p.outer, "", -1, i, el)
+			p.a.reset(m)
+		case p.a != nil:
+			p.a.estack = append(p.a.estack, el)
+		default:
+			elems = append(elems, el)
+		}
 		p.ws()
 		if p.pos >= len(p.data) {
 			return p.fail(SyntaxError, p.pos, "unexpected end of input in an array")
@@ -289,6 +344,11 @@ func (p *parser) array(depth int) *Value {
 			p.pos++
 		case ']':
 			p.pos++
+			if p.a != nil {
+				v.Arr = p.a.elements(base)
+			} else {
+				v.Arr = elems
+			}
 			return v
 		default:
 			return p.fail(SyntaxError, p.pos, "expected ',' or ']' in an array")
@@ -335,7 +395,7 @@ func (p *parser) number() *Value {
 			return p.fail(SyntaxError, p.pos, "invalid number: digits expected in the exponent")
 		}
 	}
-	return &Value{Kind: Number, Off: start, Str: string(d[start:p.pos])}
+	return p.newValue(Value{Kind: Number, Off: start, Str: p.view(d[start:p.pos])})
 }
 
 // str parses a string starting at the opening quote and returns its decoded text.
@@ -354,7 +414,7 @@ func (p *parser) str() (string, bool) {
 				return "", false
 			}
 			p.pos = i + 1
-			return string(s), true
+			return p.view(s), true
 		}
 		if c == '\\' {
 			break

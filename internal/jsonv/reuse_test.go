@@ -1,0 +1,153 @@
+package jsonv
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// dump writes a tree with every offset; below depth prune, containers are
+// written empty (what Stream leaves in the tree it returns).
+func dump(b *strings.Builder, v *Value, depth, prune int) {
+	fmt.Fprintf(b, "%d@%d", v.Kind, v.Off)
+	switch v.Kind {
+	case Bool:
+		fmt.Fprintf(b, ":%v", v.Bool)
+	case Number, String:
+		fmt.Fprintf(b, ":%q", v.Str)
+	case Array:
+		b.WriteString("[")
+		if depth+1 != prune {
+			for _, el := range v.Arr {
+				dump(b, el, depth+1, prune)
+				b.WriteString(",")
+			}
+		}
+		b.WriteString("]")
+	case Object:
+		b.WriteString("{")
+		if depth+1 != prune {
+			for _, m := range v.Obj {
+				fmt.Fprintf(b, "%q@%d:", m.Key, m.KeyOff)
+				dump(b, m.Val, depth+1, prune)
+				b.WriteString(",")
+			}
+		}
+		b.WriteString("}")
+	}
+}
+
+func dumpTree(v *Value, errs []*Error, prune int) string {
+	var b strings.Builder
+	if v != nil {
+		dump(&b, v, 0, prune)
+	}
+	for _, e := range errs {
+		fmt.Fprintf(&b, "\n%d@%d %s", e.Kind, e.Off, e.Msg)
+	}
+	return b.String()
+}
+
+// streamed lists, in document order, what Stream hands over at depth at.
+func streamed(v *Value, at int) []string {
+	var out []string
+	var walk func(v *Value, depth int, outer string)
+	walk = func(v *Value, depth int, outer string) {
+		for i, el := range v.Arr {
+			if depth+1 == at {
+				out = append(out, fmt.Sprintf("%q %q -1 %d %s", outer, "", i, dumpTree(el, nil, -1)))
+			} else {
+				walk(el, depth+1, outer)
+			}
+		}
+		for _, m := range v.Obj {
+			o := outer
+			if depth == 0 {
+				o = m.Key
+			}
+			if depth+1 == at {
+				out = append(out, fmt.Sprintf("%q %q %d -1 %s", o, m.Key, m.KeyOff, dumpTree(m.Val, nil, -1)))
+			} else {
+				walk(m.Val, depth+1, o)
+			}
+		}
+	}
+	walk(v, 0, "")
+	return out
+}
+
+var shared Parser
+
+// checkReuse compares a reused Parser and Stream with Parse on one input.
+func checkReuse(t *testing.T, data []byte) {
+	v, errs := Parse(data)
+	want := dumpTree(v, errs, -1)
+	for round := 0; round < 2; round++ {
+		gv, gerrs := shared.Parse(data)
+		if got := dumpTree(gv, gerrs, -1); got != want {
+			t.Fatalf("Parser.Parse(%q) round %d:\n%s\nParse:\n%s", data, round, got, want)
+		}
+	}
+	for at := 1; at <= 3; at++ {
+		var got []string
+		sv, serrs := Stream(data, at, func(outer, key string, keyOff, index int, el *Value) {
+			got = append(got, fmt.Sprintf("%q %q %d %d %s", outer, key, keyOff, index, dumpTree(el, nil, -1)))
+		})
+		if g, w := dumpTree(sv, serrs, at), dumpTree(v, errs, at); g != w {
+			t.Fatalf("Stream(%q, %d) tree:\n%s\nParse:\n%s", data, at, g, w)
+		}
+		if v == nil {
+			continue // values before a fatal error may have been handed over
+		}
+		if g, w := strings.Join(got, "\n"), strings.Join(streamed(v, at), "\n"); g != w {
+			t.Fatalf("Stream(%q, %d) handed over:\n%s\nwant:\n%s", data, at, g, w)
+		}
+	}
+}
+
+func TestParserAndStreamMatchParse(t *testing.T) {
+	inputs := []string{
+		`{}`, `[]`, `0`, `"x"`, `null`, ` {"a":[1,2,{"b":null}]} `, `{"a":true,"b":false}`,
+		`"a\u00e9\ud83d\ude00"`, `{"k\n":"v\"","e":"","n":-1.5e3}`,
+		`{"a":1,"b":{"c":1,"c":2},"a":3}`, `[{"a":1,"a":1},[{"x":[1,[2,[3]]]}],{}]`,
+		`{"claims":[{"pair_id":"p1","decision":"relatesTo"},{"pair_id":"p2"}],"n":1,"o":{"x":{"y":2}}}`,
+		`{"a":1,}`, `[1,]`, `{"a":[1,2}`, `{"a":1} {}`, `{"a":"\ud800"}`, "{\"a\":\"\xff\"}", `{"a":1,"b":[1,2,`,
+	}
+	var big strings.Builder
+	big.WriteString(`{"props":{`)
+	for i := 0; i < 70; i++ { // past the scan-to-set switch, with a repeat on each side
+		if i > 0 {
+			big.WriteString(",")
+		}
+		k := fmt.Sprintf("k%d", i)
+		if i == 20 || i == 60 {
+			k = "k3"
+		}
+		fmt.Fprintf(&big, `%q:[%d,"v%d",{"d":%d}]`, k, i, i, i)
+	}
+	big.WriteString(`},"list":[`)
+	for i := 0; i < 3000; i++ { // more values than a slab chunk holds
+		if i > 0 {
+			big.WriteString(",")
+		}
+		fmt.Fprintf(&big, `{"i":%d,"s":"x\u0041%d"}`, i, i)
+	}
+	big.WriteString("]}")
+	inputs = append(inputs, big.String())
+	for _, s := range inputs {
+		checkReuse(t, []byte(s))
+	}
+	// After a large document, small ones still parse right from reused memory.
+	for _, s := range inputs[:12] {
+		checkReuse(t, []byte(s))
+	}
+}
+
+// FuzzParserAndStream checks the reused Parser and Stream against Parse on
+// arbitrary bytes: the same tree, offsets and errors.
+func FuzzParserAndStream(f *testing.F) {
+	for _, s := range []string{`{"a":[1,"x",{"b":null}]}`, `[1e5,-0.5,true]`, `"\u0041\ud83d\ude00"`, `{"a":1,"a":2}`, "\"\xff\"", `{"c":[{"p":"1"},{"p":"2"}]}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { checkReuse(t, data) })
+}
