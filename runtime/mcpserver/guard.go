@@ -55,7 +55,8 @@ func requestName(req mcp.Request) string {
 	return ""
 }
 
-// guard wraps every request: it refuses a logging/setLevel whose level MCP
+// guard wraps every request: it bounds what an error quotes back
+// (clipError), refuses a logging/setLevel whose level MCP
 // does not define (checkSetLevel) and new work while the server drains,
 // waits for the catalog if the method reads it (needsCatalog), waits
 // for one of the process's call slots, turns a panic (the SDK has no
@@ -63,6 +64,11 @@ func requestName(req mcp.Request) string {
 // charges the result to the request's response budget.
 func (s *Server) guard(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+		defer func() {
+			if err != nil {
+				err = clipError(err)
+			}
+		}()
 		if method == "logging/setLevel" {
 			if err := checkSetLevel(req); err != nil {
 				return nil, err

@@ -332,7 +332,6 @@ func has(types []string, t string) bool {
 	return false
 }
 
-// InputError is an input-validation failure.
 // InputError is a request that breaks its schema (or a rule the schema cannot
 // say, such as "frameworkId or snapshotId"): "Input validation error: <path>:
 // <what>".
@@ -342,6 +341,10 @@ func (e *InputError) Error() string {
 	p := e.path
 	if p == "" {
 		p = "arguments"
+	}
+	if len(p) > maxEchoChars {
+		// A path holds the caller's own keys: an unknown field may be long.
+		p = clipQuote(p)
 	}
 	return fmt.Sprintf("Input validation error: %s: %s", p, e.msg)
 }

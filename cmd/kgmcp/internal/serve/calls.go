@@ -28,44 +28,43 @@ const (
 	callCancelled                  // a single call cancelled by the client
 )
 
-// callTable is the calls of a stdio session read and not yet answered. Its
-// size is bounded by the session's in-flight limit (and, for batched, by the
-// batches passed on and not yet read: at most MaxBatch calls each).
+// callTable is the calls of a stdio session passed on to the SDK and not yet
+// answered, by id. pump claims an id before it passes a call on, so a second
+// call with the id of one in flight is refused there (the SDK ended the
+// session on a duplicate id in a batch, and silently dropped one reused
+// across lines while the first ran, leaking its in-flight slot). Its size is
+// bounded by the calls read ahead of their answers (--max-in-flight, plus
+// one batch of at most MaxBatch).
 type callTable struct {
 	mu       sync.Mutex
-	batched  map[jsonrpc.ID]int // calls passed on in a batch and not yet read
 	inFlight map[jsonrpc.ID]callState
 }
 
 func newCallTable() *callTable {
-	return &callTable{batched: make(map[jsonrpc.ID]int), inFlight: make(map[jsonrpc.ID]callState)}
+	return &callTable{inFlight: make(map[jsonrpc.ID]callState)}
 }
 
-// addBatch records the ids of the calls of a batch about to be passed on.
-func (t *callTable) addBatch(ids []jsonrpc.ID) {
+// claim records a call about to be passed on; false (nothing recorded) when
+// a call with its id is in flight.
+func (t *callTable) claim(id jsonrpc.ID, batched bool) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, busy := t.inFlight[id]; busy {
+		return false
+	}
+	t.inFlight[id] = callPlain
+	if batched {
+		t.inFlight[id] = callBatched
+	}
+	return true
+}
+
+// release forgets claims of calls that were not passed on after all.
+func (t *callTable) release(ids []jsonrpc.ID) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, id := range ids {
-		t.batched[id]++
-	}
-}
-
-// start records a call read. A second call with the id of one in flight
-// changes nothing (the SDK refuses it, with no id).
-func (t *callTable) start(id jsonrpc.ID) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	state := callPlain
-	if n := t.batched[id]; n > 0 {
-		state = callBatched
-		if n == 1 {
-			delete(t.batched, id)
-		} else {
-			t.batched[id] = n - 1
-		}
-	}
-	if _, ok := t.inFlight[id]; !ok {
-		t.inFlight[id] = state
+		delete(t.inFlight, id)
 	}
 }
 
@@ -101,24 +100,31 @@ func (t *callTable) finish(id jsonrpc.ID) (drop bool) {
 	return ok && state == callCancelled
 }
 
-// size is the number of calls in flight and batched calls not yet read (for
-// tests).
-func (t *callTable) size() (inFlight, batched int) {
+// size is the number of calls in flight (for tests).
+func (t *callTable) size() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return len(t.inFlight), len(t.batched)
+	return len(t.inFlight)
+}
+
+// duplicateReply is the answer to a call whose id is already in use.
+func duplicateReply(id json.RawMessage) []byte {
+	return errorReply(id, jsonrpc.CodeInvalidRequest,
+		"Invalid Request: id "+truncate(id, 40)+" is already in use by a call not yet answered; give each call in flight its own id")
 }
 
 // splitBatch splits a batch frame (that passed checkFrame) into the batch the
-// SDK is handed, without its notifications (nil when only notifications
-// remain), and the notifications, passed on after it as single messages: the
-// SDK's stdio transport counts a notification in a batch as a call awaiting
-// an answer, so such a batch was never answered and the next one ended the
-// session. ids are the batch's calls.
-func splitBatch(frame []byte) (batch []byte, notes []json.RawMessage, ids []jsonrpc.ID) {
+// SDK is handed, without its notifications (nil when nothing else remains),
+// and the notifications, passed on after it as single messages: the SDK's
+// stdio transport counts a notification in a batch as a call awaiting an
+// answer, so such a batch was never answered and the next one ended the
+// session. Each call's id is claimed in t; a call whose id is taken (by a
+// call in flight or earlier in the batch) is left out and answered in
+// refused. ids are the calls kept.
+func splitBatch(frame []byte, t *callTable) (batch []byte, notes []json.RawMessage, ids []jsonrpc.ID, refused [][]byte) {
 	var raws []json.RawMessage
 	if json.Unmarshal(frame, &raws) != nil {
-		return frame, nil, nil
+		return frame, nil, nil, nil
 	}
 	var kept []json.RawMessage
 	for _, raw := range raws {
@@ -130,6 +136,10 @@ func splitBatch(frame []byte) (batch []byte, notes []json.RawMessage, ids []json
 			notes = append(notes, raw)
 		default:
 			if id, ok := wireID(m.ID); ok && m.isCall() {
+				if !t.claim(id, true) {
+					refused = append(refused, duplicateReply(m.ID))
+					continue
+				}
 				ids = append(ids, id)
 			}
 			kept = append(kept, raw)
@@ -138,5 +148,5 @@ func splitBatch(frame []byte) (batch []byte, notes []json.RawMessage, ids []json
 	if len(kept) > 0 {
 		batch, _ = json.Marshal(kept)
 	}
-	return batch, notes, ids
+	return batch, notes, ids, refused
 }

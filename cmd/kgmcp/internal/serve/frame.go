@@ -76,11 +76,13 @@ func checkMessage(raw []byte) (id json.RawMessage, problem string) {
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return nil, "a message must be a JSON object"
 	}
+	nullID := false
 	if len(m.ID) > 0 {
 		switch m.ID[0] {
 		case '"':
 			id = m.ID
-		case 'n': // null: a notification
+		case 'n':
+			nullID = true
 		case '{', '[', 't', 'f':
 			return nil, "id must be a string or an integer"
 		default:
@@ -97,6 +99,11 @@ func checkMessage(raw []byte) (id json.RawMessage, problem string) {
 	if len(m.Method) > 0 {
 		if m.Method[0] != '"' {
 			return id, "method must be a string"
+		}
+		if nullID {
+			// JSON-RPC discourages it and MCP forbids it; the SDK took it for
+			// a notification and never answered (over HTTP it answered 400).
+			return nil, `id must not be null (an id is a string or an integer; a notification has no "id" member)`
 		}
 		return id, ""
 	}

@@ -13,7 +13,8 @@ import (
 // The HTTP side of screening (screen.go). A POST is one message or, before
 // protocol 2025-06-18, a batch. A single message kgmcp answers itself is
 // answered without the SDK. From a batch, kgmcp takes out the calls it
-// answers, the notifications the server does not know, and the
+// answers, a call repeating the id of an earlier call of the batch (answered
+// -32600), the notifications the server does not know, and the
 // notifications/cancelled naming a call of the same batch (a batched call
 // cannot be cancelled: the batch is answered whole, and MCP lets a receiver
 // ignore a cancellation it cannot honour; the SDK answered the call with
@@ -79,7 +80,17 @@ func screenHTTP(body []byte, version string) (s screened, changed bool) {
 	}
 	s.batch = true
 	var kept []json.RawMessage
+	seen := make(map[jsonrpc.ID]bool)
 	for _, m := range msgs {
+		if id, ok := wireID(m.ID); ok && m.isCall() {
+			if seen[id] {
+				// The SDK answered only one of two calls with the same id.
+				s.answers = append(s.answers, duplicateReply(m.ID))
+				changed = true
+				continue
+			}
+			seen[id] = true
+		}
 		switch {
 		case m.Method == "notifications/cancelled":
 			if id, ok := cancelledID(m.params()); ok && calls[id] {

@@ -80,17 +80,20 @@ func preAnswer(m message, unknown bool) *jsonrpc.Error {
 	if unknown && !serverMethods[m.Method] {
 		return &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("method not found: %q", m.Method)}
 	}
+	params := m.params()
+	if e := checkDecodable(m.Method, params); e != nil {
+		return e
+	}
 	if m.Method == "logging/setLevel" {
-		return mcpserver.CheckSetLevelParams(m.params())
+		return mcpserver.CheckSetLevelParams(params)
 	}
 	return nil
 }
 
 // checkParams is the stdio side of screening: the error response to send
-// instead of handing a single-message frame to the SDK, or nil. Only frames
-// that name logging/setLevel are decoded.
+// instead of handing a single-message frame to the SDK, or nil.
 func checkParams(frame []byte) []byte {
-	if isBatch(frame) || !bytes.Contains(frame, []byte("logging/setLevel")) {
+	if isBatch(frame) {
 		return nil
 	}
 	m, err := parseMessage(bytes.TrimSpace(frame))

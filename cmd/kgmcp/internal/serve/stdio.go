@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -93,7 +94,7 @@ func pump(in io.Reader, w *io.PipeWriter, out io.Writer, c *stdioConn, log *slog
 			if ok, reply := checkFrame(frame); ok {
 				if reply := checkParams(frame); reply != nil {
 					out.Write(append(reply, '\n'))
-				} else if !passOn(w, frame, c) {
+				} else if !passOn(w, out, frame, c) {
 					return
 				}
 			} else if reply != nil {
@@ -110,23 +111,39 @@ func pump(in io.Reader, w *io.PipeWriter, out io.Writer, c *stdioConn, log *slog
 }
 
 // passOn writes a frame to the SDK's side of the pipe, a batch as splitBatch
-// splits it; false when the pipe is closed.
-func passOn(w io.Writer, frame []byte, c *stdioConn) bool {
+// splits it, after claiming its calls' ids in c's table; a call whose id is
+// in use is answered on out instead. false when the pipe is closed.
+func passOn(w io.Writer, out io.Writer, frame []byte, c *stdioConn) bool {
 	lines := [][]byte{frame}
+	var claimed []jsonrpc.ID
 	if isBatch(frame) {
-		batch, notes, ids := splitBatch(frame)
+		batch, notes, ids, refused := splitBatch(frame, c.table)
+		for _, r := range refused {
+			out.Write(append(r, '\n'))
+		}
 		lines = lines[:0]
 		if batch != nil {
-			c.table.addBatch(ids)
 			c.batches.Store(true)
 			lines = append(lines, batch)
+			claimed = ids
 		}
 		for _, n := range notes {
 			lines = append(lines, n)
 		}
+	} else if m, err := parseMessage(bytes.TrimSpace(frame)); err == nil && m.isCall() {
+		if id, ok := wireID(m.ID); ok {
+			if !c.table.claim(id, false) {
+				out.Write(append(duplicateReply(m.ID), '\n'))
+				return true
+			}
+			claimed = []jsonrpc.ID{id}
+		}
 	}
-	for _, l := range lines {
+	for i, l := range lines {
 		if _, err := w.Write(l); err != nil {
+			if i == 0 {
+				c.table.release(claimed)
+			}
 			return false
 		}
 		if l[len(l)-1] != '\n' {
@@ -170,7 +187,6 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			if err := c.calls.acquire(ctx); err != nil {
 				return nil, err
 			}
-			c.table.start(req.ID)
 		case req.Method == "notifications/cancelled":
 			if !c.table.cancel(req.Params) {
 				c.log.Debug("stdio: a cancellation of a batched call ignored (the batch is answered whole)")

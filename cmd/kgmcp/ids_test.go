@@ -1,0 +1,132 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Request ids a client gets wrong (issue 20, items 3–5): a batch with two
+// calls of one id, an id reused while its call runs, and "id": null. Each
+// gets a -32600 answer with the id, and the session goes on.
+
+const dupMessage = "already in use by a call not yet answered"
+
+func TestStdioDuplicateIDsAreRefusedAndTheSessionGoesOn(t *testing.T) {
+	c := startStdio(t, shippedImages(t))
+	c.send(t, initLine, initializedLine)
+	c.next(t)
+
+	// A batch with a duplicate id ended the session (exit 1, "duplicate
+	// message ID").
+	c.send(t, `[{"jsonrpc":"2.0","id":7,"method":"ping"},{"jsonrpc":"2.0","id":7,"method":"ping"}]`)
+	var sawResult, sawRefusal bool
+	for !sawResult || !sawRefusal {
+		line := c.nextRaw(t)
+		switch {
+		case strings.HasPrefix(line, "["):
+			var batch []map[string]any
+			if err := json.Unmarshal([]byte(line), &batch); err != nil || len(batch) != 1 || batch[0]["id"] != 7.0 || batch[0]["result"] == nil {
+				t.Fatalf("the batch's answer: %s", line)
+			}
+			sawResult = true
+		default:
+			m := decodeLine(t, line)
+			if errCode(m) != -32600 || m["id"] != 7.0 || !strings.Contains(errMessage(m), dupMessage) {
+				t.Fatalf("the duplicate's answer: %s", line)
+			}
+			sawRefusal = true
+		}
+	}
+
+	// "id": null was taken for a notification and never answered.
+	c.send(t, `{"jsonrpc":"2.0","id":null,"method":"ping"}`)
+	if m := c.next(t); errCode(m) != -32600 || m["id"] != nil || !strings.Contains(errMessage(m), "must not be null") {
+		t.Fatalf("id null: %v", m)
+	}
+
+	// 200 calls with one id, written at once: each is answered, by its
+	// result or by a refusal; 63 of them went unanswered, each holding an
+	// in-flight slot, so closing stdin then waited the whole drain.
+	const n = 200
+	call := `{"name":"search_standards","arguments":{"request":{"query":"read","limit":100}}}`
+	lines := make([]string, n)
+	for i := range lines {
+		lines[i] = rpc(1, "tools/call", call)
+	}
+	c.send(t, lines...)
+	results, refusals := 0, 0
+	for results+refusals < n {
+		m := c.next(t)
+		switch {
+		case m["id"] != 1.0:
+			t.Fatalf("unexpected answer: %.200v", m)
+		case m["result"] != nil:
+			results++
+		case errCode(m) == -32600 && strings.Contains(errMessage(m), dupMessage):
+			refusals++
+		default:
+			t.Fatalf("unexpected answer: %.200v", m)
+		}
+	}
+	if results == 0 || refusals == 0 {
+		t.Errorf("%d results and %d refusals: the reuse was not exercised", results, refusals)
+	}
+	c.send(t, rpc(2, "ping", `{}`))
+	if m := c.next(t); m["id"] != 2.0 || m["result"] == nil {
+		t.Fatalf("a call after the duplicates: %v", m)
+	}
+	start := time.Now()
+	c.in.Close()
+	if err := c.cmd.Wait(); err != nil {
+		t.Errorf("exit after EOF: %v\n%s", err, tail(c.stderr.String()))
+	}
+	// No slot is held: the session ends without waiting out the 10 s drain.
+	if d := time.Since(start); d > 8*time.Second {
+		t.Errorf("closing stdin took %v: a call is still counted in flight", d)
+	}
+}
+
+func TestHTTPBatchWithADuplicateIDAnswersBoth(t *testing.T) {
+	s := startHTTP(t, shippedImages(t))
+	status, body, err := s.post(t, `[{"jsonrpc":"2.0","id":7,"method":"ping"},{"jsonrpc":"2.0","id":7,"method":"ping"}]`)
+	if err != nil || status != 200 {
+		t.Fatalf("status %d: %v %s", status, err, body)
+	}
+	var batch []map[string]any
+	if err := json.Unmarshal([]byte(body), &batch); err != nil || len(batch) != 2 {
+		t.Fatalf("want two answers: %s", body)
+	}
+	if batch[0]["result"] == nil || errCode(batch[1]) != -32600 || !strings.Contains(errMessage(batch[1]), dupMessage) {
+		t.Errorf("answers: %s", body)
+	}
+	status, body, _ = s.post(t, `{"jsonrpc":"2.0","id":null,"method":"ping"}`)
+	if status != 400 || !strings.Contains(body, "must not be null") {
+		t.Errorf("id null: %d %s", status, body)
+	}
+}
+
+// nextRaw reads one response line as it is.
+func (c *stdioChild) nextRaw(t *testing.T) string {
+	t.Helper()
+	if !c.out.Scan() {
+		t.Fatalf("kgmcp closed stdout: %v\n%s", c.out.Err(), tail(c.stderr.String()))
+	}
+	return c.out.Text()
+}
+
+func decodeLine(t *testing.T, line string) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(line), &m); err != nil {
+		t.Fatalf("not JSON: %.300q", line)
+	}
+	return m
+}
+
+func errMessage(m map[string]any) string {
+	e, _ := m["error"].(map[string]any)
+	s, _ := e["message"].(string)
+	return s
+}
