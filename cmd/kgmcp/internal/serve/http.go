@@ -59,6 +59,13 @@ func DefaultHTTPLimits() HTTPLimits {
 // images are verified; 503 with "starting" before, "refused" if they were not
 // acceptable).
 func Handler(srv *mcpserver.Server, allowedOrigins []string, budget int64, log *slog.Logger) (http.Handler, error) {
+	return handler(srv, allowedOrigins, budget, log, nil)
+}
+
+// handler is Handler whose /health also reports a reload abandoned at its
+// timeout (503 {"status":"reload_stuck","detail":…}) while problem says one
+// was; nil: no reloads.
+func handler(srv *mcpserver.Server, allowedOrigins []string, budget int64, log *slog.Logger, problem func() string) (http.Handler, error) {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.MCP() },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: mcpserver.SDKLogger(log)})
 	cop := http.NewCrossOriginProtection()
@@ -83,6 +90,16 @@ func Handler(srv *mcpserver.Server, allowedOrigins []string, budget int64, log *
 			w.WriteHeader(http.StatusServiceUnavailable)
 			io.WriteString(w, `{"status":"refused"}`)
 			return
+		}
+		if problem != nil {
+			if p := problem(); p != "" {
+				// The old images still serve, but new ones cannot be loaded:
+				// an orchestrator should replace the process.
+				b, _ := json.Marshal(map[string]string{"status": "reload_stuck", "detail": p})
+				w.WriteHeader(http.StatusServiceUnavailable)
+				w.Write(b)
+				return
+			}
 		}
 		io.WriteString(w, `{"status":"ok"}`)
 	})
@@ -189,7 +206,7 @@ func rpcMethods(body []byte) string {
 // and the requests in progress answered until grace ends.
 func serveHTTP(ctx, grace context.Context, cfg Config, srv *mcpserver.Server, log *slog.Logger, stderr io.Writer) int {
 	lim := cfg.HTTP
-	h, err := Handler(srv, cfg.AllowedOrigins, lim.ResponseBudget, log)
+	h, err := handler(srv, cfg.AllowedOrigins, lim.ResponseBudget, log, cfg.reloadProblem)
 	if err != nil {
 		fmt.Fprintln(stderr, "kgmcp:", err)
 		return exitUsage

@@ -25,12 +25,31 @@ type reloader struct {
 
 	mu     sync.Mutex             // one reload at a time
 	loaded atomic.Pointer[string] // the fingerprint of the files the last reload listed
+	// stuck says why the last reload was abandoned ("" when it was not): a
+	// reload that does not finish within cfg.ReloadTimeout is given up, so
+	// the next one can run, and /health reports it until one succeeds.
+	stuck atomic.Pointer[string]
+	// start opens and verifies an image set off the request path
+	// (catalog.Start; replaced in tests).
+	start func(ctx context.Context, paths []string) *catalog.Loading
+}
+
+// problem is what /health reports about reloading: "" when the last reload
+// finished (served or refused), else why it was abandoned.
+func (r *reloader) problem() string {
+	if p := r.stuck.Load(); p != nil {
+		return *p
+	}
+	return ""
 }
 
 // newReloader records, under --reload-on-change, the fingerprint of the image
 // files as they are when the server starts.
 func newReloader(cfg Config, srv *mcpserver.Server, log *slog.Logger) *reloader {
 	r := &reloader{cfg: cfg, srv: srv, log: log}
+	r.start = func(ctx context.Context, paths []string) *catalog.Loading {
+		return catalog.Start(ctx, paths, catalog.Policy(cfg.InvalidImagePolicy), log)
+	}
 	fp := ""
 	if cfg.ReloadOnChange {
 		_, fp, _ = r.list()
@@ -76,11 +95,26 @@ func (r *reloader) reload(ctx context.Context) {
 		r.log.Error("reload refused; the old images stay in service", "error", catalog.ErrNoImages.Error())
 		return
 	}
-	retired, err := r.srv.Swap(ctx, catalog.Start(ctx, paths, catalog.Policy(r.cfg.InvalidImagePolicy), r.log))
+	// A reload that cannot finish (an image on storage that never answers)
+	// is abandoned at the timeout: it must not hold the next one back.
+	attempt, cancel := context.WithTimeout(ctx, time.Duration(r.cfg.ReloadTimeout))
+	defer cancel()
+	loading := r.start(attempt, paths)
+	retired, err := r.srv.Swap(attempt, loading)
 	if err != nil {
+		if attempt.Err() != nil && ctx.Err() == nil {
+			why := fmt.Sprintf("a reload started at %s did not finish within %s (an image could not be opened or verified); it was abandoned and the old images stay in service; the next SIGHUP or change tries again",
+				start.UTC().Format(time.RFC3339), time.Duration(r.cfg.ReloadTimeout))
+			r.stuck.Store(&why)
+			r.log.Error("reload abandoned", "reason", why)
+			go closeLate(loading)
+			return
+		}
+		r.stuck.Store(nil)
 		r.log.Error("reload refused; the old images stay in service", "error", err.Error())
 		return
 	}
+	r.stuck.Store(nil)
 	cat := r.srv.Current()
 	r.log.Info("reloaded", "packages", len(cat.Packages), "frameworks", len(cat.Frameworks), "quarantined", len(cat.Refused), "elapsed", time.Since(start).String())
 	go func() {
@@ -142,4 +176,13 @@ func (r *reloader) list() (paths []string, fingerprint string, err error) {
 		fmt.Fprintf(&b, "%s\x00%d\x00%d\n", p, fi.Size(), fi.ModTime().UnixNano())
 	}
 	return paths, b.String(), nil
+}
+
+// closeLate closes the catalog of an abandoned reload if its opening ever
+// finishes, so that its images are not left mapped.
+func closeLate(l *catalog.Loading) {
+	l.Stop()
+	if c, err := l.Result(); err == nil && c != nil {
+		c.Close()
+	}
 }

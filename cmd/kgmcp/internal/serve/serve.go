@@ -46,6 +46,12 @@ type Config struct {
 	// ReloadOnChange reloads the image set (as SIGHUP does) when the image
 	// files change, checked every WatchInterval.
 	ReloadOnChange bool `json:"reloadOnChange"`
+	// ReloadTimeout bounds a reload: one that has not opened and verified
+	// the new images by then is abandoned (the old ones stay in service) and
+	// /health answers 503 "reload_stuck" until a later reload finishes.
+	ReloadTimeout Duration `json:"reloadTimeout"`
+	// reloadProblem is what /health reports about reloads (reloader.problem).
+	reloadProblem func() string
 	// MaxConcurrentCalls bounds the requests handled at once in the process.
 	MaxConcurrentCalls int `json:"maxConcurrentCalls"`
 	// MaxInFlight bounds the calls a stdio client may have sent and not yet
@@ -201,6 +207,11 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	return Serve(ctx, cfg, loading, stdin, stdout, stderr, log)
 }
 
+// DefaultReloadTimeout is --reload-timeout's default: far longer than any
+// image set takes to verify (about a second per 200 MB), far shorter than
+// "for ever".
+const DefaultReloadTimeout = 5 * time.Minute
+
 // Serve serves a catalog (settled or still being verified) over the
 // configured transport until ctx ends (or, over stdio, the input ends), then
 // stops gracefully: it takes no new requests, answers the ones in progress
@@ -222,6 +233,7 @@ func Serve(ctx context.Context, cfg Config, loading *catalog.Loading, stdin io.R
 		JSONText: cfg.TextFormat == "json"})
 	go srv.Warm(serving)
 	reloads := newReloader(cfg, srv, log)
+	cfg.reloadProblem = reloads.problem
 	if cfg.WatchInterval > 0 {
 		go reloads.watch(serving)
 	}
@@ -307,6 +319,7 @@ func configure(args []string, stderr io.Writer, getenv func(string) string) (cfg
 	fs.IntVar(&cfg.MaxConcurrentCalls, "max-concurrent-calls", mcpserver.DefaultMaxConcurrentCalls(), "most requests handled at once; more wait for a slot")
 	fs.IntVar(&cfg.MaxInFlight, "max-in-flight", 64, "most calls a stdio client may have unanswered; past it kgmcp stops reading its input")
 	cfg.WatchInterval = Duration(catalog.DefaultWatchInterval)
+	cfg.ReloadTimeout = Duration(DefaultReloadTimeout)
 	gc := DefaultGCPercent
 	if v := getenv("GOGC"); strings.EqualFold(v, "off") {
 		gc = -1
@@ -316,6 +329,7 @@ func configure(args []string, stderr io.Writer, getenv func(string) string) (cfg
 	fs.IntVar(&cfg.GCPercent, "gc-percent", gc, "garbage-collection target, as GOGC (default 400, or GOGC when set; -1 turns collection off)")
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of the run to this file when the server stops (for benchmarking)")
 	fs.Var(&cfg.WatchInterval, "watch-interval", "how often to check that no served image file was modified in place (a modified image's package is withdrawn); 0 turns the check off")
+	fs.Var(&cfg.ReloadTimeout, "reload-timeout", "how long a reload may take to open and verify the new images before it is abandoned (the old images stay in service; /health says so)")
 	fs.BoolVar(&cfg.ReloadOnChange, "reload-on-change", false, "reload the images (as on SIGHUP) once an image file is added, removed or replaced and then holds still for a --watch-interval")
 	fs.BoolVar(&check, "check", false, "open and verify every image, print the result and exit")
 	fs.BoolVar(&printConfig, "print-config", false, "print the effective configuration and exit")
@@ -351,6 +365,8 @@ func configure(args []string, stderr io.Writer, getenv func(string) string) (cfg
 		err = fmt.Errorf("--text-format must be readable or json, not %q", cfg.TextFormat)
 	case cfg.HTTP.MaxConnections < 1 || cfg.MaxConcurrentCalls < 1 || cfg.MaxInFlight < 1:
 		err = errors.New("--max-connections, --max-concurrent-calls and --max-in-flight must be at least 1")
+	case cfg.ReloadTimeout <= 0:
+		err = errors.New("--reload-timeout must be above 0")
 	case cfg.WatchInterval < 0:
 		err = errors.New("--watch-interval must not be negative")
 	case cfg.ReloadOnChange && cfg.WatchInterval == 0:
