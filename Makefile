@@ -71,7 +71,8 @@ mcpclients:
 # runtime/mcpserver runs twice: under -race its heavy brute-force checks skip
 # (they are computation the detector slows 5-10x and finds nothing in), and a
 # second pass without -race runs them (see heavy in runtime/mcpserver).
-# Tests that need ../shared/corpus skip without it, and go test shows a skip
+# Tests that need the optional real corpus (checked out beside the repository,
+# at ../shared/corpus) skip without it, and go test shows a skip
 # only under -v: each such test appends a line to $$KGC_SKIP_LOG
 # (internal/imgtest.Corpus), printed at the end, pass or fail.
 SKIP_LOG = build/skipped-tests.txt

@@ -1,4 +1,5 @@
-// Package delivery decodes delivery JSONL (schema 1.0–1.2, surface.md §6.3): one
+// Package delivery decodes delivery JSONL (schema 1.0–1.2,
+// docs/reference/package-format.md#delivery-jsonl-nodes-and-relationships): one
 // strict JSON object per physical line, node and relationship envelopes with
 // string-only properties, typed decoding of booleans, JSON-array strings and
 // support confidence. Every problem is a finding with its line; decoding never

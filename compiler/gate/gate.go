@@ -1,4 +1,4 @@
-// Package gate is the package validation gate (surface.md §6.5). Run takes one
+// Package gate is the package validation gate (docs/validation.md). Run takes one
 // package directory through every stage in order (safe discovery, manifest, exact
 // tree, profile binding, artifact checksums, detailed reports, delivery decoding,
 // graph semantics and topology, learning components, learning progressions,
@@ -84,7 +84,8 @@ type Result struct {
 }
 
 // Observed are the manifest counts and graph facts derived from a package's
-// content (surface.md §6.2 PackageCounts, FrameworkCapabilities).
+// content (the manifest's counts and capabilities,
+// docs/reference/package-format.md#manifest-package_manifestjson).
 type Observed struct {
 	Counts manifest.Counts
 	// TextItems is how many standards items have a description (textSearch

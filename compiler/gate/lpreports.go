@@ -104,7 +104,8 @@ func (s *state) checkLPReports(g *graph, t *claimTally) {
 	}
 }
 
-// checkReceipt checks the normalization receipt (§6.8).
+// checkReceipt checks the normalization receipt
+// (docs/reference/package-format.md#learning-progressions).
 func (s *state) checkReceipt(d *doc, g *graph) {
 	m := s.res.Manifest
 	bad := func(field, format string, args ...any) {

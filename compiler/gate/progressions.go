@@ -15,7 +15,8 @@ type claimTally struct {
 	needsReviewPairs                                map[string]bool
 }
 
-// checkProgressions runs learning-progression acceptance (§6.5.9). It returns
+// checkProgressions runs learning-progression acceptance (stage 10 of
+// docs/validation.md). It returns
 // nil when the package declares no progressions.
 func (s *state) checkProgressions(g *graph) *claimTally {
 	m := s.res.Manifest

@@ -173,7 +173,8 @@ func (s *state) checkProvenance(g *graph, lpEdges []int) {
 	}
 }
 
-// checkIndex checks the provenance index (§6.8).
+// checkIndex checks the provenance index
+// (docs/reference/package-format.md#learning-progressions).
 func (s *state) checkIndex(d *doc, ev *lpEvidence, shardsUsable bool) {
 	m := s.res.Manifest
 	bad := func(field, format string, args ...any) {

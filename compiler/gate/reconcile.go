@@ -6,7 +6,7 @@ import (
 )
 
 // reconcile compares the manifest's counts and capabilities with what the
-// decoded package and its profile show (§6.5.10). Under Options.Provisional
+// decoded package and its profile show (stage 11 of docs/validation.md). Under Options.Provisional
 // it only records what it observed for the counts and the capabilities
 // derived from them.
 func (s *state) reconcile(g *graph, _ *claimTally) {

@@ -19,7 +19,8 @@ func (s *state) docFinding(d *doc, code finding.Code, field, format string, args
 	s.add(finding.New(code, format, args...).WithStage(stageOf(d.name)).At(d.name, d.path).In(field))
 }
 
-// checkReport checks the detailed validation report on its own (§6.5.6): passed
+// checkReport checks the detailed validation report on its own (stage 6 of
+// docs/validation.md): passed
 // is true, errors is empty, validation_checks is a non-empty list of unique
 // non-blank strings, object_counts holds non-negative integers including the
 // required counts. Other members are allowed.

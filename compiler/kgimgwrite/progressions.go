@@ -10,7 +10,8 @@ import (
 	"github.com/kgc-project/kgc/schema/manifest"
 )
 
-// Excerpt bounds of the stored progression summary (surface.md §2.B13).
+// Excerpt bounds of the stored progression summary (the learning_progressions
+// resource, docs/reference/resources.md#learning_progressions).
 const (
 	maxWarningExcerpts     = 5
 	maxWarningExcerptChars = 512

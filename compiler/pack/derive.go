@@ -108,7 +108,7 @@ func (p *plan) hasLP() bool {
 }
 
 // graphPackageID is the snapshot ID for a package of one graph type, the
-// versioned form otherwise (surface.md §6.2 invariants 4–5).
+// versioned form otherwise (docs/reference/package-format.md, graphPackageId).
 func (p *plan) graphPackageID() string {
 	if len(p.includedTypes()) == 1 {
 		return p.snapshotID

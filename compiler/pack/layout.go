@@ -17,7 +17,7 @@ import (
 )
 
 // detailedNames maps the detailed documents' basenames to their logical
-// names (surface.md §6.1).
+// names (docs/reference/package-format.md#detailed-artifacts).
 var detailedNames = map[string]string{
 	"as_entity_provenance.json":             manifest.EntityProvenance,
 	"as_kg_bundle.json":                     manifest.AcademicStandardsBundle,

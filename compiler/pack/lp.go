@@ -26,7 +26,8 @@ type Progressions struct {
 	BuildsTowards string `json:"buildsTowards"`
 	RelatesTo     string `json:"relatesTo"`
 	// Provenance is the per-edge provenance: one JSON object mapping every
-	// edge's relationship ID to its provenance record (§6.8).
+	// edge's relationship ID to its provenance record
+	// (docs/reference/package-format.md#learning-progressions).
 	Provenance string `json:"provenance"`
 	// FinalClaims, optional, is the final claims document ({"claims": [...]})
 	// including the claims that did not become edges; without it the final

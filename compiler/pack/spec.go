@@ -4,7 +4,7 @@
 // <output-root>/<framework-id>/<snapshot-id>/ with the closed tree, every
 // checksum, the counts and capabilities derived from the data, the profile
 // bound by SHA-256, and the rights and framework metadata taken from where the
-// contract says they come (surface.md §6.1–6.2, §7.2 build-manifest). The
+// contract says they come (docs/reference/package-format.md, docs/pack.md). The
 // package is staged beside its destination, proved by the validation gate,
 // and renamed into place: nothing half-written is ever visible.
 package pack

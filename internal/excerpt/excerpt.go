@@ -1,5 +1,5 @@
 // Package excerpt cuts texts to character budgets, for the bounded evidence
-// excerpts of the progression contract (surface.md §2.B13): the compiler's
+// excerpts of the progression tools and summary (docs/reference/tools.md): the compiler's
 // stored summary and the server's results cut the same way.
 package excerpt
 

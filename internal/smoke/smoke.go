@@ -1,5 +1,5 @@
 // Package smoke checks a running kgmcp the way an MCP host uses it
-// (surface.md §7.2 stdio-smoke/http-smoke): the handshake, the exact
+// (over stdio or Streamable HTTP): the handshake, the exact
 // inventory of tools, resource templates and prompts, the catalog and one
 // known-good address per template found from the catalog, each tool called
 // once with a valid request, and (over stdio) a clean exit. The summary is

@@ -1,5 +1,5 @@
 // Package textnorm holds the versioned text normalisations of the contract
-// (surface.md §2.B5): facet keys (facet_nfkc_casefold_whitespace_v1) and lexical
+// (docs/reference/tools.md#search_standards): facet keys (facet_nfkc_casefold_whitespace_v1) and lexical
 // tokens (lexical_nfkc_casefold_tokens_v1). Compiler and server use these same
 // functions, so a key built at compile time matches a query at run time.
 package textnorm

@@ -1,7 +1,7 @@
 // Package catalog opens a set of .kgimg images and answers which package a
 // request is about: frameworks and their snapshots, exact routing by
 // frameworkId + snapshotId, and unique-current routing by frameworkId alone
-// (surface.md §2.A4). Nothing is merged across packages.
+// (docs/reference/errors.md#ambiguous_framework). Nothing is merged across packages.
 package catalog
 
 import (
@@ -328,7 +328,7 @@ func (c *Catalog) Snapshot(id string) (*Snapshot, bool) {
 	return s, ok
 }
 
-// ResolveSnapshot routes a request (§2.A4): frameworkId + snapshotId name that
+// ResolveSnapshot routes a request: frameworkId + snapshotId name that
 // exact snapshot; frameworkId alone names the family's single current snapshot
 // (otherwise ambiguous_framework); snapshotId alone names that snapshot.
 //

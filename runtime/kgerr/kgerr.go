@@ -1,5 +1,5 @@
 // Package kgerr is the server's domain error: a stable snake_case code from the
-// contract (surface.md §5.2), a message, and an optional recovery hint. Its text
+// contract (docs/reference/errors.md), a message, and an optional recovery hint. Its text
 // form is "<code>: <message>" or "<code>: <message> Next action: <hint>".
 package kgerr
 
@@ -8,7 +8,7 @@ import (
 	"fmt"
 )
 
-// Codes of surface.md §5.2 used by the server.
+// The codes the server uses (docs/reference/errors.md explains each).
 const (
 	AmbiguousFramework          = "ambiguous_framework"
 	AmbiguousGraphNode          = "ambiguous_graph_node"
@@ -30,7 +30,7 @@ const (
 	PromptRenderingError        = "prompt_rendering_error"
 	ResourceAccessDenied        = "resource_access_denied"
 	ResourceNotFound            = "resource_not_found"
-	// ResultTooLarge is kgmcp's own (beyond §5.2): a result over the 1 MiB
+	// ResultTooLarge is kgmcp's own (beyond the contract's codes): a result over the 1 MiB
 	// envelope ceiling that has no list to cut.
 	ResultTooLarge            = "result_too_large"
 	StandardNotFound          = "standard_not_found"

@@ -64,7 +64,8 @@ func linkNames(m map[string]string) string {
 	return strings.Join(names, ",")
 }
 
-// TestResultsLinkTheirResources checks the resource_link blocks of §2.A6:
+// TestResultsLinkTheirResources checks the resource_link blocks that follow
+// results (docs/reference/tools.md#calling-a-tool):
 // which results carry which links, that every link reads, and that rights
 // withholding standard resources withhold their links (never the result).
 func TestResultsLinkTheirResources(t *testing.T) {

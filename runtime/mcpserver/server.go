@@ -1,6 +1,6 @@
 // Package mcpserver is the MCP adapter over runtime/query, and with cmd/kgmcp
 // the only importer of the MCP SDK: it registers the tools and resources of the
-// surface (surface.md §1) in one place, hands each request to the query
+// surface (docs/reference/README.md) in one place, hands each request to the query
 // layer, and turns every answer into the envelope the contract asks for — the
 // complete result encoded once as canonical JSON, as the text block and as
 // structuredContent. Domain errors become "<code>: <message>" tool errors; a
@@ -30,7 +30,7 @@ type Options struct {
 	// Version is reported in the MCP implementation info.
 	Version string
 	// MaxResourceBytes and MaxResourceSourceBytes are the resource size policy
-	// (surface.md §3.6); zero means the defaults (8 MiB, 32 MiB).
+	// (docs/reference/resources.md#reading-rules); zero means the defaults (8 MiB, 32 MiB).
 	MaxResourceBytes       int64
 	MaxResourceSourceBytes int64
 	// Logger receives diagnostics (never the protocol stream). Nil discards.

@@ -1,7 +1,8 @@
-// Package prompt is the prompt library of the kgfegmcp surface (surface.md
-// §4): the nine prompts, their arguments and limits, and the rendering of one
+// Package prompt is the prompt library of the kgfegmcp surface
+// (docs/reference/prompts.md): the nine prompts, their arguments and limits, and the rendering of one
 // user message from accepted package facts and the package's optional
-// framework-local guidance overlays (§6.6). It never calls a model and never
+// framework-local guidance overlays (docs/reference/prompt-config-format.md).
+// It never calls a model and never
 // runs the evidence queries itself: a rendered message tells the host which
 // tool calls to make, with single-line request templates, and how to label
 // what it writes. It knows nothing of MCP, the catalog or the images: the

@@ -7,7 +7,8 @@ const lpProvenanceCap = 10
 // of `all` that stops at the size ceiling can end before any related link.
 var connectionKinds = []string{"incoming_builds", "outgoing_builds", "related"}
 
-// lpSteps are the steps of the three stored-progression workflows (§4.3).
+// lpSteps are the steps of the three stored-progression workflows
+// (the learning_progression_* prompts of docs/reference/prompts.md).
 // A package without stored progressions gets standards-based steps instead
 // (noProgressionSteps), under a disclosure that says so.
 func lpSteps(r *renderer, d *Def, v Values, p *Package, route map[string]any) {

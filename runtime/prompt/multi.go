@@ -4,7 +4,8 @@ import (
 	"strings"
 )
 
-// renderMulti renders a multi-framework prompt (§4.4): generic guidance once
+// renderMulti renders a multi-framework prompt (administrator_alignment_review,
+// cross_framework_comparison): generic guidance once
 // under SHARED GUIDANCE, each framework's section carrying only its identity,
 // rights, disclosures, context and what its config adds or replaces.
 func renderMulti(d *Def, v Values, pkgs []*Package) (*renderer, error) {

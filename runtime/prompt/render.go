@@ -52,7 +52,8 @@ type ConfigIdentity struct {
 	PromptConfigVersion string `json:"promptConfigVersion"`
 }
 
-// Metadata describes a single-framework render (surface.md §4.1).
+// Metadata describes a single-framework render (_meta.metadata,
+// docs/reference/prompts.md#getting-a-prompt).
 type Metadata struct {
 	EpistemicStatus     string  `json:"epistemicStatus" enum:"llm_inferred"`
 	FrameworkID         string  `json:"framework_id"`

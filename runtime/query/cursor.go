@@ -9,7 +9,7 @@ import (
 	"github.com/kgc-project/kgc/runtime/kgerr"
 )
 
-// MaxCursorLength bounds a cursor (surface.md §5.3).
+// MaxCursorLength bounds a cursor (docs/reference/errors.md#invalid_cursor).
 const MaxCursorLength = 4096
 
 // encodeCursor seals fields with payloadSha256 (the canonical SHA-256 of the

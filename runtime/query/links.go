@@ -6,7 +6,7 @@ import (
 )
 
 // Link is a resource a tool result can be cited by: the optional
-// resource_link blocks that follow the result (surface.md §2.A6), so that an
+// resource_link blocks that follow the result (docs/reference/tools.md#calling-a-tool), so that an
 // assistant can open the evidence behind a record without building URIs.
 type Link struct {
 	URI      string

@@ -15,7 +15,7 @@ import (
 	"github.com/kgc-project/kgc/schema/profile"
 )
 
-// Fixed ceilings of the progression tools (progressions.md, Bounds).
+// Fixed ceilings of the progression tools (docs/reference/tools.md#get_learning_progression).
 const (
 	MaxProgressionResultBytes = 1 << 20 // text plus structured copy, UTF-8 bytes
 	MaxProgressionResultChars = 100000  // text plus structured copy, characters
@@ -45,7 +45,7 @@ func lpRouteProps() map[string]*Schema {
 	return map[string]*Schema{"frameworkId": frameworkID(), "snapshotId": nullable(snapshotID())}
 }
 
-// lpSelectorSchema is the §2.A3 selector plus statement_code.
+// lpSelectorSchema is the standard selector of get_standard plus statement_code.
 func lpSelectorSchema() *Schema { return selectorSchema(true) }
 
 // lpPackage resolves the route of a progression request: the one package its

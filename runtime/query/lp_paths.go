@@ -41,7 +41,7 @@ type pathSearch struct {
 
 // findPaths enumerates directed simple buildsTowards paths source → target in
 // (hop count, relationship-ID tuple) order: a FIFO of partial paths, per-path
-// cycle protection, no global visited set (progressions.md; surface.md §2.B13.5).
+// cycle protection, no global visited set (docs/reference/tools.md#get_learning_progression_paths).
 // Partial paths are stored once each as (node, edge, parent) records, so the
 // queue is the record slice itself and a path costs no copying until admitted.
 func findPaths(img *kgimg.Image, source, target uint32, maxDepth, maxPaths int) *pathSearch {

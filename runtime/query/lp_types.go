@@ -1,8 +1,9 @@
 package query
 
-// The result types of the learning-progression tools (progressions.md,
-// surface.md §2.B13). Every result is an evidence base (ProgressionEvidence)
-// and the tool's own fields.
+// The result types of the learning-progression tools
+// (docs/reference/tools.md#get_learning_progression and the four after it).
+// Every result is an evidence base (ProgressionEvidence) and the tool's own
+// fields.
 
 // ProgressionEvidence is what every progression result carries: the echoed
 // request (its effective form, snapshot pinned), the package's progression

@@ -18,7 +18,7 @@ func stringList(l kgimg.StringList) []string {
 	return out
 }
 
-// NodeCommon holds the fields every node kind shares (surface.md §2.A5); a
+// NodeCommon holds the fields every node kind shares (docs/reference/tools.md); a
 // nil pointer is a property the record does not carry (JSON null).
 type NodeCommon struct {
 	AcademicSubject      *string  `json:"academicSubject"`
@@ -64,7 +64,7 @@ type LearningComponentNode struct {
 	Tags        []string `json:"tags"`
 }
 
-// GraphRelationship is a stored relationship (surface.md §2.A5).
+// GraphRelationship is a stored relationship (docs/reference/tools.md).
 type GraphRelationship struct {
 	AttributionStatement *string  `json:"attributionStatement"`
 	Author               *string  `json:"author"`

@@ -16,7 +16,7 @@ import (
 // ErrUnknownPrompt is returned by GetPrompt for a name no prompt has.
 var ErrUnknownPrompt = errors.New("query: unknown prompt")
 
-// Prompts returns the nine prompts of the surface (surface.md §1.3), in the
+// Prompts returns the nine prompts (docs/reference/prompts.md), in the
 // contract's order.
 func (s *Service) Prompts() []prompt.Def { return prompt.Defs() }
 
@@ -30,7 +30,7 @@ func PromptNames() []string {
 	return out
 }
 
-// GetPrompt renders one prompt (surface.md §4) with its string arguments:
+// GetPrompt renders one prompt (docs/reference/prompts.md) with its string arguments:
 // it validates them (*prompt.ArgError), resolves the package(s) they name,
 // gates on rights (prompt_access_denied) and capabilities, merges each
 // package's embedded prompt config, and returns the one user message with

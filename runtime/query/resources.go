@@ -25,7 +25,7 @@ type document struct {
 	sources        []SourceArtifact
 }
 
-// ResourceMetadata identifies a resource read (surface.md §3.3): its address,
+// ResourceMetadata identifies a resource read (docs/reference/resources.md#reading-rules): its address,
 // kind and representation, its bytes' length and SHA-256, the package it
 // belongs to (where it belongs to one) and the artifacts it comes from.
 type ResourceMetadata struct {
@@ -104,7 +104,8 @@ func denied(format string, args ...any) error {
 	return kgerr.New(kgerr.ResourceAccessDenied, format, args...)
 }
 
-// fullText and standardResources are the rights gates of §3.4.
+// fullText and standardResources are the rights gates of
+// docs/reference/resources.md#reading-rules.
 func fullText(p *catalog.Package) error {
 	r := p.Manifest.Rights
 	if !r.Reviewed() || !r.AllowFullText {
@@ -230,7 +231,7 @@ func (s *Service) availableResources(p *catalog.Package) (kinds, artifacts []str
 
 // Resource is one resource read: its address, media type, bytes (a copy: it
 // does not point into an image), whether they are the raw source bytes (a
-// blob) or a derived document (text), and its metadata (surface.md §3.3).
+// blob) or a derived document (text), and its metadata (docs/reference/resources.md#reading-rules).
 type Resource struct {
 	URI      string
 	MIMEType string
@@ -271,7 +272,8 @@ func (s *Service) ReadResource(uri string) (*Resource, error) {
 // CatalogURI is the fixed resource's address.
 const CatalogURI = catalogURI
 
-// ResourceTemplate is one resource template of the surface (§1.2).
+// ResourceTemplate is one resource template of the surface
+// (docs/reference/resources.md#templates).
 type ResourceTemplate struct{ Name, URITemplate, MIMEType, Title, Description string }
 
 // ResourceTemplates returns the 14 templates, in the contract's order.

@@ -24,7 +24,7 @@ type searchHit struct {
 	rels   []uint32 // and their supports edges
 }
 
-// key is the hit's ordering key and cursor position (surface.md §2.B5): the lead
+// key is the hit's ordering key and cursor position (docs/reference/tools.md#search_standards): the lead
 // term is -score for ranked modes and the normalized code for code modes.
 func (h *searchHit) key(byCode bool) []any {
 	var lead any = -h.score

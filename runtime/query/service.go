@@ -1,5 +1,5 @@
-// Package query answers the questions of the kgfegmcp surface (surface.md §2,
-// §3) over a catalog of opened .kgimg images, without any protocol: framework
+// Package query answers the questions of the kgfegmcp surface (the tools and
+// resources of docs/reference/tools.md and resources.md) over a catalog of opened .kgimg images, without any protocol: framework
 // and catalog listings, standards and their hierarchy context, search,
 // learning components, learning progressions, evidence windows and
 // resources. Requests are validated against the published request schemas,
@@ -27,7 +27,7 @@ const ServerName = "Knowledge Graph For Education Global MCP"
 // Options configure a Service.
 type Options struct {
 	// MaxResourceBytes and MaxResourceSourceBytes are the resource size policy
-	// (surface.md §3.6); zero means the defaults (8 MiB, 32 MiB).
+	// (docs/reference/resources.md#reading-rules); zero means the defaults (8 MiB, 32 MiB).
 	MaxResourceBytes       int64
 	MaxResourceSourceBytes int64
 }

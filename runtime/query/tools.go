@@ -19,7 +19,7 @@ type Tool struct {
 	Request                  *Schema
 	RequestRequired          bool
 	// Flat tools also accept the request's fields as the arguments themselves,
-	// without the request wrapper (compare_framework_evidence, §2.B12).
+	// without the request wrapper (compare_framework_evidence).
 	Flat       bool
 	OutputKeys []string
 	handler
@@ -30,7 +30,7 @@ type Tool struct {
 func (t *Tool) ResultType() reflect.Type { return t.result }
 
 // InputSchema is the published schema of the tool's arguments: an object
-// holding the request (surface.md §2.A1). A Flat tool also takes the
+// holding the request (docs/reference/tools.md#calling-a-tool). A Flat tool also takes the
 // request's fields as the arguments themselves, but publishes only the
 // wrapped form: a top-level anyOf without properties is refused by some
 // clients (the AI SDK) and shown as taking no arguments by others.

@@ -11,7 +11,8 @@ import (
 	"github.com/kgc-project/kgc/schema/profile"
 )
 
-// CompareRequest is a compare_framework_evidence request (surface.md §2.B12):
+// CompareRequest is a compare_framework_evidence request
+// (docs/reference/tools.md#compare_framework_evidence):
 // the same search run independently in each of 2–8 frameworks.
 type CompareRequest struct {
 	Mode                   string       `json:"mode"`

@@ -11,7 +11,7 @@ import (
 )
 
 // ContextRequest asks for a standard's hierarchy context
-// (get_standard_context, surface.md §2.B7). NewContextRequest fills the
+// (docs/reference/tools.md#get_standard_context). NewContextRequest fills the
 // defaults.
 type ContextRequest struct {
 	NodeID                 string   `json:"nodeId"`

@@ -9,7 +9,7 @@ import (
 	"github.com/kgc-project/kgc/schema/ids"
 )
 
-// read_evidence window bounds (surface.md §2.B14).
+// read_evidence window bounds (docs/reference/tools.md#read_evidence).
 const (
 	defaultEvidenceWindow = 16384
 	maxEvidenceWindow     = 32768

@@ -14,7 +14,7 @@ import (
 	"github.com/kgc-project/kgc/schema/manifest"
 )
 
-// Identifier patterns (surface.md §2.A2).
+// Identifier patterns (docs/reference/package-format.md lists the forms).
 const (
 	frameworkPattern = `^[a-z0-9]+(?:-[a-z0-9]+)*$`
 	snapshotPattern  = `^[a-z0-9]+(?:-[a-z0-9]+)*@[a-z0-9]+(?:[._-][a-z0-9]+)*\+[0-9a-f]{12}$`
@@ -222,8 +222,8 @@ type FrameworkList struct {
 	TruncationReason string `json:"truncationReason,omitempty"`
 }
 
-// ListFrameworksRequest filters and pages the catalog (list_frameworks,
-// surface.md §2.B2). The zero value lists everything, 25 at a time.
+// ListFrameworksRequest filters and pages the catalog
+// (docs/reference/tools.md#list_frameworks). The zero value lists everything, 25 at a time.
 type ListFrameworksRequest struct {
 	Cursor             *string  `json:"cursor,omitempty"`
 	GraphTypes         []string `json:"graphTypes,omitempty"`

@@ -10,7 +10,7 @@ import (
 	"github.com/kgc-project/kgc/schema/kgfb"
 )
 
-// Selector names one standard exactly (surface.md §2.A3), discriminated by
+// Selector names one standard exactly (docs/reference/tools.md#get_standard), discriminated by
 // IdentifierType: node_id, case_identifier_uuid, case_identifier_uri and,
 // for the progression tools, statement_code. Only the field the type names
 // is set.
@@ -148,7 +148,8 @@ func standardURI(p *catalog.Package, id string) string {
 
 // StandardRequest asks for one standard (get_standard, and
 // get_learning_components_for_standard). At least one of FrameworkID and
-// SnapshotID is required (surface.md §2.A4).
+// SnapshotID is required: a frameworkId alone routes to its unique current
+// snapshot (docs/reference/errors.md#ambiguous_framework).
 type StandardRequest struct {
 	FrameworkID *string  `json:"frameworkId"`
 	SnapshotID  *string  `json:"snapshotId"`

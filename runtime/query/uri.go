@@ -12,7 +12,7 @@ const (
 	catalogURI = scheme + "catalog"
 )
 
-// The 14 resource templates (surface.md §1.2), by resource name, with the
+// The 14 resource templates (docs/reference/resources.md#templates), by resource name, with the
 // title and description a host shows for them.
 var templates = []struct{ name, template, title, description string }{
 	{"framework", "kgfegmcp://framework/{framework_id}", "Framework",

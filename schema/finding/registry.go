@@ -1,6 +1,6 @@
 package finding
 
-// Stage is the gate stage that reports a finding (surface.md §6.5), in gate order.
+// Stage is the gate stage that reports a finding (docs/validation.md), in gate order.
 type Stage string
 
 // The gate stages, in the order they run.

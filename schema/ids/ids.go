@@ -1,5 +1,5 @@
 // Package ids validates the identifier types of the graph-package contract
-// (surface.md §2.A2): framework, snapshot, package, profile and version tokens,
+// (docs/reference/package-format.md): framework, snapshot, package, profile and version tokens,
 // opaque node and relationship identifiers, language tags, SHA-256 digests and
 // artifact names and paths. Each Check function returns "" when the value is valid
 // and a short reason otherwise, so callers can turn it into a finding.

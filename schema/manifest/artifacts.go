@@ -5,7 +5,7 @@ import (
 	"sort"
 )
 
-// Built-in artifact logical names (surface.md §6.2).
+// Built-in artifact logical names (docs/reference/package-format.md).
 const (
 	Nodes                         = "nodes"
 	Relationships                 = "relationships"
@@ -102,7 +102,7 @@ type Artifact struct {
 }
 
 // LPObjectCountKeys are the object counts a learning-progression summary may
-// carry (surface.md §3.7).
+// carry (docs/reference/package-format.md#learning-progressions).
 var LPObjectCountKeys = []string{
 	"accepted_claims", "builds_towards_claims", "builds_towards_relationships", "candidate_pairs",
 	"final_claims", "generation_failure_attempts", "identifier_collisions", "needs_review_claims",

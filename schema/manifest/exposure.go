@@ -2,7 +2,8 @@ package manifest
 
 import "github.com/kgc-project/kgc/schema/rights"
 
-// Exposure classes of the closed artifact exposure policy (surface.md §3.5).
+// Exposure classes of the closed artifact exposure policy
+// (docs/reference/resources.md#artifact-exposure-classes).
 type Exposure uint8
 
 // Exposure classes. None means the artifact has no exposure contract and is never

@@ -1,4 +1,5 @@
-// Package manifest decodes and checks package_manifest.json (surface.md §6.2):
+// Package manifest decodes and checks package_manifest.json
+// (docs/reference/package-format.md#manifest-package_manifestjson):
 // strictly (one UTF-8 object, duplicate keys and unknown fields rejected, exact
 // JSON types), with explicit version dispatch (manifest 1.0 and 1.1), reporting
 // every problem as a finding rather than stopping at the first.

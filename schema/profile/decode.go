@@ -11,7 +11,7 @@ import (
 )
 
 // Decode decodes profile bytes strictly and validates the profile on its own
-// (surface.md §6.4). It returns the profile (nil when the bytes are not one JSON
+// (docs/reference/profile-format.md). It returns the profile (nil when the bytes are not one JSON
 // object), its compiled regexes, and every finding. path is the profile's path
 // relative to the profile root, used in findings.
 func Decode(data []byte, path string) (*Profile, *Compiled, []finding.Finding) {

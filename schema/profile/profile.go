@@ -1,4 +1,5 @@
-// Package profile decodes and validates interpretation profiles (surface.md §6.4):
+// Package profile decodes and validates interpretation profiles
+// (docs/reference/profile-format.md):
 // the statement types, hierarchy, grade mappings, code-search policy, language
 // policy and rights that say how one framework's package is read. Decode reports
 // every problem as a finding; Compiled holds the profile's regexes ready to use.

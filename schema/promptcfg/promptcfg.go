@@ -1,5 +1,5 @@
 // Package promptcfg decodes and validates framework prompt configurations
-// (surface.md §6.6): optional per-profile guidance overlays that append to or
+// (docs/reference/prompt-config-format.md): optional per-profile guidance overlays that append to or
 // replace the soft-guidance sections of the prompt library.
 package promptcfg
 
@@ -17,7 +17,7 @@ import (
 // FileName is the prompt config's file name beside its profile version.
 const FileName = "prompts.json"
 
-// Limits of §6.6 and §5.4.
+// Limits of a prompt config (docs/reference/prompt-config-format.md#fields).
 const (
 	MaxBytes               = 65536
 	MaxInstructionChars    = 1000

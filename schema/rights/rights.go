@@ -1,5 +1,6 @@
 // Package rights decodes the RightsPolicy shared by manifests and profiles
-// (surface.md §6.7) and answers the resource gates built on it (§3.4–3.5).
+// (docs/reference/package-format.md) and answers the resource gates built on it
+// (docs/reference/resources.md).
 package rights
 
 import (
