@@ -5,7 +5,7 @@ FLATC ?= flatc
 # The default target builds the shipped packages into build/.
 all: images
 
-.PHONY: help all build dist dist-check oci mcpb mcpclients test skipped vet fmt-check check-generated generate run validate images generate-packages bench fuzz clean
+.PHONY: help all build dist dist-check oci mcpb mcpclients test announce skipped vet fmt-check check-generated generate run validate images generate-packages bench fuzz clean
 help:
 	@echo "make            build the shipped packages into build/*.kgimg"
 	@echo "make run        the main job: build packages/ into build/*.kgimg and serve them on http://127.0.0.1:8000/mcp"
@@ -76,12 +76,16 @@ mcpclients:
 # only under -v: each such test appends a line to $$KGC_SKIP_LOG
 # (internal/imgtest.Corpus), printed at the end, pass or fail.
 SKIP_LOG = build/skipped-tests.txt
-test: fmt-check vet check-generated mcpclients
+test: announce fmt-check vet check-generated mcpclients
 	@mkdir -p build && rm -f $(SKIP_LOG)
 	KGC_SKIP_LOG=$(CURDIR)/$(SKIP_LOG) $(GO) test -race -count=1 ./... || { $(MAKE) -s skipped; exit 1; }
 	$(GO) test -count=1 ./runtime/mcpserver
 	cd deploy/kubernetes && $(GO) vet ./... && $(GO) test -count=1 ./...
 	@$(MAKE) -s skipped
+
+# announce says up front what make test may fetch or install.
+announce:
+	@echo "make test: Go modules are fetched from the module proxy if missing; flatc (Debian's flatbuffers-compiler, via apt-get when run as root) and the pinned npm MCP clients (tools/mcpclients) are installed if missing; each install says so, and without them the tests that need them skip visibly."
 
 # skipped prints what make test skipped for want of the corpus.
 skipped:

@@ -10,6 +10,7 @@ if command -v flatc >/dev/null 2>&1; then
   exit 0
 fi
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "tools/install-flatc.sh: flatc is missing; installing Debian's flatbuffers-compiler with apt-get (running as root)" >&2
   if apt-get install -y -q flatbuffers-compiler >/dev/null 2>&1 ||
      { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q flatbuffers-compiler >/dev/null 2>&1; }; then
     command -v flatc >/dev/null 2>&1 && exit 0

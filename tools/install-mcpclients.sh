@@ -15,6 +15,7 @@ want=$(sha256sum package-lock.json | cut -d' ' -f1)
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
   exit 0
 fi
+echo "tools/install-mcpclients.sh: installing the pinned npm MCP clients into tools/mcpclients/node_modules (npm ci, from the npm registry)" >&2
 if ! npm ci --no-audit --no-fund --loglevel=error >&2; then
   echo "tools/install-mcpclients.sh: npm ci failed" >&2
   exit 3
