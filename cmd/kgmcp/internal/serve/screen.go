@@ -81,13 +81,12 @@ func preAnswer(m message, unknown bool) *jsonrpc.Error {
 		return &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("method not found: %q", m.Method)}
 	}
 	params := m.params()
-	if e := checkDecodable(m.Method, params); e != nil {
-		return e
-	}
 	if m.Method == "logging/setLevel" {
-		return mcpserver.CheckSetLevelParams(params)
+		if e := mcpserver.CheckSetLevelParams(params); e != nil {
+			return e // names the levels
+		}
 	}
-	return nil
+	return checkDecodable(m.Method, params)
 }
 
 // checkParams is the stdio side of screening: the error response to send
