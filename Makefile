@@ -90,7 +90,7 @@ announce:
 # skipped prints what make test skipped for want of the corpus.
 skipped:
 	@if [ -s $(SKIP_LOG) ]; then cat $(SKIP_LOG); fi
-	@if [ ! -d ../shared/corpus ]; then echo "WARNING: ../shared/corpus is absent: the tests that need it were skipped; the tests listed above were skipped"; fi
+	@if [ ! -d ../shared/corpus ]; then echo "WARNING: ../shared/corpus is absent: the tests listed above, which need it, were skipped"; fi
 
 ADDR ?= 127.0.0.1:8000
 # The main job: build the shipped images, then serve them over Streamable HTTP

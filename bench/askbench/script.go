@@ -66,15 +66,9 @@ var script = []Question{
 		ID: "q2", Asker: "teacher",
 		Text: "I teach Primary 1 in Nigeria. Which objectives cover addition?",
 		Steps: []Step{
-			{Tool: "search_standards", Args: `{"request":{"mode":"text","query":"addition","match":{"matchMode":"stems","operator":"all"},"snapshotIds":["{{nigeria_lc}}"],"localGradeLabels":["PRIMARY ONE"],"includeGroupings":true}}`,
-				Extract: []Extract{
-					{"p1_addition_1", `(<id>) \| Topic \(grouping\) \| PRIMARY ONE\n\s*1\. Addition\n`},
-					{"p1_addition_3", `(<id>) \| Topic \(grouping\) \| PRIMARY ONE\n\s*3\. Addition\n`},
-				}},
-			{Tool: "get_standard_context", Args: `{"request":{"frameworkId":"nigeria-nerdc-mathematics-primary-1-3","snapshotId":"{{nigeria_lc}}","nodeId":"{{p1_addition_1}}"}}`,
-				Needed: "needed because a topic hit does not list its objectives, and the objective hits are only those that use the word (is topic \"1. Addition\" complete?)"},
-			{Tool: "get_standard_context", Args: `{"request":{"frameworkId":"nigeria-nerdc-mathematics-primary-1-3","snapshotId":"{{nigeria_lc}}","nodeId":"{{p1_addition_3}}"}}`,
-				Needed: "needed because a topic hit does not list its objectives: topic \"3. Addition\" also holds \"find missing numbers in a statement\", which does not say \"add\""},
+			// Each topic hit lists its objectives (by hit number where they
+			// are hits too): no get_standard_context of the two topics.
+			{Tool: "search_standards", Args: `{"request":{"mode":"text","query":"addition","match":{"matchMode":"stems","operator":"all"},"snapshotIds":["{{nigeria_lc}}"],"localGradeLabels":["PRIMARY ONE"],"includeGroupings":true}}`},
 		},
 		Facts: []Fact{
 			has("objective: add two whole numbers from 1 to 3", "add two whole numbers from 1 to 3 with sum less than 5"),
@@ -99,7 +93,7 @@ var script = []Question{
 				Extract: []Extract{{"p2_fractions", `"2\. Fractions" \((<id>)\)`}}},
 			// The arguments the zero-match hint of the search proposes.
 			{Tool: "get_standard_context", Args: `{"request":{"childDepth":3,"frameworkId":"nigeria-nerdc-mathematics-primary-1-3","includeDescendants":true,"nodeId":"{{p2_fractions}}","snapshotId":"{{nigeria_lc}}"}}`,
-				Needed: "needed because the Primary 2 objectives under the topic \"2. Fractions\" do not use the word; the search names the topic (a grouping) but not its objectives"},
+				Needed: "needed because the Primary 2 objectives under the topic \"2. Fractions\" do not use the word and the search finds no hit: its suggestion names the topic and the call that lists its objectives (a grouping hit would list them; a suggestion does not)"},
 		},
 		Facts: []Fact{
 			has("objective: divide into two and four equal parts", "divide a collection of concrete objects into two equal parts and four equal parts"),
@@ -117,10 +111,9 @@ var script = []Question{
 		Steps: []Step{
 			{Tool: "search_standards", Args: `{"request":{"mode":"text","query":"identify a square, a rectangle, a circle and a triangle","match":{"matchMode":"exact_phrase"},"snapshotIds":["{{nigeria_lc}}"],"localGradeLabels":["PRIMARY TWO"]}}`,
 				Extract: []Extract{{"p2_shapes", `(<id>) \| [^\n]*\| PRIMARY TWO\n\s*Pupils should be able to: 1\. identify a square`}}},
-			{Tool: "get_learning_components_for_standard", Args: `{"request":{"frameworkId":"nigeria-nerdc-mathematics-primary-1-3","snapshotId":"{{nigeria_lc}}","identifier":{"identifierType":"node_id","nodeId":"{{p2_shapes}}"}}}`,
-				Extract: []Extract{{"p1_shapes", `also supports: (<id>) \[grade 1`}}},
-			{Tool: "get_standard", Args: `{"request":{"frameworkId":"nigeria-nerdc-mathematics-primary-1-3","snapshotId":"{{nigeria_lc}}","identifier":{"identifierType":"node_id","nodeId":"{{p1_shapes}}"}}}`,
-				Needed: "needed because \"also supports\" names the other standard by ID and normalized grade only, without its statement or grade label"},
+			// "also supports" names each other standard with its grade label
+			// and statement: no get_standard of the Primary 1 objective.
+			{Tool: "get_learning_components_for_standard", Args: `{"request":{"frameworkId":"nigeria-nerdc-mathematics-primary-1-3","snapshotId":"{{nigeria_lc}}","identifier":{"identifierType":"node_id","nodeId":"{{p2_shapes}}"}}}`},
 		},
 		Facts: []Fact{
 			has("the four components", "Identify a square", "Identify a rectangle", "Identify a circle", "Identify a triangle"),
@@ -130,6 +123,7 @@ var script = []Question{
 			standardURI("URI of the Primary 2 objective", nigeriaLC, "25f29d93-332b-5c2d-9083-a4476182f04e"),
 			has("the Primary 1 objective they also support", "identify a Square, a Rectangle and a Circle"),
 			has("its grade label PRIMARY ONE", "PRIMARY ONE"),
+			standardURI("URI of the Primary 1 objective", nigeriaLC, "0a31b8f7-ec0b-5b70-8424-a7611b9aece8"),
 			has("attribution (Nigeria)", attrNigeria),
 		},
 	},
@@ -214,9 +208,9 @@ var script = []Question{
 		ID: "q9", Asker: "teacher",
 		Text: "Which Nigeria learning components (skills) involve money, and which standards do they support?",
 		Steps: []Step{
+			// Each hit names the standards it supports with grade label and
+			// statement: no search_standards for them.
 			{Tool: "search_learning_components", Args: `{"request":{"mode":"learning_component_text","query":"money","match":{"matchMode":"stems","operator":"all"},"snapshotIds":["{{nigeria_lc}}"]}}`},
-			{Tool: "search_standards", Args: `{"request":{"mode":"text","query":"money","match":{"matchMode":"stems","operator":"all"},"snapshotIds":["{{nigeria_lc}}"]}}`,
-				Needed: "needed because the component hits give each supported standard as an ID and a normalized grade only, without its statement or grade label"},
 		},
 		Facts: []Fact{
 			has("the components", "Perform simple multiplication involving money with product not exceeding ₦20", "Shop effectively with money not greater than ₦20 using the idea of subtraction",

@@ -127,8 +127,12 @@ func countsObject(c manifest.Counts) Counts {
 
 // PackageSummary is a graph package inside a framework snapshot.
 type PackageSummary struct {
-	Capabilities       Capabilities    `json:"capabilities"`
-	Counts             Counts          `json:"counts"`
+	Capabilities Capabilities `json:"capabilities"`
+	Counts       Counts       `json:"counts"`
+	// CreatedAt is when the package was made (its manifest's createdAt,
+	// RFC 3339; beyond the contract): of two snapshots, the later one is
+	// the newer build.
+	CreatedAt          string          `json:"createdAt"`
 	IncludedGraphTypes []string        `json:"includedGraphTypes"`
 	PackageIdentity    PackageIdentity `json:"packageIdentity"`
 	ProfileFacets      ProfileFacets   `json:"profileFacets"`
@@ -141,7 +145,7 @@ func packageSummary(p *catalog.Package) PackageSummary {
 	return PackageSummary{
 		PackageIdentity: packageIdentity(p), Capabilities: capabilitiesObject(m.Capabilities), Counts: countsObject(m.Counts),
 		ProfileFacets: profileFacets(p), Rights: m.Rights, ValidationStatus: m.Validation.Status,
-		IncludedGraphTypes: m.IncludedGraphTypes,
+		IncludedGraphTypes: m.IncludedGraphTypes, CreatedAt: m.CreatedAt,
 	}
 }
 

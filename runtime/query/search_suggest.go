@@ -2,12 +2,14 @@ package query
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/kgc-project/kgc/internal/canonjson"
 	"github.com/kgc-project/kgc/internal/textnorm"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/schema/kgfb"
 )
 
 // A search that finds little says why, with the calls that do find more
@@ -158,4 +160,75 @@ func activeFilters(r StandardSearchRequest) []filterField {
 	add("normalizedStatementTypes", len(r.NormalizedStatementTypes) > 0, func(x *StandardSearchRequest) { x.NormalizedStatementTypes = nil })
 	add("normalizedSubjects", len(r.NormalizedSubjects) > 0, func(x *StandardSearchRequest) { x.NormalizedSubjects = nil })
 	return out
+}
+
+// A grouping hit of search_standards (a topic, a strand, a chapter) names
+// its direct children (beyond the contract): a topic's objectives often do
+// not repeat the words that found the topic, and "which objectives cover
+// this" should need no get_standard_context. The lists are bounded, per hit
+// and per page, so that a page of groupings stays small; a count says how
+// many children each grouping has in all.
+
+// Bounds of the children listed with grouping hits.
+const (
+	maxHitChildren  = 10 // listed per grouping hit
+	maxPageChildren = 20 // listed per page, over all its grouping hits
+)
+
+// groupingType is the normalized statement type of grouping records.
+const groupingType = "Standard Grouping"
+
+// HitChildren are a grouping hit's direct children: Count in all, the
+// first of them (in hierarchy order) in Nodes.
+type HitChildren struct {
+	Count int            `json:"count"`
+	Nodes []ChildSummary `json:"nodes"`
+}
+
+// ChildSummary names one child: its code, type and statement.
+type ChildSummary struct {
+	Description             *string `json:"description"`
+	NodeID                  string  `json:"nodeId"`
+	NormalizedStatementType *string `json:"normalizedStatementType"`
+	StatementCode           *string `json:"statementCode"`
+	StatementType           *string `json:"statementType"`
+}
+
+// childBudget is how many more children a page may list.
+type childBudget struct{ left int }
+
+// newChildBudget is the budget of one page.
+func newChildBudget() *childBudget { return &childBudget{left: maxPageChildren} }
+
+// children lists the direct children of n when n is a grouping (nil for any
+// other record, and for a nil budget), taking what it lists from the budget.
+func (b *childBudget) children(p *catalog.Package, n uint32) *HitChildren {
+	img := p.Img
+	if b == nil || img.NodeString(n, kgimg.NodeNormalizedStatementType) != groupingType {
+		return nil
+	}
+	nb, ed := img.Adjacency(kgfb.RelLabelHasChild, kgfb.DirectionOut).Row(n)
+	idx := make([]int, nb.Len())
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, c int) bool { return relLess(img, ed.At(idx[a]), ed.At(idx[c])) })
+	k := min(len(idx), maxHitChildren, b.left)
+	b.left -= k
+	out := &HitChildren{Count: len(idx), Nodes: make([]ChildSummary, 0, k)}
+	for _, i := range idx[:k] {
+		out.Nodes = append(out.Nodes, childSummary(img, nb.At(i)))
+	}
+	return out
+}
+
+// childSummary is the ChildSummary of node c.
+func childSummary(img *kgimg.Image, c uint32) ChildSummary {
+	return ChildSummary{
+		NodeID:                  img.NodeString(c, kgimg.NodeID),
+		StatementCode:           nodeString(img, c, kgimg.NodeStatementCode, kgimg.PStatementCode),
+		StatementType:           nodeString(img, c, kgimg.NodeStatementType, kgimg.PStatementType),
+		NormalizedStatementType: nodeString(img, c, kgimg.NodeNormalizedStatementType, kgimg.PNormalizedStatementType),
+		Description:             nodeString(img, c, kgimg.NodeDescription, kgimg.PDescription),
+	}
 }

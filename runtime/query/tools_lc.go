@@ -79,22 +79,34 @@ func confidence(img *kgimg.Image, r uint32) *float64 {
 	return nil
 }
 
-// SupportedStandard summarizes a standard a learning component supports.
+// SupportedStandard summarizes a standard a learning component supports:
+// enough to name, place by grade and cite it without get_standard.
 type SupportedStandard struct {
-	Description       *string  `json:"description"`
-	GradeLevels       []string `json:"gradeLevels"`
+	Description *string  `json:"description"`
+	GradeLevels []string `json:"gradeLevels"`
+	// LocalGradeLabels are the profile's grade labels of the standard (as a
+	// search hit's facets resolve them; beyond the contract).
+	LocalGradeLabels  []string `json:"localGradeLabels"`
 	NodeID            string   `json:"nodeId"`
 	StatementCode     *string  `json:"statementCode"`
 	SupportConfidence *float64 `json:"supportConfidence"`
+	// StandardURI is the standard's resource, to cite it by (beyond the
+	// contract).
+	StandardURI string `json:"standardUri"`
 }
 
-func supportedSummary(img *kgimg.Image, std, rel uint32) SupportedStandard {
+// supportedSummary is the SupportedStandard of std, supported through rel.
+func supportedSummary(p *catalog.Package, std, rel uint32) SupportedStandard {
+	img := p.Img
+	id := img.NodeString(std, kgimg.NodeID)
 	return SupportedStandard{
-		NodeID:            img.NodeString(std, kgimg.NodeID),
+		NodeID:            id,
 		StatementCode:     nodeString(img, std, kgimg.NodeStatementCode, kgimg.PStatementCode),
 		Description:       nodeString(img, std, kgimg.NodeDescription, kgimg.PDescription),
 		GradeLevels:       stringList(img.NodeGradeLevel(std)),
+		LocalGradeLabels:  facetEvidence(p, std).ResolvedLocalGradeLabels,
 		SupportConfidence: confidence(img, rel),
+		StandardURI:       standardURI(p, id),
 	}
 }
 
@@ -151,7 +163,7 @@ func componentContext(p *catalog.Package, n uint32, depth int) *ComponentContext
 	}
 	for i := 0; i < stds.Len(); i++ {
 		std, rel := stds.At(i), rels.At(i)
-		out.Placements = append(out.Placements, Placement{SupportedStandard: supportedSummary(img, std, rel), HierarchyPath: hierarchyPath(img, std, depth)})
+		out.Placements = append(out.Placements, Placement{SupportedStandard: supportedSummary(p, std, rel), HierarchyPath: hierarchyPath(img, std, depth)})
 		out.SupportedStandards = append(out.SupportedStandards, SupportedRecord{Relationship: graphRelationship(img, rel), Standard: standardNode(img, std)})
 	}
 	return out
@@ -200,7 +212,7 @@ func componentsForStandard(p *catalog.Package, std uint32) *StandardComponentsRe
 		all, allRels := img.Adjacency(kgfb.RelLabelSupports, kgfb.DirectionOut).Row(lc)
 		sup := make([]SupportedStandard, 0, all.Len())
 		for j := 0; j < all.Len(); j++ {
-			sup = append(sup, supportedSummary(img, all.At(j), allRels.At(j)))
+			sup = append(sup, supportedSummary(p, all.At(j), allRels.At(j)))
 		}
 		node, rel := componentNode(img, lc), graphRelationship(img, rels.At(i))
 		comps = append(comps, StandardComponent{Node: node, Relationship: rel, SupportedStandards: sup,

@@ -11,7 +11,7 @@ import (
 	"github.com/kgc-project/kgc/schema/profile"
 )
 
-// MaxTextQueryTokens bounds a standards text query, repeats counted (§5.4).
+// MaxTextQueryTokens bounds a standards text query, repeats counted.
 const MaxTextQueryTokens = 32
 
 const (
@@ -58,7 +58,8 @@ func textQuery() *Schema { return str(1, 512, "") }
 // codeQuery is a code query: 1–256 characters.
 func codeQuery() *Schema { return str(1, 256, "a statement code as authored, e.g. B5.2.3.1") }
 
-// StandardSearchRequest is a search_standards request (surface.md §2.B5): a
+// StandardSearchRequest is a search_standards request
+// (docs/reference/tools.md#search_standards): a
 // Mode (text, code_exact or code_prefix), its Query, for text the Match
 // policy, and facet filters.
 type StandardSearchRequest struct {
@@ -337,9 +338,10 @@ func (s *Service) searchStandards(_ context.Context, r StandardSearchRequest) (*
 	if err := matchStandards(run, pkgs, &r, tokens, queryTerms); err != nil {
 		return nil, err
 	}
+	kids := newChildBudget()
 	paged, err := searchPage(s, run, pagingInput{tool: "search_standards", mode: r.Mode, cursor: r.Cursor, limit: r.Limit,
 		request: r.effective(), byCode: r.Mode != "text", pkgs: pkgs, scope: scope},
-		func(h *searchHit) StandardHit { return standardHit(h, r.Mode, queryTerms, run.hits) })
+		func(h *searchHit) StandardHit { return standardHit(h, r.Mode, queryTerms, run.hits, kids) })
 	if err != nil {
 		return nil, err
 	}
@@ -408,7 +410,10 @@ type StandardHit struct {
 	// Location and StandardURI place and cite the hit without another call
 	// (beyond the contract).
 	Location
-	StandardURI     string          `json:"standardUri"`
+	StandardURI string `json:"standardUri"`
+	// Children lists a grouping hit's direct children (beyond the contract;
+	// null for any other hit).
+	Children        *HitChildren    `json:"children"`
 	EpistemicStatus string          `json:"epistemicStatus"`
 	Facets          FacetEvidence   `json:"facets"`
 	MatchedFields   []MatchedField  `json:"matchedFields"`
@@ -420,8 +425,9 @@ type StandardHit struct {
 	Warnings        []SearchWarning `json:"warnings"`
 }
 
-// standardHit builds a search_standards hit.
-func standardHit(h *searchHit, mode string, queryTerms int, all []*searchHit) StandardHit {
+// standardHit builds a search_standards hit, a grouping's with the children
+// kids lets it list.
+func standardHit(h *searchHit, mode string, queryTerms int, all []*searchHit, kids *childBudget) StandardHit {
 	p, img, n := h.pkg, h.pkg.Img, h.node
 	scopes := codeScopes(p, n)
 	warnings := []SearchWarning{}
@@ -445,6 +451,7 @@ func standardHit(h *searchHit, mode string, queryTerms int, all []*searchHit) St
 		RetrievalMethod: mode, EpistemicStatus: "retrieval_candidate", Score: scoreObject(algorithm, h, queryTerms),
 		MatchedTerms: h.terms, MatchedFields: []MatchedField{field}, CodeMatch: cm, Warnings: warnings,
 		Location: locationOf(img, n), StandardURI: standardURI(p, img.NodeString(n, kgimg.NodeID)),
+		Children: kids.children(p, n),
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 	"github.com/kgc-project/kgc/schema/kgfb"
 )
 
-// Learning-component search modes (surface.md §2.B8).
+// Learning-component search modes (docs/reference/tools.md#search_learning_components).
 const (
 	lcText       = "learning_component_text"
 	lcTag        = "learning_component_tag"
@@ -24,8 +24,8 @@ var lcAlgorithm = map[string]string{
 	lcCodeExact: "supported_code_exact_v1", lcCodePrefix: "supported_code_prefix_v1",
 }
 
-// ComponentSearchRequest is a search_learning_components request (surface.md
-// §2.B8): a Mode (learning_component_text, _tag, _supported_code_exact or
+// ComponentSearchRequest is a search_learning_components request
+// (docs/reference/tools.md#search_learning_components): a Mode (learning_component_text, _tag, _supported_code_exact or
 // _supported_code_prefix), its Query, and for text the Match policy.
 type ComponentSearchRequest struct {
 	SearchScope
@@ -233,7 +233,7 @@ func componentHit(h *searchHit, mode string, queryTerms int) ComponentHit {
 		}
 	default:
 		for i, std := range h.stds {
-			matchedCodes = append(matchedCodes, supportedSummary(img, std, h.rels[i]))
+			matchedCodes = append(matchedCodes, supportedSummary(p, std, h.rels[i]))
 			fields = append(fields, MatchedField{Field: "supported_statement_code", MatchedTerms: h.terms,
 				SourceValue: img.NodeString(std, kgimg.NodeStatementCode)})
 		}
@@ -241,7 +241,7 @@ func componentHit(h *searchHit, mode string, queryTerms int) ComponentHit {
 	stds, rels := img.Adjacency(kgfb.RelLabelSupports, kgfb.DirectionOut).Row(n)
 	supported := make([]SupportedStandard, 0, stds.Len())
 	for i := 0; i < stds.Len(); i++ {
-		supported = append(supported, supportedSummary(img, stds.At(i), rels.At(i)))
+		supported = append(supported, supportedSummary(p, stds.At(i), rels.At(i)))
 	}
 	return ComponentHit{
 		Node: componentNode(img, n), PackageIdentity: packageIdentity(p), RetrievalMethod: mode,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgimg"
@@ -102,7 +103,13 @@ type CodePresence struct {
 type MultiParentStatistics struct {
 	MaximumParentCount      int           `json:"maximumParentCount"`
 	ParentCountDistribution []ParentCount `json:"parentCountDistribution"`
-	TargetCount             int           `json:"targetCount"`
+	// ParentStatementTypes counts the items' sets of parent statement types,
+	// each set its distinct types sorted and joined by " + " (the framework
+	// root as "(framework root)"); StatementTypeCounts the items' own types
+	// (both beyond the contract).
+	ParentStatementTypes []ValueCount `json:"parentStatementTypes"`
+	StatementTypeCounts  []ValueCount `json:"statementTypeCounts"`
+	TargetCount          int          `json:"targetCount"`
 }
 
 // UnresolvedRelationshipSummary counts the hierarchy edges by resolution.
@@ -145,6 +152,7 @@ func statistics(p *catalog.Package) Statistics {
 	noGrade, noType, noNormType := 0, 0, 0
 	parentDist := map[int]int{}
 	maxParents, multi := 0, 0
+	multiTypes, multiParentTypes, multiNoType := counter{}, counter{}, 0
 	up := img.Adjacency(kgfb.RelLabelHasChild, kgfb.DirectionIn)
 	for n := 0; n < img.NodeCount(); n++ {
 		o := uint32(n)
@@ -190,6 +198,12 @@ func statistics(p *catalog.Package) Statistics {
 		maxParents = max(maxParents, pc)
 		if pc > 1 {
 			multi++
+			if t := img.NodeString(o, kgimg.NodeStatementType); t != "" {
+				multiTypes[t]++
+			} else {
+				multiNoType++
+			}
+			multiParentTypes[parentTypes(img, up, o)]++
 		}
 	}
 	// Minimum structural depth of every node reachable from the root.
@@ -235,6 +249,7 @@ func statistics(p *catalog.Package) Statistics {
 		MaximumStructuralDepth:           maxDepth,
 		MinimumStructuralDepthCounts:     intCounts(depthCounts, func(k, n int) DepthCount { return DepthCount{Depth: k, Count: n} }),
 		MultiParent: MultiParentStatistics{MaximumParentCount: maxParents, TargetCount: multi,
+			StatementTypeCounts: multiTypes.list(multiNoType), ParentStatementTypes: multiParentTypes.list(0),
 			ParentCountDistribution: intCounts(parentDist, func(k, n int) ParentCount { return ParentCount{ParentCount: k, NodeCount: n} })},
 		UnresolvedRelationships: UnresolvedRelationshipSummary{ResolvedCount: hierarchy - unresolved, StatusCounts: statuses.list(0), UnresolvedCount: unresolved},
 		UnreachableNodeCount:    standardsNodes - len(depths),
@@ -244,6 +259,27 @@ func statistics(p *catalog.Package) Statistics {
 			HasLearningProgressions: p.Manifest.Capabilities.HasLearningProgressions, HasLearningProgressionProvenance: p.Manifest.Capabilities.HasLearningProgressionProvenance,
 		},
 	}
+}
+
+// parentTypes names the distinct statement types of n's parents, sorted and
+// joined by " + " ("(framework root)" for the root, "(none)" for an untyped
+// item).
+func parentTypes(img *kgimg.Image, up kgimg.Adjacency, n uint32) string {
+	parents, _ := up.Row(n)
+	var types []string
+	for i := 0; i < parents.Len(); i++ {
+		t := "(framework root)"
+		if m := parents.At(i); img.NodeKind(m) != kgfb.NodeKindFramework {
+			if t = img.NodeString(m, kgimg.NodeStatementType); t == "" {
+				t = "(none)"
+			}
+		}
+		if !contains(types, t) {
+			types = append(types, t)
+		}
+	}
+	sort.Strings(types)
+	return strings.Join(types, " + ")
 }
 
 // bfsAll returns the minimum hasChild depth of every node reachable from root.

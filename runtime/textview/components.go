@@ -23,7 +23,7 @@ func component(w *writer, r *query.ComponentResult, records []query.SupportedRec
 		rec[s.Standard.NodeID] = s
 	}
 	for i, p := range r.Placements {
-		w.line("%d. %s", i+1, supportedBrief(p.SupportedStandard))
+		w.line("%d. %s", i+1, supportedBrief(p.SupportedStandard, false))
 		w.line("   %s", or(flat(deref(p.Description)), "(no description)"))
 		w.line("   in: %s", or(path(p.HierarchyPath), "top level"))
 		if s, ok := rec[p.NodeID]; ok {

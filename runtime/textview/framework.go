@@ -92,7 +92,8 @@ func snapshot(w *writer, f query.FrameworkSnapshot, indent string) {
 		if c.BuildsTowardsRelationships+c.RelatesToRelationships > 0 {
 			contents = append(contents, fmt.Sprintf("%d buildsTowards and %d relatesTo progression edges", c.BuildsTowardsRelationships, c.RelatesToRelationships))
 		}
-		w.line("%scontains %s: %s; validation %s", indent, list(p.IncludedGraphTypes), strings.Join(contents, ", "), p.ValidationStatus)
+		w.line("%scontains %s: %s; validation %s; package created %s", indent, list(p.IncludedGraphTypes), strings.Join(contents, ", "),
+			p.ValidationStatus, or(p.CreatedAt, "(not stated)"))
 		w.line("%srights: %s", indent, rightsBrief(p.Rights))
 		w.line("%s%s", indent, attribution(p.Rights))
 	}
@@ -111,16 +112,17 @@ func paren(s string) string {
 // differences says what tells several snapshots of one framework apart.
 func differences(fs []query.FrameworkSnapshot) string {
 	describe := func(f query.FrameworkSnapshot) string {
-		var types []string
+		var types, created []string
 		var items, comps, edges int64
 		for _, p := range f.GraphPackages {
+			created = append(created, p.CreatedAt)
 			types = append(types, p.IncludedGraphTypes...)
 			items += p.Counts.ItemNodes
 			comps += p.Counts.LearningComponentNodes
 			edges += p.Counts.BuildsTowardsRelationships + p.Counts.RelatesToRelationships
 		}
-		return fmt.Sprintf("%s has %s; %d standards, %d learning components, %d progression edges; version %s",
-			f.SnapshotID, list(types), items, comps, edges, f.SourceMetadata.SourceVersion)
+		return fmt.Sprintf("%s has %s; %d standards, %d learning components, %d progression edges; version %s, created %s",
+			f.SnapshotID, list(types), items, comps, edges, f.SourceMetadata.SourceVersion, or(list(created), "(not stated)"))
 	}
 	out := make([]string, len(fs))
 	for i, f := range fs {
@@ -153,7 +155,12 @@ func statistics(w *writer, r *query.StatisticsResult) {
 	w.line("Items per depth: %s.", or(strings.Join(depths, ", "), "none"))
 	w.line("Codes: %d coded, %d uncoded.", s.CodePresence.CodedItemCount, s.CodePresence.UncodedItemCount)
 	mp := s.MultiParent
-	w.line("Multi-parent: %d items with more than one parent (at most %d).", mp.TargetCount, mp.MaximumParentCount)
+	if mp.TargetCount > 0 {
+		w.line("Multi-parent: %d items with more than one parent (at most %d); their types: %s; their parents' types: %s.",
+			mp.TargetCount, mp.MaximumParentCount, counts(mp.StatementTypeCounts), counts(mp.ParentStatementTypes))
+	} else {
+		w.line("Multi-parent: %d items with more than one parent (at most %d).", mp.TargetCount, mp.MaximumParentCount)
+	}
 	u := s.UnresolvedRelationships
 	w.line("Hierarchy edges: %d resolved, %d unresolved (%s).", u.ResolvedCount, u.UnresolvedCount, or(counts(u.StatusCounts), "none"))
 	if lc := s.LearningComponents; lc.TotalLearningComponents > 0 {

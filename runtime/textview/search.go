@@ -47,8 +47,9 @@ func (s *snapshots) tag(snapshotID string) string {
 }
 
 // write writes the snapshot header or legend: name, the URI pattern to cite
-// records by, and the attribution, once per snapshot.
-func (s *snapshots) write(w *writer, kind string) {
+// records by (of each kind: the hits', then any other the hits name), and
+// the attribution, once per snapshot.
+func (s *snapshots) write(w *writer, kinds ...string) {
 	for _, id := range s.order {
 		f, ok := s.byID[id]
 		prefix := "Snapshot "
@@ -60,7 +61,14 @@ func (s *snapshots) write(w *writer, kind string) {
 			continue
 		}
 		w.line("%s%s — %s", prefix, id, snapshotName(f))
-		w.line("  Cite: %s", strings.Replace(query.RecordURIPattern(kind, f.FrameworkID, id), "{id}", "{nodeId}", 1))
+		cites := make([]string, len(kinds))
+		for i, k := range kinds {
+			cites[i] = strings.Replace(query.RecordURIPattern(k, f.FrameworkID, id), "{id}", "{nodeId}", 1)
+			if len(kinds) > 1 {
+				cites[i] = strings.ReplaceAll(k, "_", " ") + "s " + cites[i]
+			}
+		}
+		w.line("  Cite: %s", strings.Join(cites, "; "))
 		if len(f.GraphPackages) > 0 {
 			w.line("  %s", attribution(f.GraphPackages[0].Rights))
 		}
@@ -160,6 +168,10 @@ func standardSearch(w *writer, r *query.SearchResult[query.StandardHit], request
 	if len(pg.Hits) > 0 {
 		w.line("Hits are retrieval candidates, not alignments.")
 	}
+	hitNumber := map[string]int{} // snapshot and node ID → hit number
+	for i, h := range pg.Hits {
+		hitNumber[h.PackageIdentity.SnapshotID+" "+h.Node.NodeID] = i + 1
+	}
 	for i, h := range pg.Hits {
 		n := h.Node
 		w.line("%d. %s%s", i+1, snaps.tag(h.PackageIdentity.SnapshotID),
@@ -169,12 +181,59 @@ func standardSearch(w *writer, r *query.SearchResult[query.StandardHit], request
 		if h.Score.MatchedTermCount < h.Score.QueryTermCount {
 			w.line("   matched %d of %d terms: %s", h.Score.MatchedTermCount, h.Score.QueryTermCount, list(h.MatchedTerms))
 		}
+		if h.Children != nil {
+			hitChildren(w, h.Children, func(id string) int { return hitNumber[h.PackageIdentity.SnapshotID+" "+id] })
+		}
 		for _, x := range h.Warnings {
 			w.line("   warning %s: %s", x.Code, flat(x.Message))
 		}
 	}
 	warnings(w, pg.Warnings, pg.WarningsOmitted, snaps)
 	suggestions(w, pg.Suggestions)
+}
+
+// hitChildren writes a grouping hit's children: those that are hits of the
+// page by their hit number (hit gives it, 0 for none), the others one a
+// line (code, ID, the type of a grouping, the start of the statement), then
+// how many the list leaves out.
+func hitChildren(w *writer, c *query.HitChildren, hit func(nodeID string) int) {
+	if c.Count == 0 {
+		w.line("   children: none")
+		return
+	}
+	var hits []string
+	var others []query.ChildSummary
+	for _, n := range c.Nodes {
+		if k := hit(n.NodeID); k > 0 {
+			hits = append(hits, strconv.Itoa(k))
+		} else {
+			others = append(others, n)
+		}
+	}
+	head := fmt.Sprintf("   children (%d)", c.Count)
+	switch {
+	case len(hits) == 1:
+		head += ": hit " + hits[0] + " on this page"
+	case len(hits) > 1:
+		head += ": hits " + strings.Join(hits, ", ") + " on this page"
+	}
+	if len(hits) > 0 && len(others) > 0 {
+		head += "; others"
+	}
+	if len(others) > 0 || len(hits) == 0 {
+		head += ":"
+	}
+	w.line("%s", head)
+	for _, n := range others {
+		kind := ""
+		if deref(n.NormalizedStatementType) == "Standard Grouping" {
+			kind = join(" ", deref(n.StatementType), "(grouping)")
+		}
+		w.line("     - %s — %s", join(" | ", deref(n.StatementCode), n.NodeID, kind), or(clip(deref(n.Description), briefChars), "(no description)"))
+	}
+	if left := c.Count - len(c.Nodes); left > 0 {
+		w.line("     (%d more not listed: get_standard_context of this grouping lists them)", left)
+	}
 }
 
 // suggestions writes the calls that find more than a search did.
@@ -199,44 +258,58 @@ func componentSearch(w *writer, r *query.SearchResult[query.ComponentHit], reque
 	if f := filters(request); f != "" {
 		w.line("Filters: %s.", f)
 	}
-	snaps.write(w, "learning_component")
+	snaps.write(w, "learning_component", "standard")
 	if len(pg.Hits) > 0 {
 		w.line("Learning components are a generated decomposition of the standards, not curriculum-authored; hits are retrieval candidates.")
 	}
+	seen := map[string]bool{}
 	for i, h := range pg.Hits {
 		w.line("%d. %s%s | tags: %s", i+1, snaps.tag(h.PackageIdentity.SnapshotID), h.Node.NodeID, or(list(h.Node.Tags), "none"))
 		w.line("   %s", flat(h.Node.Description))
-		w.line("   supports: %s", supported(h.SupportedStandards))
+		supportedLines(w, "   supports: ", h.PackageIdentity.SnapshotID, h.SupportedStandards, seen)
 	}
 	warnings(w, pg.Warnings, pg.WarningsOmitted, snaps)
 }
 
-// supported lists the standards a component supports, briefly.
-func supported(stds []query.SupportedStandard) string {
+// supportedLines writes the standards a component supports, one a line
+// under prefix: each one's code, ID, grade, the support's confidence and,
+// the first time the answer names it (seen keys it by snapshot and node ID),
+// the start of its statement.
+func supportedLines(w *writer, prefix, snapshotID string, stds []query.SupportedStandard, seen map[string]bool) {
 	if len(stds) == 0 {
-		return "no standard"
+		w.line("%sno standard", prefix)
 	}
-	out := make([]string, len(stds))
-	for i, s := range stds {
-		out[i] = supportedBrief(s)
+	for _, s := range stds {
+		w.line("%s%s", prefix, supportedOnce(s, snapshotID, seen))
 	}
-	return strings.Join(out, "; ")
 }
 
-func supportedBrief(s query.SupportedStandard) string {
-	id := s.NodeID
-	if c := deref(s.StatementCode); c != "" {
-		id = c + " (" + s.NodeID + ")"
+// supportedOnce is supportedBrief with the statement the first time seen
+// meets the standard, "see above" after.
+func supportedOnce(s query.SupportedStandard, snapshotID string, seen map[string]bool) string {
+	key := snapshotID + " " + s.NodeID
+	if seen[key] {
+		return supportedBrief(s, false) + " — see above"
 	}
-	var notes []string
-	if len(s.GradeLevels) > 0 {
-		notes = append(notes, "grade "+list(s.GradeLevels))
+	seen[key] = true
+	return supportedBrief(s, true)
+}
+
+// supportedBrief names a supported standard: code, node ID, grade label (or
+// normalized grade) and confidence, and with text the start of its
+// statement (briefChars characters).
+func supportedBrief(s query.SupportedStandard, text bool) string {
+	grade := list(s.LocalGradeLabels)
+	if grade == "" && len(s.GradeLevels) > 0 {
+		grade = "grade " + list(s.GradeLevels)
 	}
+	conf := ""
 	if s.SupportConfidence != nil {
-		notes = append(notes, "confidence "+strconv.FormatFloat(*s.SupportConfidence, 'f', -1, 64))
+		conf = "confidence " + strconv.FormatFloat(*s.SupportConfidence, 'f', -1, 64)
 	}
-	if len(notes) > 0 {
-		id += " [" + strings.Join(notes, ", ") + "]"
+	out := join(" | ", deref(s.StatementCode), s.NodeID, grade, conf)
+	if d := deref(s.Description); text && d != "" {
+		out += " — " + clip(d, briefChars)
 	}
-	return id
+	return out
 }

@@ -1,6 +1,7 @@
 package textview
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/kgc-project/kgc/runtime/query"
@@ -108,11 +109,17 @@ func standardContext(w *writer, r *query.ContextResult) {
 		}
 	}
 	neighbors(w, "Parents", "", r.DirectParents.Neighbors, nodes)
-	if c := r.DirectChildren; c != nil {
+	d := r.Descendants
+	inTree := d != nil && len(d.Nodes) > 1 && r.DirectChildren != nil && childrenWalked(r.DirectChildren.Neighbors, d)
+	if c := r.DirectChildren; c != nil && !inTree {
 		neighbors(w, "Children", ", in hierarchy order", c.Neighbors, nodes)
 	}
-	if d := r.Descendants; d != nil && len(d.Nodes) > 1 {
-		w.line("Descendants (%d to depth %d%s), in hierarchy order:", len(d.Nodes)-1, d.MaxDepth, completeness(d.IsComplete, d.TruncationReason))
+	if d != nil && len(d.Nodes) > 1 {
+		what := "Descendants"
+		if inTree { // the tree's first level is the children: list them once
+			what = fmt.Sprintf("Children (%d) and descendants", len(r.DirectChildren.Neighbors))
+		}
+		w.line("%s (%d to depth %d%s), in hierarchy order:", what, len(d.Nodes)-1, d.MaxDepth, completeness(d.IsComplete, d.TruncationReason))
 		tree(w, origin, d, r.Relationships, nodes)
 	} else if d != nil {
 		w.line("Descendants: none.")
@@ -121,6 +128,21 @@ func standardContext(w *writer, r *query.ContextResult) {
 		w.line("Note: hierarchy edge %s is %s (its child's real parent could not be resolved; it hangs from the root).", s.RelationshipID, s.ResolutionStatus)
 	}
 	w.line("%s", attribution(r.Standard.Package.Rights))
+}
+
+// childrenWalked reports whether the descendant walk holds every direct
+// child (it does unless the walk was cut), so that the tree lists them.
+func childrenWalked(children []query.Neighbor, d *query.Traversal) bool {
+	walked := map[string]bool{}
+	for _, n := range d.Nodes {
+		walked[n.NodeID] = true
+	}
+	for _, c := range children {
+		if !walked[c.NodeID] {
+			return false
+		}
+	}
+	return true
 }
 
 // neighbors writes a list of direct neighbours, or says there are none.
@@ -186,11 +208,24 @@ func standardComponents(w *writer, r *query.StandardComponentsResult) {
 	w.line("Learning components of standard %s: %s.", join(" | ", deref(r.Standard.StatementCode), r.Standard.NodeID),
 		plural(len(r.Components), "component"))
 	w.line("Standard text: %s", or(flat(deref(r.Standard.Description)), "(no description)"))
-	w.line("Cite: standard %s; this list %s", r.StandardURI, r.LearningComponentsURI)
+	var others []query.SupportedStandard // the other standards the components support
+	for _, c := range r.Components {
+		for _, s := range c.SupportedStandards {
+			if s.NodeID != r.Standard.NodeID {
+				others = append(others, s)
+			}
+		}
+	}
+	cite := "Cite: standard " + r.StandardURI + "; this list " + r.LearningComponentsURI
+	if len(others) > 0 {
+		cite += "; other standards " + strings.Replace(query.RecordURIPattern("standard", id.FrameworkID, id.SnapshotID), "{id}", "{nodeId}", 1)
+	}
+	w.line("%s", cite)
 	w.line("%s", packageLine(id, r.SourceMetadata))
 	if len(r.Components) > 0 {
 		w.line("Components are a generated decomposition of the standards, not curriculum-authored; confidence is the generator's.")
 	}
+	seen := map[string]bool{}
 	for i, c := range r.Components {
 		conf := ""
 		if x := c.Relationship.SupportConfidence; x != nil {
@@ -199,14 +234,10 @@ func standardComponents(w *writer, r *query.StandardComponentsResult) {
 		w.line("%d. %s | tags: %s", i+1, c.Node.NodeID, or(list(c.Node.Tags), "none"))
 		w.line("   %s", flat(c.Node.Description))
 		w.line("   supports edge %s%s; cite %s and %s", c.Relationship.RelationshipID, conf, c.ComponentURI, c.RelationshipURI)
-		var others []query.SupportedStandard
 		for _, s := range c.SupportedStandards {
 			if s.NodeID != r.Standard.NodeID {
-				others = append(others, s)
+				w.line("   also supports: %s", supportedOnce(s, id.SnapshotID, seen))
 			}
-		}
-		if len(others) > 0 {
-			w.line("   also supports: %s", supported(others))
 		}
 	}
 	if r.TruncationReason != "" {
