@@ -155,9 +155,10 @@ func TestFIFOSwappedInDoesNotHang(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Skipf("SKIP: mkfifo: %v", err)
 	}
-	stop := make(chan struct{})
-	defer close(stop)
+	stop, stopped := make(chan struct{}), make(chan struct{})
+	defer func() { close(stop); <-stopped }() // before TempDir's cleanup removes the files
 	go func() {
+		defer close(stopped)
 		// Hard links keep both versions around while the name flips.
 		for i := 0; ; i++ {
 			select {

@@ -37,6 +37,11 @@ type HTTPLimits struct {
 	// Shutdown bounds the graceful stop: requests in progress are answered
 	// for at most this long.
 	Shutdown Duration `json:"shutdownTimeout"`
+	// BodyGrace and MinBodyRate bound how long a request body may take to
+	// arrive: BodyGrace plus its length at MinBodyRate bytes a second
+	// (bodyrate.go); MinBodyRate 0 leaves only the read timeout.
+	BodyGrace   Duration `json:"bodyGrace"`
+	MinBodyRate int64    `json:"minBodyRateBytesPerSecond"`
 }
 
 // DefaultHTTPLimits are the documented defaults.
@@ -49,6 +54,8 @@ func DefaultHTTPLimits() HTTPLimits {
 		Idle:           Duration(30 * time.Second),
 		ResponseBudget: 8 << 20,
 		Shutdown:       Duration(10 * time.Second),
+		BodyGrace:      Duration(5 * time.Second),
+		MinBodyRate:    64 << 10,
 	}
 }
 
@@ -218,7 +225,8 @@ func serveHTTP(ctx, grace context.Context, cfg Config, srv *mcpserver.Server, lo
 	}
 	cl := newConnLimiter(ln, lim.MaxConnections)
 	hs := &http.Server{
-		Handler:           h,
+		Handler:           bodyDeadline(h, lim),
+		ConnContext:       withConn,
 		ReadHeaderTimeout: time.Duration(lim.ReadHeader),
 		ReadTimeout:       time.Duration(lim.Read),
 		WriteTimeout:      time.Duration(lim.Write),
