@@ -1,6 +1,8 @@
 // Command kgmcp is the read-only MCP server over .kgimg images. Run `kgmcp -h`.
 package main
 
+//go:generate go test -run TestTranscripts -update .
+
 import (
 	"context"
 	"os"

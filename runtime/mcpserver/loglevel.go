@@ -59,6 +59,7 @@ func checkLevel(level string) *jsonrpc.Error {
 // checkSetLevel refuses a logging/setLevel request whose level is not one of
 // LoggingLevels (the guard runs it before the SDK's handler stores the level).
 func checkSetLevel(req mcp.Request) error {
+	//lint:ignore SA1019 logging is deprecated from protocol 2026-07-28 but served to the clients of earlier versions
 	p, ok := req.GetParams().(*mcp.SetLoggingLevelParams)
 	if !ok || p == nil {
 		return InvalidLevel("no level")

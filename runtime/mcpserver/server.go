@@ -8,6 +8,8 @@
 // bounded (guard.go).
 package mcpserver
 
+//go:generate go test -run TestGeneratedSchemasCurrent -update .
+
 import (
 	"context"
 	"crypto/rand"
@@ -93,6 +95,7 @@ func NewLoading(l *catalog.Loading, opts Options) *Server {
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: ServerName, Title: "kgmcp", Version: opts.Version}, &mcp.ServerOptions{
 		// The tool, prompt and resource lists never change while a server
 		// runs: no listChanged is advertised (the SDK's default is true).
+		//lint:ignore SA1019 logging is deprecated from protocol 2026-07-28 but served to the clients of earlier versions
 		Capabilities: &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}, Tools: &mcp.ToolCapabilities{},
 			Prompts: &mcp.PromptCapabilities{}, Resources: &mcp.ResourceCapabilities{}},
 		Instructions:      instructions,

@@ -1,5 +1,7 @@
 package finding
 
+//go:generate go test -run TestDocsMatchRegistry -update .
+
 // Stage is the gate stage that reports a finding (docs/validation.md), in gate order.
 type Stage string
 

@@ -100,13 +100,6 @@ func (t *callTable) finish(id jsonrpc.ID) (drop bool) {
 	return ok && state == callCancelled
 }
 
-// size is the number of calls in flight (for tests).
-func (t *callTable) size() int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return len(t.inFlight)
-}
-
 // duplicateReply is the answer to a call whose id is already in use.
 func duplicateReply(id json.RawMessage) []byte {
 	return errorReply(id, jsonrpc.CodeInvalidRequest,

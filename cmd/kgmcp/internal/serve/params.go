@@ -47,6 +47,7 @@ func paramsOf(method string) any {
 	case "completion/complete":
 		return new(mcp.CompleteParams)
 	case "logging/setLevel":
+		//lint:ignore SA1019 logging is deprecated from protocol 2026-07-28 but served to the clients of earlier versions
 		return new(mcp.SetLoggingLevelParams)
 	}
 	return nil
