@@ -56,7 +56,7 @@ func (s *Summary) fail(format string, args ...any) {
 // Expected inventory: what the contract registers.
 func expectedTools() []string {
 	var out []string
-	for _, t := range query.New(nil, query.Options{}).Tools() {
+	for _, t := range query.Tools() {
 		out = append(out, t.Name)
 	}
 	sort.Strings(out)

@@ -16,7 +16,7 @@ import (
 
 // registerPrompts registers the nine prompts of the query layer, in order.
 func (s *Server) registerPrompts() {
-	for _, d := range static().Prompts() {
+	for _, d := range query.Prompts() {
 		args := make([]*mcp.PromptArgument, len(d.Args))
 		for i, a := range d.Args {
 			desc := a.Description

@@ -136,10 +136,6 @@ func (s *Server) service(ctx context.Context) (*query.Service, error) {
 	return s.gen.Load().service(ctx)
 }
 
-// static is the query layer's catalog-independent surface (tool and prompt
-// definitions), for registration before the catalog is verified.
-var static = sync.OnceValue(func() *query.Service { return query.New(nil, query.Options{}) })
-
 const instructions = "Read-only, rights-aware retrieval over accepted curriculum knowledge-graph packages " +
 	"(academic standards, learning components, learning progressions). Start with list_frameworks or " +
 	"get_capabilities; pin frameworkId and snapshotId from the results for later calls. Tool results' text " +

@@ -43,7 +43,7 @@ var registeredSchema = json.RawMessage(`{"type":"object"}`)
 
 // registerTools registers every tool of the query layer, in its order.
 func (s *Server) registerTools() {
-	for _, t := range static().Tools() {
+	for _, t := range query.Tools() {
 		name := t.Name
 		s.mcp.AddTool(&mcp.Tool{
 			Name: t.Name, Title: t.Title, Description: t.Description,

@@ -18,8 +18,9 @@ import (
 func BenchmarkResultEncoding(b *testing.B) {
 	s := sampleService(b)
 	ctx := context.Background()
-	page, err := s.SearchStandards(ctx, query.StandardSearchRequest{SearchScope: query.SearchScope{FrameworkIDs: []string{maths}, Limit: 25},
-		Mode: "text", Query: "numbers grade counting understanding", Match: &query.MatchPolicy{MatchMode: "tokens", Operator: ptr("any")}})
+	r := query.NewStandardSearchRequest("numbers grade counting understanding", maths)
+	r.Match = query.Words(query.MatchTokens, query.OperatorAny)
+	page, err := s.SearchStandards(ctx, r)
 	if err != nil || len(page.Page.Hits) != 25 {
 		b.Fatalf("search: %v, %d hits", err, len(page.Page.Hits))
 	}

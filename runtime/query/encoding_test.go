@@ -47,7 +47,7 @@ func everyResult(t testing.TB, s *query.Service) map[string]any {
 	ctxReq := query.NewContextRequest(maths, ind)
 	ctxReq.IncludeDescendants = true
 	text := query.StandardSearchRequest{SearchScope: query.SearchScope{FrameworkIDs: []string{maths}}, Mode: "text",
-		Query: "counting", Match: &query.MatchPolicy{MatchMode: "tokens", Operator: ptr("any")}}
+		Query: "counting", Match: query.Words(query.MatchTokens, query.OperatorAny)}
 	code := query.StandardSearchRequest{SearchScope: query.SearchScope{FrameworkIDs: []string{maths}}, Mode: "code_prefix", Query: "M1"}
 	comps := query.ComponentSearchRequest{SearchScope: query.SearchScope{FrameworkIDs: []string{maths}},
 		Mode: "learning_component_supported_code_prefix", Query: "M1.1"}

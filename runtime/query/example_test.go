@@ -12,7 +12,6 @@ import (
 	"github.com/kgc-project/kgc/compiler/gate"
 	"github.com/kgc-project/kgc/compiler/kgimgwrite"
 	"github.com/kgc-project/kgc/internal/pkggen"
-	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/query"
 )
 
@@ -56,13 +55,11 @@ func sampleImages() (dir string, cleanup func()) {
 func Example() {
 	dir, cleanup := sampleImages()
 	defer cleanup()
-	paths, _ := catalog.Paths([]string{dir})
-	cat, err := catalog.Open(paths, catalog.PolicyFail, nil)
+	svc, err := query.Open([]string{dir}, query.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer cat.Close()
-	svc := query.New(cat, query.Options{})
+	defer svc.Close()
 	ctx := context.Background()
 
 	// A typed call: the constructor fills the defaults from the schema.
@@ -71,7 +68,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(*std.Node.StatementCode, "-", *std.Node.Description)
+	fmt.Println(std.Node.Code(), "-", std.Node.Statement())
 
 	// A request that breaks its schema is refused as a tool call would be.
 	_, err = svc.Standard(ctx, query.StandardRequest{Identifier: query.ByNodeID("x")})
@@ -86,37 +83,44 @@ func Example() {
 	// <nil> framework_not_found: framework no-such-framework is not available. Next action: call list_frameworks to see the accepted frameworks.
 }
 
-// Search standards by code prefix and walk what one of them builds towards.
+// Search standards by words and by code, then walk one standard's context
+// and what it builds towards.
 func ExampleService_SearchStandards() {
 	dir, cleanup := sampleImages()
 	defer cleanup()
-	paths, _ := catalog.Paths([]string{dir})
-	cat, err := catalog.Open(paths, catalog.PolicyFail, nil)
+	svc, err := query.Open([]string{dir}, query.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer cat.Close()
-	svc := query.New(cat, query.Options{})
+	defer svc.Close()
 	ctx := context.Background()
+	const maths = "kgc-sample-mathematics-grades-1-3"
 
-	page, err := svc.SearchStandards(ctx, query.StandardSearchRequest{
-		SearchScope: query.SearchScope{FrameworkIDs: []string{"kgc-sample-mathematics-grades-1-3"}, Limit: 3},
-		Mode:        "code_prefix", Query: "M1.1.1"})
+	words, err := svc.SearchStandards(ctx, query.NewStandardSearchRequest("whole numbers", maths))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("standards with both words:", words.Page.TotalMatchingCount, "- first:", words.Page.Hits[0].Node.Code())
+
+	byCode := query.NewCodeSearchRequest(query.SearchCodePrefix, "M1.1.1", maths)
+	byCode.Limit = 3
+	page, err := svc.SearchStandards(ctx, byCode)
 	if err != nil {
 		log.Fatal(err)
 	}
 	for _, h := range page.Page.Hits {
-		fmt.Println(*h.Node.StatementCode, h.Score.Value)
+		fmt.Println(h.Node.Code(), h.Score.Value)
 	}
 	fmt.Println("more:", page.Page.HasMore)
 
-	walk, err := svc.Traverse(ctx, query.NewTraverseRequest("kgc-sample-mathematics-grades-1-3",
+	walk, err := svc.Traverse(ctx, query.NewTraverseRequest(maths,
 		query.Selector{IdentifierType: "statement_code", StatementCode: "M1.1.1.1"}))
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(len(walk.Distances), "standards reached;", walk.TruncationReasons)
 	// Output:
+	// standards with both words: 12 - first: M3.1.1.2
 	// M1.1.1 1000000
 	// M1.1.1.1 500000
 	// M1.1.1.2 500000

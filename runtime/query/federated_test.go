@@ -93,11 +93,10 @@ func TestFederatedEchoIsBounded(t *testing.T) {
 	}
 }
 
-func searchReq(mode, query string) StandardSearchRequest {
+func searchReq(mode SearchMode, query string) StandardSearchRequest {
 	r := StandardSearchRequest{Mode: mode, Query: query, SearchScope: SearchScope{Limit: 25}}
-	if mode == "text" {
-		any := "any"
-		r.Match = &MatchPolicy{MatchMode: "tokens", Operator: &any}
+	if mode == SearchText {
+		r.Match = Words(MatchTokens, OperatorAny)
 	}
 	return r
 }

@@ -50,6 +50,17 @@ type StandardNode struct {
 	*FrameworkName
 }
 
+// Code is the node's statement code ("" when it has none).
+func (n StandardNode) Code() string { return deref(n.StatementCode) }
+
+// Statement is the node's statement text, its description ("" when it has
+// none, or the package's rights withhold it).
+func (n StandardNode) Statement() string { return deref(n.Description) }
+
+// Type is the node's statement type in the source's words ("" when it has
+// none).
+func (n StandardNode) Type() string { return deref(n.StatementType) }
+
 // FrameworkName is the framework root's name.
 type FrameworkName struct {
 	Name *string `json:"name"`

@@ -20,6 +20,9 @@ var ErrUnknownPrompt = errors.New("query: unknown prompt")
 // contract's order.
 func (s *Service) Prompts() []prompt.Def { return prompt.Defs() }
 
+// Prompts are the prompts every Service renders (GetPrompt).
+func Prompts() []prompt.Def { return prompt.Defs() }
+
 // PromptNames lists the registered prompts' names.
 func PromptNames() []string {
 	defs := prompt.Defs()

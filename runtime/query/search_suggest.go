@@ -74,9 +74,9 @@ func standardSuggestions(pkgs []*catalog.Package, r StandardSearchRequest, found
 		alt.Match = &MatchPolicy{MatchMode: "stems", Operator: r.Match.Operator}
 		try("word_forms", "match other forms of the words"+formsNote(pkgs, r.Query), alt)
 	}
-	if r.Match.MatchMode != "exact_phrase" && deref(r.Match.Operator) == "all" && len(distinct(textnorm.Tokens(r.Query))) > 1 {
+	if r.Match.MatchMode != "exact_phrase" && r.Match.operator() == "all" && len(distinct(textnorm.Tokens(r.Query))) > 1 {
 		alt := r
-		alt.Match = &MatchPolicy{MatchMode: r.Match.MatchMode, Operator: ptr("any")}
+		alt.Match = &MatchPolicy{MatchMode: r.Match.MatchMode, Operator: ptr(OperatorAny)}
 		try("any_token", "match any of the words, not all", alt)
 	}
 	if !r.IncludeGroupings {
@@ -137,7 +137,7 @@ func formsNote(pkgs []*catalog.Package, q string) string {
 	return " (" + strings.Join(forms[:min(len(forms), 8)], ", ") + ")"
 }
 
-func ptr(s string) *string { return &s }
+func ptr[T any](v T) *T { return &v }
 
 // filterField is one active filter of a search request.
 type filterField struct {

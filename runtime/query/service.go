@@ -1,18 +1,3 @@
-// Package query answers the questions of the kgfegmcp surface (the tools and
-// resources of docs/reference/tools.md and resources.md) over a catalog of opened .kgimg images, without any protocol: framework
-// and catalog listings, standards and their hierarchy context, search,
-// learning components, learning progressions, evidence windows and
-// resources. Requests are validated against the published request schemas,
-// results are bounded by the contract's ceilings, and domain errors are typed
-// (runtime/kgerr). It imports neither the MCP SDK nor runtime/mcpserver, which
-// is only the adapter that puts these answers on the wire.
-//
-// A program that ships .kgimg files can use it directly:
-//
-//	paths, _ := catalog.Paths([]string{"build"})
-//	cat, _ := catalog.Open(paths, catalog.PolicyFail, nil)
-//	svc := query.New(cat, query.Options{})
-//	out, err := svc.Call(ctx, "search_standards", []byte(`{"mode":"text","query":"fractions",…}`))
 package query
 
 import (
@@ -48,8 +33,44 @@ type Service struct {
 	tools []Tool
 }
 
-// New returns a Service over cat.
+// Open opens the .kgimg images named by paths (files, or directories of
+// *.kgimg), verifying each as kgmcp does at start, and returns a Service over
+// them that owns them: Close unmaps them. Any image that is refused refuses
+// the whole set.
+func Open(paths []string, opts Options) (*Service, error) {
+	files, err := catalog.Paths(paths)
+	if err != nil {
+		return nil, err
+	}
+	cat, err := catalog.Open(files, catalog.PolicyFail, nil)
+	if err != nil {
+		return nil, err
+	}
+	return New(cat, opts), nil
+}
+
+// Close closes the catalog the Service serves (for a Service from Open, the
+// images it opened). Nothing it returned points into them.
+func (s *Service) Close() { s.cat.Close() }
+
+// New returns a Service over cat, which must not be nil (New panics at once
+// rather than at the first call).
 func New(cat *catalog.Catalog, opts Options) *Service {
+	if cat == nil {
+		panic("query.New: nil catalog (open one with catalog.Open, or use query.Open)")
+	}
+	return newService(cat, opts)
+}
+
+// definitions is a Service without a catalog: its tool table, for Tools.
+var definitions = sync.OnceValue(func() *Service { return newService(nil, Options{}) })
+
+// Tools are the tools every Service has, with their input schemas and result
+// types, for a program that lists them before any image is open (their
+// handlers need a Service from Open or New).
+func Tools() []Tool { return definitions().Tools() }
+
+func newService(cat *catalog.Catalog, opts Options) *Service {
 	if opts.MaxResourceBytes <= 0 {
 		opts.MaxResourceBytes = DefaultMaxResourceBytes
 	}

@@ -15,7 +15,7 @@ import (
 // (docs/reference/tools.md#compare_framework_evidence):
 // the same search run independently in each of 2–8 frameworks.
 type CompareRequest struct {
-	Mode                   string       `json:"mode"`
+	Mode                   SearchMode   `json:"mode"`
 	Query                  string       `json:"query"`
 	Match                  *MatchPolicy `json:"match,omitempty"`
 	FrameworkIDs           []string     `json:"frameworkIds"`
@@ -225,7 +225,7 @@ func (s *Service) compare(ctx context.Context, r CompareRequest) (*ComparisonRes
 	}
 	out := &ComparisonResult{Disclosures: comparisonDisclosures, EpistemicStatus: "deterministic_derived", Warnings: []ComparisonWarning{},
 		Request: ComparisonRequest{FrameworkIDs: r.FrameworkIDs, IncludeContextPaths: r.IncludeContextPaths, IncludeGroupings: r.IncludeGroupings,
-			LocalGradeLabels: nonNil(r.LocalGradeLabels), Match: r.Match, MaxMatchesPerFramework: r.MaxMatchesPerFramework, Mode: r.Mode,
+			LocalGradeLabels: nonNil(r.LocalGradeLabels), Match: r.Match, MaxMatchesPerFramework: r.MaxMatchesPerFramework, Mode: string(r.Mode),
 			NormalizedGrades: nonNil(r.NormalizedGrades), Query: r.Query, SnapshotIDs: make([]string, len(pkgs))}}
 	if r.Mode != "text" {
 		out.Request.Match = nil
@@ -292,7 +292,7 @@ func (s *Service) compareSection(ctx context.Context, r CompareRequest, p *catal
 		if r.Mode == "text" {
 			code = "text_search_unsupported"
 		}
-		warn(code, "this package cannot serve "+r.Mode+" search: "+modeWarningText[modeWarning(p, r.Mode)], "", "")
+		warn(code, "this package cannot serve "+string(r.Mode)+" search: "+modeWarningText[modeWarning(p, string(r.Mode))], "", "")
 		return sec, nil
 	}
 	if err != nil {

@@ -24,8 +24,54 @@ const (
 // Operator all or any: tokens, each query token matching any light form of
 // its word (wordforms.go).
 type MatchPolicy struct {
-	MatchMode string  `json:"matchMode"`
-	Operator  *string `json:"operator,omitempty"`
+	MatchMode MatchMode `json:"matchMode"`
+	Operator  *Operator `json:"operator,omitempty"`
+}
+
+// SearchMode is how a search reads its query.
+type SearchMode string
+
+// The search modes.
+const (
+	SearchText       SearchMode = "text"        // words in statements (standards) or descriptions (components)
+	SearchCodeExact  SearchMode = "code_exact"  // a statement code, exactly (standards only)
+	SearchCodePrefix SearchMode = "code_prefix" // statement codes starting with the query (standards only)
+)
+
+// MatchMode is how a text query's words must match.
+type MatchMode string
+
+// The match modes of a text search.
+const (
+	MatchTokens      MatchMode = "tokens"       // the exact words
+	MatchStems       MatchMode = "stems"        // any light form of each word (fraction finds fractions)
+	MatchExactPhrase MatchMode = "exact_phrase" // the words, in order
+)
+
+// Operator combines the words of a tokens or stems match.
+type Operator string
+
+// The operators of a tokens or stems match.
+const (
+	OperatorAll Operator = "all" // every word
+	OperatorAny Operator = "any" // at least one word
+)
+
+// Words is the match policy of tokens or stems with op (the policies of
+// MatchExactPhrase take no operator: use Phrase).
+func Words(mode MatchMode, op Operator) *MatchPolicy {
+	return &MatchPolicy{MatchMode: mode, Operator: &op}
+}
+
+// Phrase is the exact_phrase match policy.
+func Phrase() *MatchPolicy { return &MatchPolicy{MatchMode: MatchExactPhrase} }
+
+// operator is the policy's operator ("" when it has none).
+func (m *MatchPolicy) operator() string {
+	if m == nil || m.Operator == nil {
+		return ""
+	}
+	return string(*m.Operator)
 }
 
 func (m *MatchPolicy) effective() any {
@@ -33,9 +79,9 @@ func (m *MatchPolicy) effective() any {
 		return nil
 	}
 	if m.MatchMode == "tokens" || m.MatchMode == "stems" {
-		return obj{"matchMode": m.MatchMode, "operator": deref(m.Operator)}
+		return obj{"matchMode": string(m.MatchMode), "operator": m.operator()}
 	}
-	return obj{"matchMode": m.MatchMode}
+	return obj{"matchMode": string(m.MatchMode)}
 }
 
 func matchSchema() *Schema {
@@ -64,7 +110,7 @@ func codeQuery() *Schema { return str(1, 256, "a statement code as authored, e.g
 // policy, and facet filters.
 type StandardSearchRequest struct {
 	SearchScope
-	Mode                     string       `json:"mode"`
+	Mode                     SearchMode   `json:"mode"`
 	Query                    string       `json:"query"`
 	Match                    *MatchPolicy `json:"match,omitempty"`
 	IncludeGroupings         bool         `json:"includeGroupings"`
@@ -73,6 +119,40 @@ type StandardSearchRequest struct {
 	NormalizedStatementTypes []string     `json:"normalizedStatementTypes,omitempty"`
 	NormalizedSubjects       []string     `json:"normalizedSubjects,omitempty"`
 	StatementTypes           []string     `json:"statementTypes,omitempty"`
+}
+
+// NewStandardSearchRequest searches the standards of the given frameworks
+// (every served framework when none is given) for query's words: mode
+// SearchText, every word (MatchTokens, OperatorAll), every other field at
+// its default (25 hits a page, groupings left out). Set Match to Words(
+// MatchStems, …) to also find other forms of the words, or Phrase().
+func NewStandardSearchRequest(query string, frameworkIDs ...string) StandardSearchRequest {
+	r := newRequest[StandardSearchRequest](searchStandardsSchema(), searchArgs(SearchText, query, frameworkIDs))
+	r.Match = Words(MatchTokens, OperatorAll)
+	return r
+}
+
+// NewCodeSearchRequest finds standards by statement code: the code itself
+// (SearchCodeExact) or every code it begins (SearchCodePrefix), in the given
+// frameworks (every served framework when none is given).
+func NewCodeSearchRequest(mode SearchMode, code string, frameworkIDs ...string) StandardSearchRequest {
+	return newRequest[StandardSearchRequest](searchStandardsSchema(), searchArgs(mode, code, frameworkIDs))
+}
+
+// searchArgs are the arguments a search constructor fills in.
+func searchArgs(mode SearchMode, query string, frameworkIDs []string) map[string]any {
+	args := map[string]any{"mode": string(mode), "query": query}
+	if mode == SearchText {
+		args["match"] = map[string]any{"matchMode": string(MatchTokens), "operator": string(OperatorAll)}
+	}
+	if len(frameworkIDs) > 0 {
+		ids := make([]any, len(frameworkIDs))
+		for i, id := range frameworkIDs {
+			ids[i] = id
+		}
+		args["frameworkIds"] = ids
+	}
+	return args
 }
 
 func searchStandardsSchema() *Schema {
@@ -174,7 +254,7 @@ func (r *StandardSearchRequest) effective() obj {
 		"jurisdictions": nonNil(r.Jurisdictions), "languages": nonNil(r.Languages), "subjects": nonNil(r.Subjects),
 		"limit": r.Limit, "localGradeLabels": nonNil(r.LocalGradeLabels), "normalizedGrades": nonNil(r.NormalizedGrades),
 		"normalizedStatementTypes": nonNil(r.NormalizedStatementTypes), "normalizedSubjects": nonNil(r.NormalizedSubjects),
-		"statementTypes": nonNil(r.StatementTypes), "mode": r.Mode, "query": r.Query, "match": r.Match.effective(),
+		"statementTypes": nonNil(r.StatementTypes), "mode": string(r.Mode), "query": r.Query, "match": r.Match.effective(),
 	}
 }
 
@@ -339,9 +419,9 @@ func (s *Service) searchStandards(_ context.Context, r StandardSearchRequest) (*
 		return nil, err
 	}
 	kids := newChildBudget()
-	paged, err := searchPage(s, run, pagingInput{tool: "search_standards", mode: r.Mode, cursor: r.Cursor, limit: r.Limit,
+	paged, err := searchPage(s, run, pagingInput{tool: "search_standards", mode: string(r.Mode), cursor: r.Cursor, limit: r.Limit,
 		request: r.effective(), byCode: r.Mode != "text", pkgs: pkgs, scope: scope},
-		func(h *searchHit) StandardHit { return standardHit(h, r.Mode, queryTerms, run.hits, kids) })
+		func(h *searchHit) StandardHit { return standardHit(h, string(r.Mode), queryTerms, run.hits, kids) })
 	if err != nil {
 		return nil, err
 	}
@@ -357,8 +437,8 @@ func (s *Service) searchStandards(_ context.Context, r StandardSearchRequest) (*
 // error).
 func matchStandards(run *searchRun, pkgs []*catalog.Package, r *StandardSearchRequest, tokens []string, queryTerms int) error {
 	for _, p := range pkgs {
-		if code := modeWarning(p, r.Mode); code != "" {
-			if err := run.unavailable(p, code, r.Mode); err != nil {
+		if code := modeWarning(p, string(r.Mode)); code != "" {
+			if err := run.unavailable(p, code, string(r.Mode)); err != nil {
 				return err
 			}
 			continue
@@ -368,9 +448,9 @@ func matchStandards(run *searchRun, pkgs []*catalog.Package, r *StandardSearchRe
 			run.normalized[p.GraphPackageID()] = strings.Join(tokens, " ")
 			operator := ""
 			if r.Match.Operator != nil {
-				operator = *r.Match.Operator
+				operator = string(*r.Match.Operator)
 			}
-			lexicalSearch(p.Img, itemLookup(p.Img, r.Match.MatchMode), tokens, r.Match.MatchMode, operator, func(m textMatch) {
+			lexicalSearch(p.Img, itemLookup(p.Img, string(r.Match.MatchMode)), tokens, string(r.Match.MatchMode), operator, func(m textMatch) {
 				if filter.keep(p, m.node) {
 					score := coverage(len(m.matched), queryTerms)
 					run.add(searchHit{pkg: p, node: m.node, score: score, terms: m.matched, phrase: m.phrase})

@@ -29,9 +29,18 @@ var lcAlgorithm = map[string]string{
 // _supported_code_prefix), its Query, and for text the Match policy.
 type ComponentSearchRequest struct {
 	SearchScope
-	Mode  string       `json:"mode"`
+	Mode  SearchMode   `json:"mode"`
 	Query string       `json:"query"`
 	Match *MatchPolicy `json:"match,omitempty"`
+}
+
+// NewComponentSearchRequest searches the learning components of the given
+// frameworks (every served framework when none is given) for query's words
+// (SearchText, MatchTokens, OperatorAll), every other field at its default.
+func NewComponentSearchRequest(query string, frameworkIDs ...string) ComponentSearchRequest {
+	r := newRequest[ComponentSearchRequest](searchComponentsSchema(), searchArgs(SearchText, query, frameworkIDs))
+	r.Match = Words(MatchTokens, OperatorAll)
+	return r
 }
 
 func searchComponentsSchema() *Schema {
@@ -77,7 +86,7 @@ func (r *ComponentSearchRequest) effective() obj {
 	return obj{
 		"frameworkIds": nonNil(r.FrameworkIDs), "snapshotIds": nonNil(r.SnapshotIDs), "jurisdictions": nonNil(r.Jurisdictions),
 		"languages": nonNil(r.Languages), "subjects": nonNil(r.Subjects), "limit": r.Limit,
-		"mode": r.Mode, "query": r.Query, "match": r.Match.effective(),
+		"mode": string(r.Mode), "query": r.Query, "match": r.Match.effective(),
 	}
 }
 
@@ -121,9 +130,9 @@ func (s *Service) searchComponents(_ context.Context, r ComponentSearchRequest) 
 		run.keepTop(r.Cursor, false, r.Limit)
 	}
 	for _, p := range pkgs {
-		if sm := standardsMode(r.Mode); sm != "" {
+		if sm := standardsMode(string(r.Mode)); sm != "" {
 			if code := modeWarning(p, sm); code != "" {
-				if err := run.unavailable(p, code, r.Mode); err != nil {
+				if err := run.unavailable(p, code, string(r.Mode)); err != nil {
 					return nil, err
 				}
 				continue
@@ -137,7 +146,7 @@ func (s *Service) searchComponents(_ context.Context, r ComponentSearchRequest) 
 			if r.Match.MatchMode == "stems" {
 				lookup = formLookup(img.ComponentToken, img.ComponentTokensWithPrefix)
 			}
-			lexicalSearch(img, lookup, tokens, r.Match.MatchMode, deref(r.Match.Operator), func(m textMatch) {
+			lexicalSearch(img, lookup, tokens, string(r.Match.MatchMode), r.Match.operator(), func(m textMatch) {
 				run.add(searchHit{pkg: p, node: m.node, score: coverage(len(m.matched), queryTerms), terms: m.matched, phrase: m.phrase})
 			})
 		case lcTag:
@@ -157,9 +166,9 @@ func (s *Service) searchComponents(_ context.Context, r ComponentSearchRequest) 
 			run.hits = append(run.hits, supportedCodeHits(p, q, prefix)...)
 		}
 	}
-	return searchPage(s, run, pagingInput{tool: "search_learning_components", mode: r.Mode, cursor: r.Cursor, limit: r.Limit,
+	return searchPage(s, run, pagingInput{tool: "search_learning_components", mode: string(r.Mode), cursor: r.Cursor, limit: r.Limit,
 		request: r.effective(), pkgs: pkgs, scope: scope},
-		func(h *searchHit) ComponentHit { return componentHit(h, r.Mode, queryTerms) })
+		func(h *searchHit) ComponentHit { return componentHit(h, string(r.Mode), queryTerms) })
 }
 
 // supportedCodeHits follows the supports edges into the standards a code query

@@ -11,9 +11,9 @@ func comparison(w *writer, r *query.ComparisonResult) {
 	q := r.Request
 	how := q.Mode
 	if m := q.Match; m != nil {
-		how += ", " + m.MatchMode
+		how += ", " + string(m.MatchMode)
 		if m.Operator != nil {
-			how += " " + *m.Operator
+			how += " " + string(*m.Operator)
 		}
 	}
 	w.line("compare_framework_evidence %q (%s) in %s, each searched on its own (up to %d matches each).", q.Query, how,

@@ -9,7 +9,7 @@ import (
 )
 
 // tools returns the served tools, in registration order.
-func tools() []query.Tool { return query.New(nil, query.Options{}).Tools() }
+func tools() []query.Tool { return query.Tools() }
 
 // toolErrorCodes is every domain code a tool can answer, sorted.
 func toolErrorCodes(name string) []string {
