@@ -35,6 +35,7 @@ func commands() []command {
 		{"validate", "run the validation gate over package directories", runValidate},
 		{"build", "validate packages and compile each valid one to <snapshot-id>.kgimg", runBuild},
 		{"pack", "turn delivery exports, detailed documents and a profile into a pending package", runPack},
+		{"import", "import a framework from another format (case: a CASE CFPackage → exports, starter profile, pack spec)", runImport},
 		{"check-profile", "check interpretation profiles (and their prompt configs) on their own, every problem reported", runCheckProfile},
 		{"inspect", "show an image's identity, counts and sections", runInspect},
 		{"verify", "check images (header, checksum, structure); print their SHA-256", runVerify},

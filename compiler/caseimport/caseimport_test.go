@@ -1,0 +1,350 @@
+package caseimport_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kgc-project/kgc/compiler/caseimport"
+	"github.com/kgc-project/kgc/compiler/pack"
+	"github.com/kgc-project/kgc/internal/imgtest"
+	"github.com/kgc-project/kgc/runtime/query"
+)
+
+// TestImportEndToEnd imports real and fixture CFPackages, packs the result
+// with its own spec, builds the image through the gate and finds standards
+// in it by CASE UUID and URI.
+func TestImportEndToEnd(t *testing.T) {
+	cases := []struct {
+		file, uuid, uri, code string
+		items, carried        int
+		notCarried            map[string]int
+	}{
+		{file: "riverbend-science-v1p1.json", uuid: "c0ffee00-0000-4000-8000-000000000022", uri: "https://case.example.org/uri/c0ffee00-0000-4000-8000-000000000022",
+			code: "RES.PS.4.1", items: 9, carried: 8, notCarried: map[string]int{"precedes": 1, "isRelatedTo": 1, "exactMatchOf": 1}},
+		{file: "opensalt-smartlevel.json", uuid: "00000000-0000-0000-0000-000000000003", uri: "https://server/ims/case/v1p0/CFItems/00000000-0000-0000-0000-000000000003",
+			items: 14, carried: 14, notCarried: map[string]int{}},
+		{file: "opensalt-sequencenumber.json", uuid: "ea98ab46-c0ea-11e7-820f-a71b35976453", uri: "http://server/ims/case/v1p0/CFItems/ea98ab46-c0ea-11e7-820f-a71b35976453",
+			code: "SNT.2", items: 2, carried: 2, notCarried: map[string]int{}},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "import")
+			rep, err := caseimport.Run([]string{filepath.Join("testdata", c.file)}, out, caseimport.Options{})
+			if err != nil || len(rep.Findings) > 0 || !rep.Written {
+				t.Fatalf("import: %v %+v", err, rep.Findings)
+			}
+			if rep.Items.Read != c.items || rep.Associations.Carried != c.carried {
+				t.Errorf("items %d, carried associations %d; want %d, %d", rep.Items.Read, rep.Associations.Carried, c.items, c.carried)
+			}
+			for k, v := range c.notCarried {
+				if rep.NotCarriedAssociations[k] != v {
+					t.Errorf("not carried %s: %d, want %d (%v)", k, rep.NotCarriedAssociations[k], v, rep.NotCarriedAssociations)
+				}
+			}
+			// Only hasChild edges: no association becomes a progression.
+			for _, line := range lines(t, filepath.Join(out, "export", "relationships.jsonl")) {
+				if !strings.Contains(line, `"label":"hasChild"`) {
+					t.Errorf("a relationship that is not hasChild: %s", line)
+				}
+			}
+			b, err := os.ReadFile(filepath.Join(out, "pack-spec.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			spec, err := pack.DecodeSpec(b, out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			profiles := filepath.Join(out, "profiles")
+			res, err := pack.Run(spec, pack.Options{ProfileRoot: profiles, Getenv: func(string) string { return "" }})
+			if err != nil {
+				t.Fatalf("pack: %v", err)
+			}
+			data, _ := imgtest.Build(t, res.PackageDir, profiles, "")
+			images := t.TempDir()
+			if err := os.WriteFile(filepath.Join(images, res.SnapshotID+".kgimg"), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			svc := query.New(imgtest.Catalog(t, images), query.Options{})
+			for _, sel := range []query.Selector{
+				{IdentifierType: "case_identifier_uuid", CaseIdentifierUUID: c.uuid},
+				{IdentifierType: "case_identifier_uri", CaseIdentifierURI: c.uri},
+			} {
+				std, err := svc.Standard(context.Background(), query.NewStandardRequest(rep.FrameworkID, sel))
+				if err != nil {
+					t.Fatalf("get_standard %+v: %v", sel, err)
+				}
+				if std.Node.CaseIdentifierUUID == nil || *std.Node.CaseIdentifierUUID != c.uuid {
+					t.Errorf("found %+v, want CASE UUID %s", std.Node.CaseIdentifierUUID, c.uuid)
+				}
+				if c.code != "" && (std.Node.StatementCode == nil || *std.Node.StatementCode != c.code) {
+					t.Errorf("statement code %v, want %s", std.Node.StatementCode, c.code)
+				}
+			}
+		})
+	}
+}
+
+// TestImportOrderAndProfile checks the sibling order (sequenceNumber, then
+// listEnumeration), the orphan fallback, the grades and the rights derived
+// from the fixture.
+func TestImportOrderAndProfile(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "import")
+	rep, err := caseimport.Run([]string{filepath.Join("testdata", "riverbend-science-v1p1.json")}, out, caseimport.Options{JurisdictionType: "district"})
+	if err != nil || len(rep.Findings) > 0 {
+		t.Fatalf("import: %v %+v", err, rep.Findings)
+	}
+	var targets []string
+	for _, line := range lines(t, filepath.Join(out, "export", "relationships.jsonl")) {
+		var r struct {
+			Target     string            `json:"target_identifier"`
+			Properties map[string]string `json:"properties"`
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Target == "c0ffee00-0000-4000-8000-000000000040" && r.Properties["resolutionStatus"] != "unresolvedRootFallback" {
+			t.Errorf("the orphan's root edge is not a fallback: %v", r.Properties)
+		}
+		targets = append(targets, strings.TrimPrefix(r.Target, "c0ffee00-0000-4000-8000-0000000000"))
+	}
+	// Root: Physical Science (sequenceNumber 1) before Life Science (2),
+	// then the orphan; under each, by sequenceNumber / listEnumeration.
+	if got, want := strings.Join(targets, " "), "11 10 40 22 23 20 21 30 31"; got != want {
+		t.Errorf("hasChild order %s, want %s", got, want)
+	}
+	if rep.Items.Orphans != 1 || rep.RootFallbacks != 1 {
+		t.Errorf("orphans %d, fallbacks %d; want 1, 1", rep.Items.Orphans, rep.RootFallbacks)
+	}
+	var prof map[string]any
+	b, err := os.ReadFile(filepath.Join(out, "profiles", "riverbend-elementary-science", "1.0", "profile.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &prof); err != nil {
+		t.Fatal(err)
+	}
+	if r := prof["rights"].(map[string]any); r["sourceLicense"] != "CC BY 4.0" || r["allowFullText"] != true || r["reviewStatus"] != "unreviewed" {
+		t.Errorf("rights %v", r)
+	}
+	if g := prof["gradeMappings"].([]any); len(g) != 3 {
+		t.Errorf("grade mappings %v, want 03, 04, KG", g)
+	}
+	if cp := prof["codeSearchPolicy"].(map[string]any); cp["availability"] != "complete" {
+		t.Errorf("code search %v", cp)
+	}
+	spec, _ := os.ReadFile(filepath.Join(out, "pack-spec.json"))
+	if !strings.Contains(string(spec), `"jurisdictionType": "district"`) || !strings.Contains(string(spec), `"versionToken": "2024"`) {
+		t.Errorf("pack spec %s", spec)
+	}
+}
+
+func lines(t *testing.T, p string) []string {
+	t.Helper()
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		out = append(out, sc.Text())
+	}
+	return out
+}
+
+// fixture returns the Riverbend fixture decoded, to be broken by a test.
+func fixture(t *testing.T) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "riverbend-science-v1p1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v map[string]any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	return v["CFPackage"].(map[string]any)
+}
+
+func write(t *testing.T, dir, name string, v any) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	var b []byte
+	switch v := v.(type) {
+	case string:
+		b = []byte(v)
+	default:
+		var err error
+		if b, err = json.Marshal(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func assocs(pkg map[string]any) []any { return pkg["CFAssociations"].([]any) }
+
+func assocAt(pkg map[string]any, i int) map[string]any { return assocs(pkg)[i].(map[string]any) }
+
+// TestImportBadInput: each bad input yields its finding (every one, when
+// there are several) and writes nothing.
+func TestImportBadInput(t *testing.T) {
+	cases := []struct {
+		name  string
+		make  func(t *testing.T, dir string) []string
+		codes []string
+	}{
+		{"not JSON", func(t *testing.T, dir string) []string {
+			return []string{write(t, dir, "a.json", `{"CFDocument": `)}
+		}, []string{caseimport.CodeNotJSON}},
+		{"not CASE", func(t *testing.T, dir string) []string {
+			return []string{write(t, dir, "a.json", map[string]any{"items": []any{}})}
+		}, []string{caseimport.CodeNotCASE}},
+		{"missing file", func(t *testing.T, dir string) []string {
+			return []string{filepath.Join(dir, "absent.json")}
+		}, []string{caseimport.CodeUnreadable}},
+		{"too large", func(t *testing.T, dir string) []string {
+			p := filepath.Join(dir, "big.json")
+			f, err := os.Create(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			if err := f.Truncate(caseimport.MaxFileBytes + 1); err != nil { // sparse
+				t.Fatal(err)
+			}
+			return []string{p}
+		}, []string{caseimport.CodeTooLarge}},
+		{"unsupported version", func(t *testing.T, dir string) []string {
+			pkg := fixture(t)
+			pkg["CFDocument"].(map[string]any)["caseVersion"] = "2.0"
+			return []string{write(t, dir, "a.json", pkg)}
+		}, []string{caseimport.CodeVersion}},
+		{"two documents", func(t *testing.T, dir string) []string {
+			other := fixture(t)
+			other["CFDocument"].(map[string]any)["identifier"] = "another-document"
+			return []string{write(t, dir, "a.json", fixture(t)), write(t, dir, "b.json", other)}
+		}, []string{caseimport.CodeMultipleDocs}},
+		{"no items", func(t *testing.T, dir string) []string {
+			pkg := fixture(t)
+			pkg["CFItems"], pkg["CFAssociations"] = []any{}, []any{}
+			return []string{write(t, dir, "a.json", pkg)}
+		}, []string{caseimport.CodeNoItems}},
+		{"missing fields", func(t *testing.T, dir string) []string {
+			pkg := fixture(t)
+			delete(pkg["CFItems"].([]any)[0].(map[string]any), "fullStatement")
+			delete(assocAt(pkg, 0), "associationType")
+			return []string{write(t, dir, "a.json", pkg)}
+		}, []string{caseimport.CodeMissingField, caseimport.CodeMissingField}},
+		{"wrong type", func(t *testing.T, dir string) []string {
+			pkg := fixture(t)
+			pkg["CFItems"].([]any)[0].(map[string]any)["educationLevel"] = 3
+			return []string{write(t, dir, "a.json", pkg)}
+		}, []string{caseimport.CodeInvalidValue}},
+		{"duplicate item identifier", func(t *testing.T, dir string) []string {
+			pkg := fixture(t)
+			items := pkg["CFItems"].([]any)
+			dup := map[string]any{}
+			for k, v := range items[1].(map[string]any) {
+				dup[k] = v
+			}
+			pkg["CFItems"] = append(items, dup)
+			return []string{write(t, dir, "a.json", pkg)}
+		}, []string{caseimport.CodeDuplicateID}},
+		{"duplicate association identifier", func(t *testing.T, dir string) []string {
+			pkg := fixture(t)
+			assocAt(pkg, 9)["identifier"] = assocAt(pkg, 8)["identifier"]
+			return []string{write(t, dir, "a.json", pkg)}
+		}, []string{caseimport.CodeDuplicateID}},
+		{"dangling isChildOf", func(t *testing.T, dir string) []string {
+			pkg := fixture(t)
+			assocAt(pkg, 2)["destinationNodeURI"] = map[string]any{"identifier": "nowhere", "uri": "https://x.example/nowhere"}
+			return []string{write(t, dir, "a.json", pkg)}
+		}, []string{caseimport.CodeDangling}},
+		{"dangling association", func(t *testing.T, dir string) []string {
+			pkg := fixture(t)
+			a := assocAt(pkg, 9) // isRelatedTo
+			a["originNodeURI"] = map[string]any{"identifier": "nowhere-1"}
+			a["destinationNodeURI"] = map[string]any{"identifier": "nowhere-2"}
+			return []string{write(t, dir, "a.json", pkg)}
+		}, []string{caseimport.CodeDangling}},
+		{"cycle", func(t *testing.T, dir string) []string {
+			pkg := fixture(t)
+			// Life Science (10) isChildOf its standard 20, which isChildOf 10.
+			assocAt(pkg, 0)["destinationNodeURI"] = assocAt(pkg, 2)["originNodeURI"]
+			return []string{write(t, dir, "a.json", pkg)}
+		}, []string{caseimport.CodeCycle}},
+		{"self parent", func(t *testing.T, dir string) []string {
+			pkg := fixture(t)
+			assocAt(pkg, 6)["destinationNodeURI"] = assocAt(pkg, 6)["originNodeURI"]
+			return []string{write(t, dir, "a.json", pkg)}
+		}, []string{caseimport.CodeCycle}},
+		{"all at once", func(t *testing.T, dir string) []string {
+			pkg := fixture(t)
+			assocAt(pkg, 6)["destinationNodeURI"] = assocAt(pkg, 6)["originNodeURI"]
+			assocAt(pkg, 2)["destinationNodeURI"] = map[string]any{"identifier": "nowhere"}
+			assocAt(pkg, 9)["identifier"] = assocAt(pkg, 8)["identifier"]
+			return []string{write(t, dir, "a.json", pkg), write(t, dir, "b.json", "[]")}
+		}, []string{caseimport.CodeNotCASE, caseimport.CodeCycle, caseimport.CodeDangling, caseimport.CodeDuplicateID}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			files := c.make(t, dir)
+			out := filepath.Join(dir, "out")
+			rep, err := caseimport.Run(files, out, caseimport.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]int{}
+			for _, f := range rep.Findings {
+				got[f.Code]++
+				if f.Message == "" {
+					t.Errorf("finding without a message: %+v", f)
+				}
+			}
+			want := map[string]int{}
+			for _, code := range c.codes {
+				want[code]++
+			}
+			for code, n := range want {
+				if got[code] < n {
+					t.Errorf("findings %v: want %d × %s", rep.Findings, n, code)
+				}
+			}
+			if rep.Written {
+				t.Error("written despite findings")
+			}
+			if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the output exists after findings: %v", err)
+			}
+			if m, _ := filepath.Glob(filepath.Join(dir, ".kgc-import-*")); len(m) > 0 {
+				t.Errorf("a staging directory is left: %v", m)
+			}
+		})
+	}
+}
+
+// TestImportOutputInTheWay: a non-empty output directory is refused.
+func TestImportOutputInTheWay(t *testing.T) {
+	out := t.TempDir()
+	write(t, out, "keep.txt", "mine")
+	_, err := caseimport.Run([]string{filepath.Join("testdata", "riverbend-science-v1p1.json")}, out, caseimport.Options{})
+	if !errors.Is(err, caseimport.ErrOutputExists) {
+		t.Fatalf("err %v, want ErrOutputExists", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "keep.txt")); string(b) != "mine" {
+		t.Error("the existing file was touched")
+	}
+}

@@ -1,0 +1,309 @@
+package caseimport
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Profile JSON (docs/reference/profile-format.md), written by kgc itself so
+// that maxCount can be null.
+type profileJSON struct {
+	ProfileSchemaVersion     string           `json:"profileSchemaVersion"`
+	ProfileID                string           `json:"profileId"`
+	ProfileVersion           string           `json:"profileVersion"`
+	FrameworkIDs             []string         `json:"frameworkIds"`
+	LocalSubject             string           `json:"localSubject"`
+	NormalizedSubjects       []string         `json:"normalizedSubjects"`
+	SubjectMappingStatus     string           `json:"subjectMappingStatus"`
+	SubjectMappingNote       string           `json:"subjectMappingNote"`
+	SubjectAliases           []string         `json:"subjectAliases"`
+	SubjectVocabulary        map[string]any   `json:"subjectVocabulary"`
+	GradeLevelStatementTypes []string         `json:"gradeLevelStatementTypes"`
+	GradeMappings            []gradeMapping   `json:"gradeMappings"`
+	EducationStageMappings   []any            `json:"educationStageMappings"`
+	Hierarchy                hierarchyJSON    `json:"hierarchy"`
+	StatementTypes           []statementType  `json:"statementTypes"`
+	CodeSearchPolicy         codePolicy       `json:"codeSearchPolicy"`
+	ComparisonDimensions     []string         `json:"comparisonDimensions"`
+	LanguagePolicy           map[string]any   `json:"languagePolicy"`
+	Rights                   Rights           `json:"rights"`
+	SourceRoleCapabilities   map[string]any   `json:"sourceRoleCapabilities"`
+	RequiredDisclosures      []string         `json:"requiredDisclosures"`
+	KnownSourceAnomalies     []map[string]any `json:"knownSourceAnomalies"`
+}
+
+type gradeMapping struct {
+	LocalLabel       string   `json:"localLabel"`
+	Aliases          []string `json:"aliases"`
+	NormalizedGrades []string `json:"normalizedGrades"`
+}
+
+type hierarchyJSON struct {
+	RelationshipType   string   `json:"relationshipType"`
+	RootStatementTypes []string `json:"rootStatementTypes"`
+	StatementTypeOrder []string `json:"statementTypeOrder"`
+	AllowMultiParent   bool     `json:"allowMultiParent"`
+}
+
+type statementType struct {
+	SourceStatementType     string          `json:"sourceStatementType"`
+	NormalizedStatementType string          `json:"normalizedStatementType"`
+	CodeType                *string         `json:"codeType,omitempty"`
+	Description             string          `json:"description"`
+	Aliases                 []string        `json:"aliases"`
+	AllowedParents          []allowedParent `json:"allowedParents"`
+	ControlledValues        []any           `json:"controlledValues"`
+	IdentityScope           []string        `json:"identityScope"`
+	IsGraphNode             bool            `json:"isGraphNode"`
+}
+
+type allowedParent struct {
+	ParentStatementType string `json:"parentStatementType"`
+	MinCount            int    `json:"minCount"`
+	MaxCount            *int   `json:"maxCount"`
+}
+
+type codePolicy struct {
+	Availability              string     `json:"availability"`
+	AllowPrefixSearch         bool       `json:"allowPrefixSearch"`
+	PrefixDelimiters          []string   `json:"prefixDelimiters"`
+	CaseSensitive             bool       `json:"caseSensitive"`
+	WhitespaceNormalization   bool       `json:"whitespaceNormalization"`
+	PunctuationNormalization  bool       `json:"punctuationNormalization"`
+	CodesAreUniqueIdentifiers bool       `json:"codesAreUniqueIdentifiers"`
+	CanonicalizationNotes     []string   `json:"canonicalizationNotes"`
+	CodeTypes                 []codeType `json:"codeTypes"`
+	CodeParentRules           []any      `json:"codeParentRules"`
+}
+
+type codeType struct {
+	CodeType            string   `json:"codeType"`
+	Patterns            []string `json:"patterns"`
+	StatementTypes      []string `json:"statementTypes"`
+	ScopeStatementTypes []string `json:"scopeStatementTypes"`
+}
+
+// Rights is the profile's rights policy.
+type Rights struct {
+	SourceLicense             string  `json:"sourceLicense"`
+	LicenseURI                *string `json:"licenseUri"`
+	AttributionStatement      string  `json:"attributionStatement"`
+	AllowFullText             bool    `json:"allowFullText"`
+	AllowStandardResources    bool    `json:"allowStandardResources"`
+	AllowBulkResource         bool    `json:"allowBulkResource"`
+	AllowGeneratedDerivatives string  `json:"allowGeneratedDerivatives"`
+	ReviewStatus              string  `json:"reviewStatus"`
+}
+
+// derived is what the profile and the exports share.
+type derived struct {
+	profile                        profileJSON
+	rights                         Rights
+	normalized                     map[string]string // statement type → Standard | Standard Grouping
+	gradeOf                        map[string]string // folded education level → normalized grade
+	isCurrent, jurisdiction        string
+	subject, docLang, openLicence  string
+	frameworkID, profileVersion    string
+	versionToken, jurisdictionType string
+}
+
+var (
+	langRe  = regexp.MustCompile(`^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$`)
+	slugRe  = regexp.MustCompile(`[^a-z0-9]+`)
+	tokenRe = regexp.MustCompile(`[^a-z0-9._-]+`)
+	idRe    = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
+	tokRe   = regexp.MustCompile(`^[a-z0-9]+(?:[._-][a-z0-9]+)*$`)
+)
+
+// slug makes a lowercase kebab-case ID of at most max characters.
+func slug(s string, max int) string {
+	s = strings.Trim(slugRe.ReplaceAllString(strings.ToLower(s), "-"), "-")
+	if len(s) > max {
+		s = strings.TrimRight(s[:max], "-")
+	}
+	return s
+}
+
+// grades maps education levels to normalized grades, once each, in order.
+func (p *derived) grades(levels []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, l := range levels {
+		g := p.gradeOf[strings.ToLower(l)]
+		if g != "" && !seen[g] {
+			seen[g] = true
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// normalizeGrade maps a CASE (CEDS) education level to kgc's grade facet:
+// "01"…"13" → "1"…"13", KG/K → "K", anything else upper-cased as given.
+func normalizeGrade(l string) string {
+	u := strings.ToUpper(strings.TrimSpace(l))
+	if n, err := strconv.Atoi(u); err == nil && n >= 0 && n <= 13 {
+		return strconv.Itoa(n)
+	}
+	if u == "KG" || u == "K" {
+		return "K"
+	}
+	return u
+}
+
+func gradeAliases(g string) []string {
+	switch {
+	case g == "K":
+		return []string{"Kindergarten"}
+	case g == "PK":
+		return []string{"Pre-Kindergarten"}
+	}
+	if _, err := strconv.Atoi(g); err == nil {
+		return []string{"Grade " + g}
+	}
+	return nil
+}
+
+// facetKey folds a label as the profile checker does, closely enough to
+// keep labels and aliases distinct.
+func facetKey(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
+
+// Options are the choices the caller makes; everything else is derived.
+type Options struct {
+	FrameworkID      string // default: from the CFDocument's title
+	ProfileVersion   string // default 1.0
+	VersionToken     string // default: CFDocument.version, else its lastChangeDateTime date, else "undated"
+	Jurisdiction     string // default: the publisher, else the creator
+	JurisdictionType string // default "unspecified"
+}
+
+// derive builds the starter profile from the model (after arrange).
+func (m *model) derive(order []*item, o Options) (*derived, []Finding) {
+	d := m.in.doc.raw
+	p := &derived{normalized: map[string]string{}, gradeOf: map[string]string{}}
+	var fnd []Finding
+	bad := func(flag, format string, a ...any) {
+		fnd = append(fnd, Finding{Code: CodeInvalidValue, Where: flag, Message: fmt.Sprintf(format, a...)})
+	}
+	p.frameworkID = o.FrameworkID
+	if p.frameworkID == "" {
+		p.frameworkID = slug(m.title, 200)
+		if len(p.frameworkID) < 3 {
+			p.frameworkID = slug("case-"+m.docID, 200)
+		}
+	} else if !idRe.MatchString(p.frameworkID) || len(p.frameworkID) < 3 || len(p.frameworkID) > 200 {
+		bad("--framework-id", "%q is not a framework ID (3–200 characters, lowercase kebab case)", p.frameworkID)
+	}
+	p.profileVersion = firstNonEmpty(o.ProfileVersion, "1.0")
+	if !tokRe.MatchString(p.profileVersion) || len(p.profileVersion) > 64 {
+		bad("--profile-version", "%q is not a version (lowercase letters and digits, separated by . _ -)", p.profileVersion)
+	}
+	p.versionToken = o.VersionToken
+	if p.versionToken == "" {
+		p.versionToken = strings.Trim(tokenRe.ReplaceAllString(strings.ToLower(str(d, "version")), "-"), "._-")
+		if !tokRe.MatchString(p.versionToken) || len(p.versionToken) > 96 {
+			p.versionToken = ""
+			if t := str(d, "lastChangeDateTime"); len(t) >= 10 && regexp.MustCompile(`^\d{4}-\d{2}-\d{2}`).MatchString(t) {
+				p.versionToken = t[:10]
+			} else {
+				p.versionToken = "undated"
+			}
+		}
+	} else if !tokRe.MatchString(p.versionToken) || len(p.versionToken) > 96 {
+		bad("--version-token", "%q is not a version token (lowercase letters and digits, separated by . _ -; at most 96)", p.versionToken)
+	}
+	p.jurisdiction = firstNonEmpty(o.Jurisdiction, str(d, "publisher"), str(d, "creator"), "unspecified")
+	p.jurisdictionType = firstNonEmpty(o.JurisdictionType, "unspecified")
+	p.isCurrent = "true"
+	switch strings.ToLower(str(d, "adoptionStatus")) {
+	case "deprecated", "retired", "superseded", "withdrawn":
+		p.isCurrent = "false"
+	}
+	subjects, _ := strs(d, "subject")
+	if len(subjects) > 0 {
+		p.subject = subjects[0]
+	}
+	// Languages: the document's, else the items' (most used first).
+	p.docLang = str(d, "language")
+	if !langRe.MatchString(p.docLang) {
+		p.docLang = ""
+	}
+	langs := []string{}
+	if p.docLang != "" {
+		langs = append(langs, p.docLang)
+	}
+	langCount := map[string]int{}
+	for _, it := range order {
+		if langRe.MatchString(it.lang) && !strings.EqualFold(it.lang, p.docLang) {
+			langCount[it.lang]++
+		}
+	}
+	more := sortedKeys(langCount)
+	sort.SliceStable(more, func(i, j int) bool { return langCount[more[i]] > langCount[more[j]] })
+	langs = append(langs, more...)
+	langNote := "Languages as the CASE package declares them."
+	if len(langs) == 0 {
+		langs, langNote = []string{"und"}, "The CASE package declares no language (und): set the real one."
+	}
+	p.rights = m.rights(p)
+	p.profile = profileJSON{
+		ProfileSchemaVersion: "1.1", ProfileID: p.frameworkID, ProfileVersion: p.profileVersion, FrameworkIDs: []string{p.frameworkID},
+		LocalSubject: firstNonEmpty(p.subject, "Unspecified"), NormalizedSubjects: []string{}, SubjectMappingStatus: "unreviewed",
+		SubjectMappingNote: "Imported from CASE: map the subject to your vocabulary and set subjectMappingStatus.",
+		SubjectAliases:     append([]string{}, subjects[min(1, len(subjects)):]...),
+		SubjectVocabulary: map[string]any{"vocabularyId": "kgc-case-import", "vocabularyVersion": "1.0",
+			"values": []string{"Other"}, "unmatchedValue": "Other"},
+		GradeLevelStatementTypes: []string{}, EducationStageMappings: []any{},
+		ComparisonDimensions: []string{"wording", "scope", "grade_context"},
+		LanguagePolicy: map[string]any{"languages": langs, "allowBilingualPairing": false, "preserveSourceTerminology": true,
+			"notes": []string{langNote}},
+		Rights: p.rights,
+		SourceRoleCapabilities: map[string]any{"hasOfficialActivities": false, "hasOfficialAssessmentGuidance": false,
+			"hasOfficialResources": false, "roleNotes": []string{"A CASE package holds standards only: no activities, assessments or resources."}},
+		RequiredDisclosures: []string{
+			"Imported from the CASE package " + m.docID + " by kgc import case; the interpretation profile is a starter derived from the package and has not been reviewed.",
+			"Normalized grades are retrieval facets and do not establish grade equivalence between systems."},
+		KnownSourceAnomalies: []map[string]any{},
+	}
+	if m.rep.RootFallbacks > 0 {
+		p.profile.KnownSourceAnomalies = append(p.profile.KnownSourceAnomalies, map[string]any{"anomalyId": "case_root_fallbacks",
+			"description":        fmt.Sprintf("%d items have no isChildOf parent of a type the hierarchy allows under the framework; they hang under the framework as unresolved root fallbacks.", m.rep.RootFallbacks),
+			"requiredDisclosure": "Some items' place in the hierarchy was not resolved from the CASE package."})
+	}
+	m.grades(p, order)
+	m.types(p, order)
+	m.codes(p, order)
+	return p, fnd
+}
+
+// grades derives gradeMappings from the items' education levels.
+func (m *model) grades(p *derived, order []*item) {
+	used := map[string]bool{}
+	p.profile.GradeMappings = []gradeMapping{}
+	for _, it := range order {
+		for _, l := range it.levels {
+			k := strings.ToLower(l)
+			if _, done := p.gradeOf[k]; done || used[facetKey(l)] {
+				if _, done := p.gradeOf[k]; !done {
+					p.gradeOf[k] = normalizeGrade(l)
+				}
+				continue
+			}
+			g := normalizeGrade(l)
+			p.gradeOf[k] = g
+			used[facetKey(l)] = true
+			gm := gradeMapping{LocalLabel: l, Aliases: []string{}, NormalizedGrades: []string{g}}
+			for _, a := range append([]string{g}, gradeAliases(g)...) {
+				if !used[facetKey(a)] {
+					used[facetKey(a)] = true
+					gm.Aliases = append(gm.Aliases, a)
+				}
+			}
+			p.profile.GradeMappings = append(p.profile.GradeMappings, gm)
+			m.rep.Grades = append(m.rep.Grades, l+" → "+g)
+		}
+	}
+}
