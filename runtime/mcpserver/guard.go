@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kgc-project/kgc/runtime/live"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -79,10 +80,10 @@ func (s *Server) guard(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		defer s.live.leave()
 		if needsCatalog[method] {
-			var g *generation
-			ctx, g = s.enter(ctx)
-			defer g.leave()
-			if _, err := g.service(ctx); err != nil {
+			var p *live.Pin
+			ctx, p = s.enter(ctx)
+			defer p.Leave()
+			if _, err := p.Service(ctx); err != nil {
 				return catalogRefused(ctx, method, err)
 			}
 		}

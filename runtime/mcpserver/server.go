@@ -15,12 +15,11 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"log/slog"
-	"sync"
-	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/live"
 	"github.com/kgc-project/kgc/runtime/query"
 )
 
@@ -54,13 +53,12 @@ const (
 
 // Server serves one catalog over MCP.
 type Server struct {
-	gen    atomic.Pointer[generation] // the catalog answered from (see Swap)
-	swapMu sync.Mutex
-	qOpts  query.Options
-	log    *slog.Logger
-	mcp    *mcp.Server
-	slots  chan struct{} // one per request being handled
-	live   drainer
+	gen   *live.Service // the catalog answered from (see Swap)
+	qOpts query.Options
+	log   *slog.Logger
+	mcp   *mcp.Server
+	slots chan struct{} // one per request being handled
+	live  drainer
 	// jsonText: Options.JSONText.
 	jsonText bool
 }
@@ -91,7 +89,7 @@ func NewLoading(l *catalog.Loading, opts Options) *Server {
 		slots:    make(chan struct{}, opts.MaxConcurrentCalls),
 		jsonText: opts.JSONText,
 	}
-	s.gen.Store(newGeneration(l, s.qOpts))
+	s.gen = live.New(l, s.qOpts)
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: ServerName, Title: "kgmcp", Version: opts.Version}, &mcp.ServerOptions{
 		// The tool, prompt and resource lists never change while a server
 		// runs: no listChanged is advertised (the SDK's default is true).
@@ -129,11 +127,13 @@ func (s *Server) Query() *query.Service {
 }
 
 // Loading returns the catalog the server answers from, settled or not.
-func (s *Server) Loading() *catalog.Loading { return s.gen.Load().loading }
+func (s *Server) Loading() *catalog.Loading { return s.gen.Loading() }
 
 // service waits for the current catalog and returns the query layer over it.
 func (s *Server) service(ctx context.Context) (*query.Service, error) {
-	return s.gen.Load().service(ctx)
+	p := s.gen.Enter()
+	defer p.Leave()
+	return p.Service(ctx)
 }
 
 const instructions = "Read-only, rights-aware retrieval over accepted curriculum knowledge-graph packages " +

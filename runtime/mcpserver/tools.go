@@ -174,31 +174,8 @@ const continuationPreamble = "MCP continuation data. Cursor values are opaque; p
 // complete next request, defaults left out, non-ASCII escaped as the reference
 // writes it.
 func continuation(p *query.Paged) string {
-	req := map[string]any{}
-	for k, v := range p.Request {
-		if isDefault(v, p.Defaults[k]) {
-			continue
-		}
-		req[k] = v
-	}
-	req["cursor"] = p.Next
-	b, _ := canonjson.Marshal(map[string]any{"continuationTool": p.Tool, "nextRequest": req})
+	b, _ := canonjson.Marshal(map[string]any{"continuationTool": p.Tool, "nextRequest": p.NextRequest()})
 	return continuationPreamble + "\n" + asciiEscape(string(b))
-}
-
-func isDefault(v, def any) bool {
-	switch x := v.(type) {
-	case nil:
-		return true
-	case []string:
-		return len(x) == 0
-	}
-	if def == nil {
-		return false
-	}
-	a, _ := json.Marshal(v)
-	b, _ := json.Marshal(def)
-	return string(a) == string(b)
 }
 
 // asciiEscape escapes non-ASCII characters as \uXXXX (surrogate pairs above the

@@ -112,6 +112,14 @@ func ExampleService_SearchStandards() {
 		fmt.Println(h.Node.Code(), h.Score.Value)
 	}
 	fmt.Println("more:", page.Page.HasMore)
+	all := len(page.Page.Hits)
+	for next, ok := byCode.Next(page); ok; next, ok = next.Next(page) {
+		if page, err = svc.SearchStandards(ctx, next); err != nil {
+			log.Fatal(err)
+		}
+		all += len(page.Page.Hits)
+	}
+	fmt.Println("every page:", all, "of", page.Page.TotalMatchingCount)
 
 	walk, err := svc.Traverse(ctx, query.NewTraverseRequest(maths,
 		query.Selector{IdentifierType: "statement_code", StatementCode: "M1.1.1.1"}))
@@ -125,5 +133,6 @@ func ExampleService_SearchStandards() {
 	// M1.1.1.1 500000
 	// M1.1.1.2 500000
 	// more: true
+	// every page: 4 of 4
 	// 3 standards reached; []
 }

@@ -239,3 +239,37 @@ type Paged struct {
 	Defaults map[string]any // fields left out of the next request when they hold these values (the schema's defaults)
 	Next     any            // the next page's cursor, or nil on the last page
 }
+
+// NextRequest is the arguments of the call for the next page (nil on the
+// last page): the effective request with the fields that hold their
+// defaults left out, and the next cursor.
+func (p *Paged) NextRequest() map[string]any {
+	if p.Next == nil {
+		return nil
+	}
+	req := map[string]any{}
+	for k, v := range p.Request {
+		if isDefault(v, p.Defaults[k]) {
+			continue
+		}
+		req[k] = v
+	}
+	req["cursor"] = p.Next
+	return req
+}
+
+// isDefault reports whether v is absent, empty or the default def.
+func isDefault(v, def any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case []string:
+		return len(x) == 0
+	}
+	if def == nil {
+		return false
+	}
+	a, _ := json.Marshal(v)
+	b, _ := json.Marshal(def)
+	return string(a) == string(b)
+}

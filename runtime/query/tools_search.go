@@ -132,6 +132,16 @@ func NewStandardSearchRequest(query string, frameworkIDs ...string) StandardSear
 	return r
 }
 
+// Next returns the request for the page after res (r with res's cursor),
+// and false when res was the last page.
+func (r StandardSearchRequest) Next(res *SearchResult[StandardHit]) (StandardSearchRequest, bool) {
+	if res == nil || res.Page.NextCursor == nil {
+		return r, false
+	}
+	r.Cursor = res.Page.NextCursor
+	return r, true
+}
+
 // NewCodeSearchRequest finds standards by statement code: the code itself
 // (SearchCodeExact) or every code it begins (SearchCodePrefix), in the given
 // frameworks (every served framework when none is given).

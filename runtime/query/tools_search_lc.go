@@ -43,6 +43,16 @@ func NewComponentSearchRequest(query string, frameworkIDs ...string) ComponentSe
 	return r
 }
 
+// Next returns the request for the page after res (r with res's cursor),
+// and false when res was the last page.
+func (r ComponentSearchRequest) Next(res *SearchResult[ComponentHit]) (ComponentSearchRequest, bool) {
+	if res == nil || res.Page.NextCursor == nil {
+		return r, false
+	}
+	r.Cursor = res.Page.NextCursor
+	return r, true
+}
+
 func searchComponentsSchema() *Schema {
 	alt := func(mode string, query *Schema, withMatch bool) *Schema {
 		props := scopeProps()
