@@ -64,6 +64,32 @@ func waitFor(t *testing.T, what string, c *stdioChild, ok func() bool) {
 // debug log says so). With --max-in-flight 2 a slot not released would stop
 // the server reading the next round's call, and so its cancellation.
 func TestStdioCancelledCallsAreNotAnswered(t *testing.T) {
+	// One server per id: after a round, the SDK's in-order request queue may
+	// still be writing behind the full pipe, which would make a second round
+	// depend on its scheduling.
+	// The SDK handles requests in order on one queue, and the goroutine that
+	// writes an answer may be that queue's: when the large answer is written
+	// from it, the call and its cancellation wait behind the full pipe, and
+	// the call is answered before its cancellation is read. That attempt
+	// proves nothing either way; it is tried again on a fresh server.
+	for _, id := range []string{`1`, `"slow"`} {
+		t.Run(id, func(t *testing.T) {
+			for attempt := 1; ; attempt++ {
+				if cancelOneCall(t, id) {
+					return
+				}
+				if attempt == 5 {
+					t.Fatal("in 5 attempts the call was never handled while the large answer waited")
+				}
+				t.Logf("attempt %d: the SDK's queue waited behind the large answer; trying again", attempt)
+			}
+		})
+	}
+}
+
+// cancelOneCall runs one round of TestStdioCancelledCallsAreNotAnswered; false
+// when the call was not handled while the large answer waited (inconclusive).
+func cancelOneCall(t *testing.T, id string) bool {
 	c, r := startStdioSmallPipe(t, "--max-in-flight", "2", "--log-level", "debug", shippedImages(t))
 	capacity, err := unix.FcntlInt(r.Fd(), unix.F_GETPIPE_SZ, 0)
 	if err != nil {
@@ -71,28 +97,29 @@ func TestStdioCancelledCallsAreNotAnswered(t *testing.T) {
 	}
 	c.send(t, initLine, initializedLine)
 	c.nextWithin(t, 10*time.Second)
-	ids := []string{`1`, `"slow"`, `3`}
-	for i, id := range ids {
-		c.send(t, `{"jsonrpc":"2.0","id":"big","method":"tools/call","params":`+lpCall+`}`)
-		waitFor(t, "a full stdout", c, func() bool {
-			n, err := unix.IoctlGetInt(int(r.Fd()), unix.TIOCINQ) // FIONREAD
-			return err == nil && n >= capacity
-		})
-		call := `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"get_capabilities","arguments":{}}}`
-		if _, err := io.WriteString(c.in, call+"\n"+cancelled(id)+"\n"); err != nil {
-			t.Fatal(err)
-		}
-		waitFor(t, "the cancellation", c, func() bool {
-			return strings.Count(c.stderr.String(), "msg=handled method=notifications/cancelled") > i
-		})
-		next := 100 + i
-		c.send(t, rpc(next, "tools/call", `{"name":"get_capabilities","arguments":{}}`))
-		if m := c.nextWithin(t, 10*time.Second); m["id"] != "big" || m["result"] == nil {
-			t.Fatalf("round %d: the large call's answer: %.200s", i, c.out.Text())
-		}
-		if m := c.nextWithin(t, 10*time.Second); m["id"] != float64(next) || m["result"] == nil {
-			t.Fatalf("after cancelling %s: %.300s", id, c.out.Text())
-		}
+	c.send(t, `{"jsonrpc":"2.0","id":"big","method":"tools/call","params":`+lpCall+`}`)
+	waitFor(t, "a full stdout", c, func() bool {
+		n, err := unix.IoctlGetInt(int(r.Fd()), unix.TIOCINQ) // FIONREAD
+		return err == nil && n >= capacity
+	})
+	call := `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"get_capabilities","arguments":{}}}`
+	if _, err := io.WriteString(c.in, call+"\n"+cancelled(id)+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	handled := func(what string) func() bool {
+		return func() bool { return strings.Contains(c.stderr.String(), what) }
+	}
+	if !waitUntil(3*time.Second, handled("msg=handled method=tools/call name=get_capabilities")) {
+		c.cmd.Process.Kill()
+		return false
+	}
+	waitFor(t, "the cancellation", c, handled("msg=handled method=notifications/cancelled"))
+	c.send(t, rpc(100, "tools/call", `{"name":"get_capabilities","arguments":{}}`))
+	if m := c.nextWithin(t, 10*time.Second); m["id"] != "big" || m["result"] == nil {
+		t.Fatalf("the large call's answer: %.200s", c.out.Text())
+	}
+	if m := c.nextWithin(t, 10*time.Second); m["id"] != 100.0 || m["result"] == nil {
+		t.Fatalf("after cancelling %s: %.300s", id, c.out.Text())
 	}
 	// Cancelling a call already answered changes nothing.
 	c.send(t, cancelled(`100`), `{"jsonrpc":"2.0","id":200,"method":"ping"}`)
@@ -113,7 +140,18 @@ func TestStdioCancelledCallsAreNotAnswered(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("kgmcp did not exit after EOF")
 	}
-	if n := strings.Count(c.stderr.String(), "cancelled by the client"); n != len(ids) {
-		t.Errorf("%d calls logged as cancelled, want %d:\n%s", n, len(ids), tail(c.stderr.String()))
+	if n := strings.Count(c.stderr.String(), "cancelled by the client"); n != 1 {
+		t.Errorf("%d calls logged as cancelled, want 1:\n%s", n, tail(c.stderr.String()))
 	}
+	return true
+}
+
+// waitUntil polls ok for at most d.
+func waitUntil(d time.Duration, ok func() bool) bool {
+	for deadline := time.Now().Add(d); !ok(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
+	return true
 }
