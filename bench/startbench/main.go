@@ -25,6 +25,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -42,6 +43,8 @@ func main() {
 	spawns := flag.Int("spawns", 20, "start-ups measured per catalog")
 	keep := flag.String("keep", "", "build the catalogs under this directory and keep them (reused when present)")
 	flags := flag.String("kgmcp-flags", "", "extra kgmcp flags (space-separated)")
+	bin := flag.String("kgmcp", "", "measure this kgmcp binary instead of building ./cmd/kgmcp")
+	base := flag.String("base", "", "also measure this kgmcp binary (a baseline build), alternating with the other, in the same run")
 	serveEmpty := flag.Bool("serve-empty", false, "(internal) serve the empty go-sdk server over stdio")
 	flag.Parse()
 	if *serveEmpty {
@@ -52,13 +55,13 @@ func main() {
 		}
 		return
 	}
-	if err := run(*sizes, *spawns, *keep, strings.Fields(*flags)); err != nil {
+	if err := run(*sizes, *spawns, *keep, *bin, *base, strings.Fields(*flags)); err != nil {
 		fmt.Fprintln(os.Stderr, "startbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(sizes string, spawns int, keep string, flags []string) error {
+func run(sizes string, spawns int, keep, bin, base string, flags []string) error {
 	tmp, err := os.MkdirTemp("", "startbench-")
 	if err != nil {
 		return err
@@ -68,11 +71,14 @@ func run(sizes string, spawns int, keep string, flags []string) error {
 	if root == "" {
 		root = tmp
 	}
-	bins, err := benchbin.Build(tmp, "kgmcp")
-	if err != nil {
-		return err
+	kgmcp := bin
+	if kgmcp == "" {
+		bins, err := benchbin.Build(tmp, "kgmcp")
+		if err != nil {
+			return err
+		}
+		kgmcp = bins[0]
 	}
-	kgmcp := bins[0]
 	self, err := os.Executable()
 	if err != nil {
 		return err
@@ -93,11 +99,34 @@ func run(sizes string, spawns int, keep string, flags []string) error {
 		if err != nil {
 			return err
 		}
-		m, err := measure(exec.Command(kgmcp, append(append([]string{}, flags...), dir)...), spawns)
-		if err != nil {
-			return fmt.Errorf("kgmcp, %d images: %w", n, err)
+		args := append(append([]string{}, flags...), dir)
+		if base == "" {
+			m, err := measure(exec.Command(kgmcp, args...), spawns)
+			if err != nil {
+				return fmt.Errorf("kgmcp, %d images: %w", n, err)
+			}
+			m.row("kgmcp", strconv.Itoa(n), empty)
+			continue
 		}
-		m.row("kgmcp", strconv.Itoa(n), empty)
+		// Alternate the two binaries spawn by spawn, so that neither always
+		// runs on a warmer page cache.
+		mb, mk := &measurement{}, &measurement{}
+		for i := 0; i < spawns; i++ {
+			for _, c := range []struct {
+				bin string
+				m   *measurement
+			}{{base, mb}, {kgmcp, mk}} {
+				one, err := measure(exec.Command(c.bin, args...), 1)
+				if err != nil {
+					return fmt.Errorf("%s, %d images: %w", c.bin, n, err)
+				}
+				c.m.add(one)
+			}
+		}
+		mb.sort()
+		mk.sort()
+		mb.row("kgmcp, base", strconv.Itoa(n), empty)
+		mk.row("kgmcp", strconv.Itoa(n), empty)
 	}
 	return nil
 }
@@ -113,29 +142,57 @@ func clones(root string, n int) (string, error) {
 	}
 	src := filepath.Join(root, "src-"+strconv.Itoa(n))
 	defer os.RemoveAll(src)
-	for i := 0; i < n; i++ {
-		spec := pkggen.Shipped()[0]
-		spec.FrameworkID = fmt.Sprintf("kgc-clone-%04d", i)
-		pkgs, profiles := filepath.Join(src, "packages"), filepath.Join(src, "profiles")
-		if err := os.MkdirAll(pkgs, 0o755); err != nil {
-			return "", err
-		}
-		if err := os.MkdirAll(profiles, 0o755); err != nil {
-			return "", err
-		}
-		w, err := pkggen.Write(spec, pkgs, profiles)
-		if err != nil {
-			return "", err
-		}
-		data, _, err := imgtest.Compile(w.PackageDir, profiles, "")
-		if err != nil {
-			return "", err
-		}
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%04d.kgimg", i)), data, 0o644); err != nil {
-			return "", err
+	// One generator per CPU; image i is written by worker i mod workers, into
+	// its own source tree, and kept when present (a build can be resumed).
+	workers := runtime.GOMAXPROCS(0)
+	errs := make(chan error, workers)
+	for w := 0; w < workers; w++ {
+		go func(w int) {
+			errs <- func() error {
+				for i := w; i < n; i += workers {
+					out := filepath.Join(dir, fmt.Sprintf("%04d.kgimg", i))
+					if _, err := os.Stat(out); err == nil {
+						continue
+					}
+					spec := pkggen.Shipped()[0]
+					spec.FrameworkID = fmt.Sprintf("kgc-clone-%04d", i)
+					wsrc := filepath.Join(src, strconv.Itoa(w), strconv.Itoa(i))
+					pkgs, profiles := filepath.Join(wsrc, "packages"), filepath.Join(wsrc, "profiles")
+					if err := os.MkdirAll(pkgs, 0o755); err != nil {
+						return err
+					}
+					if err := os.MkdirAll(profiles, 0o755); err != nil {
+						return err
+					}
+					gen, err := pkggen.Write(spec, pkgs, profiles)
+					if err != nil {
+						return err
+					}
+					data, _, err := imgtest.Compile(gen.PackageDir, profiles, "")
+					if err != nil {
+						return err
+					}
+					if err := os.WriteFile(out+".tmp", data, 0o644); err != nil {
+						return err
+					}
+					if err := os.Rename(out+".tmp", out); err != nil {
+						return err
+					}
+					if err := os.RemoveAll(wsrc); err != nil {
+						return err
+					}
+				}
+				return nil
+			}()
+		}(w)
+	}
+	var first error
+	for w := 0; w < workers; w++ {
+		if err := <-errs; err != nil && first == nil {
+			first = err
 		}
 	}
-	return dir, nil
+	return dir, first
 }
 
 type measurement struct {
@@ -224,12 +281,25 @@ func measure(proto *exec.Cmd, spawns int) (*measurement, error) {
 			m.fileRSS = append(m.fileRSS, file)
 		}
 	}
+	m.sort()
+	return m, nil
+}
+
+func (m *measurement) add(o *measurement) {
+	m.ready = append(m.ready, o.ready...)
+	m.first = append(m.first, o.first...)
+	m.search = append(m.search, o.search...)
+	m.searchBytes = o.searchBytes
+	m.anon = append(m.anon, o.anon...)
+	m.fileRSS = append(m.fileRSS, o.fileRSS...)
+}
+
+func (m *measurement) sort() {
 	sort.Slice(m.ready, func(i, j int) bool { return m.ready[i] < m.ready[j] })
 	sort.Slice(m.first, func(i, j int) bool { return m.first[i] < m.first[j] })
 	sort.Slice(m.search, func(i, j int) bool { return m.search[i] < m.search[j] })
 	sort.Ints(m.anon)
 	sort.Ints(m.fileRSS)
-	return m, nil
 }
 
 // rss reads RssAnon and RssFile (kB) of a process.

@@ -127,6 +127,10 @@ func Marshal(v any) ([]byte, error) {
 	return b, err
 }
 
+// Append appends the canonical encoding of v to b (Marshal into a buffer the
+// caller reuses, for encodings hashed or written piece by piece).
+func Append(b []byte, v any) ([]byte, error) { return appendAny(b, v) }
+
 // sizeHints remembers, per type, how large its last encoding was.
 var sizeHints sync.Map // reflect.Type → int
 

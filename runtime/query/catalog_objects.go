@@ -1,7 +1,10 @@
 package query
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"sort"
+	"strconv"
 
 	"github.com/kgc-project/kgc/internal/canonjson"
 	"github.com/kgc-project/kgc/runtime/catalog"
@@ -236,10 +239,43 @@ func frameworkObject(f *catalog.Framework) Framework {
 
 // catalogSha256 hashes the canonical JSON of the public catalog, once.
 func (s *Service) catalogSha256() string {
-	return s.memo.get("catalogSha256", func() any {
-		h, _ := canonjson.Sha256(s.catalogObject())
-		return h
-	}).(string)
+	return s.memo.get("catalogSha256", func() any { return catalogDigest(s.catalogObject()) }).(string)
+}
+
+// catalogDigest is canonjson.Sha256 of c, hashed as it is encoded, one
+// framework at a time through a reused buffer: the document of a large
+// catalog (about 1.5 KB a framework) is never held whole, nor its buffer
+// regrown. The keys are written in canonical (sorted) order;
+// TestCatalogDigest holds it to canonjson.Sha256.
+func catalogDigest(c Catalog) string {
+	h := sha256.New()
+	b := make([]byte, 0, 32<<10)
+	b = append(b, `{"frameworkCount":`...)
+	b = strconv.AppendInt(b, int64(c.FrameworkCount), 10)
+	b = append(b, `,"frameworks":`...)
+	if c.Frameworks == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range c.Frameworks {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b, _ = canonjson.Append(b, &c.Frameworks[i])
+			if len(b) >= 16<<10 {
+				h.Write(b)
+				b = b[:0]
+			}
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"graphPackageCount":`...)
+	b = strconv.AppendInt(b, int64(c.GraphPackageCount), 10)
+	b = append(b, `,"snapshotCount":`...)
+	b = strconv.AppendInt(b, int64(c.SnapshotCount), 10)
+	b = append(b, '}')
+	h.Write(b)
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
 // catalogObject is the public catalog document, built once.

@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/kgc-project/kgc/internal/canonjson"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgimg"
 )
@@ -134,21 +133,6 @@ func (c searchCursor) encode(last []any) string {
 	f := c.fields()
 	f["lastOrderingPosition"] = last
 	return encodeCursor(f)
-}
-
-// effectiveQuerySha256 hashes the validated request (cursor excluded), the
-// per-package normalized queries and the resolved packages.
-func effectiveQuerySha256(request obj, normalized map[string]string, pkgs []*catalog.Package) string {
-	ids := make([]PackageIdentity, 0, len(pkgs))
-	for _, p := range pkgs {
-		ids = append(ids, packageIdentity(p))
-	}
-	nq := obj{}
-	for k, v := range normalized {
-		nq[k] = v
-	}
-	sum, _ := canonjson.Sha256(obj{"normalizedQueries": nq, "query": request, "resolvedPackages": ids})
-	return sum
 }
 
 // pageOf returns the page after pos (nil: the first page) and, when more
@@ -374,7 +358,7 @@ type pagingInput struct {
 // searchPage ranks a run's hits, applies the cursor and builds the result of
 // either search tool.
 func searchPage[Hit any](s *Service, run *searchRun, in pagingInput, build func(*searchHit) Hit) (*Paged, error) {
-	cur := searchCursor{mode: in.mode, querySum: effectiveQuerySha256(in.request, run.normalized, in.pkgs), indexSum: indexSetSha256(in.pkgs)}
+	cur := searchCursor{mode: in.mode, querySum: s.effectiveQuerySha256(in.request, run.normalized, in.pkgs), indexSum: s.indexSetSha256(in.pkgs)}
 	var pos []any
 	if in.cursor != nil {
 		var err error

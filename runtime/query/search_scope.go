@@ -1,7 +1,6 @@
 package query
 
 import (
-	"encoding/hex"
 	"fmt"
 	"sort"
 	"strings"
@@ -9,8 +8,6 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
-	"github.com/kgc-project/kgc/internal/canonjson"
-	"github.com/kgc-project/kgc/internal/textnorm"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/schema/manifest"
@@ -265,22 +262,6 @@ func selectedSnapshots(s *Service, pkgs []*catalog.Package) []FrameworkSnapshot 
 		}
 	}
 	return out
-}
-
-// indexSetSha256 binds a cursor to the selected images and normalisers.
-func indexSetSha256(pkgs []*catalog.Package) string {
-	var parts []obj
-	for _, p := range pkgs {
-		var sum [8]byte
-		h := p.Img.Header().Checksum
-		for i := range sum {
-			sum[i] = byte(h >> (8 * i))
-		}
-		parts = append(parts, obj{"graphPackageId": p.GraphPackageID(), "image": hex.EncodeToString(sum[:])})
-	}
-	v, _ := canonjson.Sha256(obj{"packages": parts, "lexical": textnorm.LexicalVersion, "facet": textnorm.FacetVersion,
-		"ranking": "deterministic_search_ranking_v1", "cursor": 1})
-	return v
 }
 
 // hasSearchable reports whether a code query has a letter, mark, number or
