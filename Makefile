@@ -5,7 +5,7 @@ FLATC ?= flatc
 # The default target builds the shipped packages into build/.
 all: images
 
-.PHONY: help all build dist dist-check oci mcpb mcpclients test announce skipped staticcheck vet fmt-check check-generated generate run validate images generate-packages bench fuzz clean
+.PHONY: help all build dist dist-check oci mcpb mcpclients renderers test announce skipped staticcheck vet fmt-check check-generated generate run validate images generate-packages bench fuzz clean
 help:
 	@echo "make            build the shipped packages into build/*.kgimg"
 	@echo "make run        the main job: build packages/ into build/*.kgimg and serve them on http://127.0.0.1:8000/mcp"
@@ -74,6 +74,11 @@ check-generated:
 mcpclients:
 	@./tools/install-mcpclients.sh || echo "WARNING: npm MCP clients unavailable: their end-to-end tests will skip"
 
+# The renderers the kgc render tests check pictures with (rsvg-convert for the
+# SVG, dot for the DOT form); without them those checks skip visibly.
+renderers:
+	@./tools/install-renderers.sh || echo "WARNING: rsvg-convert or dot unavailable: the kgc render tests will skip rendering the pictures"
+
 # runtime/mcpserver runs twice: under -race its heavy brute-force checks skip
 # (they are computation the detector slows 5-10x and finds nothing in), and a
 # second pass without -race runs them (see heavy in runtime/mcpserver).
@@ -82,7 +87,7 @@ mcpclients:
 # only under -v: each such test appends a line to $$KGC_SKIP_LOG
 # (internal/imgtest.Corpus), printed at the end, pass or fail.
 SKIP_LOG = build/skipped-tests.txt
-test: announce fmt-check vet staticcheck check-generated mcpclients
+test: announce fmt-check vet staticcheck check-generated mcpclients renderers
 	@mkdir -p build && rm -f $(SKIP_LOG)
 	KGC_SKIP_LOG=$(CURDIR)/$(SKIP_LOG) $(GO) test -race -count=1 ./... || { $(MAKE) -s skipped; exit 1; }
 	$(GO) test -count=1 ./runtime/mcpserver
@@ -91,7 +96,7 @@ test: announce fmt-check vet staticcheck check-generated mcpclients
 
 # announce says up front what make test may fetch or install.
 announce:
-	@echo "make test: Go modules are fetched from the module proxy if missing; flatc (Debian's flatbuffers-compiler, via apt-get when run as root) and the pinned npm MCP clients (tools/mcpclients) are installed if missing; each install says so, and without them the tests that need them skip visibly."
+	@echo "make test: Go modules are fetched from the module proxy if missing; flatc (Debian's flatbuffers-compiler, via apt-get when run as root), the pinned npm MCP clients (tools/mcpclients) and the renderers rsvg-convert and dot (Debian's librsvg2-bin and graphviz, via apt-get when run as root) are installed if missing; each install says so, and without them the tests that need them skip visibly."
 
 # skipped prints what make test skipped for want of the corpus.
 skipped:

@@ -251,7 +251,7 @@ func TestTypeScriptSDKClient(t *testing.T) {
 			var templates struct {
 				ResourceTemplates []any `json:"resourceTemplates"`
 			}
-			if json.Unmarshal(out.Steps[8].Result, &templates) != nil || len(templates.ResourceTemplates) != 14 {
+			if json.Unmarshal(out.Steps[8].Result, &templates) != nil || len(templates.ResourceTemplates) != 15 {
 				t.Errorf("templates: %s", out.Steps[8].Result)
 			}
 			var read struct {

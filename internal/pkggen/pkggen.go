@@ -59,6 +59,9 @@ type Spec struct {
 	Derivatives string
 	// DenyStandardResources withholds the standard-level resources.
 	DenyStandardResources bool
+	// DenyFullText withholds full text (allowFullText false), with it the
+	// standard-level resources.
+	DenyFullText bool
 	// NoPromptConfig writes no prompt config beside the profile.
 	NoPromptConfig bool
 	// Compact writes minimal provenance records and no entity provenance (for

@@ -12,8 +12,8 @@ func rightsOf(spec Spec) map[string]any {
 		derivatives = "allowed"
 	}
 	return map[string]any{
-		"allowBulkResource": spec.AllowBulk, "allowFullText": true, "allowGeneratedDerivatives": derivatives,
-		"allowStandardResources": !spec.DenyStandardResources, "attributionStatement": attribution, "licenseUri": "https://creativecommons.org/publicdomain/zero/1.0/",
+		"allowBulkResource": spec.AllowBulk, "allowFullText": !spec.DenyFullText, "allowGeneratedDerivatives": derivatives,
+		"allowStandardResources": !spec.DenyStandardResources && !spec.DenyFullText, "attributionStatement": attribution, "licenseUri": "https://creativecommons.org/publicdomain/zero/1.0/",
 		"reviewStatus": "approved", "sourceLicense": license,
 	}
 }

@@ -2,6 +2,8 @@ package smoke
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -124,6 +126,7 @@ func (d *driver) readTemplates(ctx context.Context) {
 			func(sn *snapshot) string { return "/standard/" + sn.standard + "/provenance" }, "no package with detailed provenance"},
 		{"standard_learning_components", func(sn *snapshot) bool { return std(sn) && sn.components },
 			func(sn *snapshot) string { return "/standard/" + sn.standard + "/learning-components" }, "no package with learning components"},
+		{"standard_diagram", std, func(sn *snapshot) string { return "/standard/" + sn.standard + "/diagram" }, "no standard found"},
 		{"learning_component", func(sn *snapshot) bool { return sn.component != "" },
 			func(sn *snapshot) string { return "/learning-component/" + sn.component }, "no learning component found"},
 		{"learning_component_provenance", func(sn *snapshot) bool { return sn.component != "" && sn.artifacts["learningComponentProvenance"] },
@@ -144,7 +147,11 @@ func (d *driver) readTemplates(ctx context.Context) {
 		if r.tail != nil {
 			uri = sn.uri(r.tail(sn))
 		}
-		_, n, err := d.read(ctx, uri)
+		read := d.read
+		if r.name == "standard_diagram" {
+			read = d.readMermaid
+		}
+		_, n, err := read(ctx, uri)
 		if err != nil {
 			d.s.fail("resources/read %s (%s): %v", uri, r.name, err)
 			continue
@@ -291,4 +298,21 @@ func (d *driver) getPrompt(ctx context.Context) {
 		return
 	}
 	d.s.PromptGetCount = 1
+}
+
+// readMermaid reads one Mermaid resource: a single text item of type
+// text/vnd.mermaid holding a flowchart.
+func (d *driver) readMermaid(ctx context.Context, uri string) (any, int, error) {
+	res, err := d.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(res.Contents) != 1 {
+		return nil, 0, fmt.Errorf("want exactly one item, got %d", len(res.Contents))
+	}
+	c := res.Contents[0]
+	if c.MIMEType != "text/vnd.mermaid" || !strings.Contains(c.Text, "\nflowchart ") {
+		return nil, 0, fmt.Errorf("want a Mermaid flowchart as text/vnd.mermaid, got %q (%d bytes)", c.MIMEType, len(c.Text))
+	}
+	return c.Text, len(c.Text), nil
 }

@@ -28,7 +28,7 @@ func read(t *testing.T, cs *mcp.ClientSession, uri string) (*mcp.ResourceContent
 func TestResources(t *testing.T) {
 	cs, srv := client(t, images(t))
 	templates, err := cs.ListResourceTemplates(context.Background(), nil)
-	if err != nil || len(templates.ResourceTemplates) != 14 {
+	if err != nil || len(templates.ResourceTemplates) != 15 {
 		t.Fatalf("templates: %v %v", err, templates)
 	}
 	var mathSnap, engSnap string

@@ -130,7 +130,7 @@ func TestToolInventoryAndAnnotations(t *testing.T) {
 		}
 	}
 	caps, _ := call(t, cs, "get_capabilities", map[string]any{})
-	if len(tools.Tools) != 19 || caps["serverName"] != mcpserver.ServerName || len(caps["packages"].([]any)) != 2 || len(caps["resourceUriTemplates"].([]any)) != 14 {
+	if len(tools.Tools) != 19 || caps["serverName"] != mcpserver.ServerName || len(caps["packages"].([]any)) != 2 || len(caps["resourceUriTemplates"].([]any)) != 15 {
 		t.Errorf("capabilities: %v", caps)
 	}
 }
@@ -156,7 +156,7 @@ func TestCapabilitiesAndTemplateMetadata(t *testing.T) {
 			t.Errorf("template %s has no title or description", tmpl.Name)
 		}
 	}
-	if n != 14 {
+	if n != 15 {
 		t.Errorf("%d templates", n)
 	}
 }

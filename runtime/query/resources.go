@@ -9,6 +9,7 @@ import (
 	"github.com/kgc-project/kgc/internal/canonjson"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
+	"github.com/kgc-project/kgc/runtime/render"
 	"github.com/kgc-project/kgc/schema/ids"
 	"github.com/kgc-project/kgc/schema/kgfb"
 	"github.com/kgc-project/kgc/schema/manifest"
@@ -161,6 +162,9 @@ func (s *Service) resolve(ref resourceRef) (*document, error) {
 	if err := standardResources(p); err != nil {
 		return nil, err
 	}
+	if ref.kind == "standard_diagram" {
+		return diagramDoc(ref, p)
+	}
 	return s.recordDoc(ref, p)
 }
 
@@ -203,7 +207,7 @@ func (s *Service) availableResources(p *catalog.Package) (kinds, artifacts []str
 		}
 	}
 	if standardResources(p) == nil {
-		kinds = append(kinds, "standard", "relationship")
+		kinds = append(kinds, "standard", "standard_diagram", "relationship")
 		if p.Manifest.Capabilities.HasDetailedProvenance {
 			kinds = append(kinds, "standard_provenance")
 		}
@@ -276,13 +280,16 @@ const CatalogURI = catalogURI
 // (docs/reference/resources.md#templates).
 type ResourceTemplate struct{ Name, URITemplate, MIMEType, Title, Description string }
 
-// ResourceTemplates returns the 14 templates, in the contract's order.
+// ResourceTemplates returns the 15 templates, in the contract's order.
 func ResourceTemplates() []ResourceTemplate {
 	out := make([]ResourceTemplate, len(templates))
 	for i, t := range templates {
 		mime := "application/json"
-		if t.name == "manifest_artifact" {
+		switch t.name {
+		case "manifest_artifact":
 			mime = "application/octet-stream"
+		case "standard_diagram":
+			mime = render.MermaidMIME
 		}
 		out[i] = ResourceTemplate{Name: t.name, URITemplate: t.template, MIMEType: mime, Title: t.title, Description: t.description}
 	}

@@ -12,7 +12,7 @@ const (
 	catalogURI = scheme + "catalog"
 )
 
-// The 14 resource templates (docs/reference/resources.md#templates), by resource name, with the
+// The 15 resource templates (docs/reference/resources.md#templates), by resource name, with the
 // title and description a host shows for them.
 var templates = []struct{ name, template, title, description string }{
 	{"framework", "kgfegmcp://framework/{framework_id}", "Framework",
@@ -33,6 +33,8 @@ var templates = []struct{ name, template, title, description string }{
 		"The detailed source provenance of one standards item."},
 	{"standard_learning_components", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/standard/{node_id}/learning-components", "Learning components of a standard",
 		"The learning components that support one standards item."},
+	{"standard_diagram", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/standard/{node_id}/diagram", "Diagram of a standard",
+		"A Mermaid flowchart of one standards item's neighbourhood: hierarchy path, siblings, children, learning components, progression links (bounded)."},
 	{"learning_component", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/learning-component/{node_id}", "Learning component",
 		"One learning component with the standards it supports."},
 	{"learning_component_provenance", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/learning-component/{node_id}/provenance", "Learning component provenance",
@@ -45,7 +47,7 @@ var templates = []struct{ name, template, title, description string }{
 		"The public summary of the package's learning progressions: counts, coverage, validation."},
 }
 
-// TemplateURIs lists the 14 resource templates' URI templates, in contract
+// TemplateURIs lists the 15 resource templates' URI templates, in contract
 // order.
 func TemplateURIs() []string { return templateURIs() }
 
@@ -123,6 +125,8 @@ func (r resourceRef) String() string {
 		return u + "/standard/" + escape(r.id) + "/provenance"
 	case "standard_learning_components":
 		return u + "/standard/" + escape(r.id) + "/learning-components"
+	case "standard_diagram":
+		return u + "/standard/" + escape(r.id) + "/diagram"
 	case "learning_component":
 		return u + "/learning-component/" + escape(r.id)
 	case "learning_component_provenance":
@@ -204,6 +208,8 @@ func parseURI(raw string) (resourceRef, error) {
 		r.kind, r.id = "standard_provenance", tail[1]
 	case len(tail) == 3 && tail[0] == "standard" && tail[2] == "learning-components":
 		r.kind, r.id = "standard_learning_components", tail[1]
+	case len(tail) == 3 && tail[0] == "standard" && tail[2] == "diagram":
+		r.kind, r.id = "standard_diagram", tail[1]
 	case len(tail) == 2 && tail[0] == "learning-component":
 		r.kind, r.id = "learning_component", tail[1]
 	case len(tail) == 3 && tail[0] == "learning-component" && tail[2] == "provenance":

@@ -139,6 +139,8 @@ var resourceRows = map[string]resourceRow{
 		"`{nodeId, caseIdentifierUuid, provenance}`: the item's entry of the detailed provenance map"},
 	"standard_learning_components": {"standard_learning_components", "deterministic_derived", "standard resources", "`nodes`, `relationships`",
 		"the learning components that support the item, with their supports edges"},
+	"standard_diagram": {"standard_diagram", "deterministic_derived", "standard resources", "`nodes`, `relationships`",
+		"a Mermaid flowchart of the item's neighbourhood (hierarchy path, siblings, children, learning components, buildsTowards and relatesTo links), bounded as [../render.md](../render.md#bounds) says"},
 	"learning_component": {"learning_component", "deterministic_derived", "standard resources", "`nodes`, `relationships`",
 		"the component and where each standard it supports sits"},
 	"learning_component_provenance": {"learning_component_provenance", "deterministic_derived", "standard resources", "`learningComponentProvenance`",

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kgc-project/kgc/runtime/query"
+	kgrender "github.com/kgc-project/kgc/runtime/render"
 	"github.com/kgc-project/kgc/schema/manifest"
 )
 
@@ -90,7 +91,7 @@ func resourcesPage(trs []*transcript) ([]byte, error) {
 		"(only `A–Z a–z 0–9 - . _ ~` stay literal, so a snapshot ID's `@` and `+` become `%40` and `%2B`), and an address with them left raw " +
 		"reads the same resource and is answered under the URI sent.")
 	p.line("- Every read carries `_meta`, the resource metadata: `canonicalUri`, `resourceKind`, `representation` (`deterministic_derived`: " +
-		"canonical JSON the server derives; `raw_source`: the artifact's exact bytes), `mimeType`, `byteLength`, `contentSha256`, the package " +
+		"canonical JSON the server derives, or for `standard_diagram` Mermaid text; `raw_source`: the artifact's exact bytes), `mimeType`, `byteLength`, `contentSha256`, the package " +
 		"identity where the resource belongs to one, and `sourceArtifacts` (logical name, SHA-256 and size of each artifact it comes from).")
 	p.line("- Content in JSON, NDJSON or `text/*` that is valid UTF-8 is sent as `text` (for a raw artifact, its exact bytes); anything else " +
 		"as a base64 `blob`.")
@@ -195,6 +196,9 @@ func resourceSection(p *page, trs []*transcript, name, uri, desc string, match f
 		if err == nil {
 			p.fence("json", j)
 		}
+	}
+	if c.Text != "" && meta.MimeType == kgrender.MermaidMIME {
+		p.fence("mermaid", c.Text)
 	}
 	return nil
 }

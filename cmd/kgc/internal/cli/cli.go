@@ -39,6 +39,8 @@ func commands() []command {
 		{"check-profile", "check interpretation profiles (and their prompt configs) on their own, every problem reported", runCheckProfile},
 		{"inspect", "show an image's identity, counts and sections", runInspect},
 		{"verify", "check images (header, checksum, structure); print their SHA-256", runVerify},
+		{"diff", "compare two snapshots of a framework (packages or images): what changed, by standard", runDiff},
+		{"render", "draw a standard's neighbourhood or a framework overview from an image as SVG, Mermaid or DOT", runRender},
 		{"smoke", "check a running server (stdio command or HTTP URL) the way an MCP host uses it", runSmoke},
 		{"version", "print the kgc version", runVersion},
 	}

@@ -1,0 +1,134 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/kgerr"
+	"github.com/kgc-project/kgc/runtime/query"
+	"github.com/kgc-project/kgc/runtime/render"
+)
+
+const renderSynopsis = `kgc render [--format svg|mermaid|dot] (--node ID | --overview) [-o FILE] IMAGE
+
+Draws one standard's neighbourhood (--node: its hierarchy path, siblings and
+children, the learning components that support it, its buildsTowards and
+relatesTo links in and out) or the framework's overview by grade and strand
+(--overview), from a .kgimg image, through the same query layer kgmcp serves:
+statement text appears only where the package's rights allow full text.
+Lists are bounded ("+k more" boxes; docs/render.md). The output is
+deterministic: the same image and options give the same bytes.`
+
+// runRender is kgc render: exit 0 when the picture was written, 1 when the
+// image is corrupt, 2 on bad usage, an unreadable image or an unknown node.
+func runRender(ctx context.Context, env Env, args []string) int {
+	var (
+		format, node, out string
+		overview          bool
+	)
+	fset := newFlagSet(env, "render", renderSynopsis)
+	fset.StringVar(&format, "format", "svg", "output format: svg, mermaid or dot")
+	fset.StringVar(&node, "node", "", "the node ID of the standard to draw")
+	fset.BoolVar(&overview, "overview", false, "draw the framework's overview by grade and strand")
+	fset.StringVar(&out, "o", "", "write to FILE instead of standard output")
+	if err := fset.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return ExitOK
+		}
+		return ExitFailure
+	}
+	f := render.Format(format)
+	switch {
+	case fset.NArg() != 1:
+		return usageError(env, fset, "give exactly one image (got %d)", fset.NArg())
+	case (node == "") == !overview:
+		return usageError(env, fset, "give exactly one of --node ID and --overview")
+	case f != render.SVG && f != render.Mermaid && f != render.DOT:
+		return usageError(env, fset, "unknown format %q (want svg, mermaid or dot)", format)
+	}
+	path := fset.Arg(0)
+	if fi, err := os.Stat(path); err != nil || fi.IsDir() {
+		if err == nil {
+			err = errors.New("is a directory, not an image")
+		}
+		fmt.Fprintf(env.Stderr, "kgc render: %s: %v\n", path, err)
+		return ExitFailure
+	}
+	cat, err := catalog.OpenContext(ctx, []string{path}, catalog.PolicyFail, nil)
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "kgc render:", err)
+		return ExitFindings
+	}
+	defer cat.Close()
+	if len(cat.Packages) != 1 {
+		fmt.Fprintf(env.Stderr, "kgc render: %s holds %d packages, want 1\n", path, len(cat.Packages))
+		return ExitFailure
+	}
+	p := cat.Packages[0]
+	svc := query.New(cat, query.Options{})
+	var d *render.Diagram
+	if overview {
+		d, err = svc.FrameworkOverview(p.FrameworkID(), p.SnapshotID())
+	} else {
+		d, err = svc.StandardDiagram(p.FrameworkID(), p.SnapshotID(), node)
+	}
+	if err != nil {
+		var de *kgerr.Error
+		if errors.As(err, &de) {
+			fmt.Fprintln(env.Stderr, "kgc render:", de.Error())
+			return ExitFailure
+		}
+		fmt.Fprintln(env.Stderr, "kgc render:", err)
+		return ExitFailure
+	}
+	var b bytes.Buffer
+	if err := render.Write(&b, d, f); err != nil {
+		fmt.Fprintln(env.Stderr, "kgc render:", err)
+		return ExitFailure
+	}
+	if out == "" {
+		if _, err := env.Stdout.Write(b.Bytes()); err != nil {
+			fmt.Fprintln(env.Stderr, "kgc render:", err)
+			return ExitFailure
+		}
+		return ExitOK
+	}
+	if err := writeFileAtomic(out, b.Bytes()); err != nil {
+		fmt.Fprintln(env.Stderr, "kgc render:", err)
+		return ExitFailure
+	}
+	return ExitOK
+}
+
+// writeFileAtomic writes data to a temporary file beside path and renames it
+// into place, so a reader never sees half a picture.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,296 @@
+package diff
+
+import (
+	"fmt"
+	"slices"
+)
+
+// FrameworkMismatchError is returned when the two snapshots are of different
+// frameworks.
+type FrameworkMismatchError struct{ Old, New string }
+
+func (e *FrameworkMismatchError) Error() string {
+	return fmt.Sprintf("the snapshots are of different frameworks (%s and %s): kgc diff compares two snapshots of one framework", e.Old, e.New)
+}
+
+// Compare reports what changed from snapshot a (old) to b (new). Nodes are
+// paired by node ID, then CASE UUID, then statement code (see match); the
+// statements of the nodes the report lists are read from the snapshots'
+// sources at the end, and only those.
+func Compare(a, b *Snapshot) (*Report, error) {
+	if a.FrameworkID != b.FrameworkID {
+		return nil, &FrameworkMismatchError{Old: a.FrameworkID, New: b.FrameworkID}
+	}
+	m := match(a, b)
+	r := &Report{
+		FrameworkID: a.FrameworkID, Old: side(a), New: side(b),
+		StandardsAdded: []Standard{}, StandardsRemoved: []Standard{}, StandardsChanged: []Change{},
+		ComponentsAdded: []Component{}, ComponentsRemoved: []Component{}, ComponentsReworded: []ComponentChange{},
+	}
+	var w wanted
+	for j := range b.Nodes {
+		n, i, nj := &b.Nodes[j], m.newToOld[j], int32(j)
+		switch {
+		case i < 0 && n.Kind == KindItem:
+			r.StandardsAdded = append(r.StandardsAdded, standard(b, nj))
+			w.stdAdded = append(w.stdAdded, nj)
+		case i < 0:
+			r.ComponentsAdded = append(r.ComponentsAdded, Component{ID: n.ID})
+			w.compAdded = append(w.compAdded, nj)
+		case n.Kind == KindComponent:
+			if a.Nodes[i].Hash != n.Hash {
+				w.compReworded = append(w.compReworded, [3]int32{i, nj, int32(len(r.ComponentsReworded))})
+				r.ComponentsReworded = append(r.ComponentsReworded, ComponentChange{ID: n.ID})
+			}
+		default:
+			if c, ok := changed(a, b, m, i, nj); ok {
+				if c.Changes[0] == ChangeReworded {
+					w.stdReworded = append(w.stdReworded, [3]int32{i, nj, int32(len(r.StandardsChanged))})
+				}
+				r.StandardsChanged = append(r.StandardsChanged, c)
+			}
+			switch m.by[i] {
+			case MatchID:
+				r.MatchedBy.NodeID++
+			case MatchCaseUUID:
+				r.MatchedBy.CaseUUID++
+			case MatchCode:
+				r.MatchedBy.StatementCode++
+			}
+		}
+	}
+	for i := range a.Nodes {
+		if m.oldToNew[i] >= 0 {
+			continue
+		}
+		if a.Nodes[i].Kind == KindItem {
+			r.StandardsRemoved = append(r.StandardsRemoved, standard(a, int32(i)))
+			w.stdRemoved = append(w.stdRemoved, int32(i))
+		} else {
+			r.ComponentsRemoved = append(r.ComponentsRemoved, Component{ID: a.Nodes[i].ID})
+			w.compRemoved = append(w.compRemoved, int32(i))
+		}
+	}
+	added, removed := compareEdges(a, b, m)
+	r.SupportsAdded, r.EdgesAdded = splitSupports(added)
+	r.SupportsRemoved, r.EdgesRemoved = splitSupports(removed)
+	if err := fillStatements(r, a, b, &w); err != nil {
+		return nil, err
+	}
+	r.summarize()
+	return r, nil
+}
+
+func side(s *Snapshot) Side {
+	return Side{SnapshotID: s.SnapshotID, Source: s.Source, Format: s.Format,
+		Standards: s.Count(KindItem), LearningComponents: s.Count(KindComponent),
+		SupportsEdges: s.EdgeCount(EdgeSupports), ProgressionEdges: len(s.Edges) - s.EdgeCount(EdgeSupports)}
+}
+
+// standard returns node i of s as a report shows it (without its statement).
+func standard(s *Snapshot, i int32) Standard {
+	n := &s.Nodes[i]
+	st := Standard{ID: n.ID, CaseUUID: n.CaseUUID, Code: n.Code, Grades: s.GradeList(i), Parents: []NodeRef{}}
+	for _, p := range s.Parents(i) {
+		st.Parents = append(st.Parents, ref(s, p))
+	}
+	return st
+}
+
+// ref names node i of s (RootParent: the framework root).
+func ref(s *Snapshot, i int32) NodeRef {
+	if i == RootParent {
+		return NodeRef{ID: s.RootID, Root: true}
+	}
+	return NodeRef{ID: s.Nodes[i].ID, Code: s.Nodes[i].Code}
+}
+
+// changed compares the paired standards a[i] and b[j].
+func changed(a, b *Snapshot, m *matching, i, j int32) (Change, bool) {
+	na, nb := &a.Nodes[i], &b.Nodes[j]
+	var kinds []string
+	if na.Hash != nb.Hash {
+		kinds = append(kinds, ChangeReworded)
+	}
+	if na.Code != nb.Code {
+		kinds = append(kinds, ChangeRecoded)
+	}
+	if a.grades[na.Grades] != b.grades[nb.Grades] {
+		kinds = append(kinds, ChangeRegraded)
+	}
+	if moved(a, b, m, i, j) {
+		kinds = append(kinds, ChangeMoved)
+	}
+	if na.ID != nb.ID || na.CaseUUID != nb.CaseUUID {
+		kinds = append(kinds, ChangeReidentified)
+	}
+	if len(kinds) == 0 {
+		return Change{}, false
+	}
+	return Change{MatchedBy: m.by[i].String(), Changes: kinds, Old: standard(a, i), New: standard(b, j)}, true
+}
+
+// moved reports whether the parents of a[i], taken to the new snapshot
+// through the matching, differ from those of b[j]. An old parent without a
+// counterpart differs from every new one.
+func moved(a, b *Snapshot, m *matching, i, j int32) bool {
+	pa, pb := a.Parents(i), b.Parents(j)
+	if len(pa) != len(pb) {
+		return true
+	}
+	for k, p := range pa {
+		switch {
+		case p == RootParent:
+		case m.oldToNew[p] >= 0:
+			pa[k] = m.oldToNew[p]
+		default:
+			return true
+		}
+	}
+	slices.Sort(pa)
+	slices.Sort(pb)
+	return !slices.Equal(pa, pb)
+}
+
+// compareEdges lists the progression edges only in b (added) and only in a
+// (removed), an old edge taken to the new snapshot through the matching.
+func compareEdges(a, b *Snapshot, m *matching) (added, removed []GraphEdge) {
+	type mapped struct {
+		e   Edge
+		old int
+	}
+	var gone []int
+	var ms []mapped
+	for k, e := range a.Edges {
+		f, t := m.oldToNew[e.From], m.oldToNew[e.To]
+		if f < 0 || t < 0 {
+			gone = append(gone, k)
+			continue
+		}
+		if e.Type == EdgeRelatesTo && f > t {
+			f, t = t, f
+		}
+		ms = append(ms, mapped{Edge{From: f, To: t, Type: e.Type}, k})
+	}
+	slices.SortFunc(ms, func(x, y mapped) int { return cmpEdge(x.e, y.e) })
+	var addedIdx []int
+	i, j := 0, 0
+	for i < len(ms) || j < len(b.Edges) {
+		switch {
+		case j == len(b.Edges) || (i < len(ms) && cmpEdge(ms[i].e, b.Edges[j]) < 0):
+			gone = append(gone, ms[i].old)
+			i++
+		case i == len(ms) || cmpEdge(ms[i].e, b.Edges[j]) > 0:
+			addedIdx = append(addedIdx, j)
+			j++
+		default:
+			i++
+			j++
+		}
+	}
+	slices.Sort(gone)
+	added, removed = []GraphEdge{}, []GraphEdge{}
+	for _, k := range addedIdx {
+		added = append(added, edge(b, b.Edges[k]))
+	}
+	for _, k := range gone {
+		removed = append(removed, edge(a, a.Edges[k]))
+	}
+	return added, removed
+}
+
+// splitSupports separates the supports edges from the progression edges.
+func splitSupports(list []GraphEdge) (supports, progressions []GraphEdge) {
+	supports, progressions = []GraphEdge{}, []GraphEdge{}
+	for _, e := range list {
+		if e.Type == "supports" {
+			supports = append(supports, e)
+		} else {
+			progressions = append(progressions, e)
+		}
+	}
+	return supports, progressions
+}
+
+func edge(s *Snapshot, e Edge) GraphEdge {
+	return GraphEdge{Type: edgeTypeName(e.Type), Source: ref(s, e.From), Target: ref(s, e.To)}
+}
+
+// wanted records, for each report entry that shows statements, the node
+// indexes they come from (entry k of a list is element k here).
+type wanted struct {
+	stdAdded, stdRemoved, compAdded, compRemoved []int32
+	// stdReworded and compReworded hold old and new index and the entry.
+	stdReworded, compReworded [][3]int32
+}
+
+// fillStatements reads the statements the report shows (when both snapshots
+// can supply them) and computes the word diffs of reworded ones.
+func fillStatements(r *Report, a, b *Snapshot, w *wanted) error {
+	if a.texts == nil || b.texts == nil {
+		return nil
+	}
+	oldIdx := slices.Concat(w.stdRemoved, w.compRemoved)
+	newIdx := slices.Concat(w.stdAdded, w.compAdded)
+	for _, p := range slices.Concat(w.stdReworded, w.compReworded) {
+		oldIdx, newIdx = append(oldIdx, p[0]), append(newIdx, p[1])
+	}
+	ta, err := a.texts.statements(a, oldIdx)
+	if err != nil {
+		return err
+	}
+	tb, err := b.texts.statements(b, newIdx)
+	if err != nil {
+		return err
+	}
+	text := func(t map[int32]string, i int32) *string { s := t[i]; return &s }
+	for k, j := range w.stdAdded {
+		r.StandardsAdded[k].Statement = text(tb, j)
+	}
+	for k, i := range w.stdRemoved {
+		r.StandardsRemoved[k].Statement = text(ta, i)
+	}
+	for k, j := range w.compAdded {
+		r.ComponentsAdded[k].Statement = text(tb, j)
+	}
+	for k, i := range w.compRemoved {
+		r.ComponentsRemoved[k].Statement = text(ta, i)
+	}
+	for _, p := range w.stdReworded {
+		c := &r.StandardsChanged[p[2]]
+		c.Old.Statement, c.New.Statement = text(ta, p[0]), text(tb, p[1])
+		c.StatementDiff = WordDiff(*c.Old.Statement, *c.New.Statement)
+	}
+	for _, p := range w.compReworded {
+		c := &r.ComponentsReworded[p[2]]
+		c.Old, c.New = text(ta, p[0]), text(tb, p[1])
+		c.StatementDiff = WordDiff(*c.Old, *c.New)
+	}
+	return nil
+}
+
+func (r *Report) summarize() {
+	s := &r.Summary
+	s.StandardsAdded, s.StandardsRemoved, s.StandardsChanged = len(r.StandardsAdded), len(r.StandardsRemoved), len(r.StandardsChanged)
+	for _, c := range r.StandardsChanged {
+		for _, k := range c.Changes {
+			switch k {
+			case ChangeReworded:
+				s.Reworded++
+			case ChangeRecoded:
+				s.Recoded++
+			case ChangeRegraded:
+				s.Regraded++
+			case ChangeMoved:
+				s.Moved++
+			case ChangeReidentified:
+				s.Reidentified++
+			}
+		}
+	}
+	s.ComponentsAdded, s.ComponentsRemoved, s.ComponentsReworded = len(r.ComponentsAdded), len(r.ComponentsRemoved), len(r.ComponentsReworded)
+	s.SupportsAdded, s.SupportsRemoved = len(r.SupportsAdded), len(r.SupportsRemoved)
+	s.EdgesAdded, s.EdgesRemoved = len(r.EdgesAdded), len(r.EdgesRemoved)
+	r.Equal = s.StandardsAdded+s.StandardsRemoved+s.StandardsChanged+s.ComponentsAdded+s.ComponentsRemoved+s.ComponentsReworded+
+		s.SupportsAdded+s.SupportsRemoved+s.EdgesAdded+s.EdgesRemoved == 0
+}

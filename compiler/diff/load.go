@@ -1,0 +1,243 @@
+package diff
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/kgc-project/kgc/compiler/delivery"
+	"github.com/kgc-project/kgc/compiler/gate"
+	"github.com/kgc-project/kgc/internal/jsonv"
+	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/schema/kgfb"
+	"github.com/kgc-project/kgc/schema/manifest"
+)
+
+// RefusedError is returned for a package that does not pass the validation
+// gate: Result holds its findings.
+type RefusedError struct {
+	Dir    string
+	Result *gate.Result
+}
+
+func (e *RefusedError) Error() string {
+	return fmt.Sprintf("package %s does not pass the validation gate (%d error(s)); it cannot be compared", e.Dir, e.Result.Findings.Errors())
+}
+
+// Load reads one side of a comparison: a package directory, through the
+// validation gate with opts (a package with error findings is a
+// *RefusedError), or a .kgimg image, opened and verified by runtime/kgimg and
+// read in place. Only the compact Snapshot is kept: the gate's decoded
+// package is dropped when Load returns; an image stays mapped (not on the
+// heap) until Close, for the statements a report shows.
+func Load(path string, opts gate.Options) (*Snapshot, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return loadPackage(path, opts)
+	}
+	img, err := kgimg.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	return fromImage(path, img), nil
+}
+
+// loadPackage runs the gate and keeps the compact form of what it decoded.
+func loadPackage(dir string, opts gate.Options) (*Snapshot, error) {
+	res, err := gate.Run(dir, opts)
+	if err != nil {
+		return nil, err
+	}
+	if !res.Valid() {
+		return nil, &RefusedError{Dir: dir, Result: res}
+	}
+	s := FromGate(dir, res)
+	s.texts = &packageTexts{path: filepath.Join(dir, filepath.FromSlash(res.Manifest.Path(manifest.Nodes)))}
+	return s, nil
+}
+
+// FromGate returns the compact snapshot of a package the gate accepted
+// (statements are not available from it: Compare reports their hashes only
+// unless Load made the snapshot).
+func FromGate(source string, res *gate.Result) *Snapshot {
+	s := newSnapshot(source, "package")
+	s.FrameworkID, s.SnapshotID = res.Manifest.FrameworkID, res.Manifest.SnapshotID
+	index := make(map[string]int32, len(res.Nodes))
+	for _, n := range res.Nodes {
+		var kind uint8
+		switch n.Kind {
+		case delivery.KindFramework:
+			s.RootID = strings.Clone(n.ID)
+			continue
+		case delivery.KindItem:
+			kind = KindItem
+		case delivery.KindComponent:
+			kind = KindComponent
+		default:
+			continue
+		}
+		index[n.ID] = int32(len(s.Nodes))
+		desc, has := n.Prop(delivery.NDescription)
+		s.Nodes = append(s.Nodes, Node{
+			ID: strings.Clone(n.ID), CaseUUID: strings.Clone(n.Str(delivery.NCaseIdentifierUUID)),
+			Code: strings.Clone(n.Str(delivery.NStatementCode)), Hash: statementHash(desc, has),
+			Grades: s.internGrades(n.GradeLevel), Parent: NoParent, Kind: kind,
+		})
+	}
+	for _, r := range res.Relationships {
+		from, okFrom := index[r.Source]
+		to, okTo := index[r.Target]
+		switch r.Label {
+		case delivery.HasChild:
+			if r.Source == s.RootID {
+				from, okFrom = RootParent, true
+			}
+			if okFrom && okTo {
+				s.addParent(to, from)
+			}
+		case delivery.BuildsTowards, delivery.RelatesTo, delivery.Supports:
+			if okFrom && okTo {
+				t := map[string]uint8{delivery.BuildsTowards: EdgeBuildsTowards, delivery.RelatesTo: EdgeRelatesTo, delivery.Supports: EdgeSupports}[r.Label]
+				s.Edges = append(s.Edges, Edge{From: from, To: to, Type: t})
+			}
+		}
+	}
+	s.normalizeEdges()
+	return s
+}
+
+// fromImage returns the compact snapshot of an image, its nodes in export
+// order; the image stays open as the snapshot's statement source.
+func fromImage(path string, img *kgimg.Image) *Snapshot {
+	s := newSnapshot(path, "image")
+	id := img.Identity()
+	s.FrameworkID, s.SnapshotID = string(id.FrameworkId()), string(id.SnapshotId())
+	s.RootID = strings.Clone(img.NodeString(img.RootNode(), kgimg.NodeID))
+	var order []uint32
+	for n := 0; n < img.NodeCount(); n++ {
+		if k := img.NodeKind(uint32(n)); k == kgfb.NodeKindItem || k == kgfb.NodeKindComponent {
+			order = append(order, uint32(n))
+		}
+	}
+	slices.SortFunc(order, func(a, b uint32) int { return cmp.Compare(img.NodeOrder(a), img.NodeOrder(b)) })
+	index := make([]int32, img.NodeCount())
+	for i := range index {
+		index[i] = NoParent
+	}
+	for i, n := range order {
+		index[n] = int32(i)
+		kind := KindItem
+		if img.NodeKind(n) == kgfb.NodeKindComponent {
+			kind = KindComponent
+		}
+		s.Nodes = append(s.Nodes, Node{
+			ID: strings.Clone(img.NodeString(n, kgimg.NodeID)), CaseUUID: strings.Clone(img.NodeString(n, kgimg.NodeCaseIdentifierUUID)),
+			Code:   strings.Clone(img.NodeString(n, kgimg.NodeStatementCode)),
+			Hash:   statementHash(img.NodeString(n, kgimg.NodeDescription), img.NodeHas(n, kgimg.PDescription)),
+			Grades: s.internGrades(img.NodeGradeLevel(n).Strings()), Parent: NoParent, Kind: kind,
+		})
+	}
+	root := img.RootNode()
+	for r := 0; r < img.RelationshipCount(); r++ {
+		src, dst := img.RelSource(uint32(r)), img.RelTarget(uint32(r))
+		from, to := index[src], index[dst]
+		switch img.RelLabel(uint32(r)) {
+		case kgfb.RelLabelHasChild:
+			if src == root {
+				from = RootParent
+			}
+			if from != NoParent && to >= 0 {
+				s.addParent(to, from)
+			}
+		case kgfb.RelLabelBuildsTowards, kgfb.RelLabelRelatesTo, kgfb.RelLabelSupports:
+			if from >= 0 && to >= 0 {
+				t := map[kgfb.RelLabel]uint8{kgfb.RelLabelBuildsTowards: EdgeBuildsTowards, kgfb.RelLabelRelatesTo: EdgeRelatesTo, kgfb.RelLabelSupports: EdgeSupports}[img.RelLabel(uint32(r))]
+				s.Edges = append(s.Edges, Edge{From: from, To: to, Type: t})
+			}
+		}
+	}
+	s.normalizeEdges()
+	s.texts = &imageTexts{img: img, order: order}
+	return s
+}
+
+// imageTexts reads statements from the mapped image.
+type imageTexts struct {
+	img   *kgimg.Image
+	order []uint32 // snapshot node index → image node
+}
+
+func (t *imageTexts) statements(_ *Snapshot, idx []int32) (map[int32]string, error) {
+	out := make(map[int32]string, len(idx))
+	for _, i := range idx {
+		out[i] = strings.Clone(t.img.NodeString(t.order[i], kgimg.NodeDescription))
+	}
+	return out, nil
+}
+
+func (t *imageTexts) close() error { return t.img.Close() }
+
+// packageTexts reads statements by streaming the package's nodes file once
+// more, keeping only the wanted ones; each must hash as it did when the gate
+// read it, or the package changed under the comparison.
+type packageTexts struct{ path string }
+
+func (t *packageTexts) statements(s *Snapshot, idx []int32) (map[int32]string, error) {
+	out := make(map[int32]string, len(idx))
+	if len(idx) == 0 {
+		return out, nil
+	}
+	want := make(map[string]int32, len(idx))
+	for _, i := range idx {
+		want[s.Nodes[i].ID] = i
+	}
+	f, err := os.Open(t.path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 256<<10)
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			if v, _ := jsonv.Parse(line); v != nil {
+				if id := v.Get("identifier"); id != nil {
+					if i, ok := want[id.Str]; ok {
+						desc := v.Get("properties").Get("description")
+						text, has := "", desc != nil && desc.Kind == jsonv.String
+						if has {
+							text = desc.Str
+						}
+						if statementHash(text, has) != s.Nodes[i].Hash {
+							return nil, fmt.Errorf("%s changed while it was compared (the statement of %s)", t.path, id.Str)
+						}
+						out[i] = text
+						delete(want, id.Str)
+					}
+				}
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(want) > 0 {
+		return nil, fmt.Errorf("%s changed while it was compared (%d node(s) no longer found)", t.path, len(want))
+	}
+	return out, nil
+}
+
+func (t *packageTexts) close() error { return nil }

@@ -1,0 +1,168 @@
+package diff
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// mdEscaper escapes the characters Markdown would read as markup, and keeps
+// a value on its table row.
+var mdEscaper = strings.NewReplacer(
+	`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "~", `\~`, "|", `\|`, "[", `\[`, "]", `\]`,
+	"<", "&lt;", ">", "&gt;", "#", `\#`, "\r", " ", "\n", "<br>",
+)
+
+func md(s string) string { return mdEscaper.Replace(s) }
+
+func mdLabel(n NodeRef) string {
+	switch {
+	case n.Root:
+		return "(framework root)"
+	case n.Code != "":
+		return md(n.Code) + " (" + md(n.ID) + ")"
+	}
+	return md(n.ID)
+}
+
+func mdStatement(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return md(*s)
+}
+
+// wordDiffMarkdown renders a word diff: deletions struck through,
+// insertions in bold.
+func wordDiffMarkdown(ops []WordOp) string {
+	parts := make([]string, len(ops))
+	for i, op := range ops {
+		t := md(op.Text)
+		switch op.Op {
+		case OpDelete:
+			t = "~~" + t + "~~"
+		case OpInsert:
+			t = "**" + t + "**"
+		}
+		parts[i] = t
+	}
+	return strings.Join(parts, " ")
+}
+
+func writeMarkdown(w io.Writer, r *Report) {
+	fmt.Fprintf(w, "# Changes in %s\n\n", md(r.FrameworkID))
+	fmt.Fprintln(w, "| | snapshot | read from | standards | learning components | supports edges | progression edges |")
+	fmt.Fprintln(w, "|---|---|---|---:|---:|---:|---:|")
+	for _, s := range []struct {
+		name string
+		side Side
+	}{{"old", r.Old}, {"new", r.New}} {
+		fmt.Fprintf(w, "| %s | %s | %s %s | %d | %d | %d | %d |\n", s.name, md(s.side.SnapshotID), s.side.Format, md(s.side.Source),
+			s.side.Standards, s.side.LearningComponents, s.side.SupportsEdges, s.side.ProgressionEdges)
+	}
+	if r.Equal {
+		fmt.Fprint(w, "\nNo differences.\n")
+		return
+	}
+	s := r.Summary
+	fmt.Fprint(w, "\n## Summary\n\n| change | count |\n|---|---:|\n")
+	for _, row := range []struct {
+		name string
+		n    int
+	}{
+		{"standards added", s.StandardsAdded}, {"standards removed", s.StandardsRemoved}, {"standards changed", s.StandardsChanged},
+		{"— reworded", s.Reworded}, {"— recoded", s.Recoded}, {"— regraded", s.Regraded}, {"— moved", s.Moved}, {"— reidentified", s.Reidentified},
+		{"learning components added", s.ComponentsAdded}, {"learning components removed", s.ComponentsRemoved},
+		{"learning components reworded", s.ComponentsReworded},
+		{"supports edges added", s.SupportsAdded}, {"supports edges removed", s.SupportsRemoved},
+		{"progression edges added", s.EdgesAdded}, {"progression edges removed", s.EdgesRemoved},
+	} {
+		fmt.Fprintf(w, "| %s | %d |\n", row.name, row.n)
+	}
+	fmt.Fprintf(w, "\nStandards present in both were matched by node ID (%d), CASE UUID (%d) or statement code (%d).\n",
+		r.MatchedBy.NodeID, r.MatchedBy.CaseUUID, r.MatchedBy.StatementCode)
+	for _, l := range []struct {
+		title string
+		list  []Standard
+	}{{"Standards added", r.StandardsAdded}, {"Standards removed", r.StandardsRemoved}} {
+		if len(l.list) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n## %s (%d)\n\n| standard | grades | under | statement |\n|---|---|---|---|\n", l.title, len(l.list))
+		for _, st := range l.list {
+			fmt.Fprintf(w, "| %s | %s | %s | %s |\n", mdLabel(NodeRef{ID: st.ID, Code: st.Code}), md(grades(st.Grades)),
+				labels(st.Parents, mdLabel), mdStatement(st.Statement))
+		}
+	}
+	if len(r.StandardsChanged) > 0 {
+		fmt.Fprintf(w, "\n## Standards changed (%d)\n", len(r.StandardsChanged))
+		for _, c := range r.StandardsChanged {
+			writeMarkdownChange(w, c)
+		}
+	}
+	for _, l := range []struct {
+		title string
+		list  []Component
+	}{{"Learning components added", r.ComponentsAdded}, {"Learning components removed", r.ComponentsRemoved}} {
+		if len(l.list) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n## %s (%d)\n\n| component | statement |\n|---|---|\n", l.title, len(l.list))
+		for _, c := range l.list {
+			fmt.Fprintf(w, "| %s | %s |\n", md(c.ID), mdStatement(c.Statement))
+		}
+	}
+	if len(r.ComponentsReworded) > 0 {
+		fmt.Fprintf(w, "\n## Learning components reworded (%d)\n\n| component | statement |\n|---|---|\n", len(r.ComponentsReworded))
+		for _, c := range r.ComponentsReworded {
+			fmt.Fprintf(w, "| %s | %s |\n", md(c.ID), wordDiffMarkdown(c.StatementDiff))
+		}
+	}
+	for _, l := range []struct {
+		title string
+		list  []GraphEdge
+	}{{"Supports edges added", r.SupportsAdded}, {"Supports edges removed", r.SupportsRemoved},
+		{"Progression edges added", r.EdgesAdded}, {"Progression edges removed", r.EdgesRemoved}} {
+		if len(l.list) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n## %s (%d)\n\n| type | from | to |\n|---|---|---|\n", l.title, len(l.list))
+		for _, e := range l.list {
+			fmt.Fprintf(w, "| %s | %s | %s |\n", e.Type, mdLabel(e.Source), mdLabel(e.Target))
+		}
+	}
+}
+
+func writeMarkdownChange(w io.Writer, c Change) {
+	fmt.Fprintf(w, "\n### %s: %s\n\nMatched by %s.\n\n", mdLabel(NodeRef{ID: c.New.ID, Code: c.New.Code}), strings.Join(c.Changes, ", "), c.MatchedBy)
+	for _, k := range c.Changes {
+		switch k {
+		case ChangeReworded:
+			if c.StatementDiff != nil {
+				fmt.Fprintf(w, "- statement: %s\n", wordDiffMarkdown(c.StatementDiff))
+			} else {
+				fmt.Fprintln(w, "- statement: changed")
+			}
+		case ChangeRecoded:
+			fmt.Fprintf(w, "- code: %s → %s\n", orNone(md(c.Old.Code)), orNone(md(c.New.Code)))
+		case ChangeRegraded:
+			fmt.Fprintf(w, "- grades: %s → %s\n", md(grades(c.Old.Grades)), md(grades(c.New.Grades)))
+		case ChangeMoved:
+			fmt.Fprintf(w, "- under: %s → %s\n", labels(c.Old.Parents, mdLabel), labels(c.New.Parents, mdLabel))
+		case ChangeReidentified:
+			if c.Old.ID != c.New.ID {
+				fmt.Fprintf(w, "- node ID: %s → %s\n", md(c.Old.ID), md(c.New.ID))
+			}
+			if c.Old.CaseUUID != c.New.CaseUUID {
+				fmt.Fprintf(w, "- CASE UUID: %s → %s\n", orNone(md(c.Old.CaseUUID)), orNone(md(c.New.CaseUUID)))
+			}
+		}
+	}
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}

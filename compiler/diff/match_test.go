@@ -1,0 +1,101 @@
+package diff
+
+import (
+	"slices"
+	"testing"
+)
+
+// snap builds a snapshot of items from (id, uuid, code, statement) rows, each
+// under the framework root.
+func snap(rows ...[4]string) *Snapshot {
+	s := newSnapshot("test", "test")
+	s.FrameworkID, s.RootID = "fw", "root"
+	for _, r := range rows {
+		s.Nodes = append(s.Nodes, Node{ID: r[0], CaseUUID: r[1], Code: r[2], Hash: statementHash(r[3], true), Parent: RootParent, Kind: KindItem})
+	}
+	return s
+}
+
+func TestDiffMatchKeys(t *testing.T) {
+	a := snap(
+		[4]string{"n1", "u1", "C1", "one"},   // same ID
+		[4]string{"n2", "u2", "C2", "two"},   // new ID, same CASE UUID
+		[4]string{"n3", "u3", "C3", "three"}, // new ID and UUID, same code
+		[4]string{"n4", "u4", "D", "four"},   // code shared by two new nodes: ambiguous
+		[4]string{"n5", "", "", "five"},      // nothing to match by: removed
+	)
+	b := snap(
+		[4]string{"n1", "u1", "C1", "one"},
+		[4]string{"m2", "u2", "C2", "two"},
+		[4]string{"m3", "v3", "C3", "three"},
+		[4]string{"m4", "v4", "D", "four"},
+		[4]string{"m5", "v5", "D", "four"},
+	)
+	r := compare(t, a, b)
+	if r.MatchedBy != (MatchCounts{NodeID: 1, CaseUUID: 1, StatementCode: 1}) {
+		t.Errorf("matched %+v, want one pair by each key", r.MatchedBy)
+	}
+	by := map[string]string{}
+	for _, c := range r.StandardsChanged {
+		by[c.New.ID] = c.MatchedBy
+		if !slices.Equal(c.Changes, []string{ChangeReidentified}) {
+			t.Errorf("%s: changes %v, want [reidentified]", c.New.ID, c.Changes)
+		}
+	}
+	if by["m2"] != "caseUuid" || by["m3"] != "statementCode" || len(by) != 2 {
+		t.Errorf("pairs %v, want m2 by caseUuid and m3 by statementCode", by)
+	}
+	var added, removed []string
+	for _, s := range r.StandardsAdded {
+		added = append(added, s.ID)
+	}
+	for _, s := range r.StandardsRemoved {
+		removed = append(removed, s.ID)
+	}
+	if !slices.Equal(added, []string{"m4", "m5"}) || !slices.Equal(removed, []string{"n4", "n5"}) {
+		t.Errorf("added %v removed %v, want [m4 m5] and [n4 n5] (an ambiguous code pairs nothing)", added, removed)
+	}
+}
+
+// TestDiffMovedThroughMatching checks that a parent that was reidentified is
+// followed through the matching (its child did not move), and that edges are
+// compared the same way.
+func TestDiffMovedThroughMatching(t *testing.T) {
+	a := snap([4]string{"p", "up", "P", "parent"}, [4]string{"c", "uc", "C", "child"}, [4]string{"d", "ud", "D", "other"})
+	b := snap([4]string{"p2", "up", "P", "parent"}, [4]string{"c", "uc", "C", "child"}, [4]string{"d", "ud", "D", "other"})
+	a.Nodes[1].Parent, b.Nodes[1].Parent = 0, 0
+	a.Nodes[2].Parent, b.Nodes[2].Parent = 0, 1 // d moves under c
+	a.Edges = []Edge{{From: 0, To: 1, Type: EdgeBuildsTowards}, {From: 1, To: 2, Type: EdgeRelatesTo}}
+	b.Edges = []Edge{{From: 0, To: 1, Type: EdgeBuildsTowards}, {From: 0, To: 2, Type: EdgeBuildsTowards}}
+	a.normalizeEdges()
+	b.normalizeEdges()
+	r := compare(t, a, b)
+	kinds := map[string][]string{}
+	for _, c := range r.StandardsChanged {
+		kinds[c.New.ID] = c.Changes
+	}
+	if !slices.Equal(kinds["d"], []string{ChangeMoved}) || kinds["c"] != nil || !slices.Equal(kinds["p2"], []string{ChangeReidentified}) {
+		t.Errorf("changes %v: want d moved, p2 reidentified, c unchanged", kinds)
+	}
+	if len(r.EdgesAdded) != 1 || r.EdgesAdded[0].Source.ID != "p2" || r.EdgesAdded[0].Target.ID != "d" ||
+		len(r.EdgesRemoved) != 1 || r.EdgesRemoved[0].Type != "relatesTo" {
+		t.Errorf("edges added %+v removed %+v", r.EdgesAdded, r.EdgesRemoved)
+	}
+}
+
+func TestDiffWords(t *testing.T) {
+	for _, c := range []struct {
+		old, new string
+		want     []WordOp
+	}{
+		{"a b c", "a b c", []WordOp{{OpEqual, "a b c"}}},
+		{"count to ten", "count up to twenty", []WordOp{{OpEqual, "count"}, {OpInsert, "up"}, {OpEqual, "to"}, {OpDelete, "ten"}, {OpInsert, "twenty"}}},
+		{"x y", "", []WordOp{{OpDelete, "x y"}}},
+		{"", "", nil},
+		{"a b c d", "a x c y", []WordOp{{OpEqual, "a"}, {OpDelete, "b"}, {OpInsert, "x"}, {OpEqual, "c"}, {OpDelete, "d"}, {OpInsert, "y"}}},
+	} {
+		if got := WordDiff(c.old, c.new); !slices.Equal(got, c.want) {
+			t.Errorf("WordDiff(%q, %q) = %v, want %v", c.old, c.new, got, c.want)
+		}
+	}
+}

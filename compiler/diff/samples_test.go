@@ -1,0 +1,291 @@
+package diff
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/kgc-project/kgc/compiler/gate"
+	"github.com/kgc-project/kgc/internal/imgtest"
+	"github.com/kgc-project/kgc/internal/pkggen"
+	"github.com/kgc-project/kgc/internal/pkgtest"
+)
+
+const mathSample = "kgc-sample-mathematics-grades-1-3"
+
+// mathSpec returns the shipped mathematics sample's spec.
+func mathSpec(t *testing.T) pkggen.Spec {
+	for _, s := range pkggen.Shipped() {
+		if s.FrameworkID == mathSample {
+			return s
+		}
+	}
+	t.Fatal("no mathematics sample")
+	return pkggen.Spec{}
+}
+
+// itemByCode returns the node record of the shipped mathematics sample with a
+// statement code, read from a fixture.
+func itemByCode(t *testing.T, f *pkgtest.Fixture, code string) map[string]any {
+	t.Helper()
+	for _, line := range bytes.Split(bytes.TrimSpace(f.Read(t, "delivery/nodes.jsonl")), []byte("\n")) {
+		var rec map[string]any
+		if err := json.Unmarshal(line, &rec); err != nil {
+			t.Fatal(err)
+		}
+		if rec["properties"].(map[string]any)["statementCode"] == code {
+			return rec
+		}
+	}
+	t.Fatalf("no item with code %s", code)
+	return nil
+}
+
+// mutate writes the mathematics sample twice and changes the second copy:
+// M1.1.1.1 reworded, M1.1.1.2 recoded to M1.1.1.9, M1.1.1.3 regraded to
+// grade 2, M1.1.2.1 moved under M1.1.3 (and recoded M1.1.3.9, as the code
+// parent rule asks). Both pass the gate.
+func mutate(t *testing.T) (old, new *pkgtest.Fixture) {
+	t.Helper()
+	old, new = pkgtest.Sample(t, mathSample), pkgtest.Sample(t, mathSample)
+	moved := itemByCode(t, new, "M1.1.2.1")["identifier"].(string)
+	target := itemByCode(t, new, "M1.1.3")
+	targetID := target["identifier"].(string)
+	targetUUID := target["properties"].(map[string]any)["caseIdentifierUUID"].(string)
+	new.Records(t, "delivery/nodes.jsonl", func(rec map[string]any) []map[string]any {
+		p := rec["properties"].(map[string]any)
+		switch p["statementCode"] {
+		case "M1.1.1.1":
+			p["description"] = strings.Replace(p["description"].(string), " ", " carefully ", 1) + " in class"
+		case "M1.1.1.2":
+			p["statementCode"] = "M1.1.1.9"
+		case "M1.1.1.3":
+			p["gradeLevel"] = `["2"]`
+		case "M1.1.2.1":
+			p["statementCode"] = "M1.1.3.9"
+		}
+		return []map[string]any{rec}
+	})
+	new.Records(t, "delivery/relationships.jsonl", func(rec map[string]any) []map[string]any {
+		if rec["label"] == "hasChild" && rec["target_identifier"] == moved {
+			rec["source_identifier"] = targetID
+			rec["properties"].(map[string]any)["sourceEntityValue"] = targetUUID
+		}
+		return []map[string]any{rec}
+	})
+	new.Seal(t)
+	// The progression receipt repeats the relationships' digest.
+	sum := sha256.Sum256(new.Read(t, "delivery/relationships.jsonl"))
+	new.Doc(t, "detailed/lp_normalization_receipt.json", func(doc map[string]any) {
+		doc["outputSha256"].(map[string]any)["relationships"] = "sha256:" + hex.EncodeToString(sum[:])
+	})
+	new.Seal(t)
+	return old, new
+}
+
+// variant writes the mathematics sample with a different shape: a fourth
+// indicator per standard (standards, components and edges added) and two
+// strands per grade instead of three (standards removed).
+func variant(t *testing.T) (old, new *pkgtest.Fixture) {
+	spec := mathSpec(t)
+	old = pkgtest.Write(t, spec)
+	spec.Indicators, spec.Strands = 4, 2
+	new = pkgtest.Write(t, spec)
+	return old, new
+}
+
+func load(t *testing.T, path, profiles string) *Snapshot {
+	t.Helper()
+	s, err := Load(path, gate.Options{ProfileRoot: profiles})
+	if err != nil {
+		var refused *RefusedError
+		if ok := asRefused(err, &refused); ok {
+			t.Fatalf("%v: %+v", err, refused.Result.Findings.Items())
+		}
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func asRefused(err error, target **RefusedError) bool {
+	r, ok := err.(*RefusedError)
+	if ok {
+		*target = r
+	}
+	return ok
+}
+
+func compare(t *testing.T, a, b *Snapshot) *Report {
+	t.Helper()
+	r, err := Compare(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// render returns the report in every format.
+func render(t *testing.T, r *Report) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, f := range Formats {
+		var b bytes.Buffer
+		if err := Write(&b, r, f); err != nil {
+			t.Fatal(err)
+		}
+		out[f] = b.String()
+	}
+	return out
+}
+
+func TestDiffMutatedSample(t *testing.T) {
+	old, new := mutate(t)
+	r := compare(t, load(t, old.Dir, old.Profiles), load(t, new.Dir, new.Profiles))
+	if r.Equal {
+		t.Fatal("mutated sample reported equal")
+	}
+	want := map[string][]string{
+		"M1.1.1.1": {ChangeReworded}, "M1.1.1.9": {ChangeRecoded}, "M1.1.1.3": {ChangeRegraded}, "M1.1.3.9": {ChangeRecoded, ChangeMoved},
+	}
+	got := map[string][]string{}
+	for _, c := range r.StandardsChanged {
+		got[c.New.Code] = c.Changes
+		if c.MatchedBy != "nodeId" {
+			t.Errorf("%s matched by %s, want nodeId", c.New.Code, c.MatchedBy)
+		}
+	}
+	for code, kinds := range want {
+		if !slices.Equal(got[code], kinds) {
+			t.Errorf("%s: changes %v, want %v", code, got[code], kinds)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("changed standards %v, want %v", got, want)
+	}
+	for _, c := range r.StandardsChanged {
+		switch c.New.Code {
+		case "M1.1.1.1":
+			if c.Old.Statement == nil || c.New.Statement == nil || !strings.HasSuffix(*c.New.Statement, " in class") {
+				t.Errorf("reworded statements not shown: %+v", c)
+			}
+			ins := []string{}
+			for _, op := range c.StatementDiff {
+				if op.Op == OpInsert {
+					ins = append(ins, op.Text)
+				}
+			}
+			if !slices.Equal(ins, []string{"carefully", "in class"}) {
+				t.Errorf("word diff inserts %q, want [carefully, in class]: %+v", ins, c.StatementDiff)
+			}
+		case "M1.1.3.9":
+			if len(c.Old.Parents) != 1 || c.Old.Parents[0].Code != "M1.1.2" || len(c.New.Parents) != 1 || c.New.Parents[0].Code != "M1.1.3" {
+				t.Errorf("moved parents %+v → %+v, want M1.1.2 → M1.1.3", c.Old.Parents, c.New.Parents)
+			}
+		default:
+			if c.Old.Statement != nil {
+				t.Errorf("%s: statement shown though not reworded", c.New.Code)
+			}
+		}
+	}
+	if s := r.Summary; s.Reworded != 1 || s.Recoded != 2 || s.Regraded != 1 || s.Moved != 1 || s.StandardsAdded+s.StandardsRemoved+s.EdgesAdded+s.EdgesRemoved != 0 {
+		t.Errorf("summary %+v", s)
+	}
+	out := render(t, r)
+	for f, needle := range map[string]string{
+		FormatText:     "[-Demonstrate-]",
+		FormatMarkdown: "**carefully**",
+		FormatJSON:     `"statementDiff"`,
+	} {
+		if f == FormatText {
+			needle = "{+carefully+}"
+		}
+		if !strings.Contains(out[f], needle) {
+			t.Errorf("%s output lacks %q:\n%s", f, needle, out[f])
+		}
+	}
+}
+
+func TestDiffVariantSample(t *testing.T) {
+	old, new := variant(t)
+	r := compare(t, load(t, old.Dir, old.Profiles), load(t, new.Dir, new.Profiles))
+	s := r.Summary
+	if s.StandardsAdded == 0 || s.StandardsRemoved == 0 || s.ComponentsAdded == 0 || s.ComponentsRemoved == 0 ||
+		s.SupportsAdded == 0 || s.SupportsRemoved == 0 || s.EdgesAdded == 0 || s.EdgesRemoved == 0 {
+		t.Errorf("every kind of addition and removal should be reported: %+v", s)
+	}
+	for _, st := range slices.Concat(r.StandardsAdded, r.StandardsRemoved) {
+		if st.Statement == nil || *st.Statement == "" {
+			t.Errorf("%s: added or removed standard without its statement", st.ID)
+		}
+	}
+	if s.StandardsAdded != len(r.StandardsAdded) || s.EdgesRemoved != len(r.EdgesRemoved) {
+		t.Errorf("summary counts disagree with the lists: %+v", s)
+	}
+}
+
+// TestDiffImagesEqualPackages checks that images and packages give the same
+// report (but for where they were read from), byte for byte in every format,
+// and that a comparison runs the same twice.
+func TestDiffImagesEqualPackages(t *testing.T) {
+	old, new := mutate(t)
+	dir := t.TempDir()
+	var imgs []string
+	for k, f := range []*pkgtest.Fixture{old, new} {
+		data, _ := imgtest.Build(t, f.Dir, f.Profiles, "")
+		p := filepath.Join(dir, []string{"old.kgimg", "new.kgimg"}[k])
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		imgs = append(imgs, p)
+	}
+	fromPkg := compare(t, load(t, old.Dir, old.Profiles), load(t, new.Dir, new.Profiles))
+	fromImg := compare(t, load(t, imgs[0], ""), load(t, imgs[1], ""))
+	again := compare(t, load(t, imgs[0], ""), load(t, imgs[1], ""))
+	for _, r := range []*Report{fromPkg, fromImg, again} {
+		r.Old.Source, r.New.Source, r.Old.Format, r.New.Format = "OLD", "NEW", "x", "x"
+	}
+	a, b, c := render(t, fromPkg), render(t, fromImg), render(t, again)
+	for _, f := range Formats {
+		if a[f] != b[f] {
+			t.Errorf("%s: package and image reports differ:\n%s\n---\n%s", f, a[f], b[f])
+		}
+		if b[f] != c[f] {
+			t.Errorf("%s: two runs differ", f)
+		}
+	}
+}
+
+func TestDiffEqualAndMismatch(t *testing.T) {
+	f := pkgtest.Sample(t, mathSample)
+	a, b := load(t, f.Dir, f.Profiles), load(t, f.Dir, f.Profiles)
+	if r := compare(t, a, b); !r.Equal || r.MatchedBy.NodeID != r.Old.Standards {
+		t.Errorf("a package against itself: equal %v, matched %+v", r.Equal, r.MatchedBy)
+	}
+	e := pkgtest.Sample(t, "kgc-sample-english-grades-1-2")
+	if _, err := Compare(a, load(t, e.Dir, e.Profiles)); err == nil {
+		t.Error("two frameworks compared without an error")
+	} else if _, ok := err.(*FrameworkMismatchError); !ok {
+		t.Errorf("error %T %v, want *FrameworkMismatchError", err, err)
+	}
+}
+
+func TestDiffRefusesInvalidPackage(t *testing.T) {
+	f := pkgtest.Sample(t, mathSample)
+	f.Records(t, "delivery/nodes.jsonl", func(rec map[string]any) []map[string]any {
+		rec["properties"].(map[string]any)["isCurrent"] = "yes"
+		return []map[string]any{rec}
+	})
+	f.Seal(t)
+	_, err := Load(f.Dir, gate.Options{ProfileRoot: f.Profiles})
+	var refused *RefusedError
+	if !asRefused(err, &refused) || refused.Result.Findings.Errors() == 0 {
+		t.Fatalf("an invalid package was not refused with its findings: %v", err)
+	}
+}

@@ -1,0 +1,202 @@
+package diff
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"slices"
+	"strings"
+)
+
+// Node kinds of a Snapshot.
+const (
+	KindItem      uint8 = 1 // a StandardsFrameworkItem: a standard or grouping
+	KindComponent uint8 = 2 // a LearningComponent
+)
+
+// Progression edge types.
+const (
+	EdgeBuildsTowards uint8 = 1
+	EdgeRelatesTo     uint8 = 2
+	EdgeSupports      uint8 = 3
+)
+
+// NoParent marks an item without a hasChild parent; RootParent an item whose
+// parent is the framework node.
+const (
+	NoParent   int32 = -2
+	RootParent int32 = -1
+)
+
+// Node is what a Snapshot keeps of one standards item or learning component:
+// the three match keys, the statement's hash (never its text), the grade list
+// (an index into the snapshot's interned lists) and the first hasChild parent.
+// Strings are copies owned by the snapshot.
+type Node struct {
+	ID       string
+	CaseUUID string
+	Code     string
+	// Hash is the first 16 bytes of the SHA-256 of the statement (the
+	// description property) with a presence byte in front.
+	Hash   [16]byte
+	Grades uint32
+	// Parent is the index of the first hasChild parent among the snapshot's
+	// nodes, RootParent or NoParent; further parents are in Snapshot.more.
+	Parent int32
+	Kind   uint8
+}
+
+// Edge is one supports edge (component → item) or progression edge (item →
+// item), by node index. relatesTo edges are stored with From < To (they are
+// undirected).
+type Edge struct {
+	From, To int32
+	Type     uint8
+}
+
+// Snapshot is the compact form of one framework snapshot that Compare reads:
+// nodes in export order, progression edges, and the way back to statement
+// texts (texts), which is used only for the nodes a comparison reports.
+type Snapshot struct {
+	// Source is the path the snapshot was read from, as given; Format is
+	// "package" or "image".
+	Source, Format          string
+	FrameworkID, SnapshotID string
+	RootID                  string
+	Nodes                   []Node
+	// Edges holds the supports and progression edges, sorted.
+	Edges []Edge
+	// grades holds the distinct grade lists, each joined with gradeSep;
+	// index 0 is the empty list.
+	grades   []string
+	gradeIdx map[string]uint32
+	// more holds the second and later parents of multi-parent items.
+	more  map[int32][]int32
+	texts textSource
+}
+
+// textSource returns the statements of the nodes at the given indexes (each
+// checked against the node's hash by the caller).
+type textSource interface {
+	statements(s *Snapshot, idx []int32) (map[int32]string, error)
+	close() error
+}
+
+const gradeSep = "\x1f"
+
+// newSnapshot returns an empty snapshot ready for adding nodes.
+func newSnapshot(source, format string) *Snapshot {
+	return &Snapshot{Source: source, Format: format, grades: []string{""}, gradeIdx: map[string]uint32{"": 0}, more: map[int32][]int32{}}
+}
+
+// Close releases what the snapshot holds open (an image mapping).
+func (s *Snapshot) Close() error {
+	if s.texts == nil {
+		return nil
+	}
+	err := s.texts.close()
+	s.texts = nil
+	return err
+}
+
+// internGrades returns the index of a grade list (copying it on first sight).
+func (s *Snapshot) internGrades(list []string) uint32 {
+	key := strings.Join(list, gradeSep)
+	if i, ok := s.gradeIdx[key]; ok {
+		return i
+	}
+	key = strings.Clone(key)
+	i := uint32(len(s.grades))
+	s.grades = append(s.grades, key)
+	s.gradeIdx[key] = i
+	return i
+}
+
+// GradeList returns the grades of node i.
+func (s *Snapshot) GradeList(i int32) []string {
+	g := s.grades[s.Nodes[i].Grades]
+	if g == "" {
+		return []string{}
+	}
+	return strings.Split(g, gradeSep)
+}
+
+// Parents returns the parent indexes of node i (RootParent for the framework
+// node), in the order the hierarchy lists them.
+func (s *Snapshot) Parents(i int32) []int32 {
+	p := s.Nodes[i].Parent
+	if p == NoParent {
+		return nil
+	}
+	return append([]int32{p}, s.more[i]...)
+}
+
+// addParent records a hasChild edge into node child.
+func (s *Snapshot) addParent(child, parent int32) {
+	n := &s.Nodes[child]
+	switch {
+	case n.Parent == NoParent:
+		n.Parent = parent
+	case n.Parent == parent || slices.Contains(s.more[child], parent):
+	default:
+		s.more[child] = append(s.more[child], parent)
+	}
+}
+
+// statementHash hashes a statement and whether it is present.
+func statementHash(text string, present bool) [16]byte {
+	h := sha256.New()
+	if present {
+		h.Write([]byte{1})
+	} else {
+		h.Write([]byte{0})
+	}
+	h.Write([]byte(text))
+	var out [16]byte
+	copy(out[:], h.Sum(nil))
+	return out
+}
+
+// EdgeCount returns how many edges of a type the snapshot holds.
+func (s *Snapshot) EdgeCount(t uint8) int {
+	n := 0
+	for _, e := range s.Edges {
+		if e.Type == t {
+			n++
+		}
+	}
+	return n
+}
+
+// Count returns how many nodes of a kind the snapshot holds.
+func (s *Snapshot) Count(kind uint8) int {
+	n := 0
+	for i := range s.Nodes {
+		if s.Nodes[i].Kind == kind {
+			n++
+		}
+	}
+	return n
+}
+
+// normalizeEdges orders relatesTo endpoints and sorts and deduplicates the
+// edges.
+func (s *Snapshot) normalizeEdges() {
+	for i := range s.Edges {
+		e := &s.Edges[i]
+		if e.Type == EdgeRelatesTo && e.From > e.To {
+			e.From, e.To = e.To, e.From
+		}
+	}
+	slices.SortFunc(s.Edges, cmpEdge)
+	s.Edges = slices.Compact(s.Edges)
+}
+
+func cmpEdge(a, b Edge) int {
+	if c := cmp.Compare(a.Type, b.Type); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.From, b.From); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.To, b.To)
+}
