@@ -17,7 +17,7 @@ import (
 // returns: query.Resource's bytes are a copy, never the mapping.
 func (s *Server) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
-	r, err := s.query(ctx).ReadResource(uri)
+	r, err := s.query(ctx).ReadResource(ctx, uri)
 	if err != nil {
 		return nil, s.resourceError(uri, err)
 	}

@@ -82,6 +82,13 @@ type Context struct {
 	SourceMetadata any             `json:"sourceMetadata"`
 }
 
+// RenderMetadata is a render's metadata: a Metadata (one framework) or a
+// MultiMetadata (several).
+type RenderMetadata interface{ renderMetadata() }
+
+func (Metadata) renderMetadata()      {}
+func (MultiMetadata) renderMetadata() {}
+
 // MultiMetadata describes a multi-framework render.
 type MultiMetadata struct {
 	Contexts         []Context `json:"contexts"`
@@ -95,7 +102,7 @@ type MultiMetadata struct {
 type Rendered struct {
 	Description   string          `json:"-"`
 	Message       string          `json:"message"`
-	Metadata      any             `json:"metadata"`
+	Metadata      RenderMetadata  `json:"metadata"`
 	PromptConfig  *ConfigIdentity `json:"promptConfig"`
 	PromptName    string          `json:"promptName"`
 	PromptVersion string          `json:"promptVersion"`
@@ -140,7 +147,7 @@ func Render(d *Def, v Values, pkgs []*Package) (*Rendered, error) {
 // renderer writes one message.
 type renderer struct {
 	b      strings.Builder
-	meta   any
+	meta   RenderMetadata
 	config *ConfigIdentity
 	step   int
 }

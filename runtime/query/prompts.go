@@ -37,8 +37,12 @@ func PromptNames() []string {
 // it validates them (*prompt.ArgError), resolves the package(s) they name,
 // gates on rights (prompt_access_denied) and capabilities, merges each
 // package's embedded prompt config, and returns the one user message with
-// its metadata. Nothing is generated and no evidence query runs.
-func (s *Service) GetPrompt(_ context.Context, name string, args map[string]string) (*prompt.Rendered, error) {
+// its metadata. Nothing is generated and no evidence query runs. A ctx that
+// has ended is its error.
+func (s *Service) GetPrompt(ctx context.Context, name string, args map[string]string) (*prompt.Rendered, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	d, ok := prompt.Lookup(name)
 	if !ok {
 		return nil, ErrUnknownPrompt

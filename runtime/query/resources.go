@@ -2,6 +2,7 @@ package query
 
 import (
 	"bytes"
+	"context"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -256,9 +257,12 @@ func (r *Resource) IsText() bool {
 }
 
 // ReadResource reads the resource at uri under the rights and size policies.
-// Errors are *kgerr.Error (resource_not_found, resource_access_denied, …) or
-// internal failures.
-func (s *Service) ReadResource(uri string) (*Resource, error) {
+// Errors are *kgerr.Error (resource_not_found, resource_access_denied, …),
+// ctx's error when it has ended, or internal failures.
+func (s *Service) ReadResource(ctx context.Context, uri string) (*Resource, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	ref, err := parseURI(uri)
 	if err != nil {
 		return nil, err
