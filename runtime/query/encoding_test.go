@@ -32,7 +32,6 @@ const (
 	btt   = "6957550e-394d-5b79-8288-3165c2d544c3"
 )
 
-
 // everyResult calls every typed Service method once on the samples.
 func everyResult(t testing.TB, s *query.Service) map[string]any {
 	ctx := context.Background()
