@@ -79,7 +79,12 @@ func (s *state) bindProfile() error {
 	}
 	switch {
 	case unsafe != "":
-		s.add(finding.New(finding.ProfilePathUnsafe, "profile %s: %s", rel, unsafe).At("profile", rel))
+		f := finding.New(finding.ProfilePathUnsafe, "profile %s: %s", rel, unsafe)
+		if strings.Contains(unsafe, "limit") {
+			// As the registry says, like an oversized manifest.
+			f = finding.New(finding.FileTooLarge, "profile %s: %s; it is not read", rel, unsafe).WithStage(finding.StageProfile)
+		}
+		s.add(f.At("profile", rel))
 		return nil
 	case !found:
 		s.add(finding.New(finding.ProfileMissing, "profile %s/%s is not in the profile root %s (there is no %s); give the root that holds <profileId>/<profileVersion>/profile.json with --profiles DIR (or KGC_PROFILES)",

@@ -48,9 +48,8 @@ func treeProfileCases() []ruleCase {
 				p.symlink("profile.json.real", p.profilePath())
 				atProfile(p, "")
 			}},
-		// The registry says an oversized profile is file_too_large; the gate's
-		// openConfig reports it as profile_path_unsafe (see the report).
-		{name: "profile over 8 MiB", pkg: english, want: []finding.Code{finding.ProfilePathUnsafe}, at: prof,
+		// Reported as profile_path_unsafe until it was found by these cases.
+		{name: "profile over 8 MiB", pkg: english, want: []finding.Code{finding.FileTooLarge}, stage: finding.StageProfile, at: prof,
 			mutate: func(p *pkg) { p.truncate(p.profilePath(), gate.MaxProfileBytes+1); atProfile(p, "") }},
 		{name: "profile bytes changed", pkg: english, want: []finding.Code{finding.ProfileSha256Mismatch}, at: prof,
 			mutate: func(p *pkg) {
