@@ -5,7 +5,7 @@ FLATC ?= flatc
 # The default target builds the shipped packages into build/.
 all: images
 
-.PHONY: help all build dist dist-check oci mcpb mcpclients renderers test announce skipped staticcheck vet fmt-check check-generated generate run validate images generate-packages bench fuzz clean
+.PHONY: help all build dist dist-check oci mcpb mcpclients renderers test announce skipped staticcheck vet fmt-check check-generated generate run validate images generate-packages bench bench-figures fuzz clean
 help:
 	@echo "make            build the shipped packages into build/*.kgimg"
 	@echo "make run        the main job: build packages/ into build/*.kgimg and serve them on http://127.0.0.1:8000/mcp"
@@ -19,6 +19,7 @@ help:
 	@echo "make images     build the shipped packages into build/"
 	@echo "make generate   regenerate schema/kgfb from schema/kgimg.fbs (flatc 2.0.8)"
 	@echo "make bench      run the benchmarks"
+	@echo "make bench-figures   regenerate every figure of bench/README.md (go run ./bench/all; BENCH_FLAGS=-large for the GB-sized ones)"
 	@echo "make fuzz       fuzz each decoder for a short while (FUZZTIME=30s)"
 	@echo "make generate-packages   regenerate packages/ and profiles/"
 
@@ -121,6 +122,10 @@ generate-packages:
 
 bench:
 	$(GO) test ./... -run '^$$' -bench . -benchtime 20x
+
+# Every figure of bench/README.md, with the settings it states (bench/all).
+bench-figures:
+	$(GO) run ./bench/all $(BENCH_FLAGS)
 
 FUZZTIME ?= 30s
 fuzz:

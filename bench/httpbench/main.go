@@ -1,16 +1,22 @@
 // Command httpbench measures kgmcp's Streamable HTTP entry point against an
-// empty go-sdk server (stateless, JSON responses, the SDK's own handler) in
-// the same run: requests per second and p50/p99 latency at several
-// concurrencies, for ping (the transport and guard alone) and for kgmcp's
-// get_standard on the shipped mathematics sample.
+// empty go-sdk server (stateless, JSON responses, the SDK's own handler) with
+// one constant tool (bench/internal/baseline) in the same run: requests per
+// second and p50/p99 latency at several concurrencies, for ping (the
+// transport and guard alone) and for kgmcp's get_standard on the shipped
+// mathematics sample against the constant tool answering the very result
+// kgmcp gave (captured once before measuring: the same bytes on the wire).
 //
-//	go run ./bench/httpbench [-duration 3s] [-clients 8,32]
+//	go run ./bench/httpbench [-duration 4s] [-rounds 4] [-clients 8,32] [-gogc 400]
 //
+// The two sides are interleaved: each row's time per side is cut into
+// -rounds slices, run A/B, B/A, A/B, … with the same client code and
+// settings. Both servers run at the same GC target (-gogc, default kgmcp's
+// own 400; "" leaves each at its default: kgmcp 400, the empty server 100).
 // KGMCP_BENCH_FLAGS adds kgmcp flags and KGMCP_BENCH_ENV environment entries
-// (space-separated, e.g. GOGC=100) to the kgmcp process only. Peak resident
-// memory of both processes is reported at the end.
+// (space-separated, e.g. GOGC=100, applied after -gogc) to the kgmcp process
+// only. Peak resident memory of both processes is reported at the end.
 //
-// Nothing is asserted: compare the ratios within one run.
+// Compare the ratios within one run.
 package main
 
 import (
@@ -30,31 +36,34 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kgc-project/kgc/bench/internal/baseline"
 	"github.com/kgc-project/kgc/bench/internal/benchbin"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/kgc-project/kgc/internal/pkggen"
 )
 
 func main() {
-	duration := flag.Duration("duration", 3*time.Second, "measuring time per row")
+	duration := flag.Duration("duration", 4*time.Second, "measuring time per row and side")
+	rounds := flag.Int("rounds", 4, "slices each side's time is cut into, alternating the sides")
 	clients := flag.String("clients", "8,32", "concurrent clients, comma-separated")
+	gogc := flag.String("gogc", "400", "GOGC for both servers; empty: each its default")
 	serveEmpty := flag.String("serve-empty", "", "(internal) serve the empty go-sdk server on this address")
+	constant := flag.String("constant", "", "(internal) the empty server's constant tool result file")
 	flag.Parse()
 	if *serveEmpty != "" {
-		empty := mcp.NewServer(&mcp.Implementation{Name: "empty", Version: "1"}, nil)
-		h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return empty }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
-		fmt.Fprintln(os.Stderr, http.ListenAndServe(*serveEmpty, h))
+		fmt.Fprintln(os.Stderr, baseline.ServeHTTP(*serveEmpty, *constant))
 		os.Exit(1)
 	}
-	if err := run(*duration, *clients); err != nil {
+	if err := run(*duration, *rounds, *clients, *gogc); err != nil {
 		fmt.Fprintln(os.Stderr, "httpbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(duration time.Duration, clients string) error {
+func run(duration time.Duration, rounds int, clients, gogc string) error {
+	if rounds < 2 {
+		return fmt.Errorf("-rounds must be at least 2, so that each side runs first once")
+	}
 	tmp, err := os.MkdirTemp("", "httpbench-")
 	if err != nil {
 		return err
@@ -69,20 +78,42 @@ func run(duration time.Duration, clients string) error {
 	if out, err := exec.Command(kgc, append([]string{"build", "--profiles", "profiles", "-o", images}, pkgs...)...).CombinedOutput(); err != nil {
 		return fmt.Errorf("kgc build: %v\n%s", err, out)
 	}
+	var gcEnv []string
+	if gogc != "" {
+		gcEnv = []string{"GOGC=" + gogc}
+	}
 	port, err := freePort()
 	if err != nil {
 		return err
 	}
 	kg := exec.Command(kgmcp, append(append([]string{"--http", "127.0.0.1:" + port}, strings.Fields(os.Getenv("KGMCP_BENCH_FLAGS"))...), images)...)
-	kg.Env = append(os.Environ(), strings.Fields(os.Getenv("KGMCP_BENCH_ENV"))...)
+	kg.Env = append(append(os.Environ(), gcEnv...), strings.Fields(os.Getenv("KGMCP_BENCH_ENV"))...)
 	if err := kg.Start(); err != nil {
 		return err
 	}
 	defer func() { kg.Process.Signal(os.Interrupt); kg.Wait() }()
 	kgURL := "http://127.0.0.1:" + port + "/mcp"
+	if err := await(kgURL); err != nil {
+		return err
+	}
+	spec := pkggen.Shipped()[1]
+	getStandard := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_standard","arguments":{"request":{"frameworkId":"` +
+		spec.FrameworkID + `","identifier":{"identifierType":"node_id","nodeId":"` + pkggen.NodeID(spec, 0, 0, 0, 0) + `"}}}}}`
+	_, answer, err := post(http.DefaultClient, kgURL, getStandard)
+	if err != nil {
+		return fmt.Errorf("kgmcp get_standard: %w", err)
+	}
+	result, err := baseline.ResultOf(answer)
+	if err != nil {
+		return err
+	}
+	resultFile := filepath.Join(tmp, "constant.json")
+	if err := os.WriteFile(resultFile, result, 0o644); err != nil {
+		return err
+	}
 
 	// The empty go-sdk server, in its own process like kgmcp: the same SDK
-	// handler options, no tools.
+	// handler options, one constant tool.
 	self, err := os.Executable()
 	if err != nil {
 		return err
@@ -91,63 +122,76 @@ func run(duration time.Duration, clients string) error {
 	if err != nil {
 		return err
 	}
-	em := exec.Command(self, "-serve-empty", "127.0.0.1:"+emptyPort)
+	em := exec.Command(self, "-serve-empty", "127.0.0.1:"+emptyPort, "-constant", resultFile)
+	em.Env = append(os.Environ(), gcEnv...)
 	if err := em.Start(); err != nil {
 		return err
 	}
 	defer func() { em.Process.Kill(); em.Wait() }()
 	emptyURL := "http://127.0.0.1:" + emptyPort + "/mcp"
-
-	for _, u := range []string{kgURL, emptyURL} {
-		for deadline := time.Now().Add(10 * time.Second); ; {
-			if _, _, err := post(http.DefaultClient, u, pingBody); err == nil {
-				break
-			}
-			if time.Now().After(deadline) {
-				return fmt.Errorf("no answer on %s", u)
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
+	if err := await(emptyURL); err != nil {
+		return err
 	}
-	spec := pkggen.Shipped()[1]
-	getStandard := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_standard","arguments":{"request":{"frameworkId":"` +
-		spec.FrameworkID + `","identifier":{"identifierType":"node_id","nodeId":"` + pkggen.NodeID(spec, 0, 0, 0, 0) + `"}}}}}`
+	constantCall := `{"jsonrpc":"2.0","id":1,` + baseline.CallBody[1:]
+	_, constAnswer, err := post(http.DefaultClient, emptyURL, constantCall)
+	if err != nil {
+		return fmt.Errorf("constant tool: %w", err)
+	}
 
-	fmt.Printf("stateless Streamable HTTP, JSON responses, %s per row\n\n", duration)
-	fmt.Println("| request | clients | empty go-sdk req/s | p50 | p99 | kgmcp req/s | p50 | p99 | kgmcp / empty |")
+	gc := "each server at its default GC target (kgmcp 400, the empty server 100)"
+	if gogc != "" {
+		gc = "GOGC=" + gogc + " for both servers"
+	}
+	if e := os.Getenv("KGMCP_BENCH_ENV"); e != "" {
+		gc += "; kgmcp also " + e
+	}
+	fmt.Printf("stateless Streamable HTTP, JSON responses; %s per row and side in %d interleaved slices; %s; get_standard answer %d bytes, constant tool %d bytes\n\n",
+		duration, rounds, gc, len(answer), len(constAnswer))
+	fmt.Println("| request (kgmcp / empty go-sdk server) | clients | empty go-sdk req/s | p50 | p99 | kgmcp req/s | p50 | p99 | kgmcp / empty (req/s) |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|")
 	for _, c := range strings.Split(clients, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(c))
 		if err != nil || n < 1 {
 			return fmt.Errorf("bad -clients %q", clients)
 		}
-		// Alternating halves, so neither server always runs first.
-		e1, err := load(emptyURL, pingBody, n, duration/2)
-		if err != nil {
-			return fmt.Errorf("empty server: %w", err)
+		for _, r := range []struct{ name, kgBody, emptyBody string }{
+			{"ping / ping", pingBody, pingBody},
+			{"get_standard / constant tool (same answer)", getStandard, constantCall},
+		} {
+			var e, k samples
+			for i := 0; i < rounds; i++ {
+				// A/B, then B/A: neither side always runs first.
+				order := []func() error{
+					func() error { return e.load(emptyURL, r.emptyBody, n, duration/time.Duration(rounds)) },
+					func() error { return k.load(kgURL, r.kgBody, n, duration/time.Duration(rounds)) },
+				}
+				if i%2 == 1 {
+					order[0], order[1] = order[1], order[0]
+				}
+				for _, f := range order {
+					if err := f(); err != nil {
+						return fmt.Errorf("%s: %w", r.name, err)
+					}
+				}
+			}
+			fmt.Printf("| %s | %d | %.0f | %s | %s | %.0f | %s | %s | %.2f |\n", r.name, n, e.rate(), e.at(50), e.at(99), k.rate(), k.at(50), k.at(99), k.rate()/e.rate())
 		}
-		k1, err := load(kgURL, pingBody, n, duration/2)
-		if err != nil {
-			return fmt.Errorf("kgmcp: %w", err)
-		}
-		k2, err := load(kgURL, pingBody, n, duration/2)
-		if err != nil {
-			return fmt.Errorf("kgmcp: %w", err)
-		}
-		e2, err := load(emptyURL, pingBody, n, duration/2)
-		if err != nil {
-			return fmt.Errorf("empty server: %w", err)
-		}
-		e, k := e1.merge(e2), k1.merge(k2)
-		fmt.Printf("| ping | %d | %.0f | %s | %s | %.0f | %s | %s | %.2f |\n", n, e.rate, e.p50, e.p99, k.rate, k.p50, k.p99, k.rate/e.rate)
-		g, err := load(kgURL, getStandard, n, duration)
-		if err != nil {
-			return fmt.Errorf("kgmcp get_standard: %w", err)
-		}
-		fmt.Printf("| get_standard (kgmcp only) | %d | | | | %.0f | %s | %s | |\n", n, g.rate, g.p50, g.p99)
 	}
 	fmt.Printf("\npeak resident memory (VmHWM): empty go-sdk server %s, kgmcp %s\n", peakRSS(em.Process.Pid), peakRSS(kg.Process.Pid))
 	return nil
+}
+
+// await waits until url answers a ping.
+func await(u string) error {
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		if _, _, err := post(http.DefaultClient, u, pingBody); err == nil {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("no answer on %s", u)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // peakRSS reads a process's peak resident set size from /proc.
@@ -194,28 +238,38 @@ func post(c *http.Client, url, body string) (int, []byte, error) {
 	return resp.StatusCode, b, err
 }
 
-type result struct {
-	rate     float64
-	p50, p99 time.Duration
+// samples pools the latencies and measuring time of a side's slices.
+type samples struct {
+	all     []time.Duration
+	elapsed time.Duration
+	sorted  bool
 }
 
-// merge averages two halves' rates and keeps the worse percentiles.
-func (r result) merge(o result) result {
-	return result{rate: (r.rate + o.rate) / 2, p50: max(r.p50, o.p50), p99: max(r.p99, o.p99)}
+func (s *samples) rate() float64 { return float64(len(s.all)) / s.elapsed.Seconds() }
+
+func (s *samples) at(p int) time.Duration {
+	if !s.sorted {
+		sort.Slice(s.all, func(i, j int) bool { return s.all[i] < s.all[j] })
+		s.sorted = true
+	}
+	if len(s.all) == 0 {
+		return 0
+	}
+	return s.all[min(len(s.all)-1, len(s.all)*p/100)].Round(time.Microsecond)
 }
 
 // load runs n clients, each posting body in a loop over its own keep-alive
-// connection, for d; it reports requests per second and latency.
-func load(url, body string, n int, d time.Duration) (result, error) {
+// connection, for d, and adds their latencies to s.
+func (s *samples) load(url, body string, n int, d time.Duration) error {
 	tr := &http.Transport{MaxIdleConnsPerHost: n, MaxConnsPerHost: n}
 	defer tr.CloseIdleConnections()
 	c := &http.Client{Transport: tr}
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	var mu sync.Mutex
-	var all []time.Duration
 	var firstErr error
 	var wg sync.WaitGroup
+	begin := time.Now()
 	for range n {
 		wg.Add(1)
 		go func() {
@@ -232,15 +286,12 @@ func load(url, body string, n int, d time.Duration) (result, error) {
 				mine = append(mine, time.Since(start))
 			}
 			mu.Lock()
-			all = append(all, mine...)
+			s.all = append(s.all, mine...)
 			mu.Unlock()
 		}()
 	}
 	wg.Wait()
-	if firstErr != nil {
-		return result{}, firstErr
-	}
-	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
-	at := func(p int) time.Duration { return all[min(len(all)-1, len(all)*p/100)].Round(time.Microsecond) }
-	return result{rate: float64(len(all)) / d.Seconds(), p50: at(50), p99: at(99)}, nil
+	s.elapsed += time.Since(begin)
+	s.sorted = false
+	return firstErr
 }

@@ -7,11 +7,17 @@
 // and every complete corpus package into images, then reports
 //
 //   - spawn-to-first-response: from exec to the initialize result, against the
-//     same binary's process start alone (kgmcp --version) in the same run;
-//   - per-tool round trips (p50/p99) against ping, the transport floor, in the
-//     same run; round trip minus the ping p50 estimates the server-side cost.
+//     same binary's process start alone (kgmcp --version), alternating spawn
+//     by spawn;
+//   - per-tool round trips (p50/p99) against ping, the transport floor,
+//     interleaved: each round calls every request once, so the floor and the
+//     tools are measured under the same conditions; round trip minus the ping
+//     p50 estimates the server-side cost.
 //
-// Numbers are for comparison within one run; nothing is asserted.
+// A row that names a result size ("25 hits") fails the run unless the first
+// call's result has that many; rows whose size the server decides (a page cut
+// at the size ceiling) are named after the count measured. Numbers are for
+// comparison within one run.
 package main
 
 import (

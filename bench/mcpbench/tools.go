@@ -23,18 +23,57 @@ func (s session) call(name string, args obj) (obj, error) {
 	if err != nil {
 		return nil, err
 	}
-	text := res.Content[0].(*mcp.TextContent).Text
 	if res.IsError {
-		return nil, fmt.Errorf("%s: %s", name, text)
+		text := ""
+		if len(res.Content) > 0 {
+			if t, ok := res.Content[0].(*mcp.TextContent); ok {
+				text = t.Text
+			}
+		}
+		return nil, fmt.Errorf("%s: %.300s", name, text)
+	}
+	// The structured content (the text block is a view for models).
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		return nil, err
 	}
 	var out obj
-	return out, json.Unmarshal([]byte(text), &out)
+	return out, json.Unmarshal(b, &out)
 }
 
-// measured is one request of the per-tool table.
+// measured is one request of the per-tool table. want, when set, is the
+// number of hits (or progression connections) its result must carry: the
+// first (warm-up) call's result is checked and a different count fails the
+// run, so a row that claims a result size measures it. relabel, when set,
+// names the row after the count measured (a format with one %d).
 type measured struct {
-	label string
-	do    func() error
+	label   string
+	do      func() (obj, error)
+	want    int
+	relabel string
+}
+
+// hits returns the length of the result's page.hits (search tools) or
+// connections (search_learning_progressions).
+func hits(res obj) int {
+	if c, ok := res["connections"].([]any); ok {
+		return len(c)
+	}
+	page, _ := res["page"].(obj)
+	h, _ := page["hits"].([]any)
+	return len(h)
+}
+
+// checkFirst applies want and relabel to the first result of m.
+func (m *measured) checkFirst(res obj) error {
+	n := hits(res)
+	if m.want > 0 && n != m.want {
+		return fmt.Errorf("%s: %d hits, the row claims %d", m.label, n, m.want)
+	}
+	if m.relabel != "" {
+		m.label = fmt.Sprintf(m.relabel, n)
+	}
+	return nil
 }
 
 // target picks the package the calls run on: the largest standards package,
@@ -117,11 +156,13 @@ func requests(s session, t target) []measured {
 		return req(r)
 	}
 	tool := func(label, name string, args obj) measured {
-		return measured{label, func() error { _, err := s.call(name, args); return err }}
+		return measured{label: label, do: func() (obj, error) { return s.call(name, args) }}
 	}
+	sized := func(m measured, n int) measured { m.want = n; return m }
+	labelled := func(m measured, format string) measured { m.relabel = format; return m }
 	sel := obj{"identifierType": "node_id", "nodeId": t.node}
 	m := []measured{
-		{"ping (transport floor)", func() error { return s.cs.Ping(context.Background(), nil) }},
+		{label: "ping (transport floor)", do: func() (obj, error) { return nil, s.cs.Ping(context.Background(), nil) }},
 		tool("get_capabilities", "get_capabilities", obj{}),
 		tool("list_frameworks", "list_frameworks", req(obj{})),
 		tool("get_framework", "get_framework", req(obj{"frameworkId": t.fw, "snapshotId": t.snap})),
@@ -129,13 +170,13 @@ func requests(s session, t target) []measured {
 		tool("get_standard", "get_standard", route(obj{"identifier": sel})),
 		tool("get_standard_context", "get_standard_context", route(obj{"nodeId": t.node})),
 		tool("get_learning_components_for_standard", "get_learning_components_for_standard", route(obj{"identifier": sel})),
-		tool("search_standards text (2 tokens, any, limit 25)", "search_standards", req(obj{"snapshotIds": []any{t.snap},
-			"mode": "text", "query": "understand and", "match": obj{"matchMode": "tokens", "operator": "any"}})),
-		tool("search_standards text federated (limit 25)", "search_standards", req(obj{"mode": "text", "query": "number",
-			"match": obj{"matchMode": "tokens", "operator": "any"}})),
-		{"resources/read kgfegmcp://catalog", func() error {
+		sized(tool("search_standards text (2 tokens, any), 25 hits", "search_standards", req(obj{"snapshotIds": []any{t.snap},
+			"mode": "text", "query": "understand and", "match": obj{"matchMode": "tokens", "operator": "any"}, "limit": 25})), 25),
+		sized(tool("search_standards text federated, 25 hits", "search_standards", req(obj{"mode": "text", "query": "number",
+			"match": obj{"matchMode": "tokens", "operator": "any"}, "limit": 25})), 25),
+		{label: "resources/read kgfegmcp://catalog", do: func() (obj, error) {
 			_, err := s.cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "kgfegmcp://catalog"})
-			return err
+			return nil, err
 		}},
 	}
 	if t.code != "" {
@@ -150,8 +191,11 @@ func requests(s session, t target) []measured {
 		m = append(m,
 			tool("get_learning_component", "get_learning_component", lcRoute),
 			tool("get_learning_component_context", "get_learning_component_context", lcRoute),
+			// On the component's own snapshot: a search without a selector
+			// leaves out frameworks with two current snapshots (Nigeria's).
 			tool("search_learning_components text", "search_learning_components", req(obj{"mode": "learning_component_text",
-				"query": "number", "match": obj{"matchMode": "tokens", "operator": "any"}})))
+				"snapshotIds": []any{t.lcSnap}, "query": "number numbers", "match": obj{"matchMode": "tokens", "operator": "any"}, "limit": 25})))
+		m[len(m)-1].relabel = "search_learning_components text (limit 25: %d hits)"
 	}
 	if t.lpFw != "" {
 		lp := func(extra obj) obj {
@@ -165,7 +209,7 @@ func requests(s session, t target) []measured {
 		m = append(m,
 			tool("get_learning_progression", "get_learning_progression", lp(obj{"relationshipId": t.lpRel})),
 			tool("get_standard_progressions (all)", "get_standard_progressions", lp(obj{"identifier": node(t.lpFrom)})),
-			tool("search_learning_progressions (limit 25)", "search_learning_progressions", lp(nil)),
+			labelled(tool("search_learning_progressions", "search_learning_progressions", lp(obj{"limit": 25})), "search_learning_progressions (limit 25: %d connections fit the size ceiling)"),
 			tool("traverse_learning_progressions (max budgets)", "traverse_learning_progressions", lp(obj{"identifier": node(t.lpFrom),
 				"maxDepth": 12, "maxNodes": 250, "maxEdges": 100})),
 			tool("get_learning_progression_paths (max budgets)", "get_learning_progression_paths", lp(obj{"sourceIdentifier": node(t.lpFrom),
@@ -177,7 +221,10 @@ func requests(s session, t target) []measured {
 }
 
 // perTool prints p50/p99 round trips of each request against ping's, and the
-// server-side handling time kgmcp logs at debug level for the same calls.
+// server-side handling time kgmcp logs at debug level for the same calls. The
+// requests are interleaved: each round calls every request once, in table
+// order, so ping (the floor) and every tool see the same conditions; calls/10
+// warm-up rounds come first.
 func perTool(bin, images string, calls int) error {
 	cmd := exec.Command(bin, "--log-level", "debug", images)
 	logs, err := cmd.StderrPipe()
@@ -208,37 +255,44 @@ func perTool(bin, images string, calls int) error {
 		return err
 	}
 	drain(handled)
-	fmt.Printf("calls on %s (node %s)\n\n", t.snap, t.node)
-	fmt.Println("| request | round trip p50 | round trip p99 | round trip − ping (p50) | server-side p50 | server-side p99 |")
-	fmt.Println("|---|---|---|---|---|---|")
-	var floor time.Duration
+	ms := requests(s, t)
+	rt, server := make([][]time.Duration, len(ms)), make([][]time.Duration, len(ms))
 	warm := calls / 10
-	for i, m := range requests(s, t) {
-		var rt, server []time.Duration
-		for j := 0; j < calls+warm; j++ {
+	for round := 0; round < calls+warm; round++ {
+		for i := range ms {
+			m := &ms[i]
 			start := time.Now()
-			if err := m.do(); err != nil {
+			res, err := m.do()
+			d := time.Since(start)
+			if err != nil {
 				return fmt.Errorf("%s: %w", m.label, err)
 			}
-			if j >= warm {
-				rt = append(rt, time.Since(start))
+			if round == 0 {
+				if err := m.checkFirst(res); err != nil {
+					return err
+				}
 			}
-		}
-		for j := 0; j < calls+warm; j++ {
+			// kgmcp logs the handling time before it writes the answer.
 			select {
-			case d := <-handled:
-				if j >= warm {
-					server = append(server, d)
+			case h := <-handled:
+				if round >= warm {
+					server[i] = append(server[i], h)
 				}
 			case <-time.After(5 * time.Second):
-				return fmt.Errorf("%s: kgmcp logged %d of %d calls", m.label, j, calls+warm)
+				return fmt.Errorf("%s: kgmcp logged no handling time", m.label)
+			}
+			if round >= warm {
+				rt[i] = append(rt[i], d)
 			}
 		}
-		p50 := pct(rt, 50)
-		if i == 0 {
-			floor = p50
-		}
-		fmt.Printf("| %s | %s | %s | %s | %s | %s |\n", m.label, p50, pct(rt, 99), p50-floor, pct(server, 50), pct(server, 99))
+	}
+	fmt.Printf("calls on %s (node %s); %d rounds after %d warm-up rounds, every request once per round\n\n", t.snap, t.node, calls, warm)
+	fmt.Println("| request | round trip p50 | round trip p99 | round trip − ping (p50) | server-side p50 | server-side p99 |")
+	fmt.Println("|---|---|---|---|---|---|")
+	floor := pct(rt[0], 50)
+	for i, m := range ms {
+		p50 := pct(rt[i], 50)
+		fmt.Printf("| %s | %s | %s | %s | %s | %s |\n", m.label, p50, pct(rt[i], 99), p50-floor, pct(server[i], 50), pct(server[i], 99))
 	}
 	return nil
 }

@@ -1,20 +1,31 @@
 // Command rawbench measures what an MCP server itself costs per call, with a
 // client that does not decode: raw JSON-RPC lines over the stdio pipes, timed
-// from the request written to the response line read. It runs kgmcp and the
-// reference @modelcontextprotocol/server-memory side by side in one run, on
-// the same graph (the corpus's Nigeria package with learning components, or
-// the shipped mathematics sample without the corpus), exported to
-// server-memory's entity/relation file.
+// from the request written to the response line read. It runs three servers
+// at once and interleaves them call by call (each round calls every side of a
+// row in turn, the order rotating from round to round, the same client code
+// and pipes for all):
 //
-//	go run ./bench/rawbench [-corpus ../shared/corpus] [-calls 300]
+//   - kgmcp, on one package of the corpus (Nigeria Mathematics P1–3 with
+//     learning components; the shipped mathematics sample without the corpus);
+//   - the reference @modelcontextprotocol/server-memory, on the same graph
+//     exported to its entity/relation file;
+//   - an empty go-sdk server with one constant tool (bench/internal/baseline)
+//     answering exactly the get_standard result kgmcp gave (captured once
+//     before measuring): what the SDK alone costs to carry the same answer.
+//
+// The two Go servers run at the same GC target (-gogc, default kgmcp's own
+// 400; "" leaves each at its default). A row that claims 25 hits fails the
+// run unless the answer carries 25.
+//
+//	go run ./bench/rawbench [-corpus ../shared/corpus] [-calls 200]
 //	go run ./bench/rawbench -image big.kgimg [-calls 50]
 //
 // With -image, only kgmcp is measured, serving that one image (e.g. the
 // million-standard synthetic one, bench/README.md): ping, and 25-hit text
-// searches for a common term and a two-term query, each against ping.
+// searches for a common term and a two-term query, interleaved with ping.
 //
 // server-memory is installed from bench/peers (pinned) on first use; node and
-// npm are needed. Nothing is asserted: compare the ratios within one run.
+// npm are needed. Compare the ratios within one run.
 package main
 
 import (
@@ -31,19 +42,29 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kgc-project/kgc/bench/internal/baseline"
 	"github.com/kgc-project/kgc/bench/internal/benchbin"
 )
 
 func main() {
 	corpus := flag.String("corpus", "../shared/corpus", "corpus root")
-	calls := flag.Int("calls", 300, "calls measured per request")
+	calls := flag.Int("calls", 200, "calls measured per request and side")
 	image := flag.String("image", "", "measure kgmcp alone serving this image")
+	gogc := flag.String("gogc", "400", "GOGC for both Go servers (kgmcp and the constant server); empty: each its default")
+	serveConstant := flag.String("serve-constant", "", "(internal) serve the constant go-sdk server over stdio with this result file")
 	flag.Parse()
+	if *serveConstant != "" {
+		if err := baseline.ServeStdio(*serveConstant); err != nil {
+			fmt.Fprintln(os.Stderr, "constant:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	var err error
 	if *image != "" {
-		err = runImage(*image, *calls)
+		err = runImage(*image, *calls, *gogc)
 	} else {
-		err = run(*corpus, *calls)
+		err = run(*corpus, *calls, *gogc)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "rawbench:", err)
@@ -51,7 +72,10 @@ func main() {
 	}
 }
 
-func run(corpus string, calls int) error {
+// searchHits is what the search rows claim and assert.
+const searchHits = 25
+
+func run(corpus string, calls int, gogc string) error {
 	tmp, err := os.MkdirTemp("", "rawbench-")
 	if err != nil {
 		return err
@@ -64,7 +88,9 @@ func run(corpus string, calls int) error {
 	kgc, kgmcp, images := bins[0], bins[1], filepath.Join(tmp, "images")
 	pkg, profiles, prompts := filepath.Join(corpus, "derived", "graph_packages", "nigeria-nerdc-mathematics-primary-1-3",
 		"nigeria-nerdc-mathematics-primary-1-3@undated+3f35e11c6624"), filepath.Join(corpus, "profiles"), filepath.Join(corpus, "prompts")
-	query := "number"
+	// "numbers" matches more than 25 items of the Nigeria package ("number"
+	// matches 10: the index does not stem).
+	query := "numbers"
 	if _, err := os.Stat(pkg); err != nil {
 		fmt.Printf("corpus: none at %s; measuring the shipped mathematics sample\n", corpus)
 		matches, _ := filepath.Glob("packages/kgc-sample-mathematics-grades-1-3/*")
@@ -95,41 +121,120 @@ func run(corpus string, calls int) error {
 	snap := filepath.Base(pkg)
 	fw := strings.SplitN(snap, "@", 2)[0]
 	node := g.nodes[len(g.nodes)/2]
-	fmt.Printf("graph: %s (%d nodes, %d hasChild); %d calls each\n\n", snap, len(g.nodes), len(g.edges), calls)
+	env := os.Environ()
+	if gogc != "" {
+		env = append(env, "GOGC="+gogc)
+	}
 
-	kg := []request{
-		{"ping", `{"method":"ping"}`},
-		{"search_standards text, 25 hits", `{"method":"tools/call","params":{"name":"search_standards","arguments":{"request":{"mode":"text","query":"` + query +
-			`","match":{"matchMode":"tokens","operator":"any"},"limit":25,"snapshotIds":["` + snap + `"]}}}}`},
-		{"get_standard", `{"method":"tools/call","params":{"name":"get_standard","arguments":{"request":{"frameworkId":"` + fw + `","snapshotId":"` + snap +
-			`","identifier":{"identifierType":"node_id","nodeId":"` + node.id + `"}}}}}`},
+	search := request{"search_standards text " + fmt.Sprintf("%q", query) + ", 25 hits", `{"method":"tools/call","params":{"name":"search_standards","arguments":{"request":{"mode":"text","query":"` + query +
+		`","match":{"matchMode":"tokens","operator":"any"},"limit":25,"snapshotIds":["` + snap + `"]}}}}`,
+		func(line []byte) error { return baseline.WantHits("kgmcp search_standards", line, searchHits) }}
+	getStandard := request{"get_standard", `{"method":"tools/call","params":{"name":"get_standard","arguments":{"request":{"frameworkId":"` + fw + `","snapshotId":"` + snap +
+		`","identifier":{"identifierType":"node_id","nodeId":"` + node.id + `"}}}}}`, nil}
+	ping := request{"ping", `{"method":"ping"}`, nil}
+	var memCount int
+	rows := []row{
+		{ping, ping, ping},
+		{search, request{"search_nodes " + fmt.Sprintf("%q", query), `{"method":"tools/call","params":{"name":"search_nodes","arguments":{"query":"` + query + `"}}}`,
+			func(line []byte) error {
+				var err error
+				memCount, err = entities(line)
+				return err
+			}}, request{}},
+		{getStandard, request{"open_nodes (one entity)", `{"method":"tools/call","params":{"name":"open_nodes","arguments":{"names":["` + node.name() + `"]}}}`, nil},
+			request{"constant tool (get_standard's answer)", baseline.CallBody, nil}},
 	}
-	mem := []request{
-		{"ping", `{"method":"ping"}`},
-		{"search_nodes", `{"method":"tools/call","params":{"name":"search_nodes","arguments":{"query":"` + query + `"}}}`},
-		{"open_nodes", `{"method":"tools/call","params":{"name":"open_nodes","arguments":{"names":["` + node.name() + `"]}}}`},
-	}
-	a, err := measure(exec.Command(kgmcp, images), kg, calls)
+
+	kcmd := exec.Command(kgmcp, images)
+	kcmd.Env = env
+	kg, err := start(kcmd)
 	if err != nil {
 		return fmt.Errorf("kgmcp: %w", err)
 	}
-	cmd := exec.Command("node", memory)
-	cmd.Env = append(os.Environ(), "MEMORY_FILE_PATH="+memFile)
-	b, err := measure(cmd, mem, calls)
+	defer kg.close()
+	// The constant server answers with kgmcp's get_standard result.
+	line, err := kg.roundTrip(getStandard.body)
+	if err != nil {
+		return fmt.Errorf("kgmcp get_standard: %w", err)
+	}
+	result, err := baseline.ResultOf(line)
+	if err != nil {
+		return err
+	}
+	resultFile := filepath.Join(tmp, "constant.json")
+	if err := os.WriteFile(resultFile, result, 0o644); err != nil {
+		return err
+	}
+	mcmd := exec.Command("node", memory)
+	mcmd.Env = append(os.Environ(), "MEMORY_FILE_PATH="+memFile)
+	mem, err := start(mcmd)
 	if err != nil {
 		return fmt.Errorf("server-memory: %w", err)
 	}
+	defer mem.close()
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	ccmd := exec.Command(self, "-serve-constant", resultFile)
+	ccmd.Env = env
+	cst, err := start(ccmd)
+	if err != nil {
+		return fmt.Errorf("constant server: %w", err)
+	}
+	defer cst.close()
+
+	begin := time.Now()
+	res, err := interleave([]*server{kg, mem, cst}, rows, calls)
+	if err != nil {
+		return err
+	}
+	gc := "each Go server at its default GC target"
+	if gogc != "" {
+		gc = "GOGC=" + gogc + " for kgmcp and the constant server"
+	}
+	fmt.Printf("graph: %s (%d nodes, %d hasChild); %d calls per request and side after 20 warm-up rounds, interleaved call by call (%s, %s); search_nodes %q returns %d entities\n\n",
+		snap, len(g.nodes), len(g.edges), calls, gc, time.Since(begin).Round(time.Second), query, memCount)
 	fmt.Println("| request | kgmcp p50 | p99 | bytes | server-memory request | p50 | p99 | bytes | kgmcp / server-memory (p50) |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|")
-	for i := range kg {
-		fmt.Printf("| %s | %s | %s | %d | %s | %s | %s | %d | %.2f× |\n", kg[i].name, pct(a[i].times, 50), pct(a[i].times, 99), a[i].bytes,
-			mem[i].name, pct(b[i].times, 50), pct(b[i].times, 99), b[i].bytes, float64(pct(a[i].times, 50))/float64(pct(b[i].times, 50)))
+	for i, r := range rows {
+		a, b := res[i][0], res[i][1]
+		fmt.Printf("| %s | %s | %s | %d | %s | %s | %s | %d | %.2f× |\n", r[0].name, pct(a.times, 50), pct(a.times, 99), a.bytes,
+			r[1].name, pct(b.times, 50), pct(b.times, 99), b.bytes, ratio(a, b))
+	}
+	fmt.Println()
+	fmt.Println("| request | kgmcp p50 | p99 | bytes | empty go-sdk server request | p50 | p99 | bytes | kgmcp / go-sdk (p50) |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|")
+	for i, r := range rows {
+		if r[2].body == "" {
+			continue
+		}
+		a, c := res[i][0], res[i][2]
+		fmt.Printf("| %s | %s | %s | %d | %s | %s | %s | %d | %.2f× |\n", r[0].name, pct(a.times, 50), pct(a.times, 99), a.bytes,
+			r[2].name, pct(c.times, 50), pct(c.times, 99), c.bytes, ratio(a, c))
 	}
 	return nil
 }
 
+func ratio(a, b sample) float64 { return float64(pct(a.times, 50)) / float64(pct(b.times, 50)) }
+
+// entities counts the entities of a server-memory search_nodes answer.
+func entities(line []byte) (int, error) {
+	var resp struct {
+		Result struct {
+			Structured struct {
+				Entities []json.RawMessage `json:"entities"`
+			} `json:"structuredContent"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(line, &resp); err != nil {
+		return 0, err
+	}
+	return len(resp.Result.Structured.Entities), nil
+}
+
 // runImage measures kgmcp alone on one image: ping and two text searches.
-func runImage(image string, calls int) error {
+func runImage(image string, calls int, gogc string) error {
 	tmp, err := os.MkdirTemp("", "rawbench-")
 	if err != nil {
 		return err
@@ -139,40 +244,70 @@ func runImage(image string, calls int) error {
 	if err != nil {
 		return err
 	}
-	search := func(query, operator string) string {
-		return `{"method":"tools/call","params":{"name":"search_standards","arguments":{"request":{"mode":"text","query":"` + query +
-			`","match":{"matchMode":"tokens","operator":"` + operator + `"},"limit":25}}}}`
+	search := func(label, query, operator string) request {
+		return request{label, `{"method":"tools/call","params":{"name":"search_standards","arguments":{"request":{"mode":"text","query":"` + query +
+			`","match":{"matchMode":"tokens","operator":"` + operator + `"},"limit":25}}}}`,
+			func(line []byte) error { return baseline.WantHits(label, line, searchHits) }}
 	}
 	reqs := []request{
-		{"ping", `{"method":"ping"}`},
-		{"search_standards \"number\" (any), 25 hits", search("number", "any")},
-		{"search_standards \"count number\" (all), 25 hits", search("count number", "all")},
+		{"ping", `{"method":"ping"}`, nil},
+		search("search_standards \"number\" (any), 25 hits", "number", "any"),
+		search("search_standards \"count number\" (all), 25 hits", "count number", "all"),
 	}
-	start := time.Now()
-	res, err := measure(exec.Command(bins[0], image), reqs, calls)
+	cmd := exec.Command(bins[0], image)
+	if gogc != "" {
+		cmd.Env = append(os.Environ(), "GOGC="+gogc)
+	}
+	s, err := start(cmd)
 	if err != nil {
 		return fmt.Errorf("kgmcp: %w", err)
 	}
-	fmt.Printf("image: %s; %d calls each (run %s)\n\n", image, calls, time.Since(start).Round(time.Millisecond))
+	defer s.close()
+	rows := make([]row, len(reqs))
+	for i, r := range reqs {
+		rows[i] = row{r}
+	}
+	begin := time.Now()
+	res, err := interleave([]*server{s}, rows, calls)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("image: %s; %d calls each, round-robin (run %s)\n\n", image, calls, time.Since(begin).Round(time.Millisecond))
 	fmt.Println("| request | p50 | p99 | bytes | p50 − ping p50 |")
 	fmt.Println("|---|---|---|---|---|")
-	ping := pct(res[0].times, 50)
+	ping := pct(res[0][0].times, 50)
 	for i, r := range reqs {
-		fmt.Printf("| %s | %s | %s | %d | %s |\n", r.name, pct(res[i].times, 50), pct(res[i].times, 99), res[i].bytes, pct(res[i].times, 50)-ping)
+		fmt.Printf("| %s | %s | %s | %d | %s |\n", r.name, pct(res[i][0].times, 50), pct(res[i][0].times, 99), res[i][0].bytes, pct(res[i][0].times, 50)-ping)
 	}
 	return nil
 }
 
-type request struct{ name, body string }
+// request is one JSON-RPC call; check, when set, is applied to its first
+// answer (a warm-up call) and fails the run if it says so.
+type request struct {
+	name, body string
+	check      func(line []byte) error
+}
+
+// row holds one request per server, in the servers' order; an empty body
+// means that server has no counterpart.
+type row []request
 
 type sample struct {
 	times []time.Duration
 	bytes int
 }
 
-// measure starts a server over stdio, initializes it with raw lines, and
-// times each request calls times (after 20 warm-up calls), round-robin.
-func measure(cmd *exec.Cmd, reqs []request, calls int) ([]sample, error) {
+// server is one running stdio server with an initialized session.
+type server struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Reader
+	id  int
+}
+
+// start starts a server over stdio and initializes it with raw lines.
+func start(cmd *exec.Cmd) (*server, error) {
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -185,48 +320,75 @@ func measure(cmd *exec.Cmd, reqs []request, calls int) ([]sample, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	defer func() { in.Close(); cmd.Wait() }()
-	out := bufio.NewReaderSize(outPipe, 1<<20)
-	id := 0
-	roundTrip := func(body string) (int, error) {
-		id++
-		line := `{"jsonrpc":"2.0","id":` + fmt.Sprint(id) + `,` + body[1:] + "\n"
-		if _, err := io.WriteString(in, line); err != nil {
-			return 0, err
-		}
-		// The answer's id, before another member or closing the object.
-		key := `"id":` + fmt.Sprint(id)
-		wantA, wantB := []byte(key+`,`), []byte(key+`}`)
-		for {
-			resp, err := out.ReadBytes('\n')
-			if err != nil {
-				return 0, err
-			}
-			if bytes.Contains(resp, wantA) || bytes.Contains(resp, wantB) {
-				if bytes.Contains(resp, []byte(`"error":{`)) || bytes.Contains(resp, []byte(`"isError":true`)) {
-					return 0, fmt.Errorf("error answer: %.300s", resp)
-				}
-				return len(resp), nil
-			}
-		}
-	}
-	if _, err := roundTrip(`{"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"rawbench","version":"1"}}}`); err != nil {
+	s := &server{cmd: cmd, in: in, out: bufio.NewReaderSize(outPipe, 1<<20)}
+	if _, err := s.roundTrip(`{"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"rawbench","version":"1"}}}`); err != nil {
+		s.close()
 		return nil, err
 	}
 	if _, err := io.WriteString(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"); err != nil {
+		s.close()
 		return nil, err
 	}
-	res := make([]sample, len(reqs))
-	for i := 0; i < 20+calls; i++ {
-		for j, r := range reqs {
-			start := time.Now()
-			n, err := roundTrip(r.body)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", r.name, err)
+	return s, nil
+}
+
+func (s *server) close() { s.in.Close(); s.cmd.Wait() }
+
+// roundTrip writes one request line and reads up to its answer line.
+func (s *server) roundTrip(body string) ([]byte, error) {
+	s.id++
+	line := `{"jsonrpc":"2.0","id":` + fmt.Sprint(s.id) + `,` + body[1:] + "\n"
+	if _, err := io.WriteString(s.in, line); err != nil {
+		return nil, err
+	}
+	// The answer's id, before another member or closing the object.
+	key := `"id":` + fmt.Sprint(s.id)
+	wantA, wantB := []byte(key+`,`), []byte(key+`}`)
+	for {
+		resp, err := s.out.ReadBytes('\n')
+		if err != nil {
+			return nil, err
+		}
+		if bytes.Contains(resp, wantA) || bytes.Contains(resp, wantB) {
+			if bytes.Contains(resp, []byte(`"error":{`)) || bytes.Contains(resp, []byte(`"isError":true`)) {
+				return nil, fmt.Errorf("error answer: %.300s", resp)
 			}
-			if i >= 20 {
-				res[j].times = append(res[j].times, time.Since(start))
-				res[j].bytes = n
+			return resp, nil
+		}
+	}
+}
+
+// interleave runs 20 warm-up rounds and then calls rounds: in each round,
+// for each row, each server's request once, the servers' order rotating
+// from round to round so that none always goes first. It returns the
+// samples by row and server.
+func interleave(servers []*server, rows []row, calls int) ([][]sample, error) {
+	res := make([][]sample, len(rows))
+	for i := range res {
+		res[i] = make([]sample, len(servers))
+	}
+	for round := 0; round < 20+calls; round++ {
+		for i, r := range rows {
+			for k := range servers {
+				j := (k + round) % len(servers)
+				if j >= len(r) || r[j].body == "" {
+					continue
+				}
+				begin := time.Now()
+				line, err := servers[j].roundTrip(r[j].body)
+				d := time.Since(begin)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", r[j].name, err)
+				}
+				if round == 0 && r[j].check != nil {
+					if err := r[j].check(line); err != nil {
+						return nil, err
+					}
+				}
+				if round >= 20 {
+					res[i][j].times = append(res[i][j].times, d)
+					res[i][j].bytes = len(line)
+				}
 			}
 		}
 	}

@@ -1,7 +1,7 @@
 // Command startbench measures kgmcp's start-up over stdio against catalogs of
-// growing size, side by side with an empty go-sdk server in the same run.
+// growing size, interleaved with an empty go-sdk server in the same run.
 //
-//	go run ./bench/startbench [-images 10,100,1000] [-spawns 20] [-keep DIR]
+//	go run ./bench/startbench [-images 10,100,1000] [-spawns 20] [-keep DIR] [-base BIN]
 //
 // Each catalog holds n clone images made by the project's own generator: the
 // English sample re-minted under n framework IDs, each its own framework,
@@ -10,11 +10,15 @@
 // not decode more than it needs), then the first call a host makes
 // (list_frameworks, which needs every package verified) from exec to its
 // answer. Right after that answer (every image verified) the process's
-// anonymous and file-backed resident memory are read from /proc. The empty
-// go-sdk server is this command re-executed with -serve-empty: the same SDK,
-// the same transport, no tools.
+// anonymous and file-backed resident memory are read from /proc; then a
+// federated 25-hit text search is timed, and the run fails unless it answers
+// 25 hits. The empty go-sdk server is this command re-executed with
+// -serve-empty: the same SDK, the same transport, no tools. For each catalog
+// the servers (the empty one, kgmcp, and -base when given) are spawned in
+// turn, spawn by spawn, the order rotating, after one warm-up spawn each;
+// "ready / empty" divides by the empty server's figure from the same rounds.
 //
-// Nothing is asserted: compare the figures within one run.
+// Compare the figures within one run.
 package main
 
 import (
@@ -31,6 +35,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kgc-project/kgc/bench/internal/baseline"
 	"github.com/kgc-project/kgc/bench/internal/benchbin"
 
 	"github.com/kgc-project/kgc/internal/imgtest"
@@ -83,13 +88,9 @@ func run(sizes string, spawns int, keep, bin, base string, flags []string) error
 	if err != nil {
 		return err
 	}
-	empty, err := measure(exec.Command(self, "-serve-empty"), spawns)
-	if err != nil {
-		return fmt.Errorf("empty server: %w", err)
-	}
+	fmt.Printf("%d spawns per server and catalog after one warm-up spawn each, interleaved spawn by spawn (the order rotating); the empty server is measured in each catalog's rounds\n\n", spawns)
 	fmt.Println("| server | images | ready p50 | ready p99 | ready / empty (p50) | first call p50 | first call p99 | RssAnon | RssFile | federated search p50 | its bytes |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
-	empty.row("empty go-sdk server", "0", empty)
 	for _, f := range strings.Split(sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || n < 1 {
@@ -100,33 +101,40 @@ func run(sizes string, spawns int, keep, bin, base string, flags []string) error
 			return err
 		}
 		args := append(append([]string{}, flags...), dir)
-		if base == "" {
-			m, err := measure(exec.Command(kgmcp, args...), spawns)
-			if err != nil {
-				return fmt.Errorf("kgmcp, %d images: %w", n, err)
-			}
-			m.row("kgmcp", strconv.Itoa(n), empty)
-			continue
+		type side struct {
+			name string
+			cmd  *exec.Cmd
+			kg   bool // a kgmcp: its federated search must answer 25 hits
+			m    *measurement
 		}
-		// Alternate the two binaries spawn by spawn, so that neither always
-		// runs on a warmer page cache.
-		mb, mk := &measurement{}, &measurement{}
+		sides := []*side{{name: "empty go-sdk server", cmd: exec.Command(self, "-serve-empty")}}
+		if base != "" {
+			sides = append(sides, &side{name: "kgmcp, base", cmd: exec.Command(base, args...), kg: true})
+		}
+		sides = append(sides, &side{name: "kgmcp", cmd: exec.Command(kgmcp, args...), kg: true})
+		for _, s := range sides {
+			s.m = &measurement{}
+			if _, err := spawn(s.cmd, s.kg); err != nil { // warm-up
+				return fmt.Errorf("%s, %d images: %w", s.name, n, err)
+			}
+		}
+		// Interleave the servers spawn by spawn, rotating the order, so
+		// that none always runs on a warmer page cache or a quieter machine.
 		for i := 0; i < spawns; i++ {
-			for _, c := range []struct {
-				bin string
-				m   *measurement
-			}{{base, mb}, {kgmcp, mk}} {
-				one, err := measure(exec.Command(c.bin, args...), 1)
+			for k := range sides {
+				s := sides[(k+i)%len(sides)]
+				one, err := spawn(s.cmd, s.kg)
 				if err != nil {
-					return fmt.Errorf("%s, %d images: %w", c.bin, n, err)
+					return fmt.Errorf("%s, %d images: %w", s.name, n, err)
 				}
-				c.m.add(one)
+				s.m.add(one)
 			}
 		}
-		mb.sort()
-		mk.sort()
-		mb.row("kgmcp, base", strconv.Itoa(n), empty)
-		mk.row("kgmcp", strconv.Itoa(n), empty)
+		empty := sides[0].m
+		for _, s := range sides {
+			s.m.sort()
+			s.m.row(s.name, map[bool]string{true: strconv.Itoa(n), false: "0"}[s.kg], empty)
+		}
 	}
 	return nil
 }
@@ -215,73 +223,73 @@ const federatedSearch = `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":
 
 const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"startbench","version":"1"}}}` + "\n"
 
-// measure starts cmd spawns times (after one warm-up start), timing exec to
-// the initialize result.
-func measure(proto *exec.Cmd, spawns int) (*measurement, error) {
+// spawn starts proto's command once: exec to the initialize result (ready),
+// then list_frameworks (the first call), resident memory, and a federated
+// 25-hit search, whose answer must carry 25 hits when checkHits is set.
+func spawn(proto *exec.Cmd, checkHits bool) (*measurement, error) {
 	m := &measurement{}
-	for i := -1; i < spawns; i++ {
-		cmd := exec.Command(proto.Path, proto.Args[1:]...)
-		stdin, err := cmd.StdinPipe()
-		if err != nil {
-			return nil, err
-		}
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			return nil, err
-		}
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		start := time.Now()
-		if err := cmd.Start(); err != nil {
-			return nil, err
-		}
-		if _, err := stdin.Write([]byte(initialize)); err != nil {
-			return nil, err
-		}
-		r := bufio.NewReaderSize(stdout, 1<<16)
-		line, err := r.ReadString('\n')
-		d := time.Since(start)
-		if err != nil || !strings.Contains(line, `"id":1`) {
-			cmd.Process.Kill()
-			cmd.Wait()
-			return nil, fmt.Errorf("no initialize result (%v): %q\n%s", err, line, stderr.String())
-		}
-		if _, err := stdin.Write([]byte(firstCall)); err != nil {
-			return nil, err
-		}
-		line, err = r.ReadString('\n')
-		first := time.Since(start)
-		if err != nil || !strings.Contains(line, `"id":2`) {
-			cmd.Process.Kill()
-			cmd.Wait()
-			return nil, fmt.Errorf("no answer to the first call (%v): %.200q\n%s", err, line, stderr.String())
-		}
-		anon, file := rss(cmd.Process.Pid)
-		sent := time.Now()
-		if _, err := stdin.Write([]byte(federatedSearch)); err != nil {
-			return nil, err
-		}
-		line, err = r.ReadString('\n')
-		searched := time.Since(sent)
-		if err != nil || !strings.Contains(line, `"id":3`) {
-			cmd.Process.Kill()
-			cmd.Wait()
-			return nil, fmt.Errorf("no answer to the search (%v): %.200q\n%s", err, line, stderr.String())
-		}
-		m.searchBytes = len(line)
-		stdin.Close()
-		if err := cmd.Wait(); err != nil {
-			return nil, fmt.Errorf("exit: %v\n%s", err, stderr.String())
-		}
-		if i >= 0 {
-			m.ready = append(m.ready, d)
-			m.first = append(m.first, first)
-			m.search = append(m.search, searched)
-			m.anon = append(m.anon, anon)
-			m.fileRSS = append(m.fileRSS, file)
+	cmd := exec.Command(proto.Path, proto.Args[1:]...)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	fail := func(format string, args ...any) (*measurement, error) {
+		cmd.Process.Kill()
+		cmd.Wait()
+		return nil, fmt.Errorf(format+"\n%s", append(args, stderr.String())...)
+	}
+	if _, err := stdin.Write([]byte(initialize)); err != nil {
+		return fail("%v", err)
+	}
+	r := bufio.NewReaderSize(stdout, 1<<16)
+	line, err := r.ReadString('\n')
+	d := time.Since(start)
+	if err != nil || !strings.Contains(line, `"id":1`) {
+		return fail("no initialize result (%v): %q", err, line)
+	}
+	if _, err := stdin.Write([]byte(firstCall)); err != nil {
+		return fail("%v", err)
+	}
+	line, err = r.ReadString('\n')
+	first := time.Since(start)
+	if err != nil || !strings.Contains(line, `"id":2`) {
+		return fail("no answer to the first call (%v): %.200q", err, line)
+	}
+	anon, file := rss(cmd.Process.Pid)
+	sent := time.Now()
+	if _, err := stdin.Write([]byte(federatedSearch)); err != nil {
+		return fail("%v", err)
+	}
+	line, err = r.ReadString('\n')
+	searched := time.Since(sent)
+	if err != nil || !strings.Contains(line, `"id":3`) {
+		return fail("no answer to the search (%v): %.200q", err, line)
+	}
+	if checkHits {
+		if err := baseline.WantHits("federated search", []byte(line), 25); err != nil {
+			return fail("%v", err)
 		}
 	}
-	m.sort()
+	m.searchBytes = len(line)
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		return nil, fmt.Errorf("exit: %v\n%s", err, stderr.String())
+	}
+	m.ready = append(m.ready, d)
+	m.first = append(m.first, first)
+	m.search = append(m.search, searched)
+	m.anon = append(m.anon, anon)
+	m.fileRSS = append(m.fileRSS, file)
 	return m, nil
 }
 

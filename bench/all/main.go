@@ -1,0 +1,188 @@
+// Command all regenerates the figures of bench/README.md: it runs every
+// harness and in-process benchmark the README quotes, with the settings the
+// README states, one after the other, and prints each one's tables under the
+// README section they belong to (go test benchmark lines become a table).
+//
+//	go run ./bench/all                 # the default set (about 15 minutes on 2 cores)
+//	go run ./bench/all -list           # what would run, with the commands
+//	go run ./bench/all -only 'rawbench|httpbench'
+//	go run ./bench/all -large          # also the 10,000-image and million-standard figures (GBs, an hour)
+//
+// A step that fails is reported (and the command exits 1 at the end) but does
+// not stop the others; a harness fails when a row does not measure what it
+// claims (a "25-hit" search that does not return 25 hits). Run it from the
+// repository root; -corpus points at the corpus (../shared/corpus by default).
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// step is one command of the README, under the heading it feeds.
+type step struct {
+	name, section string
+	args          []string // go arguments
+	large         bool     // needs the large synthetic inputs (-large)
+	env           []string
+}
+
+func steps(corpus, big, clones string) []step {
+	gotest := func(pkg, bench, benchtime string, more ...string) []string {
+		return append([]string{"test", pkg, "-run", "^$", "-bench", bench, "-benchtime", benchtime}, more...)
+	}
+	bigImage := "$(ls " + big + "/img/*.kgimg)"
+	return []step{
+		{name: "gate", section: "The validation gate", args: gotest("./compiler/gate", ".", "20x")},
+		{name: "kgimg", section: "Images: open + verify against the gate, and accessors", args: gotest("./runtime/kgimg", ".", "2s")},
+		{name: "mcpbench", section: "kgmcp as a host sees it: start-up and per-tool latency", args: []string{"run", "./bench/mcpbench", "-corpus", corpus, "-spawns", "20", "-calls", "200"}},
+		{name: "progression", section: "Learning progressions: traversal and paths at their budgets", args: gotest("./runtime/mcpserver", "ProgressionCompute", "2s")},
+		{name: "encoding", section: "Result encoding: typed results against maps (issue 9)", args: gotest("./runtime/query", "ResultEncoding", "1s", "-benchmem")},
+		{name: "tools", section: "Result encoding: typed results against maps (issue 9)", args: gotest("./runtime/mcpserver", "Tools", "200x", "-benchmem")},
+		{name: "federated", section: "Federated search at scale (issue 11)", args: gotest("./runtime/query", "FederatedSearch", "10x")},
+		{name: "newserver", section: "Server construction (issue 11, goal 2: schemas encoded once)", args: gotest("./runtime/mcpserver", "NewServer", "200x", "-benchmem")},
+		{name: "startbench", section: "Catalog start-up (issue 11, goal 1)", args: []string{"run", "./bench/startbench", "-images", "10,100,1000", "-spawns", "10"}},
+		{name: "catalogopen", section: "Catalog start-up (issue 11, goal 1)", args: gotest("./runtime/query", "CatalogOpen", "5x", "-benchmem")},
+		{name: "checksum", section: "10,000 images: start-up and cursor digests (issue 24)", args: gotest("./runtime/kgimg", "Checksum", "1s")},
+		{name: "rawbench", section: "Server cost over stdio against server-memory (issue 11, goal 2)", args: []string{"run", "./bench/rawbench", "-corpus", corpus, "-calls", "200"}},
+		{name: "stdiocall", section: "Server cost over stdio against server-memory (issue 11, goal 2)", args: gotest("./cmd/kgmcp/internal/serve", "StdioCall", "3000x", "-benchmem")},
+		{name: "httpbench", section: "HTTP against an empty go-sdk server (issue 11, goal 5)", args: []string{"run", "./bench/httpbench", "-duration", "4s", "-rounds", "4", "-clients", "8,32", "-gogc", "400"}},
+		{name: "httpping", section: "HTTP against an empty go-sdk server (issue 11, goal 5)", args: gotest("./cmd/kgmcp/internal/serve", "HTTPPing", "3s")},
+		{name: "askbench", section: "Model use (askbench)", args: []string{"run", "./bench/askbench", "-corpus", corpus}},
+
+		// -large: inputs of gigabytes, built once and kept (resumable).
+		{name: "startbench-10000", section: "10,000 images: start-up and cursor digests (issue 24)", large: true,
+			args: []string{"run", "./bench/startbench", "-images", "10000", "-spawns", "4", "-keep", clones}},
+		{name: "start", section: "10,000 images: start-up and cursor digests (issue 24)", large: true,
+			args: gotest("./runtime/query", "Start$", "2x"), env: []string{"KGC_BENCH_CLONES=" + clones, "KGC_BENCH_SIZES=1000,10000"}},
+		{name: "cursordigests", section: "10,000 images: start-up and cursor digests (issue 24)", large: true,
+			args: gotest("./runtime/query", "CursorDigests", "1s"), env: []string{"KGC_BENCH_CLONES=" + clones}},
+		{name: "genbig", section: "Text search at a million standards (issue 11, goal 4)", large: true,
+			args: []string{"sh", "-c", "test -d " + big + "/img || { go run ./bench/genpkg -standards 1000000 -progression-strands 10 -components=false -out " + big +
+				" && go build -o " + big + "/bin/ ./cmd/kgc && " + big + "/bin/kgc build --profiles " + big + "/profiles -o " + big + "/img " + big + "/packages/*/*; }"}},
+		{name: "largetext", section: "Text search at a million standards (issue 11, goal 4)", large: true,
+			args: []string{"sh", "-c", "KGC_BENCH_IMAGE=" + bigImage + " go test ./runtime/query -run '^$' -bench LargeTextSearch -benchtime 20x"}},
+		{name: "rawbench-image", section: "Text search at a million standards (issue 11, goal 4)", large: true,
+			args: []string{"sh", "-c", "go run ./bench/rawbench -image " + bigImage + " -calls 50"}},
+		{name: "progression-big", section: "Learning progressions: traversal and paths at their budgets", large: true,
+			args: []string{"sh", "-c", "KGC_BENCH_IMAGE=" + bigImage + " go test ./runtime/mcpserver -run '^$' -bench ProgressionCompute -benchtime 2s"}},
+	}
+}
+
+func main() {
+	corpus := flag.String("corpus", "../shared/corpus", "corpus root")
+	only := flag.String("only", "", "run only the steps whose name matches this regular expression")
+	large := flag.Bool("large", false, "also the steps that need the 10,000-image catalog and the million-standard image (built under -big and -clones when missing)")
+	big := flag.String("big", "/tmp/kgc-bench-big", "where the million-standard package and image are built (-large)")
+	clones := flag.String("clones", "/tmp/kgc-bench-clones", "where the 10,000 clone images are built (-large)")
+	list := flag.Bool("list", false, "print the steps and their commands, run nothing")
+	flag.Parse()
+	re, err := regexp.Compile(*only)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "all: -only:", err)
+		os.Exit(2)
+	}
+	var failed []string
+	section := ""
+	begin := time.Now()
+	for _, s := range steps(*corpus, *big, *clones) {
+		if (s.large && !*large) || !re.MatchString(s.name) {
+			continue
+		}
+		name, args := "go", s.args
+		if args[0] == "sh" {
+			name, args = "sh", args[1:]
+		}
+		line := strings.Join(append(s.env, name+" "+quote(args)), " ")
+		if *list {
+			fmt.Printf("%-18s %s\n", s.name, line)
+			continue
+		}
+		if s.section != section {
+			section = s.section
+			fmt.Printf("\n## %s\n", section)
+		}
+		fmt.Printf("\n### %s\n\n```sh\n%s\n```\n\n", s.name, line)
+		start := time.Now()
+		cmd := exec.Command(name, args...)
+		cmd.Env = append(os.Environ(), s.env...)
+		cmd.Stderr = os.Stderr
+		out, err := cmd.StdoutPipe()
+		if err == nil {
+			err = cmd.Start()
+		}
+		if err == nil {
+			err = render(out)
+			if werr := cmd.Wait(); err == nil {
+				err = werr
+			}
+		}
+		if err != nil {
+			failed = append(failed, s.name)
+			fmt.Printf("\n**%s failed: %v**\n", s.name, err)
+		}
+		fmt.Printf("\n(%s: %s)\n", s.name, time.Since(start).Round(time.Second))
+	}
+	if *list {
+		return
+	}
+	fmt.Printf("\nall: %s", time.Since(begin).Round(time.Second))
+	if len(failed) > 0 {
+		fmt.Printf("; failed: %s\n", strings.Join(failed, ", "))
+		os.Exit(1)
+	}
+	fmt.Println()
+}
+
+// render copies a step's output, turning go test's benchmark lines into a
+// table (name, iterations, then every value with its unit).
+func render(r io.Reader) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 1<<20)
+	inTable := false
+	for sc.Scan() {
+		l := sc.Text()
+		f := strings.Fields(l)
+		if len(f) >= 4 && strings.HasPrefix(f[0], "Benchmark") {
+			if !inTable {
+				fmt.Println("| benchmark | iterations | measurements |")
+				fmt.Println("|---|---|---|")
+				inTable = true
+			}
+			var m []string
+			for i := 2; i+1 < len(f); i += 2 {
+				m = append(m, f[i]+" "+f[i+1])
+			}
+			fmt.Printf("| %s | %s | %s |\n", f[0], f[1], strings.Join(m, ", "))
+			continue
+		}
+		if inTable && (strings.HasPrefix(l, "PASS") || strings.HasPrefix(l, "ok ") || strings.HasPrefix(l, "goos:") ||
+			strings.HasPrefix(l, "goarch:") || strings.HasPrefix(l, "pkg:") || strings.HasPrefix(l, "cpu:")) {
+			continue
+		}
+		if strings.HasPrefix(l, "goos:") || strings.HasPrefix(l, "goarch:") || strings.HasPrefix(l, "pkg:") || l == "PASS" {
+			continue
+		}
+		inTable = false
+		fmt.Println(l)
+	}
+	return sc.Err()
+}
+
+func quote(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		if strings.ContainsAny(a, " $'|()*;&") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		q[i] = a
+	}
+	return strings.Join(q, " ")
+}
