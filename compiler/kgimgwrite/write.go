@@ -13,6 +13,7 @@ import (
 
 	flatbuffers "github.com/google/flatbuffers/go"
 
+	"github.com/kgc-project/kgc/compiler/delivery"
 	"github.com/kgc-project/kgc/compiler/gate"
 	"github.com/kgc-project/kgc/runtime/kgimg"
 	"github.com/kgc-project/kgc/schema/ids"
@@ -61,12 +62,44 @@ func Build(res *gate.Result, read ReadArtifact, opts Options) ([]byte, error) {
 	for i, n := range res.Nodes {
 		w.ord[n.ID] = uint32(i)
 	}
-	b := flatbuffers.NewBuilder(1 << 20)
+	// The builder starts at an upper estimate of the image so that it never
+	// grows (each growth held the old and the doubled buffer at once); the
+	// pages it does not write stay untouched. The header then goes into the
+	// free space before the payload instead of a copy of the whole image.
+	b := flatbuffers.NewBuilder(estimate(res))
 	payload, err := w.buildBounded(b)
 	if err != nil {
 		return nil, err
 	}
+	if file, ok := kgimg.SealInPlace(b.Bytes, int(b.Head())); ok && len(file) == kgimg.HeaderSize+len(payload) {
+		return file, nil
+	}
 	return kgimg.Seal(payload), nil
+}
+
+// estimate is an upper estimate of an image's payload: its strings (which it
+// stores at most twice: as columns and in search postings) and a fixed
+// allowance per record, at least 1 MiB, at most the builder's 2 GiB ceiling.
+func estimate(res *gate.Result) int {
+	var n int64 = 1 << 20
+	for _, node := range res.Nodes {
+		n += 256 + 2*int64(len(node.ID))
+		for p := delivery.NodeProp(0); p < delivery.NumNodeProps; p++ {
+			n += 2 * int64(len(node.Str(p)))
+		}
+	}
+	for _, r := range res.Relationships {
+		n += 128 + int64(len(r.ID)+len(r.Source)+len(r.Target))
+		for p := delivery.RelProp(0); p < delivery.NumRelProps; p++ {
+			n += int64(len(r.Str(p)))
+		}
+	}
+	for _, m := range []map[string][]byte{res.EntityProvenance, res.Provenance, res.ProgressionReports} {
+		for k, v := range m {
+			n += 32 + int64(len(k)+len(v))
+		}
+	}
+	return int(min(n, 1<<31-1))
 }
 
 // buildBounded runs build, turning the FlatBuffers builder's panic at its
