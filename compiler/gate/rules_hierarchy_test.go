@@ -129,13 +129,11 @@ func hierarchyCases() []ruleCase {
 				p.atNode(leaf, line)
 			}},
 
-		// Detailed standards artifacts compared with the graph.
-		// These two are reported in the document's stage (report), not in the
-		// registry's (graph): see the report.
-		{name: "standards framework record differs", pkg: english, want: []finding.Code{finding.StandardsFrameworkMismatch}, stage: finding.StageReport,
+		// Detailed standards artifacts compared with the graph (stage report).
+		{name: "standards framework record differs", pkg: english, want: []finding.Code{finding.StandardsFrameworkMismatch},
 			at:     loc{artifact: "standardsFramework", path: standardsF, field: "identifier"},
 			mutate: func(p *pkg) { p.doc(standardsF, func(d map[string]any) { d["identifier"] = "someone-else" }) }},
-		{name: "unresolved report empty", pkg: english, want: []finding.Code{finding.UnresolvedReportMismatch}, stage: finding.StageReport,
+		{name: "unresolved report empty", pkg: english, want: []finding.Code{finding.UnresolvedReportMismatch},
 			at: loc{artifact: "unresolvedItems", path: unresolvedF, field: "relationship_unresolved_edges"},
 			mutate: func(p *pkg) {
 				p.doc(unresolvedF, func(d map[string]any) { d["relationship_unresolved_edges"] = []any{} })

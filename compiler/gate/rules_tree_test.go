@@ -32,9 +32,8 @@ func treeProfileCases() []ruleCase {
 			mutate: func(p *pkg) { p.remove(p.Path(unresolvedF)) }},
 		// A directory at a declared path is also reported as a directory
 		// holding no declared artifact (checkTree marks only the ancestors of
-		// declared paths as used). checkTree reports artifact_not_regular in
-		// stage tree; the registry says stage artifacts (see the report).
-		{name: "artifact is a directory", pkg: english, want: []finding.Code{finding.ArtifactNotRegular, finding.TreeUndeclaredDirectory}, stage: finding.StageTree,
+		// declared paths as used).
+		{name: "artifact is a directory", pkg: english, want: []finding.Code{finding.ArtifactNotRegular, finding.TreeUndeclaredDirectory},
 			at:     loc{artifact: "unresolvedItems", path: unresolvedF},
 			mutate: func(p *pkg) { p.remove(p.Path(unresolvedF)); p.mkdir(unresolvedF) }},
 

@@ -232,7 +232,7 @@ var Rules = []Rule{
 	rule(ProfileManifestMismatch, StageProfile, Error, "manifest framework metadata, rights or capabilities disagree with the profile"),
 
 	rule(ArtifactChecksumMismatch, StageArtifacts, Error, "an artifact's SHA-256 differs from its manifest checksum"),
-	rule(ArtifactNotRegular, StageArtifacts, Error, "a declared artifact path is a directory, not a regular file"),
+	rule(ArtifactNotRegular, StageTree, Error, "a declared artifact path is a directory, not a regular file"),
 
 	rule(ReportNotPassed, StageReport, Error, "the detailed validation report does not say passed with no errors"),
 	rule(ReportCountMismatch, StageReport, Error, "an object count in the detailed validation report disagrees with the decoded graph"),
@@ -274,8 +274,8 @@ var Rules = []Rule{
 	rule(HierarchyParentType, StageGraph, Error, "a parent's statement type is not allowed for the child's statement type"),
 	rule(HierarchyParentCardinality, StageGraph, Error, "an item has fewer or more parents of a type than the profile allows"),
 	rule(HierarchyMultiParent, StageGraph, Error, "an item has several parents but the profile forbids multi-parent hierarchies"),
-	rule(StandardsFrameworkMismatch, StageGraph, Error, "the detailed standards-framework record disagrees with the root node"),
-	rule(UnresolvedReportMismatch, StageGraph, Error, "the unresolved-items report disagrees with the unresolved relationships"),
+	rule(StandardsFrameworkMismatch, StageReport, Error, "the detailed standards-framework record disagrees with the root node"),
+	rule(UnresolvedReportMismatch, StageReport, Error, "the unresolved-items report disagrees with the unresolved relationships"),
 	rule(ProvenanceEntryUnknown, StageGraph, Error, "a detailed provenance entry names no node of its kind"),
 
 	rule(ComponentUnsupported, StageComponents, Error, "a learning component supports no standard"),
