@@ -130,6 +130,9 @@ func (s *state) checkTree() {
 	// directories times paths).
 	used := map[string]bool{}
 	for p := range declared {
+		if s.dirs[p] {
+			used[p] = true // a directory at a declared path: artifact_not_regular says so
+		}
 		for d := path.Dir(p); d != "." && !used[d]; d = path.Dir(d) {
 			used[d] = true
 		}
