@@ -16,7 +16,9 @@ func (s *state) derivedLPCounts(g *graph, t *claimTally) map[string]int {
 		"relates_to_relationships":     len(g.relates),
 		"relationships":                len(g.builds) + len(g.relates),
 	}
-	if s.evidence != nil && len(s.evidence.records) > 0 {
+	if s.evidence != nil && len(s.evidence.records) > 0 && s.shardsUsable() {
+		// Only from every shard: a count from the readable ones would make the
+		// reports disagree with the package for a shard already reported.
 		c["relationship_provenance"] = len(s.evidence.records)
 	}
 	if t != nil {

@@ -97,18 +97,23 @@ func (s *state) keepOriginalProvenance(path string, v *jsonv.Value) {
 	}
 }
 
+// shardsUsable reports whether every provenance shard could be read.
+func (s *state) shardsUsable() bool {
+	for k := 0; k < manifest.ShardCount; k++ {
+		if !s.usable[manifest.ShardName(k)] {
+			return false
+		}
+	}
+	return true
+}
+
 // checkProvenance checks the index against the manifest and the shards, the
 // union of the shards against the original map, and each record against its
 // edge.
 func (s *state) checkProvenance(g *graph, lpEdges []int) {
 	m := s.res.Manifest
 	ev := s.evidence
-	shardsUsable := true
-	for k := 0; k < manifest.ShardCount; k++ {
-		if !s.usable[manifest.ShardName(k)] {
-			shardsUsable = false
-		}
-	}
+	shardsUsable := s.shardsUsable()
 	if d := s.docs[manifest.LPProvenanceIndex]; d != nil {
 		s.checkIndex(d, ev, shardsUsable)
 	}
