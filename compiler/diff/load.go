@@ -16,7 +16,6 @@ import (
 	"github.com/kgc-project/kgc/compiler/gate"
 	"github.com/kgc-project/kgc/internal/jsonv"
 	"github.com/kgc-project/kgc/runtime/kgimg"
-	"github.com/kgc-project/kgc/schema/kgfb"
 	"github.com/kgc-project/kgc/schema/manifest"
 )
 
@@ -121,11 +120,11 @@ func FromGate(source string, res *gate.Result) *Snapshot {
 func fromImage(path string, img *kgimg.Image) *Snapshot {
 	s := newSnapshot(path, "image")
 	id := img.Identity()
-	s.FrameworkID, s.SnapshotID = string(id.FrameworkId()), string(id.SnapshotId())
+	s.FrameworkID, s.SnapshotID = id.FrameworkID, id.SnapshotID
 	s.RootID = strings.Clone(img.NodeString(img.RootNode(), kgimg.NodeID))
 	var order []uint32
 	for n := 0; n < img.NodeCount(); n++ {
-		if k := img.NodeKind(uint32(n)); k == kgfb.NodeKindItem || k == kgfb.NodeKindComponent {
+		if k := img.NodeKind(uint32(n)); k == kgimg.ItemNode || k == kgimg.ComponentNode {
 			order = append(order, uint32(n))
 		}
 	}
@@ -137,7 +136,7 @@ func fromImage(path string, img *kgimg.Image) *Snapshot {
 	for i, n := range order {
 		index[n] = int32(i)
 		kind := KindItem
-		if img.NodeKind(n) == kgfb.NodeKindComponent {
+		if img.NodeKind(n) == kgimg.ComponentNode {
 			kind = KindComponent
 		}
 		s.Nodes = append(s.Nodes, Node{
@@ -152,16 +151,16 @@ func fromImage(path string, img *kgimg.Image) *Snapshot {
 		src, dst := img.RelSource(uint32(r)), img.RelTarget(uint32(r))
 		from, to := index[src], index[dst]
 		switch img.RelLabel(uint32(r)) {
-		case kgfb.RelLabelHasChild:
+		case kgimg.HasChild:
 			if src == root {
 				from = RootParent
 			}
 			if from != NoParent && to >= 0 {
 				s.addParent(to, from)
 			}
-		case kgfb.RelLabelBuildsTowards, kgfb.RelLabelRelatesTo, kgfb.RelLabelSupports:
+		case kgimg.BuildsTowards, kgimg.RelatesTo, kgimg.Supports:
 			if from >= 0 && to >= 0 {
-				t := map[kgfb.RelLabel]uint8{kgfb.RelLabelBuildsTowards: EdgeBuildsTowards, kgfb.RelLabelRelatesTo: EdgeRelatesTo, kgfb.RelLabelSupports: EdgeSupports}[img.RelLabel(uint32(r))]
+				t := map[kgimg.RelLabel]uint8{kgimg.BuildsTowards: EdgeBuildsTowards, kgimg.RelatesTo: EdgeRelatesTo, kgimg.Supports: EdgeSupports}[img.RelLabel(uint32(r))]
 				s.Edges = append(s.Edges, Edge{From: from, To: to, Type: t})
 			}
 		}

@@ -84,3 +84,40 @@ func TestImportDirection(t *testing.T) {
 		}
 	}
 }
+
+const formatPkg = module + "/schema/kgfb"
+
+// formatImporter reports whether pkg may import the image format's
+// generated code (schema/kgfb): the image layer that reads it, the writer that
+// builds it, and the contracts that compile into it. Everything else reads
+// images through runtime/kgimg's own types, so the format can change under
+// those packages alone.
+func formatImporter(pkg string) bool {
+	return pkg == "runtime/kgimg" || pkg == "compiler/kgimgwrite" || strings.HasPrefix(pkg, "schema/")
+}
+
+// TestOnlyTheImageLayerImportsTheFormat: no package outside runtime/kgimg,
+// compiler/kgimgwrite and schema/... imports schema/kgfb, in its code or its
+// tests.
+func TestOnlyTheImageLayerImportsTheFormat(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f",
+		`{{.ImportPath}}{{range .Imports}} {{.}}{{end}}{{range .TestImports}} {{.}}{{end}}{{range .XTestImports}} {{.}}{{end}}`,
+		module+"/...").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		pkg := strings.TrimPrefix(f[0], module+"/")
+		checked++
+		for _, imp := range f[1:] {
+			if imp == formatPkg && !formatImporter(pkg) {
+				t.Errorf("%s imports %s: read images through runtime/kgimg", pkg, formatPkg)
+			}
+		}
+	}
+	if checked < 10 {
+		t.Fatalf("go list named only %d packages", checked)
+	}
+}

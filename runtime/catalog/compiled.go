@@ -4,18 +4,13 @@ import (
 	"fmt"
 	"sync/atomic"
 
-	flatbuffers "github.com/google/flatbuffers/go"
-
 	"github.com/kgc-project/kgc/runtime/kgimg"
-	"github.com/kgc-project/kgc/schema/kgfb"
 	"github.com/kgc-project/kgc/schema/manifest"
-	"github.com/kgc-project/kgc/schema/manifestfb"
 	"github.com/kgc-project/kgc/schema/profile"
-	"github.com/kgc-project/kgc/schema/profilefb"
 )
 
 // packageProfile is a package's interpretation profile in its compiled form
-// (schema/profilefb), read in place from the image. Nothing about it is
+// (kgimg.CompiledProfile), read in place from the image. Nothing about it is
 // parsed or validated at open: the gate did that when the image was built, and
 // the structural walk of Open has bounded every field. The whole profile is
 // copied into Go values only when a handler first asks for it, and the code
@@ -25,7 +20,7 @@ import (
 // caller tries again. Two first callers may both build them; either result is
 // the same.
 type packageProfile struct {
-	compiled *kgfb.CompiledProfile
+	compiled kgimg.CompiledProfile
 	decoded  atomic.Pointer[profile.Profile]
 	rules    atomic.Pointer[[]*profile.Regex]
 }
@@ -34,17 +29,15 @@ type packageProfile struct {
 // before the compiled profile was stored has only profile_json: that is
 // decoded and validated as before and compiled in memory, so every image is
 // read the same way afterwards.
-func compiledProfile(img *kgimg.Image) (*kgfb.CompiledProfile, error) {
-	if cp := img.CompiledProfile(); cp != nil {
+func compiledProfile(img *kgimg.Image) (kgimg.CompiledProfile, error) {
+	if cp, ok := img.CompiledProfile(); ok {
 		return cp, nil
 	}
 	prof, _, fs := profile.Decode(img.ProfileJSON(), profile.FileName)
 	if prof == nil || len(fs) > 0 {
-		return nil, fmt.Errorf("%w: the embedded profile does not decode cleanly", kgimg.ErrCorrupt)
+		return kgimg.CompiledProfile{}, fmt.Errorf("%w: the embedded profile does not decode cleanly", kgimg.ErrCorrupt)
 	}
-	b := flatbuffers.NewBuilder(len(img.ProfileJSON()))
-	b.Finish(profilefb.Build(b, prof))
-	return kgfb.GetRootAsCompiledProfile(b.FinishedBytes(), 0), nil
+	return kgimg.CompileProfile(prof), nil
 }
 
 // packageManifest returns the image's manifest, copied out of its compiled
@@ -52,8 +45,8 @@ func compiledProfile(img *kgimg.Image) (*kgfb.CompiledProfile, error) {
 // walk has bounded every field). An image written before the compiled
 // manifest was stored has only manifest_json, decoded and checked as before.
 func packageManifest(img *kgimg.Image) (*manifest.Manifest, error) {
-	if cm := img.CompiledManifest(); cm != nil {
-		return manifestfb.Decode(cm), nil
+	if m, ok := img.CompiledManifest(); ok {
+		return m, nil
 	}
 	m, fs := manifest.Decode(img.ManifestJSON())
 	if m == nil || len(fs) > 0 {
@@ -68,16 +61,16 @@ func (p *Package) Profile() *profile.Profile {
 	if d := p.profile.decoded.Load(); d != nil {
 		return d
 	}
-	p.profile.decoded.CompareAndSwap(nil, profilefb.Decode(p.profile.compiled))
+	p.profile.decoded.CompareAndSwap(nil, p.profile.compiled.Decode())
 	return p.profile.decoded.Load()
 }
 
 // ProfileTargets resolves a facet-normalised key (textnorm.Facet of a request
 // value) against the profile's names of one kind, in place: the indexes of the
 // grade mappings, statement types or normalized subjects it names (see
-// profilefb.Targets), nil when none.
-func (p *Package) ProfileTargets(kind kgfb.ProfileKeyKind, key string) []int {
-	return profilefb.Targets(p.profile.compiled, kind, key)
+// kgimg.CompiledProfile.Targets), nil when none.
+func (p *Package) ProfileTargets(kind kgimg.ProfileKeyKind, key string) []int {
+	return p.profile.compiled.Targets(kind, key)
 }
 
 // ParentRule returns the compiled regex of code parent rule i, or nil when

@@ -9,7 +9,6 @@ import (
 	"github.com/kgc-project/kgc/compiler/gate"
 	"github.com/kgc-project/kgc/internal/imgtest"
 	. "github.com/kgc-project/kgc/runtime/kgimg"
-	"github.com/kgc-project/kgc/schema/kgfb"
 )
 
 // BenchmarkOpenVsGate measures, for each complete corpus package in one run,
@@ -89,7 +88,7 @@ func BenchmarkNodeByID(b *testing.B) {
 
 func BenchmarkChildren(b *testing.B) {
 	img := benchImage(b)
-	adj := img.Adjacency(kgfb.RelLabelHasChild, kgfb.DirectionOut)
+	adj := img.Adjacency(HasChild, Out)
 	n := uint32(img.NodeCount())
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -105,10 +104,10 @@ func BenchmarkChildren(b *testing.B) {
 
 func BenchmarkFacetAnd(b *testing.B) {
 	img := benchImage(b)
-	items, ok1 := img.Facet(kgfb.FacetKindNodeKind, "standardsframeworkitem")
+	items, ok1 := img.Facet(FacetNodeKind, "standardsframeworkitem")
 	var grade Bitmap
 	for _, f := range img.Facets() {
-		if f.Kind == kgfb.FacetKindNormalizedGrade {
+		if f.Kind == FacetNormalizedGrade {
 			grade = f.Bitmap
 			break
 		}

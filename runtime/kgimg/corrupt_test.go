@@ -12,9 +12,6 @@ import (
 	"github.com/kgc-project/kgc/internal/pkggen"
 	"github.com/kgc-project/kgc/internal/pkgtest"
 	. "github.com/kgc-project/kgc/runtime/kgimg"
-	"github.com/kgc-project/kgc/schema/kgfb"
-	"github.com/kgc-project/kgc/schema/manifestfb"
-	"github.com/kgc-project/kgc/schema/profilefb"
 )
 
 // tinySpec is the smallest package with every kind of record: one grade, one
@@ -248,8 +245,8 @@ func exercise(img *Image) {
 		_, _ = img.NodeGradeLevel(o).Strings(), img.NodeTags(o).Strings()
 		_, _ = img.NodeByID(img.NodeString(o, NodeID))
 		_ = img.NodesByCaseUUID(img.NodeString(o, NodeCaseIdentifierUUID))
-		for l := kgfb.RelLabel(0); l <= kgfb.RelLabelRelatesTo; l++ {
-			for d := kgfb.Direction(0); d <= kgfb.DirectionIn; d++ {
+		for l := RelLabel(0); l <= RelatesTo; l++ {
+			for d := Direction(0); d <= In; d++ {
 				nb, ed := img.Adjacency(l, d).Row(o)
 				_, _ = nb.AppendTo(nil), ed.AppendTo(nil)
 			}
@@ -270,14 +267,12 @@ func exercise(img *Image) {
 	}
 	_ = img.Sections()
 	_, _ = img.Artifact("nodes")
-	if cm := img.CompiledManifest(); cm != nil {
-		_ = manifestfb.Decode(cm)
-	}
-	if cp := img.CompiledProfile(); cp != nil {
-		p := profilefb.Decode(cp)
-		for k := kgfb.ProfileKeyKindGradeName; k <= kgfb.ProfileKeyKindNormalizedSubject; k++ {
-			_ = profilefb.Targets(cp, k, p.LocalSubject)
-			_ = profilefb.Targets(cp, k, "")
+	_, _ = img.CompiledManifest()
+	if cp, ok := img.CompiledProfile(); ok {
+		p := cp.Decode()
+		for k := KeyGradeName; k <= KeyNormalizedSubject; k++ {
+			_ = cp.Targets(k, p.LocalSubject)
+			_ = cp.Targets(k, "")
 		}
 	}
 }

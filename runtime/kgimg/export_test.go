@@ -21,7 +21,7 @@ func offsetIn(file, part []byte) int {
 
 // Places returns the file offsets of structures the crafted-image tests mutate.
 func (img *Image) Places() map[string]int {
-	child := img.Adjacency(kgfb.RelLabelHasChild, kgfb.DirectionOut)
+	child := img.Adjacency(HasChild, Out)
 	var facet kgfb.Facet
 	img.root.Facets(&facet, 0)
 	bm := facet.BitmapBytes()
@@ -38,13 +38,13 @@ func (img *Image) Places() map[string]int {
 		"node.is_current": offsetIn(img.file, img.n.isCurrent),
 		"payload":         HeaderSize,
 	}
-	if cp := img.CompiledProfile(); cp != nil {
+	if cp := img.compiledProfile(); cp != nil {
 		var k kgfb.ProfileKey
 		cp.Keys(&k, 0)
 		p["compiled.local_subject"] = offsetIn(img.file, cp.LocalSubject())
 		p["compiled.key0"] = offsetIn(img.file, k.Key())
 	}
-	if cm := img.CompiledManifest(); cm != nil {
+	if cm := img.compiledManifest(); cm != nil {
 		p["compiled.framework_name"] = offsetIn(img.file, cm.Framework(nil).Name())
 	}
 	if img.prov.records.len() > 0 {

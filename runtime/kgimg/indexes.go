@@ -48,7 +48,7 @@ func (a Adjacency) Degree(n uint32) int {
 
 // FacetRef is one facet value.
 type FacetRef struct {
-	Kind   kgfb.FacetKind
+	Kind   FacetKind
 	Key    string // facet-normalised
 	Value  string // as written
 	Bitmap Bitmap
@@ -116,7 +116,7 @@ func (img *Image) resolveIndexes() {
 	img.facets = make([]FacetRef, root.FacetsLength())
 	for i := range img.facets {
 		root.Facets(&f, i)
-		img.facets[i] = FacetRef{Kind: f.Kind(), Key: unsafeString(f.Key()), Value: unsafeString(f.Value())}
+		img.facets[i] = FacetRef{Kind: FacetKind(f.Kind()), Key: unsafeString(f.Key()), Value: unsafeString(f.Value())}
 	}
 	if st, ok := subTable(root.Table(), slot(imageDesc, "search")); ok {
 		img.itemTokens = readPostings(st, slot(searchDesc, "item_tokens"))
@@ -135,7 +135,7 @@ func (img *Image) resolveIndexes() {
 }
 
 // Adjacency returns the CSR index of a label and direction.
-func (img *Image) Adjacency(label kgfb.RelLabel, dir kgfb.Direction) Adjacency {
+func (img *Image) Adjacency(label RelLabel, dir Direction) Adjacency {
 	return img.adj[int(label)*2+int(dir)]
 }
 
@@ -143,7 +143,7 @@ func (img *Image) Adjacency(label kgfb.RelLabel, dir kgfb.Direction) Adjacency {
 func (img *Image) Facets() []FacetRef { return img.facets }
 
 // Facet returns the facet value with this kind and facet-normalised key.
-func (img *Image) Facet(kind kgfb.FacetKind, key string) (Bitmap, bool) {
+func (img *Image) Facet(kind FacetKind, key string) (Bitmap, bool) {
 	i := sort.Search(len(img.facets), func(i int) bool {
 		f := img.facets[i]
 		return f.Kind > kind || f.Kind == kind && f.Key >= key
@@ -202,36 +202,6 @@ func (img *Image) ShardRecords(k int) U32s {
 }
 
 const noRecord = 0xFFFFFFFF
-
-// Artifact returns the declared artifact with this logical name.
-func (img *Image) Artifact(name string) (*kgfb.Artifact, bool) {
-	var a kgfb.Artifact
-	n := img.root.ArtifactsLength()
-	i := sort.Search(n, func(i int) bool {
-		img.root.Artifacts(&a, i)
-		return string(a.Name()) >= name
-	})
-	if i == n {
-		return nil, false
-	}
-	out := new(kgfb.Artifact)
-	img.root.Artifacts(out, i)
-	if string(out.Name()) != name {
-		return nil, false
-	}
-	return out, true
-}
-
-// Identity returns the image's identity table.
-func (img *Image) Identity() *kgfb.Identity { return img.root.Identity(nil) }
-
-// CompiledProfile returns the profile compiled at build time, read in place;
-// nil for images written before it was stored (decode ProfileJSON instead).
-func (img *Image) CompiledProfile() *kgfb.CompiledProfile { return img.root.CompiledProfile(nil) }
-
-// CompiledManifest returns the manifest compiled at build time, read in
-// place; nil for images written before it was stored (decode ManifestJSON).
-func (img *Image) CompiledManifest() *kgfb.CompiledManifest { return img.root.CompiledManifest(nil) }
 
 // ManifestJSON returns the exact manifest bytes.
 func (img *Image) ManifestJSON() []byte { return img.root.ManifestJsonBytes() }

@@ -7,7 +7,10 @@
 // that passes all of it is returned.
 //
 // Accessors read the mapped bytes in place: strings and byte slices they return
-// alias the mapping.
+// alias the mapping. The API speaks only its own types (NodeKind, RelLabel,
+// Direction, FacetKind, ProfileKeyKind, and views such as Adjacency, U32s,
+// StringList, Bitmap, Artifact and CompiledProfile): the FlatBuffers code in
+// schema/kgfb is read by this package alone, so the format can change under it.
 //
 // # Caveats
 //
@@ -157,10 +160,6 @@ func (img *Image) Bytes() []byte { return img.file }
 
 // Header returns the decoded header.
 func (img *Image) Header() Header { return img.header }
-
-// Root returns the FlatBuffers root table for readers that need a field this
-// package does not wrap.
-func (img *Image) Root() *kgfb.Image { return img.root }
 
 // ErrNotFound is returned by lookups that find nothing.
 var ErrNotFound = errors.New("kgimg: not found")

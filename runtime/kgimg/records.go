@@ -2,10 +2,9 @@ package kgimg
 
 import (
 	"bytes"
-	flatbuffers "github.com/google/flatbuffers/go"
 	"sort"
 
-	"github.com/kgc-project/kgc/schema/kgfb"
+	flatbuffers "github.com/google/flatbuffers/go"
 )
 
 // NodeField names a string column of the nodes.
@@ -130,7 +129,7 @@ func (img *Image) RelationshipCount() int { return img.r.count }
 func (img *Image) RootNode() uint32 { return img.root.Root() }
 
 // NodeKind returns a node's kind.
-func (img *Image) NodeKind(n uint32) kgfb.NodeKind { return kgfb.NodeKind(img.n.kind[n]) }
+func (img *Image) NodeKind(n uint32) NodeKind { return NodeKind(img.n.kind[n]) }
 
 // NodeOrder returns a node's sourceExportOrder.
 func (img *Image) NodeOrder(n uint32) uint32 { return img.n.order.At(int(n)) }
@@ -151,7 +150,7 @@ func (img *Image) NodeGradeLevel(n uint32) StringList { return img.n.gradeLevel.
 func (img *Image) NodeTags(n uint32) StringList { return img.n.tags.list(int(n)) }
 
 // RelLabel returns a relationship's label.
-func (img *Image) RelLabel(r uint32) kgfb.RelLabel { return kgfb.RelLabel(img.r.label[r]) }
+func (img *Image) RelLabel(r uint32) RelLabel { return RelLabel(img.r.label[r]) }
 
 // RelSource and RelTarget return a relationship's endpoint ordinals.
 func (img *Image) RelSource(r uint32) uint32 { return img.r.source.At(int(r)) }
@@ -179,24 +178,24 @@ func (img *Image) NodeLabels(n uint32) StringList { return img.n.labels.list(int
 func (img *Image) RelTypeName(r uint32) string { return RelLabelName(img.RelLabel(r)) }
 
 // RelLabelName spells a relationship label.
-func RelLabelName(l kgfb.RelLabel) string {
+func RelLabelName(l RelLabel) string {
 	switch l {
-	case kgfb.RelLabelSupports:
+	case Supports:
 		return "supports"
-	case kgfb.RelLabelBuildsTowards:
+	case BuildsTowards:
 		return "buildsTowards"
-	case kgfb.RelLabelRelatesTo:
+	case RelatesTo:
 		return "relatesTo"
 	}
 	return "hasChild"
 }
 
 // NodeKindLabel spells a node kind as its delivery label.
-func NodeKindLabel(k kgfb.NodeKind) string {
+func NodeKindLabel(k NodeKind) string {
 	switch k {
-	case kgfb.NodeKindItem:
+	case ItemNode:
 		return "StandardsFrameworkItem"
-	case kgfb.NodeKindComponent:
+	case ComponentNode:
 		return "LearningComponent"
 	}
 	return "StandardsFramework"
@@ -206,7 +205,7 @@ func NodeKindLabel(k kgfb.NodeKind) string {
 // ("caseIdentifierUUID" for standards, "identifier" for learning components)
 // and its value. Relationship entity properties equal these (the gate checks).
 func (img *Image) EntityKey(n uint32) (key, value string) {
-	if img.NodeKind(n) == kgfb.NodeKindComponent {
+	if img.NodeKind(n) == ComponentNode {
 		return "identifier", img.NodeString(n, NodeID)
 	}
 	return "caseIdentifierUUID", img.NodeString(n, NodeCaseIdentifierUUID)

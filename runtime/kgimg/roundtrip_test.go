@@ -11,7 +11,6 @@ import (
 	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/internal/textnorm"
 	"github.com/kgc-project/kgc/runtime/kgimg"
-	"github.com/kgc-project/kgc/schema/kgfb"
 )
 
 var nodeFields = map[kgimg.NodeField]delivery.NodeProp{
@@ -49,8 +48,8 @@ func sameList(l kgimg.StringList, want []string) bool {
 func checkRoundTrip(t *testing.T, img *kgimg.Image, res *gate.Result) {
 	t.Helper()
 	m := res.Manifest
-	kinds := map[kgfb.NodeKind]int{}
-	labels := map[kgfb.RelLabel]int{}
+	kinds := map[kgimg.NodeKind]int{}
+	labels := map[kgimg.RelLabel]int{}
 	if img.NodeCount() != len(res.Nodes) || img.RelationshipCount() != len(res.Relationships) {
 		t.Fatalf("counts %d/%d, source %d/%d", img.NodeCount(), img.RelationshipCount(), len(res.Nodes), len(res.Relationships))
 	}
@@ -133,14 +132,14 @@ func checkRoundTrip(t *testing.T, img *kgimg.Image, res *gate.Result) {
 			t.Errorf("relationship %s provenance differs (has %v, got %v)", r.ID, has, ok)
 		}
 	}
-	for kind, want := range map[kgfb.NodeKind]int64{kgfb.NodeKindFramework: m.Counts.FrameworkNodes, kgfb.NodeKindItem: m.Counts.ItemNodes, kgfb.NodeKindComponent: m.Counts.LearningComponentNodes} {
+	for kind, want := range map[kgimg.NodeKind]int64{kgimg.FrameworkNode: m.Counts.FrameworkNodes, kgimg.ItemNode: m.Counts.ItemNodes, kgimg.ComponentNode: m.Counts.LearningComponentNodes} {
 		if int64(kinds[kind]) != want {
-			t.Errorf("%s nodes %d, manifest %d", kgfb.EnumNamesNodeKind[kind], kinds[kind], want)
+			t.Errorf("%s nodes %d, manifest %d", kind, kinds[kind], want)
 		}
 	}
-	for label, want := range map[kgfb.RelLabel]int64{kgfb.RelLabelSupports: m.Counts.SupportsRelationships, kgfb.RelLabelBuildsTowards: m.Counts.BuildsTowardsRelationships, kgfb.RelLabelRelatesTo: m.Counts.RelatesToRelationships} {
+	for label, want := range map[kgimg.RelLabel]int64{kgimg.Supports: m.Counts.SupportsRelationships, kgimg.BuildsTowards: m.Counts.BuildsTowardsRelationships, kgimg.RelatesTo: m.Counts.RelatesToRelationships} {
 		if int64(labels[label]) != want {
-			t.Errorf("%s edges %d, manifest %d", kgfb.EnumNamesRelLabel[label], labels[label], want)
+			t.Errorf("%s edges %d, manifest %d", label, labels[label], want)
 		}
 	}
 	if int64(img.RelationshipCount()) != m.Counts.Relationships {
@@ -152,7 +151,7 @@ func checkRoundTrip(t *testing.T, img *kgimg.Image, res *gate.Result) {
 
 func checkAdjacency(t *testing.T, img *kgimg.Image, res *gate.Result) {
 	t.Helper()
-	names := map[string]kgfb.RelLabel{"hasChild": kgfb.RelLabelHasChild, "supports": kgfb.RelLabelSupports, "buildsTowards": kgfb.RelLabelBuildsTowards, "relatesTo": kgfb.RelLabelRelatesTo}
+	names := map[string]kgimg.RelLabel{"hasChild": kgimg.HasChild, "supports": kgimg.Supports, "buildsTowards": kgimg.BuildsTowards, "relatesTo": kgimg.RelatesTo}
 	for name, label := range names {
 		want := map[string][]string{} // "<dir>:<node>" → "rel" in contract order
 		var rels []*delivery.Relationship
@@ -172,7 +171,7 @@ func checkAdjacency(t *testing.T, img *kgimg.Image, res *gate.Result) {
 			want["in:"+r.Target] = append(want["in:"+r.Target], r.ID)
 		}
 		for i, n := range res.Nodes {
-			for dir, d := range map[string]kgfb.Direction{"out": kgfb.DirectionOut, "in": kgfb.DirectionIn} {
+			for dir, d := range map[string]kgimg.Direction{"out": kgimg.Out, "in": kgimg.In} {
 				_, edges := img.Adjacency(label, d).Row(uint32(i))
 				var got []string
 				for j := 0; j < edges.Len(); j++ {
@@ -206,7 +205,7 @@ func checkFacetsAndSearch(t *testing.T, img *kgimg.Image, res *gate.Result) {
 		}
 	}
 	for g, want := range grades {
-		bm, ok := img.Facet(kgfb.FacetKindNormalizedGrade, g)
+		bm, ok := img.Facet(kgimg.FacetNormalizedGrade, g)
 		if got := bm.AppendTo(nil); !ok || fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("grade facet %q = %v, want %v", g, got, want)
 		}

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/kgc-project/kgc/schema/kgfb"
 )
 
 // TestDescriptionsMatchSchema parses schema/kgimg.fbs and checks that the
@@ -82,5 +84,24 @@ func TestDescriptionsMatchSchema(t *testing.T) {
 	}
 	if found != len(allTables) {
 		t.Errorf("schema has %d described tables, descriptions list %d", found, len(allTables))
+	}
+}
+
+// TestEnumNames: the image's enumerations spell their values as the format's
+// generated enumerations do (kgc inspect prints them), and name a value
+// outside them the same way.
+func TestEnumNames(t *testing.T) {
+	for v := 0; v < 8; v++ {
+		for _, c := range [][2]string{
+			{NodeKind(v).String(), kgfb.NodeKind(v).String()},
+			{RelLabel(v).String(), kgfb.RelLabel(v).String()},
+			{Direction(v).String(), kgfb.Direction(v).String()},
+			{FacetKind(v).String(), kgfb.FacetKind(v).String()},
+			{ProfileKeyKind(v).String(), kgfb.ProfileKeyKind(v).String()},
+		} {
+			if c[0] != c[1] {
+				t.Errorf("value %d: %q, format %q", v, c[0], c[1])
+			}
+		}
 	}
 }

@@ -363,7 +363,7 @@ func (img *Image) verifyArtifacts() error {
 // checked and compiled again). With Open's checks, it refuses
 // every value the gate would refuse that the image can hold.
 func (img *Image) VerifyDeep() error {
-	if cp := img.CompiledProfile(); cp != nil {
+	if cp := img.compiledProfile(); cp != nil {
 		prof, _, fs := profile.Decode(img.ProfileJSON(), profile.FileName)
 		if prof == nil || len(fs) > 0 {
 			return corrupt("profile_json", -1, "the embedded profile does not decode cleanly")
@@ -372,7 +372,7 @@ func (img *Image) VerifyDeep() error {
 			return corrupt("compiled_profile", -1, "%v", err)
 		}
 	}
-	if cm := img.CompiledManifest(); cm != nil {
+	if cm := img.compiledManifest(); cm != nil {
 		m, fs := manifest.Decode(img.ManifestJSON())
 		if m == nil || len(fs) > 0 {
 			return corrupt("manifest_json", -1, "the embedded manifest does not decode cleanly")

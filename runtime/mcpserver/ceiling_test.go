@@ -10,7 +10,6 @@ import (
 	"github.com/kgc-project/kgc/runtime/kgimg"
 	"github.com/kgc-project/kgc/runtime/mcpserver"
 	"github.com/kgc-project/kgc/runtime/query"
-	"github.com/kgc-project/kgc/schema/kgfb"
 )
 
 // bigSpec is one grade of 2,400 indicators under 120 standards: the
@@ -88,7 +87,7 @@ func gradeNode(t *testing.T, srv *mcpserver.Server, fw string) (string, string, 
 	for _, p := range srv.Catalog().Packages {
 		if p.FrameworkID() == fw {
 			img := p.Img
-			nb, _ := img.Adjacency(kgfb.RelLabelHasChild, kgfb.DirectionOut).Row(img.RootNode())
+			nb, _ := img.Adjacency(kgimg.HasChild, kgimg.Out).Row(img.RootNode())
 			return fw, p.SnapshotID(), img.NodeString(nb.At(0), kgimg.NodeID)
 		}
 	}

@@ -45,8 +45,11 @@ func TestCompiledFormsAnswerLikeTheirJSON(t *testing.T) {
 		}
 	}
 	a, b := imgtest.Catalog(t, compiled), imgtest.Catalog(t, legacy)
-	if a.Packages[0].Img.CompiledProfile() == nil || b.Packages[0].Img.CompiledProfile() != nil ||
-		a.Packages[0].Img.CompiledManifest() == nil || b.Packages[0].Img.CompiledManifest() != nil {
+	_, aProfile := a.Packages[0].Img.CompiledProfile()
+	_, bProfile := b.Packages[0].Img.CompiledProfile()
+	_, aManifest := a.Packages[0].Img.CompiledManifest()
+	_, bManifest := b.Packages[0].Img.CompiledManifest()
+	if !aProfile || bProfile || !aManifest || bManifest {
 		t.Fatal("the two catalogs do not differ in the compiled forms")
 	}
 	ctx := context.Background()

@@ -9,7 +9,6 @@ import (
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/kgimg"
 	"github.com/kgc-project/kgc/runtime/render"
-	"github.com/kgc-project/kgc/schema/kgfb"
 )
 
 // The bounds of a diagram (docs/render.md#bounds): what is over one is drawn
@@ -47,7 +46,7 @@ func (s *Service) StandardDiagram(frameworkID, snapshotID, nodeID string) (*rend
 		return nil, err
 	}
 	n, ok := p.Img.NodeByID(nodeID)
-	if !ok || p.Img.NodeKind(n) != kgfb.NodeKindItem {
+	if !ok || p.Img.NodeKind(n) != kgimg.ItemNode {
 		return nil, kgerr.New(kgerr.StandardNotFound, "no standard with node ID %s in %s", nodeID, p.SnapshotID()).
 			WithHint("search_standards finds standards by text or code")
 	}
@@ -64,10 +63,10 @@ func (l diagramLabels) node(id string, kind render.NodeKind, n uint32) render.No
 	img := l.img
 	out := render.Node{ID: id, Kind: kind}
 	switch img.NodeKind(n) {
-	case kgfb.NodeKindFramework:
+	case kgimg.FrameworkNode:
 		out.Heading, out.Text = "Framework", img.NodeString(n, kgimg.NodeName)
 		return out
-	case kgfb.NodeKindComponent:
+	case kgimg.ComponentNode:
 		out.Heading = "Learning component"
 	default:
 		out.Heading = img.NodeString(n, kgimg.NodeStatementType)
@@ -94,7 +93,7 @@ func more(id string, k int, what string) render.Node {
 // firstPath is the root-to-n path following each node's first parent (in
 // relationship-key order, as hierarchyPath), n included.
 func firstPath(img *kgimg.Image, n uint32) []uint32 {
-	up := img.Adjacency(kgfb.RelLabelHasChild, kgfb.DirectionIn)
+	up := img.Adjacency(kgimg.HasChild, kgimg.In)
 	path := []uint32{n}
 	seen := map[uint32]bool{n: true}
 	for len(path) < 1024 {
@@ -117,7 +116,7 @@ func firstPath(img *kgimg.Image, n uint32) []uint32 {
 
 // children lists n's children in relationship-key order.
 func children(img *kgimg.Image, n uint32) []uint32 {
-	nb, ed := img.Adjacency(kgfb.RelLabelHasChild, kgfb.DirectionOut).Row(n)
+	nb, ed := img.Adjacency(kgimg.HasChild, kgimg.Out).Row(n)
 	idx := make([]int, nb.Len())
 	for i := range idx {
 		idx[i] = i
@@ -132,7 +131,7 @@ func children(img *kgimg.Image, n uint32) []uint32 {
 
 // partners lists the other ends of n's label edges in direction dir (both
 // directions when both), each once, in node order.
-func partners(img *kgimg.Image, n uint32, label kgfb.RelLabel, dirs ...kgfb.Direction) []uint32 {
+func partners(img *kgimg.Image, n uint32, label kgimg.RelLabel, dirs ...kgimg.Direction) []uint32 {
 	seen := map[uint32]bool{}
 	var out []uint32
 	for _, d := range dirs {
@@ -176,7 +175,7 @@ func standardDiagram(p *catalog.Package, n uint32) *render.Diagram {
 			continue
 		}
 		kind := render.Grouping
-		if img.NodeKind(a) == kgfb.NodeKindFramework {
+		if img.NodeKind(a) == kgimg.FrameworkNode {
 			kind = render.Framework
 		}
 		pathNodes = append(pathNodes, lab.node("path:"+img.NodeString(a, kgimg.NodeID), kind, a))
@@ -222,7 +221,7 @@ func standardDiagram(p *catalog.Package, n uint32) *render.Diagram {
 		if end < len(sibs) {
 			standard.Nodes = append(standard.Nodes, more("sib:after", len(sibs)-end, "siblings after"))
 		}
-		if pc, _ := img.Adjacency(kgfb.RelLabelHasChild, kgfb.DirectionIn).Row(n); pc.Len() > 1 {
+		if pc, _ := img.Adjacency(kgimg.HasChild, kgimg.In).Row(n); pc.Len() > 1 {
 			d.Notes = append(d.Notes, fmt.Sprintf("This standard has %d parents; the path drawn follows the first.", pc.Len()))
 		}
 	}
@@ -253,14 +252,14 @@ func standardDiagram(p *catalog.Package, n uint32) *render.Diagram {
 		}
 	}
 	add(&left, section("Builds from", "from:", "links", render.Standard,
-		partners(img, n, kgfb.RelLabelBuildsTowards, kgfb.DirectionIn), DiagramMaxProgressions, render.BuildsTowards, true))
+		partners(img, n, kgimg.BuildsTowards, kgimg.In), DiagramMaxProgressions, render.BuildsTowards, true))
 	add(&left, section("Learning components", "lc:", "components", render.Component,
-		partners(img, n, kgfb.RelLabelSupports, kgfb.DirectionIn), DiagramMaxComponents, render.Supports, true))
+		partners(img, n, kgimg.Supports, kgimg.In), DiagramMaxComponents, render.Supports, true))
 	add(&right, section("Children", "child:", "children", render.Standard,
 		children(img, n), DiagramMaxChildren, render.HasChild, false))
-	towards := partners(img, n, kgfb.RelLabelBuildsTowards, kgfb.DirectionOut)
+	towards := partners(img, n, kgimg.BuildsTowards, kgimg.Out)
 	add(&right, section("Builds towards", "to:", "links", render.Standard, towards, DiagramMaxProgressions, render.BuildsTowards, false))
-	related := partners(img, n, kgfb.RelLabelRelatesTo, kgfb.DirectionIn, kgfb.DirectionOut)
+	related := partners(img, n, kgimg.RelatesTo, kgimg.In, kgimg.Out)
 	add(&right, section("Relates to", "rel:", "links", render.Standard, related, DiagramMaxProgressions, render.RelatesTo, false))
 
 	for _, col := range [][]render.Section{left, mid, right} {
@@ -300,7 +299,7 @@ func withRightsNotes(d *render.Diagram, p *catalog.Package, text bool) *render.D
 // caller), so its text is always allowed.
 func diagramDoc(ref resourceRef, p *catalog.Package) (*document, error) {
 	n, ok := p.Img.NodeByID(ref.id)
-	if !ok || p.Img.NodeKind(n) != kgfb.NodeKindItem {
+	if !ok || p.Img.NodeKind(n) != kgimg.ItemNode {
 		return nil, kgerr.New(kgerr.StandardNotFound, "no standard with node ID %s in %s", ref.id, p.SnapshotID())
 	}
 	d := &document{ref: ref, kind: "standard_diagram", representation: "deterministic_derived", mime: render.MermaidMIME,

@@ -8,7 +8,6 @@ import (
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgimg"
 	"github.com/kgc-project/kgc/runtime/render"
-	"github.com/kgc-project/kgc/schema/kgfb"
 )
 
 // FrameworkOverview gathers a framework snapshot's overview by grade and
@@ -59,7 +58,7 @@ func frameworkOverview(p *catalog.Package) *render.Diagram {
 
 	var items []uint32
 	for i := 0; i < img.NodeCount(); i++ {
-		if img.NodeKind(uint32(i)) == kgfb.NodeKindItem {
+		if img.NodeKind(uint32(i)) == kgimg.ItemNode {
 			items = append(items, uint32(i))
 		}
 	}
@@ -67,7 +66,7 @@ func frameworkOverview(p *catalog.Package) *render.Diagram {
 	cells := map[string][]*overviewCell{} // by grade label, strands in first-seen order
 	total := 0
 	strands := map[uint32]bool{}
-	down := img.Adjacency(kgfb.RelLabelHasChild, kgfb.DirectionOut)
+	down := img.Adjacency(kgimg.HasChild, kgimg.Out)
 	for _, n := range items {
 		typ := img.NodeString(n, kgimg.NodeStatementType)
 		if gradeTypes[typ] {
@@ -76,7 +75,7 @@ func frameworkOverview(p *catalog.Package) *render.Diagram {
 		path := firstPath(img, n)
 		cell := &overviewCell{none: true}
 		for _, a := range path {
-			if img.NodeKind(a) == kgfb.NodeKindItem && !gradeTypes[img.NodeString(a, kgimg.NodeStatementType)] {
+			if img.NodeKind(a) == kgimg.ItemNode && !gradeTypes[img.NodeString(a, kgimg.NodeStatementType)] {
 				cell = &overviewCell{strand: a}
 				break
 			}

@@ -10,7 +10,6 @@ import (
 	"github.com/kgc-project/kgc/internal/pkgtest"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgimg"
-	"github.com/kgc-project/kgc/schema/kgfb"
 )
 
 // benchImage opens an image for the progression benchmarks: the shipped
@@ -52,15 +51,15 @@ func benchImage(b *testing.B, size string) *kgimg.Image {
 // longestChain returns the buildsTowards source whose downstream walk reaches
 // the most nodes among the first sources, and a node at the end of that walk.
 func longestChain(img *kgimg.Image) (origin, end uint32) {
-	out := img.Adjacency(kgfb.RelLabelBuildsTowards, kgfb.DirectionOut)
-	in := img.Adjacency(kgfb.RelLabelBuildsTowards, kgfb.DirectionIn)
+	out := img.Adjacency(kgimg.BuildsTowards, kgimg.Out)
+	in := img.Adjacency(kgimg.BuildsTowards, kgimg.In)
 	best := -1
 	for n, seen := uint32(0), 0; int(n) < img.NodeCount() && seen < 200; n++ {
 		if out.Degree(n) == 0 || in.Degree(n) != 0 {
 			continue
 		}
 		seen++
-		t := walk(img, n, kgfb.DirectionOut, 12, 250, 100)
+		t := walk(img, n, kgimg.Out, 12, 250, 100)
 		if len(t.order) > best {
 			best, origin, end = len(t.order), n, t.order[len(t.order)-1]
 		}
@@ -83,13 +82,13 @@ func BenchmarkProgressionCompute(b *testing.B) {
 			b.Run("traverse", func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					walk(img, origin, kgfb.DirectionOut, 12, 250, 100)
+					walk(img, origin, kgimg.Out, 12, 250, 100)
 				}
 			})
 			b.Run("traverse-upstream", func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					walk(img, end, kgfb.DirectionIn, 12, 250, 100)
+					walk(img, end, kgimg.In, 12, 250, 100)
 				}
 			})
 			b.Run("paths", func(b *testing.B) {

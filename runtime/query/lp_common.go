@@ -10,7 +10,6 @@ import (
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/kgimg"
 	"github.com/kgc-project/kgc/schema/ids"
-	"github.com/kgc-project/kgc/schema/kgfb"
 	"github.com/kgc-project/kgc/schema/manifest"
 	"github.com/kgc-project/kgc/schema/profile"
 )
@@ -92,7 +91,7 @@ func resolveEndpoint(p *catalog.Package, sel Selector) (uint32, error) {
 
 // lpEdges returns a package's progression edges of one label in relationship-ID
 // order (built once per package).
-func (s *Service) lpEdges(p *catalog.Package, label kgfb.RelLabel) []uint32 {
+func (s *Service) lpEdges(p *catalog.Package, label kgimg.RelLabel) []uint32 {
 	key := "lpEdges:" + p.GraphPackageID() + ":" + label.String()
 	return s.memo.get(key, func() any {
 		img := p.Img
@@ -118,8 +117,8 @@ func (s *Service) lpMetadata(p *catalog.Package) *ProgressionMetadata {
 			Artifacts:                artifactEntries(p, manifest.LPProvenance, manifest.LPProvenanceIndex, manifest.Nodes, manifest.Relationships),
 			ArtifactInventoryNotice:  inventoryNotice,
 			Coverage:                 coverageProjection(p),
-			StoredBuildsTowardsCount: len(s.lpEdges(p, kgfb.RelLabelBuildsTowards)),
-			StoredRelatesToCount:     len(s.lpEdges(p, kgfb.RelLabelRelatesTo)),
+			StoredBuildsTowardsCount: len(s.lpEdges(p, kgimg.BuildsTowards)),
+			StoredRelatesToCount:     len(s.lpEdges(p, kgimg.RelatesTo)),
 			SummaryURI:               ref("learning_progressions"),
 			Limits:                   ProgressionLimits{MaxResultBytes: MaxProgressionResultBytes, MaxStatementExcerptCharacters: maxStatementExcerptChars},
 			GeneratedOriginNotice:    generatedOriginNotice, SemanticNotice: semanticNotice,

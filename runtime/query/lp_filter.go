@@ -8,7 +8,6 @@ import (
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/kgimg"
-	"github.com/kgc-project/kgc/schema/kgfb"
 )
 
 // facetValue is one requested facet value and the nodes it selects.
@@ -84,7 +83,7 @@ func invalidProgression(format string, args ...any) error {
 // (resolve returns the facet key of a value, or false when the profile does not
 // know it) and the image's facet index. Blank, repeated and unknown values are
 // refused.
-func facetValues(img *kgimg.Image, field string, kind kgfb.FacetKind, requested []string, resolve func(string) (string, bool)) ([]facetValue, error) {
+func facetValues(img *kgimg.Image, field string, kind kgimg.FacetKind, requested []string, resolve func(string) (string, bool)) ([]facetValue, error) {
 	seen := map[string]bool{}
 	var out []facetValue
 	for _, v := range requested {
@@ -173,28 +172,28 @@ func progressionFilter(p *catalog.Package, r *ProgressionSearchRequest) (*lpFilt
 	img, prof := p.Img, p.Profile()
 	f := &lpFilter{}
 	var err error
-	if f.localGrades, err = facetValues(img, "localGradeLabels", kgfb.FacetKindLocalGrade, r.LocalGradeLabels, func(k string) (string, bool) {
-		if t := p.ProfileTargets(kgfb.ProfileKeyKindGradeName, k); t != nil {
+	if f.localGrades, err = facetValues(img, "localGradeLabels", kgimg.FacetLocalGrade, r.LocalGradeLabels, func(k string) (string, bool) {
+		if t := p.ProfileTargets(kgimg.KeyGradeName, k); t != nil {
 			return textnorm.Facet(prof.GradeMappings[t[0]].LocalLabel), true
 		}
 		return "", false
 	}); err != nil {
 		return nil, nil, err
 	}
-	if f.normalizedGrades, err = facetValues(img, "normalizedGrades", kgfb.FacetKindNormalizedGrade, r.NormalizedGrades, func(k string) (string, bool) {
-		return k, p.ProfileTargets(kgfb.ProfileKeyKindNormalizedGrade, k) != nil
+	if f.normalizedGrades, err = facetValues(img, "normalizedGrades", kgimg.FacetNormalizedGrade, r.NormalizedGrades, func(k string) (string, bool) {
+		return k, p.ProfileTargets(kgimg.KeyNormalizedGrade, k) != nil
 	}); err != nil {
 		return nil, nil, err
 	}
-	if f.statementTypes, err = facetValues(img, "statementTypes", kgfb.FacetKindStatementType, r.StatementTypes, func(k string) (string, bool) {
-		if t := p.ProfileTargets(kgfb.ProfileKeyKindStatementTypeName, k); t != nil {
+	if f.statementTypes, err = facetValues(img, "statementTypes", kgimg.FacetStatementType, r.StatementTypes, func(k string) (string, bool) {
+		if t := p.ProfileTargets(kgimg.KeyStatementTypeName, k); t != nil {
 			return textnorm.Facet(prof.StatementTypes[t[0]].SourceStatementType), true
 		}
 		return "", false
 	}); err != nil {
 		return nil, nil, err
 	}
-	if f.normalizedTypes, err = facetValues(img, "normalizedStatementTypes", kgfb.FacetKindNormalizedStatementType, r.NormalizedStatementTypes, func(k string) (string, bool) {
+	if f.normalizedTypes, err = facetValues(img, "normalizedStatementTypes", kgimg.FacetNormalizedStatementType, r.NormalizedStatementTypes, func(k string) (string, bool) {
 		return k, k == textnorm.Facet("Standard") || k == textnorm.Facet("Standard Grouping")
 	}); err != nil {
 		return nil, nil, err
@@ -222,9 +221,9 @@ func progressionFilter(p *catalog.Package, r *ProgressionSearchRequest) (*lpFilt
 // or every edge of the requested types, by (type, ID).
 func (s *Service) searchStream(p *catalog.Package, f *lpFilter, types []string) []lpCandidate {
 	img := p.Img
-	want := func(l kgfb.RelLabel) bool { return len(types) == 0 || contains(types, kgimg.RelLabelName(l)) }
+	want := func(l kgimg.RelLabel) bool { return len(types) == 0 || contains(types, kgimg.RelLabelName(l)) }
 	var out []lpCandidate
-	for _, label := range []kgfb.RelLabel{kgfb.RelLabelBuildsTowards, kgfb.RelLabelRelatesTo} {
+	for _, label := range []kgimg.RelLabel{kgimg.BuildsTowards, kgimg.RelatesTo} {
 		if !want(label) {
 			continue
 		}
@@ -233,7 +232,7 @@ func (s *Service) searchStream(p *catalog.Package, f *lpFilter, types []string) 
 			rels = s.lpEdges(p, label)
 		} else {
 			for n := range f.selected {
-				for _, d := range []kgfb.Direction{kgfb.DirectionIn, kgfb.DirectionOut} {
+				for _, d := range []kgimg.Direction{kgimg.In, kgimg.Out} {
 					_, rs := img.Adjacency(label, d).Row(n)
 					rels = rs.AppendTo(rels)
 				}
@@ -251,7 +250,7 @@ func (s *Service) searchStream(p *catalog.Package, f *lpFilter, types []string) 
 // for a buildsTowards edge when none is selected).
 func searchConnectionKind(img *kgimg.Image, r uint32, f *lpFilter) any {
 	switch {
-	case img.RelLabel(r) == kgfb.RelLabelRelatesTo:
+	case img.RelLabel(r) == kgimg.RelatesTo:
 		return "related"
 	case f.selected == nil:
 		return nil

@@ -5,7 +5,6 @@ import (
 
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgimg"
-	"github.com/kgc-project/kgc/schema/kgfb"
 )
 
 // PathsRequest asks for the buildsTowards paths from one standard to another
@@ -51,7 +50,7 @@ func findPaths(img *kgimg.Image, source, target uint32, maxDepth, maxPaths int) 
 		mask          uint64 // a bit per node on the path (hashed): most cycle checks stop here
 	}
 	bit := func(n uint32) uint64 { return 1 << ((n * 2654435761) >> 26) }
-	adj := img.Adjacency(kgfb.RelLabelBuildsTowards, kgfb.DirectionOut)
+	adj := img.Adjacency(kgimg.BuildsTowards, kgimg.Out)
 	ps := &pathSearch{reasons: map[string]bool{}, enqueued: 1, peak: 1}
 	states := make([]state, 1, 64)
 	states[0] = state{node: source, parent: -1, mask: bit(source)}

@@ -7,7 +7,6 @@ import (
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/kgimg"
-	"github.com/kgc-project/kgc/schema/kgfb"
 )
 
 // --- get_learning_progression ----------------------------------------------
@@ -64,8 +63,8 @@ func (s *Service) progression(_ context.Context, r ProgressionRequest) (*Progres
 	return &out, nil
 }
 
-func isProgression(l kgfb.RelLabel) bool {
-	return l == kgfb.RelLabelBuildsTowards || l == kgfb.RelLabelRelatesTo
+func isProgression(l kgimg.RelLabel) bool {
+	return l == kgimg.BuildsTowards || l == kgimg.RelatesTo
 }
 
 // --- get_standard_progressions ---------------------------------------------
@@ -113,7 +112,7 @@ func standardProgressionsSchema() *Schema {
 // connectionKindOf names an edge relative to a standard.
 func connectionKindOf(img *kgimg.Image, r, std uint32) string {
 	switch {
-	case img.RelLabel(r) == kgfb.RelLabelRelatesTo:
+	case img.RelLabel(r) == kgimg.RelatesTo:
 		return "related"
 	case img.RelTarget(r) == std:
 		return "incoming_builds"
@@ -125,16 +124,16 @@ func connectionKindOf(img *kgimg.Image, r, std uint32) string {
 func standardStream(img *kgimg.Image, std uint32, kind string) []lpCandidate {
 	var builds, relates []uint32
 	if kind == "all" || kind == "incoming_builds" {
-		_, rels := img.Adjacency(kgfb.RelLabelBuildsTowards, kgfb.DirectionIn).Row(std)
+		_, rels := img.Adjacency(kgimg.BuildsTowards, kgimg.In).Row(std)
 		builds = rels.AppendTo(builds)
 	}
 	if kind == "all" || kind == "outgoing_builds" {
-		_, rels := img.Adjacency(kgfb.RelLabelBuildsTowards, kgfb.DirectionOut).Row(std)
+		_, rels := img.Adjacency(kgimg.BuildsTowards, kgimg.Out).Row(std)
 		builds = rels.AppendTo(builds)
 	}
 	if kind == "all" || kind == "related" {
-		for _, d := range []kgfb.Direction{kgfb.DirectionIn, kgfb.DirectionOut} {
-			_, rels := img.Adjacency(kgfb.RelLabelRelatesTo, d).Row(std)
+		for _, d := range []kgimg.Direction{kgimg.In, kgimg.Out} {
+			_, rels := img.Adjacency(kgimg.RelatesTo, d).Row(std)
 			relates = rels.AppendTo(relates)
 		}
 	}

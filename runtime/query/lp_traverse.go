@@ -5,7 +5,6 @@ import (
 
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgimg"
-	"github.com/kgc-project/kgc/schema/kgfb"
 )
 
 const traversalNotice = "A deterministic breadth-first walk over stored buildsTowards edges only; every edge keeps its stored " +
@@ -85,8 +84,8 @@ func (t *depthTable) put(node uint32, d int) {
 
 // walk runs the breadth-first traversal: neighbours in relationship-ID order,
 // each node at its minimum depth, every edge between returned nodes kept.
-func walk(img *kgimg.Image, origin uint32, dir kgfb.Direction, maxDepth, maxNodes, maxEdges int) *traversal {
-	adj := img.Adjacency(kgfb.RelLabelBuildsTowards, dir)
+func walk(img *kgimg.Image, origin uint32, dir kgimg.Direction, maxDepth, maxNodes, maxEdges int) *traversal {
+	adj := img.Adjacency(kgimg.BuildsTowards, dir)
 	t := &traversal{order: []uint32{origin}, frontier: map[uint32]*frontierNode{}, reasons: map[string]bool{}}
 	seen := newDepthTable(maxNodes)
 	seen.put(origin, 0)
@@ -225,9 +224,9 @@ func (s *Service) traverse(_ context.Context, r TraverseRequest) (*TraversalResu
 		return nil, err
 	}
 	direction := r.Direction
-	dir := kgfb.DirectionOut
+	dir := kgimg.Out
 	if direction == "upstream" {
-		dir = kgfb.DirectionIn
+		dir = kgimg.In
 	}
 	maxDepth, maxNodes, maxEdges := r.MaxDepth, r.MaxNodes, r.MaxEdges
 	req := pinned(r.ProgressionRoute, p)

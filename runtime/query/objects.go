@@ -4,7 +4,6 @@ import (
 	"github.com/kgc-project/kgc/internal/textnorm"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgimg"
-	"github.com/kgc-project/kgc/schema/kgfb"
 )
 
 // obj is a JSON object under construction (keys are sorted when encoded).
@@ -150,7 +149,7 @@ func standardNode(img *kgimg.Image, n uint32) StandardNode {
 		StatementCode:           nodeString(img, n, kgimg.NodeStatementCode, kgimg.PStatementCode),
 		StatementType:           nodeString(img, n, kgimg.NodeStatementType, kgimg.PStatementType),
 	}
-	if img.NodeKind(n) == kgfb.NodeKindFramework {
+	if img.NodeKind(n) == kgimg.FrameworkNode {
 		out.FrameworkName = &FrameworkName{Name: nodeString(img, n, kgimg.NodeName, kgimg.PName)}
 	}
 	return out
@@ -270,7 +269,7 @@ func facetsWithScopes(p *catalog.Package, n uint32, scopes []uint32) FacetEviden
 }
 
 func subjectResolves(p *catalog.Package, subject string) bool {
-	return p.ProfileTargets(kgfb.ProfileKeyKindSubjectName, textnorm.Facet(subject)) != nil
+	return p.ProfileTargets(kgimg.KeySubjectName, textnorm.Facet(subject)) != nil
 }
 
 func contains(list []string, s string) bool {

@@ -12,7 +12,6 @@ import (
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/render"
 	"github.com/kgc-project/kgc/schema/ids"
-	"github.com/kgc-project/kgc/schema/kgfb"
 	"github.com/kgc-project/kgc/schema/manifest"
 )
 
@@ -176,11 +175,11 @@ func (s *Service) artifactDoc(ref resourceRef, p *catalog.Package, name, kind st
 		return nil, notFound("the package declares no %s artifact", name)
 	}
 	class := a.Exposure()
-	if class == kgfb.ExposureNone {
+	if class == manifest.ExposeNone {
 		return nil, notFound("artifact %s has no exposure contract", name)
 	}
-	if !manifest.Allows(p.Manifest.Rights, manifest.Exposure(class)) {
-		return nil, denied("the package's rights do not allow serving %s (%s)", name, manifest.Exposure(class))
+	if !manifest.Allows(p.Manifest.Rights, class) {
+		return nil, denied("the package's rights do not allow serving %s (%s)", name, class)
 	}
 	if int64(a.Size()) > s.opts.MaxResourceSourceBytes || int64(a.Size()) > s.opts.MaxResourceBytes {
 		return nil, denied("artifact %s is %d bytes, over the resource size limits", name, a.Size())
@@ -188,7 +187,7 @@ func (s *Service) artifactDoc(ref resourceRef, p *catalog.Package, name, kind st
 	if !a.Embedded() {
 		return nil, notFound("artifact %s is not in the image", name)
 	}
-	d := &document{ref: ref, kind: kind, representation: "raw_source", mime: string(a.Mime()), data: a.BytesBytes(), pkg: p}
+	d := &document{ref: ref, kind: kind, representation: "raw_source", mime: strings.Clone(a.Mime()), data: a.Bytes(), pkg: p}
 	if s, ok := sourceArtifact(p, name); ok {
 		d.sources = append(d.sources, s)
 	}
@@ -220,11 +219,9 @@ func (s *Service) availableResources(p *catalog.Package) (kinds, artifacts []str
 		}
 	}
 	artifacts = []string{}
-	var a kgfb.Artifact
-	for i := 0; i < p.Img.Root().ArtifactsLength(); i++ {
-		p.Img.Root().Artifacts(&a, i)
+	for a := range p.Img.Artifacts() {
 		if a.Embedded() && int64(a.Size()) <= s.opts.MaxResourceBytes {
-			artifacts = append(artifacts, string(a.Name()))
+			artifacts = append(artifacts, strings.Clone(a.Name()))
 		}
 	}
 	if len(artifacts) > 0 {

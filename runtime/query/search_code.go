@@ -5,7 +5,6 @@ import (
 
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgimg"
-	"github.com/kgc-project/kgc/schema/kgfb"
 	"github.com/kgc-project/kgc/schema/profile"
 )
 
@@ -37,7 +36,7 @@ func codeScopes(p *catalog.Package, n uint32) []uint32 {
 		return nil
 	}
 	img := p.Img
-	order, _, _ := bfs(img, img.Adjacency(kgfb.RelLabelHasChild, kgfb.DirectionIn), n, 1<<30, 1<<30)
+	order, _, _ := bfs(img, img.Adjacency(kgimg.HasChild, kgimg.In), n, 1<<30, 1<<30)
 	var out []uint32
 	for _, a := range order {
 		if a != n && contains(ct.ScopeStatementTypes, img.NodeString(a, kgimg.NodeStatementType)) {

@@ -7,7 +7,6 @@ import (
 	"github.com/kgc-project/kgc/internal/textnorm"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgimg"
-	"github.com/kgc-project/kgc/schema/kgfb"
 	"github.com/kgc-project/kgc/schema/profile"
 )
 
@@ -178,7 +177,7 @@ func newItemFilter(p *catalog.Package, r *StandardSearchRequest) *itemFilter {
 	if len(r.StatementTypes) > 0 {
 		f.statementTypes = map[string]bool{}
 		for _, v := range r.StatementTypes {
-			for _, i := range p.ProfileTargets(kgfb.ProfileKeyKindStatementTypeName, textnorm.Facet(v)) {
+			for _, i := range p.ProfileTargets(kgimg.KeyStatementTypeName, textnorm.Facet(v)) {
 				f.statementTypes[prof.StatementTypes[i].SourceStatementType] = true
 			}
 		}
@@ -187,7 +186,7 @@ func newItemFilter(p *catalog.Package, r *StandardSearchRequest) *itemFilter {
 	if len(r.LocalGradeLabels) > 0 {
 		f.localGrades = map[string]bool{}
 		for _, v := range r.LocalGradeLabels {
-			for _, i := range p.ProfileTargets(kgfb.ProfileKeyKindGradeName, textnorm.Facet(v)) {
+			for _, i := range p.ProfileTargets(kgimg.KeyGradeName, textnorm.Facet(v)) {
 				for _, g := range prof.GradeMappings[i].NormalizedGrades {
 					f.localGrades[textnorm.Facet(g)] = true
 				}
@@ -203,7 +202,7 @@ func newItemFilter(p *catalog.Package, r *StandardSearchRequest) *itemFilter {
 		// whether one was asked for is decided once here.
 		f.subjectFilter = true
 		for _, v := range r.NormalizedSubjects {
-			if p.ProfileTargets(kgfb.ProfileKeyKindNormalizedSubject, textnorm.Facet(v)) != nil {
+			if p.ProfileTargets(kgimg.KeyNormalizedSubject, textnorm.Facet(v)) != nil {
 				f.subjectWanted = true
 			}
 		}

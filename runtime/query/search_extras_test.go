@@ -10,7 +10,6 @@ import (
 	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgimg"
-	"github.com/kgc-project/kgc/schema/kgfb"
 )
 
 // sampleCatalog loads the shipped sample packages.
@@ -26,7 +25,7 @@ func TestGroupingHitsListTheirChildren(t *testing.T) {
 	groupings := 0
 	for _, p := range sampleCatalog(t).Packages {
 		img := p.Img
-		out := img.Adjacency(kgfb.RelLabelHasChild, kgfb.DirectionOut)
+		out := img.Adjacency(kgimg.HasChild, kgimg.Out)
 		for n := 0; n < img.NodeCount(); n++ {
 			o := uint32(n)
 			got := newChildBudget().children(p, o)
@@ -76,7 +75,7 @@ func TestAPageListsAtMostItsBudgetOfChildren(t *testing.T) {
 			}
 			listed += len(c.Nodes)
 			counted += c.Count
-			if exhausted && len(c.Nodes) > 0 || c.Count != p.Img.Adjacency(kgfb.RelLabelHasChild, kgfb.DirectionOut).Degree(uint32(n)) {
+			if exhausted && len(c.Nodes) > 0 || c.Count != p.Img.Adjacency(kgimg.HasChild, kgimg.Out).Degree(uint32(n)) {
 				t.Fatalf("children %+v past a budget exhausted %v", c, exhausted)
 			}
 			exhausted = listed == maxPageChildren
@@ -95,7 +94,7 @@ func TestSupportedStandardsCarryGradeLabelAndURI(t *testing.T) {
 	for _, p := range sampleCatalog(t).Packages {
 		img := p.Img
 		for n := 0; n < img.NodeCount(); n++ {
-			if img.NodeKind(uint32(n)) != kgfb.NodeKindItem {
+			if img.NodeKind(uint32(n)) != kgimg.ItemNode {
 				continue
 			}
 			for _, c := range componentsForStandard(p, uint32(n)).Components {

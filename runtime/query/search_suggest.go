@@ -9,7 +9,6 @@ import (
 	"github.com/kgc-project/kgc/internal/textnorm"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgimg"
-	"github.com/kgc-project/kgc/schema/kgfb"
 )
 
 // A search that finds little says why, with the calls that do find more
@@ -207,7 +206,7 @@ func (b *childBudget) children(p *catalog.Package, n uint32) *HitChildren {
 	if b == nil || img.NodeString(n, kgimg.NodeNormalizedStatementType) != groupingType {
 		return nil
 	}
-	nb, ed := img.Adjacency(kgfb.RelLabelHasChild, kgfb.DirectionOut).Row(n)
+	nb, ed := img.Adjacency(kgimg.HasChild, kgimg.Out).Row(n)
 	idx := make([]int, nb.Len())
 	for i := range idx {
 		idx[i] = i

@@ -7,7 +7,6 @@ import (
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/kgimg"
-	"github.com/kgc-project/kgc/schema/kgfb"
 )
 
 // ContextRequest asks for a standard's hierarchy context
@@ -190,9 +189,9 @@ func bfs(img *kgimg.Image, adj kgimg.Adjacency, origin uint32, depth, maxNodes i
 
 // traversal walks ancestors or descendants; limit (at most maxNodes) is where
 // the result ceiling stops the walk earlier (truncationReason byte_limit).
-func hierarchyWalk(c *ctxTables, p *catalog.Package, origin uint32, dir kgfb.Direction, depth, maxNodes, limit int) Traversal {
+func hierarchyWalk(c *ctxTables, p *catalog.Package, origin uint32, dir kgimg.Direction, depth, maxNodes, limit int) Traversal {
 	img := p.Img
-	adj := img.Adjacency(kgfb.RelLabelHasChild, dir)
+	adj := img.Adjacency(kgimg.HasChild, dir)
 	order, depths, complete := bfs(img, adj, origin, depth, limit)
 	sort.Slice(order, func(i, j int) bool {
 		if depths[order[i]] != depths[order[j]] {
@@ -206,7 +205,7 @@ func hierarchyWalk(c *ctxTables, p *catalog.Package, origin uint32, dir kgfb.Dir
 	}
 	// Every hierarchy edge induced by the returned node set.
 	var rels []uint32
-	out := img.Adjacency(kgfb.RelLabelHasChild, kgfb.DirectionOut)
+	out := img.Adjacency(kgimg.HasChild, kgimg.Out)
 	for _, n := range order {
 		nb, ed := out.Row(n)
 		for i := 0; i < nb.Len(); i++ {
@@ -222,7 +221,7 @@ func hierarchyWalk(c *ctxTables, p *catalog.Package, origin uint32, dir kgfb.Dir
 	}
 	t := Traversal{Direction: "ancestors", IsComplete: complete, MaxDepth: depth, MaxNodes: maxNodes, Nodes: nodes,
 		OriginNodeID: img.NodeString(origin, kgimg.NodeID), RelationshipIDs: ids, RelationshipType: p.Profile().Hierarchy.RelationshipType}
-	if dir == kgfb.DirectionOut {
+	if dir == kgimg.Out {
 		t.Direction = "descendants"
 	}
 	if !complete {
@@ -234,9 +233,9 @@ func hierarchyWalk(c *ctxTables, p *catalog.Package, origin uint32, dir kgfb.Dir
 	return t
 }
 
-func direct(c *ctxTables, p *catalog.Package, origin uint32, dir kgfb.Direction) Direct {
+func direct(c *ctxTables, p *catalog.Package, origin uint32, dir kgimg.Direction) Direct {
 	img := p.Img
-	nb, ed := img.Adjacency(kgfb.RelLabelHasChild, dir).Row(origin)
+	nb, ed := img.Adjacency(kgimg.HasChild, dir).Row(origin)
 	idx := make([]int, nb.Len())
 	for i := range idx {
 		idx[i] = i
@@ -248,7 +247,7 @@ func direct(c *ctxTables, p *catalog.Package, origin uint32, dir kgfb.Direction)
 	}
 	d := Direct{Direction: "parents", Neighbors: neighbors, OriginNodeID: img.NodeString(origin, kgimg.NodeID),
 		RelationshipType: p.Profile().Hierarchy.RelationshipType}
-	if dir == kgfb.DirectionOut {
+	if dir == kgimg.Out {
 		d.Direction = "children"
 	}
 	return d
@@ -260,8 +259,8 @@ func direct(c *ctxTables, p *catalog.Package, origin uint32, dir kgfb.Direction)
 func rootPaths(c *ctxTables, p *catalog.Package, origin uint32, depth, maxPaths, maxOcc, limit int) RootPaths {
 	img := p.Img
 	root := img.RootNode()
-	_, within, _ := bfs(img, img.Adjacency(kgfb.RelLabelHasChild, kgfb.DirectionIn), origin, depth, int(^uint(0)>>1))
-	out := img.Adjacency(kgfb.RelLabelHasChild, kgfb.DirectionOut)
+	_, within, _ := bfs(img, img.Adjacency(kgimg.HasChild, kgimg.In), origin, depth, int(^uint(0)>>1))
+	out := img.Adjacency(kgimg.HasChild, kgimg.Out)
 	paths := []RootPath{}
 	occurrences := 0
 	var why *string
@@ -343,7 +342,7 @@ func (s *Service) standardContext(_ context.Context, r ContextRequest) (*Context
 	}
 	img := p.Img
 	n, ok := img.NodeByID(r.NodeID)
-	if !ok || img.NodeKind(n) != kgfb.NodeKindItem {
+	if !ok || img.NodeKind(n) != kgimg.ItemNode {
 		return nil, kgerr.New(kgerr.GraphNodeNotFound, "no standard with node ID %s in %s", r.NodeID, p.SnapshotID())
 	}
 	q := contextQuery{p: p, origin: n, ancestorDepth: r.AncestorDepth, childDepth: r.ChildDepth,
@@ -418,15 +417,15 @@ func (s *Service) contextResult(q contextQuery, lim contextLimits) *ContextResul
 	c := &ctxTables{img: img, nodes: map[uint32]bool{}, rels: map[uint32]bool{}}
 	out := &ContextResult{
 		Standard:      standardResult(p, n),
-		DirectParents: direct(c, p, n, kgfb.DirectionIn),
-		Ancestors:     hierarchyWalk(c, p, n, kgfb.DirectionIn, q.ancestorDepth, q.maxNodes, lim[2]),
+		DirectParents: direct(c, p, n, kgimg.In),
+		Ancestors:     hierarchyWalk(c, p, n, kgimg.In, q.ancestorDepth, q.maxNodes, lim[2]),
 	}
 	if q.children {
-		d := direct(c, p, n, kgfb.DirectionOut)
+		d := direct(c, p, n, kgimg.Out)
 		out.DirectChildren = &d
 	}
 	if q.descendants {
-		t := hierarchyWalk(c, p, n, kgfb.DirectionOut, q.childDepth, q.maxNodes, lim[0])
+		t := hierarchyWalk(c, p, n, kgimg.Out, q.childDepth, q.maxNodes, lim[0])
 		out.Descendants = &t
 	}
 	if q.paths {

@@ -10,7 +10,6 @@ import (
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/kgimg"
-	"github.com/kgc-project/kgc/schema/kgfb"
 	"github.com/kgc-project/kgc/schema/manifest"
 )
 
@@ -132,20 +131,13 @@ func (s *Service) capabilitiesPackage(p *catalog.Package) PackageCapabilities {
 			continue
 		}
 		switch img.NodeKind(o) {
-		case kgfb.NodeKindItem:
+		case kgimg.ItemNode:
 			lexical++
-		case kgfb.NodeKindComponent:
+		case kgimg.ComponentNode:
 			lcDocs++
 		}
 	}
-	tags := 0
-	if t := img.Root().Search(nil); t != nil {
-		if pl := t.ComponentTags(nil); pl != nil {
-			if k := pl.Keys(nil); k != nil {
-				tags = k.SpansLength() / 2
-			}
-		}
-	}
+	tags := img.ComponentTagCount()
 	kinds, arts := s.availableResources(p)
 	return PackageCapabilities{
 		PackageIdentity: packageIdentity(p), Rights: p.Manifest.Rights, Counts: countsObject(p.Manifest.Counts),

@@ -7,13 +7,12 @@ import (
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/kgimg"
-	"github.com/kgc-project/kgc/schema/kgfb"
 )
 
 // nodeLabel is how a hierarchy path names a node: the framework's name, an
 // item's statement code, or else its description.
 func nodeLabel(img *kgimg.Image, n uint32) string {
-	if img.NodeKind(n) == kgfb.NodeKindFramework {
+	if img.NodeKind(n) == kgimg.FrameworkNode {
 		return img.NodeString(n, kgimg.NodeName)
 	}
 	if c := img.NodeString(n, kgimg.NodeStatementCode); c != "" {
@@ -29,7 +28,7 @@ const pathLabelChars = 100
 // start of its description (at most pathLabelChars characters, white space
 // collapsed, a cut marked with …), or the framework root's name.
 func placeLabel(img *kgimg.Image, n uint32) string {
-	if img.NodeKind(n) == kgfb.NodeKindFramework {
+	if img.NodeKind(n) == kgimg.FrameworkNode {
 		return img.NodeString(n, kgimg.NodeName)
 	}
 	d := strings.Join(strings.Fields(img.NodeString(n, kgimg.NodeDescription)), " ")
@@ -50,7 +49,7 @@ func hierarchyPath(img *kgimg.Image, n uint32, depth int) []string {
 
 // labelledPath is hierarchyPath with another label for each node.
 func labelledPath(img *kgimg.Image, n uint32, depth int, nodeLabel func(*kgimg.Image, uint32) string) []string {
-	up := img.Adjacency(kgfb.RelLabelHasChild, kgfb.DirectionIn)
+	up := img.Adjacency(kgimg.HasChild, kgimg.In)
 	path := []string{nodeLabel(img, n)}
 	seen := map[uint32]bool{n: true}
 	for d := 0; d < depth; d++ {
@@ -155,7 +154,7 @@ type ComponentContextResult struct {
 // componentContext builds both component results at once.
 func componentContext(p *catalog.Package, n uint32, depth int) *ComponentContextResult {
 	img := p.Img
-	stds, rels := img.Adjacency(kgfb.RelLabelSupports, kgfb.DirectionOut).Row(n)
+	stds, rels := img.Adjacency(kgimg.Supports, kgimg.Out).Row(n)
 	out := &ComponentContextResult{
 		ComponentResult: ComponentResult{Node: componentNode(img, n), Package: packageRef(p), SourceMetadata: sourceMetadata(p),
 			Placements: make([]Placement, 0, stds.Len())},
@@ -205,11 +204,11 @@ func componentsForStandard(p *catalog.Package, std uint32) *StandardComponentsRe
 	ref := func(kind, id string) string {
 		return resourceRef{kind: kind, frameworkID: p.FrameworkID(), snapshotID: p.SnapshotID(), id: id}.String()
 	}
-	lcs, rels := img.Adjacency(kgfb.RelLabelSupports, kgfb.DirectionIn).Row(std)
+	lcs, rels := img.Adjacency(kgimg.Supports, kgimg.In).Row(std)
 	comps := make([]StandardComponent, 0, lcs.Len())
 	for i := 0; i < lcs.Len(); i++ {
 		lc := lcs.At(i)
-		all, allRels := img.Adjacency(kgfb.RelLabelSupports, kgfb.DirectionOut).Row(lc)
+		all, allRels := img.Adjacency(kgimg.Supports, kgimg.Out).Row(lc)
 		sup := make([]SupportedStandard, 0, all.Len())
 		for j := 0; j < all.Len(); j++ {
 			sup = append(sup, supportedSummary(p, all.At(j), allRels.At(j)))
@@ -288,7 +287,7 @@ func (s *Service) fitComponent(r ComponentRequest, withContext bool) (*Component
 		return nil, err
 	}
 	n, ok := p.Img.NodeByID(r.NodeID)
-	if !ok || p.Img.NodeKind(n) != kgfb.NodeKindComponent {
+	if !ok || p.Img.NodeKind(n) != kgimg.ComponentNode {
 		return nil, kgerr.New(kgerr.LearningComponentNotFound, "no learning component with node ID %s in %s", r.NodeID, p.SnapshotID()).
 			WithHint("search_learning_components finds components; standards are read with get_standard")
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/kgimg"
-	"github.com/kgc-project/kgc/schema/kgfb"
 )
 
 // Learning-component search modes (docs/reference/tools.md#search_learning_components).
@@ -185,7 +184,7 @@ func (s *Service) searchComponents(_ context.Context, r ComponentSearchRequest) 
 // matches: one hit per component, carrying every matched standard.
 func supportedCodeHits(p *catalog.Package, q string, prefix bool) []*searchHit {
 	img := p.Img
-	in := img.Adjacency(kgfb.RelLabelSupports, kgfb.DirectionIn)
+	in := img.Adjacency(kgimg.Supports, kgimg.In)
 	byComponent := map[uint32]*searchHit{}
 	var hits []*searchHit
 	for _, std := range codeMatches(p, q, prefix) {
@@ -257,7 +256,7 @@ func componentHit(h *searchHit, mode string, queryTerms int) ComponentHit {
 				SourceValue: img.NodeString(std, kgimg.NodeStatementCode)})
 		}
 	}
-	stds, rels := img.Adjacency(kgfb.RelLabelSupports, kgfb.DirectionOut).Row(n)
+	stds, rels := img.Adjacency(kgimg.Supports, kgimg.Out).Row(n)
 	supported := make([]SupportedStandard, 0, stds.Len())
 	for i := 0; i < stds.Len(); i++ {
 		supported = append(supported, supportedSummary(p, stds.At(i), rels.At(i)))

@@ -7,7 +7,6 @@ import (
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/kgimg"
-	"github.com/kgc-project/kgc/schema/kgfb"
 )
 
 // Selector names one standard exactly (docs/reference/tools.md#get_standard), discriminated by
@@ -71,7 +70,7 @@ func resolveStandard(p *catalog.Package, sel Selector) (uint32, error) {
 	}
 	var items []uint32
 	for _, n := range hits {
-		if img.NodeKind(n) == kgfb.NodeKindItem {
+		if img.NodeKind(n) == kgimg.ItemNode {
 			items = append(items, n)
 		}
 	}
@@ -135,7 +134,7 @@ type Location struct {
 }
 
 func locationOf(img *kgimg.Image, n uint32) Location {
-	parents, _ := img.Adjacency(kgfb.RelLabelHasChild, kgfb.DirectionIn).Row(n)
+	parents, _ := img.Adjacency(kgimg.HasChild, kgimg.In).Row(n)
 	return Location{HierarchyPath: labelledPath(img, n, placementDepth, placeLabel), ParentCount: parents.Len()}
 }
 
@@ -278,7 +277,7 @@ func (s *Service) recordDoc(ref resourceRef, p *catalog.Package) (*document, err
 	switch ref.kind {
 	case "standard", "standard_provenance", "standard_learning_components":
 		n, ok := img.NodeByID(ref.id)
-		if !ok || img.NodeKind(n) != kgfb.NodeKindItem {
+		if !ok || img.NodeKind(n) != kgimg.ItemNode {
 			return nil, kgerr.New(kgerr.StandardNotFound, "no standard with node ID %s in %s", ref.id, p.SnapshotID())
 		}
 		switch ref.kind {
@@ -303,7 +302,7 @@ func (s *Service) recordDoc(ref resourceRef, p *catalog.Package) (*document, err
 		}
 	case "learning_component", "learning_component_provenance":
 		n, ok := img.NodeByID(ref.id)
-		if !ok || img.NodeKind(n) != kgfb.NodeKindComponent {
+		if !ok || img.NodeKind(n) != kgimg.ComponentNode {
 			return nil, notFound("no learning component with node ID %s in %s", ref.id, p.SnapshotID()).
 				WithHint("search_learning_components finds components; a standard's are listed by get_learning_components_for_standard")
 		}

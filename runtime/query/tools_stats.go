@@ -8,7 +8,6 @@ import (
 
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgimg"
-	"github.com/kgc-project/kgc/schema/kgfb"
 )
 
 // ValueCount counts one value (nil: the records without one).
@@ -153,14 +152,14 @@ func statistics(p *catalog.Package) Statistics {
 	parentDist := map[int]int{}
 	maxParents, multi := 0, 0
 	multiTypes, multiParentTypes, multiNoType := counter{}, counter{}, 0
-	up := img.Adjacency(kgfb.RelLabelHasChild, kgfb.DirectionIn)
+	up := img.Adjacency(kgimg.HasChild, kgimg.In)
 	for n := 0; n < img.NodeCount(); n++ {
 		o := uint32(n)
 		switch img.NodeKind(o) {
-		case kgfb.NodeKindFramework:
+		case kgimg.FrameworkNode:
 			frameworks++
 			continue
-		case kgfb.NodeKindComponent:
+		case kgimg.ComponentNode:
 			continue
 		}
 		items++
@@ -218,7 +217,7 @@ func statistics(p *catalog.Package) Statistics {
 	hierarchy, unresolved := 0, 0
 	for r := 0; r < img.RelationshipCount(); r++ {
 		o := uint32(r)
-		if img.RelLabel(o) != kgfb.RelLabelHasChild {
+		if img.RelLabel(o) != kgimg.HasChild {
 			continue
 		}
 		hierarchy++
@@ -231,7 +230,7 @@ func statistics(p *catalog.Package) Statistics {
 	}
 	standardsNodes := 0
 	for n := 0; n < img.NodeCount(); n++ {
-		if img.NodeKind(uint32(n)) != kgfb.NodeKindComponent {
+		if img.NodeKind(uint32(n)) != kgimg.ComponentNode {
 			standardsNodes++
 		}
 	}
@@ -269,7 +268,7 @@ func parentTypes(img *kgimg.Image, up kgimg.Adjacency, n uint32) string {
 	var types []string
 	for i := 0; i < parents.Len(); i++ {
 		t := "(framework root)"
-		if m := parents.At(i); img.NodeKind(m) != kgfb.NodeKindFramework {
+		if m := parents.At(i); img.NodeKind(m) != kgimg.FrameworkNode {
 			if t = img.NodeString(m, kgimg.NodeStatementType); t == "" {
 				t = "(none)"
 			}
@@ -284,7 +283,7 @@ func parentTypes(img *kgimg.Image, up kgimg.Adjacency, n uint32) string {
 
 // bfsAll returns the minimum hasChild depth of every node reachable from root.
 func bfsAll(img *kgimg.Image, root uint32) (map[uint32]int, []uint32, bool) {
-	return bfsDepths(img, img.Adjacency(kgfb.RelLabelHasChild, kgfb.DirectionOut), root)
+	return bfsDepths(img, img.Adjacency(kgimg.HasChild, kgimg.Out), root)
 }
 
 func bfsDepths(img *kgimg.Image, adj kgimg.Adjacency, root uint32) (map[uint32]int, []uint32, bool) {
@@ -294,8 +293,8 @@ func bfsDepths(img *kgimg.Image, adj kgimg.Adjacency, root uint32) (map[uint32]i
 
 func componentStatistics(p *catalog.Package) ComponentStatistics {
 	img := p.Img
-	down := img.Adjacency(kgfb.RelLabelSupports, kgfb.DirectionOut)
-	up := img.Adjacency(kgfb.RelLabelSupports, kgfb.DirectionIn)
+	down := img.Adjacency(kgimg.Supports, kgimg.Out)
+	up := img.Adjacency(kgimg.Supports, kgimg.In)
 	comps, supports, multi := 0, 0, 0
 	minC, maxC := math.Inf(1), math.Inf(-1)
 	span := map[int]int{}
@@ -303,7 +302,7 @@ func componentStatistics(p *catalog.Package) ComponentStatistics {
 	tags := map[string]bool{}
 	for n := 0; n < img.NodeCount(); n++ {
 		o := uint32(n)
-		if img.NodeKind(o) != kgfb.NodeKindComponent {
+		if img.NodeKind(o) != kgimg.ComponentNode {
 			continue
 		}
 		comps++
@@ -338,7 +337,7 @@ func componentStatistics(p *catalog.Package) ComponentStatistics {
 	perStandard := map[int]int{}
 	for n := 0; n < img.NodeCount(); n++ {
 		o := uint32(n)
-		if img.NodeKind(o) != kgfb.NodeKindItem || !supportedTypes[img.NodeString(o, kgimg.NodeStatementType)] {
+		if img.NodeKind(o) != kgimg.ItemNode || !supportedTypes[img.NodeString(o, kgimg.NodeStatementType)] {
 			continue
 		}
 		d := up.Degree(o)

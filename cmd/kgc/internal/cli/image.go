@@ -11,7 +11,6 @@ import (
 
 	"github.com/kgc-project/kgc/runtime/kgimg"
 	"github.com/kgc-project/kgc/schema/ids"
-	"github.com/kgc-project/kgc/schema/kgfb"
 )
 
 // inspectReport is what kgc inspect prints.
@@ -46,23 +45,21 @@ func inspect(img *kgimg.Image) inspectReport {
 	id := img.Identity()
 	r := inspectReport{
 		Path: img.Path(), Sha256: fileSHA(img), Bytes: img.Size(), FormatVersion: img.Header().Version,
-		FrameworkID: string(id.FrameworkId()), SnapshotID: string(id.SnapshotId()), GraphPackageID: string(id.GraphPackageId()),
-		ProfileID: string(id.ProfileId()), ProfileVersion: string(id.ProfileVersion()), ProfileSha256: string(id.ProfileSha256()),
-		ManifestSha256: string(id.ManifestSha256()), PromptConfig: string(id.PromptConfigSha256()), Compiler: string(id.Compiler()),
+		FrameworkID: id.FrameworkID, SnapshotID: id.SnapshotID, GraphPackageID: id.GraphPackageID,
+		ProfileID: id.ProfileID, ProfileVersion: id.ProfileVersion, ProfileSha256: id.ProfileSha256,
+		ManifestSha256: id.ManifestSha256, PromptConfig: id.PromptConfigSha256, Compiler: id.Compiler,
 		Nodes: map[string]int{}, Relationships: map[string]int{}, FacetValues: len(img.Facets()), Sections: img.Sections(),
 	}
 	for n := 0; n < img.NodeCount(); n++ {
-		r.Nodes[kgfb.EnumNamesNodeKind[img.NodeKind(uint32(n))]]++
+		r.Nodes[img.NodeKind(uint32(n)).String()]++
 	}
 	for e := 0; e < img.RelationshipCount(); e++ {
-		r.Relationships[kgfb.EnumNamesRelLabel[img.RelLabel(uint32(e))]]++
+		r.Relationships[img.RelLabel(uint32(e)).String()]++
 		if _, _, ok := img.Provenance(uint32(e)); ok {
 			r.ProvenanceCount++
 		}
 	}
-	var a kgfb.Artifact
-	for i := 0; i < img.Root().ArtifactsLength(); i++ {
-		img.Root().Artifacts(&a, i)
+	for a := range img.Artifacts() {
 		r.Artifacts++
 		if a.Embedded() {
 			r.EmbeddedArtifact++
