@@ -87,8 +87,8 @@ renderers:
 # without the detector in a child process, so -race instrumented only the
 # test's client side (68 s of the race pass for nothing); the server's code is
 # raced in process by runtime/mcpserver and cmd/kgmcp/internal/serve.
-# Tests that need the optional real corpus (checked out beside the repository,
-# at ../shared/corpus) skip without it, and go test shows a skip
+# Tests that need the optional real corpus (internal/corpus: $$KGC_CORPUS, else
+# checked out beside the repository) skip without it, and go test shows a skip
 # only under -v: each such test appends a line to $$KGC_SKIP_LOG
 # (internal/imgtest.Corpus), printed at the end, pass or fail.
 SKIP_LOG = build/skipped-tests.txt
@@ -105,8 +105,7 @@ announce:
 
 # skipped prints what make test skipped for want of the corpus.
 skipped:
-	@if [ -s $(SKIP_LOG) ]; then cat $(SKIP_LOG); fi
-	@if [ ! -d ../shared/corpus ]; then echo "WARNING: ../shared/corpus is absent: the tests listed above, which need it, were skipped"; fi
+	@if [ -s $(SKIP_LOG) ]; then cat $(SKIP_LOG); echo "WARNING: the real corpus is absent: the tests listed above, which need it, were skipped"; fi
 
 ADDR ?= 127.0.0.1:8000
 # The main job: build the shipped images, then serve them over Streamable HTTP

@@ -11,7 +11,7 @@
 // A step that fails is reported (and the command exits 1 at the end) but does
 // not stop the others; a harness fails when a row does not measure what it
 // claims (a "25-hit" search that does not return 25 hits). Run it from the
-// repository root; -corpus points at the corpus (../shared/corpus by default).
+// repository root; -corpus points at the corpus (internal/corpus: $KGC_CORPUS, else beside the module).
 package main
 
 import (
@@ -24,6 +24,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/kgc-project/kgc/internal/corpus"
 )
 
 // step is one command of the README, under the heading it feeds.
@@ -77,7 +79,7 @@ func steps(corpus, big, clones string) []step {
 }
 
 func main() {
-	corpus := flag.String("corpus", "../shared/corpus", "corpus root")
+	corpus := flag.String("corpus", corpus.Dir(), "corpus root (default: $KGC_CORPUS, else beside the module)")
 	only := flag.String("only", "", "run only the steps whose name matches this regular expression")
 	large := flag.Bool("large", false, "also the steps that need the 10,000-image catalog and the million-standard image (built under -big and -clones when missing)")
 	big := flag.String("big", "/tmp/kgc-bench-big", "where the million-standard package and image are built (-large)")

@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/kgc-project/kgc/internal/corpus"
 )
 
 // TestScriptIsWellFormed checks the script without a server: unique IDs,
@@ -52,7 +54,7 @@ func TestReplay(t *testing.T) {
 	if testing.Short() {
 		t.Skip("SKIP: -short: the replay builds kgc, kgmcp and four corpus images")
 	}
-	rep, err := run("../shared/corpus", nil)
+	rep, err := run(corpus.Dir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@
 // after reading the tool list, working only from the text content blocks of
 // each result, as Claude Desktop does (it never reads structuredContent).
 //
-//	go run ./bench/askbench [-corpus ../shared/corpus] [-json] [-show] [-kgmcp-flags '--text-format json']
+//	go run ./bench/askbench [-corpus DIR] [-json] [-show] [-kgmcp-flags '--text-format json']
 //
 // It builds kgc and kgmcp, compiles the four packages into images, starts
 // kgmcp over stdio and initializes as a host does (protocol 2025-06-18), then
@@ -27,10 +27,12 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/kgc-project/kgc/internal/corpus"
 )
 
 func main() {
-	corpus := flag.String("corpus", "../shared/corpus", "corpus root (relative paths are taken from the module root)")
+	corpus := flag.String("corpus", corpus.Dir(), "corpus root (relative paths are taken from the module root) (default: $KGC_CORPUS, else beside the module)")
 	asJSON := flag.Bool("json", false, "print the report as JSON")
 	show := flag.Bool("show", false, "also print every call's arguments and the text the model reads")
 	kgmcpFlags := flag.String("kgmcp-flags", "", "extra kgmcp flags (space-separated), e.g. --text-format json")

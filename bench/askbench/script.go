@@ -6,7 +6,7 @@ import (
 )
 
 // The four complete corpus packages the script is written against
-// (../shared/corpus/derived/graph_packages/<framework>/<snapshot>).
+// (<corpus>/derived/graph_packages/<framework>/<snapshot>, the corpus located by internal/corpus).
 const (
 	ghanaFW    = "ghana-nacca-primary-mathematics-basic-4-6"
 	ghanaSnap  = ghanaFW + "@2019+43d21a2cb010"

@@ -1,7 +1,7 @@
 // Command mcpbench measures kgmcp as a host sees it: the real binary, spawned
 // over stdio, driven by the Go SDK client.
 //
-//	go run ./bench/mcpbench [-corpus ../shared/corpus] [-spawns 30] [-calls 300]
+//	go run ./bench/mcpbench [-corpus DIR] [-spawns 30] [-calls 300]
 //
 // It builds bin/kgc and bin/kgmcp into a temp dir, compiles the shipped packages
 // and every complete corpus package into images, then reports
@@ -31,12 +31,13 @@ import (
 	"time"
 
 	"github.com/kgc-project/kgc/bench/internal/benchbin"
+	"github.com/kgc-project/kgc/internal/corpus"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func main() {
-	corpus := flag.String("corpus", "../shared/corpus", "corpus root (its derived packages are added when present)")
+	corpus := flag.String("corpus", corpus.Dir(), "corpus root (its derived packages are added when present) (default: $KGC_CORPUS, else beside the module)")
 	spawns := flag.Int("spawns", 30, "start-ups measured")
 	calls := flag.Int("calls", 300, "calls measured per tool request")
 	flag.Parse()

@@ -17,7 +17,7 @@
 // 400; "" leaves each at its default). A row that claims 25 hits fails the
 // run unless the answer carries 25.
 //
-//	go run ./bench/rawbench [-corpus ../shared/corpus] [-calls 200]
+//	go run ./bench/rawbench [-corpus DIR] [-calls 200]
 //	go run ./bench/rawbench -image big.kgimg [-calls 50]
 //
 // With -image, only kgmcp is measured, serving that one image (e.g. the
@@ -44,10 +44,11 @@ import (
 
 	"github.com/kgc-project/kgc/bench/internal/baseline"
 	"github.com/kgc-project/kgc/bench/internal/benchbin"
+	"github.com/kgc-project/kgc/internal/corpus"
 )
 
 func main() {
-	corpus := flag.String("corpus", "../shared/corpus", "corpus root")
+	corpus := flag.String("corpus", corpus.Dir(), "corpus root (default: $KGC_CORPUS, else beside the module)")
 	calls := flag.Int("calls", 200, "calls measured per request and side")
 	image := flag.String("image", "", "measure kgmcp alone serving this image")
 	gogc := flag.String("gogc", "400", "GOGC for both Go servers (kgmcp and the constant server); empty: each its default")

@@ -21,7 +21,7 @@ var update = flag.Bool("update", false, "rewrite the responses of the golden tra
 // file holds one request line exactly as a client sends it to kgmcp over
 // stdio, and the exact response line kgmcp sent back. The samples' transcripts
 // run over the shipped packages, the corpus's over the complete packages of
-// ../shared/corpus. Any byte of difference fails; -update rewrites the
+// the optional real corpus (internal/corpus). Any byte of difference fails; -update rewrites the
 // responses (a new scenario is a file holding only its request):
 //
 //	go test ./cmd/kgmcp -run Transcripts -update

@@ -14,6 +14,7 @@ import (
 
 	"github.com/kgc-project/kgc/compiler/gate"
 	"github.com/kgc-project/kgc/compiler/kgimgwrite"
+	"github.com/kgc-project/kgc/internal/corpus"
 	"github.com/kgc-project/kgc/internal/pkggen"
 	"github.com/kgc-project/kgc/internal/pkgtest"
 	"github.com/kgc-project/kgc/runtime/catalog"
@@ -135,12 +136,13 @@ func RepoRoot(t testing.TB) string {
 	}
 }
 
-// Corpus returns ../shared/corpus, or skips with a visible message. go test
+// Corpus returns the optional real corpus (internal/corpus: $KGC_CORPUS, else
+// beside the module), or skips with a visible message. go test
 // shows a skip only under -v, so a skip is also appended, one line per test,
 // to the file named by KGC_SKIP_LOG, which `make test` prints at its end.
 func Corpus(t testing.TB) string {
 	t.Helper()
-	dir := filepath.Join(RepoRoot(t), "..", "shared", "corpus")
+	dir := corpus.Dir()
 	if _, err := os.Stat(dir); err != nil {
 		logSkip(t.Name())
 		t.Skipf("SKIP: this test needs the real corpus at %s (absent: %v)", dir, err)
@@ -161,7 +163,7 @@ func logSkip(name string) {
 		return
 	}
 	defer f.Close()
-	fmt.Fprintf(f, "SKIP %s (%s): needs ../shared/corpus, which is absent\n", name, filepath.Base(wd))
+	fmt.Fprintf(f, "SKIP %s (%s): needs the real corpus (%s, or set %s), which is absent\n", name, filepath.Base(wd), corpus.Dir(), corpus.Env)
 }
 
 // CorpusPackages returns the complete corpus packages with their profile and

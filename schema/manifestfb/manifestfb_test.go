@@ -8,6 +8,7 @@ import (
 
 	flatbuffers "github.com/google/flatbuffers/go"
 
+	"github.com/kgc-project/kgc/internal/corpus"
 	"github.com/kgc-project/kgc/schema/internal/fbkit/fbtest"
 	"github.com/kgc-project/kgc/schema/kgfb"
 	"github.com/kgc-project/kgc/schema/manifest"
@@ -21,14 +22,14 @@ func manifests(t *testing.T) map[string]*manifest.Manifest {
 	if len(paths) == 0 {
 		t.Fatal("no shipped manifests found")
 	}
-	corpus, _ := filepath.Glob("../../../shared/corpus/*/*/*/" + manifest.FileName)
-	derived, _ := filepath.Glob("../../../shared/corpus/derived/*/*/*/" + manifest.FileName)
-	corpus = append(corpus, derived...)
-	if len(corpus) == 0 {
-		t.Log("SKIP (part): the corpus manifests at ../shared/corpus are absent; only the shipped ones are checked")
+	corpusFiles, _ := filepath.Glob(filepath.Join(corpus.Dir(), "*/*/*", manifest.FileName))
+	derived, _ := filepath.Glob(filepath.Join(corpus.Dir(), "derived/*/*/*", manifest.FileName))
+	corpusFiles = append(corpusFiles, derived...)
+	if len(corpusFiles) == 0 {
+		t.Log("SKIP (part): the corpusFiles manifests (internal/corpusFiles) are absent; only the shipped ones are checked")
 	}
 	out := map[string]*manifest.Manifest{}
-	for _, path := range append(paths, corpus...) {
+	for _, path := range append(paths, corpusFiles...) {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/kgc-project/kgc/internal/corpus"
 	"github.com/kgc-project/kgc/schema/finding"
 )
 
@@ -61,7 +62,7 @@ func TestShippedProfilesAreValid(t *testing.T) {
 // TestCorpusProfilesAreValid decodes the 12 real profiles (Python-flavoured
 // regexes with lookahead included).
 func TestCorpusProfilesAreValid(t *testing.T) {
-	dir := "../../../shared/corpus/profiles"
+	dir := filepath.Join(corpus.Dir(), "profiles")
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("SKIP: needs the real corpus at %s", dir)
 	}

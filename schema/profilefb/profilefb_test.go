@@ -9,6 +9,7 @@ import (
 
 	flatbuffers "github.com/google/flatbuffers/go"
 
+	"github.com/kgc-project/kgc/internal/corpus"
 	"github.com/kgc-project/kgc/internal/textnorm"
 	"github.com/kgc-project/kgc/schema/internal/fbkit/fbtest"
 	"github.com/kgc-project/kgc/schema/kgfb"
@@ -23,12 +24,12 @@ func profiles(t *testing.T) map[string]*profile.Profile {
 	if len(paths) == 0 {
 		t.Fatal("no shipped profiles found")
 	}
-	corpus, _ := filepath.Glob("../../../shared/corpus/profiles/*/*/profile.json")
-	if len(corpus) == 0 {
-		t.Log("SKIP (part): the corpus profiles at ../shared/corpus are absent; only the shipped profiles are checked")
+	corpusFiles, _ := filepath.Glob(filepath.Join(corpus.Dir(), "profiles/*/*/profile.json"))
+	if len(corpusFiles) == 0 {
+		t.Log("SKIP (part): the corpusFiles profiles (internal/corpusFiles) are absent; only the shipped profiles are checked")
 	}
 	out := map[string]*profile.Profile{}
-	for _, path := range append(paths, corpus...) {
+	for _, path := range append(paths, corpusFiles...) {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)

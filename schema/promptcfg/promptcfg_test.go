@@ -7,11 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kgc-project/kgc/internal/corpus"
 	"github.com/kgc-project/kgc/schema/finding"
 )
 
 func TestCorpusPromptConfigs(t *testing.T) {
-	dir := "../../../shared/corpus/prompts/nigeria-nerdc-mathematics-primary-1-3"
+	dir := filepath.Join(corpus.Dir(), "prompts/nigeria-nerdc-mathematics-primary-1-3")
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("SKIP: needs the real corpus at %s", dir)
 	}
