@@ -1,65 +1,49 @@
 package kgimgwrite
 
 import (
-	"encoding/json"
-
 	"github.com/kgc-project/kgc/compiler/gate"
 	"github.com/kgc-project/kgc/internal/canonjson"
 	"github.com/kgc-project/kgc/internal/excerpt"
 	"github.com/kgc-project/kgc/internal/jsonv"
+	"github.com/kgc-project/kgc/schema/lpsummary"
 	"github.com/kgc-project/kgc/schema/manifest"
 )
-
-// Excerpt bounds of the stored progression summary (the learning_progressions
-// resource, docs/reference/resources.md#learning_progressions).
-const (
-	maxWarningExcerpts     = 5
-	maxWarningExcerptChars = 512
-)
-
-const defaultScopeNotice = "Validation covers structural and process integrity only; it does not establish pedagogical correctness."
 
 // progressionSummary derives the public learning-progression summary stored in
 // the image: the counts and coverage of the progression reports, the validation
 // verdict and excerpted warnings, and per-edge warning totals from the stored
-// provenance. Unknown values stay null. Nothing private (candidate text,
+// provenance. Unknown values stay nil. Nothing private (candidate text,
 // rationale, prompts, paths) is copied. It returns nil for a package without
 // progressions.
-func progressionSummary(res *gate.Result) ([]byte, error) {
+func progressionSummary(res *gate.Result) *lpsummary.Summary {
 	if !res.Manifest.Capabilities.HasLearningProgressions {
-		return nil, nil
+		return nil
 	}
 	summary := parsed(res.ProgressionReports[manifest.LPSummary])
 	validation := parsed(res.ProgressionReports[manifest.LPValidation])
 	unresolved := parsed(res.ProgressionReports[manifest.LPUnresolved])
 
-	counts := map[string]any{}
+	out := &lpsummary.Summary{
+		EligibleSfisPerRelationship:       lpsummary.EligibleRows(summary.Get("eligible_sfis_per_relationship")),
+		ExclusionReasonCounts:             lpsummary.ExclusionRows(summary.Get("exclusion_reason_counts")),
+		TotalSfisConsidered:               intOrNil(summary.Get("total_sfis_considered")),
+		TotalSfisEligible:                 intOrNil(summary.Get("total_sfis_eligible")),
+		TotalSfisExcluded:                 intOrNil(summary.Get("total_sfis_excluded")),
+		ValidationPassed:                  boolOrNil(validation.Get("passed")),
+		SemanticValidationPerformed:       boolOrNil(validation.Get("semantic_validation_performed")),
+		PedagogicalCorrectnessEstablished: boolOrNil(validation.Get("pedagogical_correctness_established")),
+		SemanticScopeNotice:               lpsummary.DefaultScopeNotice,
+	}
 	for _, k := range manifest.LPObjectCountKeys {
-		counts[k] = nil
 		for _, src := range []*jsonv.Value{summary, validation} {
-			if n, ok := jsonv.IntOf(src.Get("object_counts").Get(k)); ok {
-				counts[k] = n
+			if n := intOrNil(src.Get("object_counts").Get(k)); n != nil {
+				*out.ObjectCounts.Field(k) = n
 				break
 			}
 		}
 	}
-	out := map[string]any{
-		"objectCounts":                      counts,
-		"eligibleSfisPerRelationship":       eligibleRows(summary.Get("eligible_sfis_per_relationship")),
-		"exclusionReasonCounts":             rawOrNil(summary.Get("exclusion_reason_counts")),
-		"totalSfisConsidered":               intOrNil(summary.Get("total_sfis_considered")),
-		"totalSfisEligible":                 intOrNil(summary.Get("total_sfis_eligible")),
-		"totalSfisExcluded":                 intOrNil(summary.Get("total_sfis_excluded")),
-		"needsReviewClaims":                 counts["needs_review_claims"],
-		"noRelationClaims":                  counts["no_relation_claims"],
-		"unresolvedWarningPairs":            counts["unresolved_warning_pairs"],
-		"validationPassed":                  boolOrNil(validation.Get("passed")),
-		"semanticValidationPerformed":       boolOrNil(validation.Get("semantic_validation_performed")),
-		"pedagogicalCorrectnessEstablished": boolOrNil(validation.Get("pedagogical_correctness_established")),
-		"semanticScopeNotice":               defaultScopeNotice,
-	}
 	if n := validation.Get("semantic_scope_notice"); n != nil && n.Kind == jsonv.String {
-		out["semanticScopeNotice"] = n.Str
+		out.SemanticScopeNotice = n.Str
 	}
 	warnings := validation.Get("warnings")
 	var texts []string
@@ -72,27 +56,20 @@ func progressionSummary(res *gate.Result) ([]byte, error) {
 			}
 		}
 	}
-	excerpts, excerpted, omitted := excerpt.List(texts, maxWarningExcerpts, maxWarningExcerptChars)
-	out["validationWarningCount"] = len(texts)
-	out["validationWarningExcerpts"] = excerpts
-	out["validationWarningsExcerpted"] = excerpted
-	out["validationWarningsOmitted"] = omitted
+	excerpts, excerpted, omitted := excerpt.List(texts, lpsummary.MaxWarningExcerpts, lpsummary.MaxWarningExcerptChars)
+	out.ValidationWarningCount = int64(len(texts))
+	out.ValidationWarningExcerpts, out.ValidationWarningsExcerpted, out.ValidationWarningsOmitted = excerpts, excerpted, int64(omitted)
 
 	// Unresolved claims: how many, and how many distinct standards take part.
-	claims, sfis := unresolvedParticipation(unresolved)
-	out["unresolvedClaimCount"] = claims
-	out["unresolvedSfiCount"] = sfis
+	out.UnresolvedClaimCount, out.UnresolvedSfiCount = unresolvedParticipation(unresolved)
 
-	edgeWarnings, withWarnings := 0, 0
 	for _, rec := range res.Provenance {
 		if n := len(judgmentWarnings(parsed(rec))); n > 0 {
-			edgeWarnings += n
-			withWarnings++
+			out.RelationshipWarningCount += int64(n)
+			out.RelationshipsWithWarningsCount++
 		}
 	}
-	out["relationshipWarningCount"] = edgeWarnings
-	out["relationshipsWithWarningsCount"] = withWarnings
-	return canonjson.Marshal(out)
+	return out
 }
 
 // parsed parses canonical JSON the gate accepted; nil input gives a null value.
@@ -104,48 +81,24 @@ func parsed(b []byte) *jsonv.Value {
 	return v
 }
 
-func eligibleRows(v *jsonv.Value) any {
-	if v == nil || v.Kind != jsonv.Array {
-		return nil
-	}
-	rows := []any{}
-	for _, row := range v.Arr {
-		if row.Kind != jsonv.Array || len(row.Arr) != 2 || row.Arr[0].Kind != jsonv.String {
-			continue
-		}
-		label := row.Arr[0].Str
-		n, ok := jsonv.IntOf(row.Arr[1])
-		if ok && (label == "buildsTowards" || label == "relatesTo") {
-			rows = append(rows, []any{label, n})
-		}
-	}
-	return rows
-}
-
-func rawOrNil(v *jsonv.Value) any {
-	if v == nil || v.Kind == jsonv.Null {
-		return nil
-	}
-	return json.RawMessage(canonjson.Encode(v))
-}
-
-func intOrNil(v *jsonv.Value) any {
+func intOrNil(v *jsonv.Value) *int64 {
 	if n, ok := jsonv.IntOf(v); ok {
-		return n
+		return &n
 	}
 	return nil
 }
 
-func boolOrNil(v *jsonv.Value) any {
+func boolOrNil(v *jsonv.Value) *bool {
 	if v != nil && v.Kind == jsonv.Bool {
-		return v.Bool
+		b := v.Bool
+		return &b
 	}
 	return nil
 }
 
 // unresolvedParticipation counts the unresolved claims and the distinct
 // standards they name; both null without the report.
-func unresolvedParticipation(v *jsonv.Value) (claims, sfis any) {
+func unresolvedParticipation(v *jsonv.Value) (claims, sfis *int64) {
 	list := v.Get("claims")
 	if list == nil || list.Kind != jsonv.Array {
 		return nil, nil
@@ -158,7 +111,8 @@ func unresolvedParticipation(v *jsonv.Value) (claims, sfis any) {
 			}
 		}
 	}
-	return len(list.Arr), len(seen)
+	c, n := int64(len(list.Arr)), int64(len(seen))
+	return &c, &n
 }
 
 // judgmentWarnings returns the warnings of a provenance record's judgment.

@@ -18,6 +18,7 @@ import (
 	"github.com/kgc-project/kgc/runtime/kgimg"
 	"github.com/kgc-project/kgc/schema/ids"
 	"github.com/kgc-project/kgc/schema/kgfb"
+	"github.com/kgc-project/kgc/schema/lpsummaryfb"
 	"github.com/kgc-project/kgc/schema/manifest"
 	"github.com/kgc-project/kgc/schema/manifestfb"
 	"github.com/kgc-project/kgc/schema/profilefb"
@@ -152,13 +153,19 @@ func (w *writer) build(b *flatbuffers.Builder) ([]byte, error) {
 	if w.res.PromptBytes != nil {
 		prompts = b.CreateByteVector(w.res.PromptBytes)
 	}
-	lpSummary, err := progressionSummary(w.res)
-	if err != nil {
-		return nil, fmt.Errorf("kgimgwrite: progression summary: %w", err)
-	}
-	var lpSummaryVec flatbuffers.UOffsetT
+	// The summary in both forms: compiled for this server, canonical JSON for
+	// servers that predate the compiled form.
+	var lpSummaryVec, compiledSummary flatbuffers.UOffsetT
+	lpSummary := progressionSummary(w.res)
 	if lpSummary != nil {
-		lpSummaryVec = b.CreateByteVector(lpSummary)
+		js, err := lpSummary.MarshalJSON()
+		if err != nil {
+			return nil, fmt.Errorf("kgimgwrite: progression summary: %w", err)
+		}
+		lpSummaryVec = b.CreateByteVector(js)
+		if !w.opts.WithoutCompiledForms {
+			compiledSummary = lpsummaryfb.Build(b, lpSummary)
+		}
 	}
 	root := uint32(0)
 	for i, n := range w.res.Nodes {
@@ -196,6 +203,9 @@ func (w *writer) build(b *flatbuffers.Builder) ([]byte, error) {
 	if compiledProfile != 0 {
 		kgfb.ImageAddCompiledProfile(b, compiledProfile)
 		kgfb.ImageAddCompiledManifest(b, compiledManifest)
+	}
+	if compiledSummary != 0 {
+		kgfb.ImageAddCompiledProgressionSummary(b, compiledSummary)
 	}
 	b.FinishWithFileIdentifier(kgfb.ImageEnd(b), []byte(kgimg.FileIdentifier))
 	return b.FinishedBytes(), nil

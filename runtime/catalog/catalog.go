@@ -6,7 +6,6 @@ package catalog
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/schema/lpsummary"
 	"github.com/kgc-project/kgc/schema/manifest"
 )
 
@@ -32,8 +32,8 @@ type Package struct {
 	Manifest *manifest.Manifest
 	profile  packageProfile
 	// Progressions is the stored learning-progression summary (nil when the
-	// package has none), decoded once at start.
-	Progressions map[string]any
+	// package has none), copied out once at start.
+	Progressions *lpsummary.Summary
 	// Path is the image file.
 	Path string
 
@@ -247,12 +247,10 @@ func openPackage(path string) (*Package, error) {
 		img.Close()
 		return nil, err
 	}
-	var lp map[string]any
-	if b := img.ProgressionSummaryJSON(); b != nil {
-		if err := json.Unmarshal(b, &lp); err != nil || lp == nil {
-			img.Close()
-			return nil, fmt.Errorf("%w: the stored progression summary is not a JSON object", kgimg.ErrCorrupt)
-		}
+	lp, err := img.ProgressionSummary()
+	if err != nil {
+		img.Close()
+		return nil, err
 	}
 	if m.Capabilities.HasLearningProgressions != (lp != nil) {
 		img.Close()

@@ -7,6 +7,8 @@ import (
 	flatbuffers "github.com/google/flatbuffers/go"
 
 	"github.com/kgc-project/kgc/schema/kgfb"
+	"github.com/kgc-project/kgc/schema/lpsummary"
+	"github.com/kgc-project/kgc/schema/lpsummaryfb"
 )
 
 func unsafeBytes(s string) []byte {
@@ -212,6 +214,26 @@ func (img *Image) ProfileJSON() []byte { return img.root.ProfileJsonBytes() }
 // PromptConfigJSON returns the exact prompt-config bytes (nil when none).
 func (img *Image) PromptConfigJSON() []byte { return img.root.PromptConfigJsonBytes() }
 
-// ProgressionSummaryJSON returns the stored learning-progression summary
-// (canonical JSON), or nil when the package has no progressions.
-func (img *Image) ProgressionSummaryJSON() []byte { return img.root.ProgressionSummaryBytes() }
+// ProgressionSummary returns the learning-progression summary compiled at
+// build time, copied out of the image; for an image written before the
+// compiled form, its progression_summary JSON decoded. It returns nil, nil
+// when the image has no summary (a package without progressions), and an
+// ErrCorrupt error when the stored summary cannot be read.
+func (img *Image) ProgressionSummary() (*lpsummary.Summary, error) {
+	if c := img.root.CompiledProgressionSummary(nil); c != nil {
+		s, err := lpsummaryfb.Decode(c)
+		if err != nil {
+			return nil, corrupt("compiled_progression_summary", -1, "%v", err)
+		}
+		return s, nil
+	}
+	b := img.root.ProgressionSummaryBytes()
+	if b == nil {
+		return nil, nil
+	}
+	s, err := lpsummary.DecodeJSON(b)
+	if err != nil {
+		return nil, corrupt("progression_summary", -1, "%v", err)
+	}
+	return s, nil
+}

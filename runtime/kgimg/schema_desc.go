@@ -151,6 +151,18 @@ var (
 		scalar("has_official_assessment_guidance", 1), scalar("has_learning_progressions", 1),
 		scalar("has_learning_progression_provenance", 1), table("rights", rightsDesc), str("validation_status"), str("validated_at"), tables("snapshot_relations", relationDesc),
 	}}
+	progressionCountDesc       = &tableDesc{"ProgressionCount", []fieldDesc{str("label"), str("reason"), scalar("count", 8)}}
+	progressionObjectCountDesc = &tableDesc{"ProgressionObjectCount", []fieldDesc{str("key"), scalar("count", 8)}}
+	compiledSummaryDesc        = &tableDesc{"CompiledProgressionSummary", []fieldDesc{
+		tables("object_counts", progressionObjectCountDesc), tables("eligible_sfis_per_relationship", progressionCountDesc),
+		tables("exclusion_reason_counts", progressionCountDesc), scalar("total_sfis_considered", 8),
+		scalar("total_sfis_eligible", 8), scalar("total_sfis_excluded", 8), scalar("validation_passed", 1),
+		scalar("semantic_validation_performed", 1), scalar("pedagogical_correctness_established", 1),
+		str("semantic_scope_notice"), scalar("validation_warning_count", 8), strs("validation_warning_excerpts"),
+		scalar("validation_warnings_excerpted", 1), scalar("validation_warnings_omitted", 8),
+		scalar("unresolved_claim_count", 8), scalar("unresolved_sfi_count", 8), scalar("relationship_warning_count", 8),
+		scalar("relationships_with_warnings_count", 8),
+	}}
 	identityDesc = &tableDesc{"Identity", []fieldDesc{
 		reqStr("framework_id"), reqStr("snapshot_id"), reqStr("graph_package_id"), str("graph_type"),
 		scalar("package_revision", 4), str("profile_id"), str("profile_version"), str("profile_sha256"),
@@ -164,6 +176,7 @@ var (
 		tables("adjacency", adjacencyDesc), tables("facets", facetDesc), table("search", searchDesc),
 		table("provenance", provenanceDesc), tables("artifacts", artifactDesc), vec("progression_summary", 1),
 		table("compiled_profile", compiledDesc), table("compiled_manifest", compiledManifestDesc),
+		table("compiled_progression_summary", compiledSummaryDesc),
 	}}
 )
 
@@ -176,6 +189,7 @@ var allTables = []*tableDesc{
 	searchDesc, provenanceDesc, artifactDesc, gradeMappingDesc, statementTypeDesc, policyDesc, identityDesc, imageDesc,
 	stageMappingDesc, controlledValueDesc, allowedParentDesc, profileTypeDesc, codeTypeDesc, parentRuleDesc, anomalyDesc,
 	rightsDesc, profileKeyDesc, compiledDesc, frameworkDesc, manifestArtifactDesc, checksumDesc, relationDesc, compiledManifestDesc,
+	progressionCountDesc, progressionObjectCountDesc, compiledSummaryDesc,
 }
 
 // slot returns the field index of name in d (its vtable slot).

@@ -3,8 +3,9 @@ package kgimg
 import (
 	"encoding/binary"
 
-	flatbuffers "github.com/google/flatbuffers/go"
 	"unicode/utf8"
+
+	flatbuffers "github.com/google/flatbuffers/go"
 )
 
 // The Go FlatBuffers runtime has no verifier and panics (or reads garbage) on

@@ -12,6 +12,8 @@ import (
 	"github.com/kgc-project/kgc/internal/jsonv"
 
 	"github.com/kgc-project/kgc/schema/kgfb"
+	"github.com/kgc-project/kgc/schema/lpsummary"
+	"github.com/kgc-project/kgc/schema/lpsummaryfb"
 	"github.com/kgc-project/kgc/schema/manifest"
 	"github.com/kgc-project/kgc/schema/manifestfb"
 	"github.com/kgc-project/kgc/schema/profile"
@@ -360,7 +362,8 @@ func (img *Image) verifyArtifacts() error {
 // every stored JSON document strict JSON), the
 // provenance partition rule for every record, and the compiled profile and
 // manifest being exactly the embedded profile_json and manifest_json (decoded,
-// checked and compiled again). With Open's checks, it refuses
+// checked and compiled again), and the compiled progression summary being
+// exactly the embedded progression_summary. With Open's checks, it refuses
 // every value the gate would refuse that the image can hold.
 func (img *Image) VerifyDeep() error {
 	if cp := img.compiledProfile(); cp != nil {
@@ -379,6 +382,19 @@ func (img *Image) VerifyDeep() error {
 		}
 		if err := manifestfb.Check(cm, m); err != nil {
 			return corrupt("compiled_manifest", -1, "%v", err)
+		}
+	}
+	if c := img.root.CompiledProgressionSummary(nil); c != nil {
+		b := img.root.ProgressionSummaryBytes()
+		if b == nil {
+			return corrupt("progression_summary", -1, "a compiled progression summary without its JSON form")
+		}
+		s, err := lpsummary.DecodeJSON(b)
+		if err != nil {
+			return corrupt("progression_summary", -1, "%v", err)
+		}
+		if err := lpsummaryfb.Check(c, s); err != nil {
+			return corrupt("compiled_progression_summary", -1, "%v", err)
 		}
 	}
 	var raw kgfb.Facet

@@ -20,9 +20,10 @@ import (
 )
 
 // TestCompiledFormsAnswerLikeTheirJSON builds the shipped packages twice,
-// with the compiled profile and manifest and without them (as images written
-// before they existed, whose profile_json and manifest_json the server decodes
-// at open), and requires the same profile and manifest and byte-identical
+// with the compiled profile, manifest and progression summary and without them
+// (as images written before they existed, whose profile_json, manifest_json and
+// progression_summary the server decodes at open), and requires the same
+// profile, manifest and summary and byte-identical
 // answers to requests that resolve names through the profile: grade labels
 // and aliases, statement types, subjects, in other cases and spacing, on both
 // search tools.
@@ -65,6 +66,9 @@ func TestCompiledFormsAnswerLikeTheirJSON(t *testing.T) {
 		}
 		if m, fs := manifest.Decode(p.Img.ManifestJSON()); len(fs) > 0 || !reflect.DeepEqual(p.Manifest, m) || !reflect.DeepEqual(b.Packages[i].Manifest, m) {
 			t.Fatalf("%s: the served manifest is not the embedded one", p.FrameworkID())
+		}
+		if lp := p.Progressions; lp == nil && p.Manifest.Capabilities.HasLearningProgressions || !reflect.DeepEqual(lp, b.Packages[i].Progressions) {
+			t.Fatalf("%s: the compiled progression summary is not the one progression_summary holds", p.FrameworkID())
 		}
 		for _, req := range profileRequests(p) {
 			ra, erra := sa.Call(ctx, req.tool, json.RawMessage(req.args))

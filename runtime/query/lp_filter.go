@@ -246,14 +246,14 @@ func (s *Service) searchStream(p *catalog.Package, f *lpFilter, types []string) 
 	return out
 }
 
-// searchConnectionKind names an edge relative to the selected standards (null
+// searchConnectionKind names an edge relative to the selected standards (""
 // for a buildsTowards edge when none is selected).
-func searchConnectionKind(img *kgimg.Image, r uint32, f *lpFilter) any {
+func searchConnectionKind(img *kgimg.Image, r uint32, f *lpFilter) string {
 	switch {
 	case img.RelLabel(r) == kgimg.RelatesTo:
 		return "related"
 	case f.selected == nil:
-		return nil
+		return ""
 	case f.selected[img.RelTarget(r)]:
 		return "incoming_builds"
 	}

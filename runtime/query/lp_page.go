@@ -30,7 +30,7 @@ func tooLarge(what string) error {
 // lpCandidate is one entry of a collection's candidate stream.
 type lpCandidate struct {
 	rel  uint32
-	kind any // connectionKind, or nil
+	kind string // connectionKind, or "" for none
 }
 
 // lpCollection is a paged progression collection: a deterministic candidate

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/schema/lpsummary"
 	"github.com/kgc-project/kgc/schema/manifest"
 )
 
@@ -43,96 +44,81 @@ func artifactEntries(p *catalog.Package, names ...string) []ArtifactEntry {
 	return out
 }
 
-// lpValue reads one field of the stored progression summary (nil when the
-// package has none or the value is unknown).
-func lpValue(p *catalog.Package, key string) any {
-	if p.Progressions == nil {
-		return nil
-	}
-	return p.Progressions[key]
-}
-
 // ProgressionSummary is the learning_progressions resource
 // (docs/reference/resources.md#learning_progressions): the
 // declared figures, the artifacts, and what the package's stored summary
-// records (its values as stored; nil where it has none).
+// records (nil where it has none, or where the package has no progressions).
 type ProgressionSummary struct {
-	Artifacts                         []ArtifactEntry `json:"artifacts"`
-	BuildsTowardsRelationships        int64           `json:"buildsTowardsRelationships"`
-	EligibleSfisPerRelationship       any             `json:"eligibleSfisPerRelationship"`
-	GeneratedOriginNotice             string          `json:"generatedOriginNotice"`
-	HasLearningProgressionProvenance  bool            `json:"hasLearningProgressionProvenance"`
-	HasLearningProgressions           bool            `json:"hasLearningProgressions"`
-	NeedsReviewClaims                 any             `json:"needsReviewClaims"`
-	NoRelationClaims                  any             `json:"noRelationClaims"`
-	ObjectCounts                      any             `json:"objectCounts"`
-	PedagogicalCorrectnessEstablished *bool           `json:"pedagogicalCorrectnessEstablished"`
-	RelatesToRelationships            int64           `json:"relatesToRelationships"`
-	RelationshipWarningCount          any             `json:"relationshipWarningCount"`
-	RelationshipsWithWarningsCount    any             `json:"relationshipsWithWarningsCount"`
-	SemanticNotice                    string          `json:"semanticNotice"`
-	SemanticScopeNotice               any             `json:"semanticScopeNotice"`
-	SemanticValidationPerformed       *bool           `json:"semanticValidationPerformed"`
-	StructuralScopeNotice             string          `json:"structuralScopeNotice"`
-	TotalSfisConsidered               any             `json:"totalSfisConsidered"`
-	TotalSfisEligible                 any             `json:"totalSfisEligible"`
-	TotalSfisExcluded                 any             `json:"totalSfisExcluded"`
-	UnresolvedWarningPairs            any             `json:"unresolvedWarningPairs"`
-	ValidationPassed                  any             `json:"validationPassed"`
-	ValidationWarningCount            any             `json:"validationWarningCount"`
+	Artifacts                         []ArtifactEntry               `json:"artifacts"`
+	BuildsTowardsRelationships        int64                         `json:"buildsTowardsRelationships"`
+	EligibleSfisPerRelationship       []lpsummary.RelationshipCount `json:"eligibleSfisPerRelationship"`
+	GeneratedOriginNotice             string                        `json:"generatedOriginNotice"`
+	HasLearningProgressionProvenance  bool                          `json:"hasLearningProgressionProvenance"`
+	HasLearningProgressions           bool                          `json:"hasLearningProgressions"`
+	NeedsReviewClaims                 *int64                        `json:"needsReviewClaims"`
+	NoRelationClaims                  *int64                        `json:"noRelationClaims"`
+	ObjectCounts                      lpsummary.ObjectCounts        `json:"objectCounts"`
+	PedagogicalCorrectnessEstablished *bool                         `json:"pedagogicalCorrectnessEstablished"`
+	RelatesToRelationships            int64                         `json:"relatesToRelationships"`
+	RelationshipWarningCount          *int64                        `json:"relationshipWarningCount"`
+	RelationshipsWithWarningsCount    *int64                        `json:"relationshipsWithWarningsCount"`
+	SemanticNotice                    string                        `json:"semanticNotice"`
+	SemanticScopeNotice               *string                       `json:"semanticScopeNotice"`
+	SemanticValidationPerformed       *bool                         `json:"semanticValidationPerformed"`
+	StructuralScopeNotice             string                        `json:"structuralScopeNotice"`
+	TotalSfisConsidered               *int64                        `json:"totalSfisConsidered"`
+	TotalSfisEligible                 *int64                        `json:"totalSfisEligible"`
+	TotalSfisExcluded                 *int64                        `json:"totalSfisExcluded"`
+	UnresolvedWarningPairs            *int64                        `json:"unresolvedWarningPairs"`
+	ValidationPassed                  *bool                         `json:"validationPassed"`
+	ValidationWarningCount            *int64                        `json:"validationWarningCount"`
 }
 
 // progressionSummary is the public learning-progressions resource.
 func progressionSummary(p *catalog.Package) ProgressionSummary {
 	caps, counts := p.Manifest.Capabilities, p.Manifest.Counts
-	objectCounts := lpValue(p, "objectCounts")
-	if objectCounts == nil {
-		m := obj{}
-		for _, k := range manifest.LPObjectCountKeys {
-			m[k] = nil
-		}
-		objectCounts = m
-	}
-	v := func(k string) any { return lpValue(p, k) }
 	out := ProgressionSummary{
 		HasLearningProgressions:          caps.HasLearningProgressions,
 		HasLearningProgressionProvenance: caps.HasLearningProgressionProvenance,
 		BuildsTowardsRelationships:       counts.BuildsTowardsRelationships,
 		RelatesToRelationships:           counts.RelatesToRelationships,
-		ObjectCounts:                     objectCounts,
 		Artifacts:                        artifactEntries(p, lpArtifactNames...),
 		StructuralScopeNotice:            structuralScopeNotice,
 		GeneratedOriginNotice:            generatedOriginNotice,
 		SemanticNotice:                   semanticNotice,
-		EligibleSfisPerRelationship:      v("eligibleSfisPerRelationship"), TotalSfisConsidered: v("totalSfisConsidered"),
-		TotalSfisEligible: v("totalSfisEligible"), TotalSfisExcluded: v("totalSfisExcluded"),
-		NeedsReviewClaims: v("needsReviewClaims"), NoRelationClaims: v("noRelationClaims"),
-		UnresolvedWarningPairs: v("unresolvedWarningPairs"), ValidationWarningCount: v("validationWarningCount"),
-		ValidationPassed: v("validationPassed"), RelationshipWarningCount: v("relationshipWarningCount"),
-		RelationshipsWithWarningsCount: v("relationshipsWithWarningsCount"), SemanticScopeNotice: v("semanticScopeNotice"),
 	}
-	if p.Progressions != nil {
-		// Structural acceptance only: neither is claimed.
-		f := false
-		out.SemanticValidationPerformed, out.PedagogicalCorrectnessEstablished = &f, &f
+	s := p.Progressions
+	if s == nil {
+		return out
 	}
+	out.ObjectCounts = s.ObjectCounts
+	out.EligibleSfisPerRelationship = s.EligibleSfisPerRelationship
+	out.TotalSfisConsidered, out.TotalSfisEligible, out.TotalSfisExcluded = s.TotalSfisConsidered, s.TotalSfisEligible, s.TotalSfisExcluded
+	out.NeedsReviewClaims, out.NoRelationClaims = s.ObjectCounts.NeedsReviewClaims, s.ObjectCounts.NoRelationClaims
+	out.UnresolvedWarningPairs = s.ObjectCounts.UnresolvedWarningPairs
+	out.ValidationWarningCount, out.ValidationPassed = &s.ValidationWarningCount, s.ValidationPassed
+	out.RelationshipWarningCount, out.RelationshipsWithWarningsCount = &s.RelationshipWarningCount, &s.RelationshipsWithWarningsCount
+	out.SemanticScopeNotice = &s.SemanticScopeNotice
+	// Structural acceptance only: neither is claimed.
+	f := false
+	out.SemanticValidationPerformed, out.PedagogicalCorrectnessEstablished = &f, &f
 	return out
 }
 
 // coverageProjection is the CoverageProjection of progression metadata.
 func coverageProjection(p *catalog.Package) CoverageProjection {
-	v := func(k string) any { return lpValue(p, k) }
-	out := CoverageProjection{
-		EligibleSfisPerRelationship: v("eligibleSfisPerRelationship"), ExclusionReasonCounts: v("exclusionReasonCounts"),
-		NeedsReviewClaims: v("needsReviewClaims"), NoRelationClaims: v("noRelationClaims"), SemanticScopeNotice: v("semanticScopeNotice"),
-		TotalSfisConsidered: v("totalSfisConsidered"), TotalSfisEligible: v("totalSfisEligible"), TotalSfisExcluded: v("totalSfisExcluded"),
-		UnresolvedParticipation: v("unresolvedClaimCount"), UnresolvedSfisCounts: v("unresolvedSfiCount"),
-		UnresolvedWarningPairs: v("unresolvedWarningPairs"), ValidationWarningCount: v("validationWarningCount"),
-		ValidationWarningExcerpts: v("validationWarningExcerpts"), ValidationWarningsExcerpted: v("validationWarningsExcerpted"),
-		ValidationWarningsOmitted: v("validationWarningsOmitted"),
+	s := p.Progressions
+	if s == nil {
+		return CoverageProjection{SemanticScopeNotice: structuralScopeNotice}
 	}
-	if out.SemanticScopeNotice == nil {
-		out.SemanticScopeNotice = structuralScopeNotice
+	return CoverageProjection{
+		EligibleSfisPerRelationship: s.EligibleSfisPerRelationship, ExclusionReasonCounts: s.ExclusionReasonCounts,
+		NeedsReviewClaims: s.ObjectCounts.NeedsReviewClaims, NoRelationClaims: s.ObjectCounts.NoRelationClaims,
+		SemanticScopeNotice: s.SemanticScopeNotice,
+		TotalSfisConsidered: s.TotalSfisConsidered, TotalSfisEligible: s.TotalSfisEligible, TotalSfisExcluded: s.TotalSfisExcluded,
+		UnresolvedParticipation: s.UnresolvedClaimCount, UnresolvedSfisCounts: s.UnresolvedSfiCount,
+		UnresolvedWarningPairs: s.ObjectCounts.UnresolvedWarningPairs, ValidationWarningCount: &s.ValidationWarningCount,
+		ValidationWarningExcerpts: s.ValidationWarningExcerpts, ValidationWarningsExcerpted: &s.ValidationWarningsExcerpted,
+		ValidationWarningsOmitted: &s.ValidationWarningsOmitted,
 	}
-	return out
 }

@@ -186,6 +186,11 @@ func (s *Service) standardProgressions(_ context.Context, r StandardProgressions
 
 // connection is a connections[] entry.
 func connection(img *kgimg.Image, c lpCandidate, f *lpFilter) Connection {
-	return Connection{RelationshipID: img.RelString(c.rel, kgimg.RelID), ConnectionKind: c.kind,
+	var kind *string
+	if c.kind != "" {
+		k := c.kind
+		kind = &k
+	}
+	return Connection{RelationshipID: img.RelString(c.rel, kgimg.RelID), ConnectionKind: kind,
 		SourceMatch: f.endpoint(img, img.RelSource(c.rel)), TargetMatch: f.endpoint(img, img.RelTarget(c.rel))}
 }

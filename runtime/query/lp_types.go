@@ -1,5 +1,7 @@
 package query
 
+import "github.com/kgc-project/kgc/schema/lpsummary"
+
 // The result types of the learning-progression tools
 // (docs/reference/tools.md#get_learning_progression and the four after it).
 // Every result is an evidence base (ProgressionEvidence) and the tool's own
@@ -50,23 +52,24 @@ type ArtifactEntry struct {
 }
 
 // CoverageProjection is what the package's progression summary records about
-// coverage (the stored values, nil where the summary has none).
+// coverage (nil where the summary states nothing, or the package has no
+// progressions).
 type CoverageProjection struct {
-	EligibleSfisPerRelationship any `json:"eligibleSfisPerRelationship"`
-	ExclusionReasonCounts       any `json:"exclusionReasonCounts"`
-	NeedsReviewClaims           any `json:"needsReviewClaims"`
-	NoRelationClaims            any `json:"noRelationClaims"`
-	SemanticScopeNotice         any `json:"semanticScopeNotice"`
-	TotalSfisConsidered         any `json:"totalSfisConsidered"`
-	TotalSfisEligible           any `json:"totalSfisEligible"`
-	TotalSfisExcluded           any `json:"totalSfisExcluded"`
-	UnresolvedParticipation     any `json:"unresolvedParticipation"`
-	UnresolvedSfisCounts        any `json:"unresolvedSfisCounts"`
-	UnresolvedWarningPairs      any `json:"unresolvedWarningPairs"`
-	ValidationWarningCount      any `json:"validationWarningCount"`
-	ValidationWarningExcerpts   any `json:"validationWarningExcerpts"`
-	ValidationWarningsExcerpted any `json:"validationWarningsExcerpted"`
-	ValidationWarningsOmitted   any `json:"validationWarningsOmitted"`
+	EligibleSfisPerRelationship []lpsummary.RelationshipCount `json:"eligibleSfisPerRelationship"`
+	ExclusionReasonCounts       []lpsummary.ExclusionCount    `json:"exclusionReasonCounts"`
+	NeedsReviewClaims           *int64                        `json:"needsReviewClaims"`
+	NoRelationClaims            *int64                        `json:"noRelationClaims"`
+	SemanticScopeNotice         string                        `json:"semanticScopeNotice"`
+	TotalSfisConsidered         *int64                        `json:"totalSfisConsidered"`
+	TotalSfisEligible           *int64                        `json:"totalSfisEligible"`
+	TotalSfisExcluded           *int64                        `json:"totalSfisExcluded"`
+	UnresolvedParticipation     *int64                        `json:"unresolvedParticipation"`
+	UnresolvedSfisCounts        *int64                        `json:"unresolvedSfisCounts"`
+	UnresolvedWarningPairs      *int64                        `json:"unresolvedWarningPairs"`
+	ValidationWarningCount      *int64                        `json:"validationWarningCount"`
+	ValidationWarningExcerpts   []string                      `json:"validationWarningExcerpts"`
+	ValidationWarningsExcerpted *bool                         `json:"validationWarningsExcerpted"`
+	ValidationWarningsOmitted   *int64                        `json:"validationWarningsOmitted"`
 }
 
 // ProgressionStandard is a ProgressionStandardSummary: an endpoint standard
@@ -119,7 +122,7 @@ type ProgressionCollection struct {
 
 // Connection is one edge of a collection and how its endpoints matched.
 type Connection struct {
-	ConnectionKind any           `json:"connectionKind"` // incoming_builds, outgoing_builds, related, or nil
+	ConnectionKind *string       `json:"connectionKind" enum:"incoming_builds,outgoing_builds,related"` // nil: a buildsTowards edge when no standard is selected
 	RelationshipID string        `json:"relationshipId"`
 	SourceMatch    EndpointMatch `json:"sourceMatch"`
 	TargetMatch    EndpointMatch `json:"targetMatch"`

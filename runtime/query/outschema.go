@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/kgc-project/kgc/schema/lpsummary"
 )
 
 // OutputSchema returns the JSON Schema (2020-12) of a result type, generated
@@ -13,7 +15,8 @@ import (
 // what it returns: objects with their properties (required unless omitempty,
 // no others allowed), nullability from pointers, nil-able slices and maps,
 // arrays with their items, closed string values (an `enum:"a,b"` tag), and
-// the alternatives of an interface-typed field.
+// the alternatives of an interface-typed field, fixed-length arrays
+// (tupleSchemas).
 // Every named struct is defined once under $defs and referenced, which keeps
 // tools/list compact.
 func OutputSchema(t reflect.Type) map[string]any {
@@ -42,6 +45,15 @@ var schemaAlternatives = map[reflect.Type][]reflect.Type{
 	reflect.TypeFor[EffectiveScope](): {reflect.TypeFor[ExactScope](), reflect.TypeFor[FederatedScope]()},
 }
 
+// tupleSchemas are the result types encoded as fixed-length JSON arrays (by
+// their MarshalJSON), with the schemas of their items in order.
+var tupleSchemas = map[reflect.Type][]map[string]any{
+	reflect.TypeFor[lpsummary.RelationshipCount](): {
+		{"type": "string", "enum": []any{"buildsTowards", "relatesTo"}}, {"type": "integer"},
+	},
+	reflect.TypeFor[lpsummary.ExclusionCount](): {{"type": "string"}, {"type": "string"}, {"type": "integer"}},
+}
+
 type schemaGen struct {
 	defs map[string]any
 }
@@ -51,6 +63,13 @@ var rawMessage = reflect.TypeFor[json.RawMessage]()
 func (g *schemaGen) schema(t reflect.Type) map[string]any {
 	if t == rawMessage {
 		return map[string]any{}
+	}
+	if items, ok := tupleSchemas[t]; ok {
+		prefix := make([]any, len(items))
+		for i, it := range items {
+			prefix[i] = it
+		}
+		return map[string]any{"type": "array", "prefixItems": prefix, "minItems": len(items), "maxItems": len(items)}
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
@@ -134,6 +153,9 @@ func (g *schemaGen) fields(t reflect.Type, props map[string]any, required *[]str
 			enum := []any{}
 			for _, v := range strings.Split(values, ",") {
 				enum = append(enum, v)
+			}
+			if sf.Type.Kind() == reflect.Pointer {
+				enum = append(enum, nil) // a nil pointer encodes as null
 			}
 			props[name] = cloneMap(props[name].(map[string]any))
 			props[name].(map[string]any)["enum"] = enum

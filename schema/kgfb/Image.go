@@ -461,8 +461,21 @@ func (rcv *Image) CompiledManifest(obj *CompiledManifest) *CompiledManifest {
 	return nil
 }
 
+func (rcv *Image) CompiledProgressionSummary(obj *CompiledProgressionSummary) *CompiledProgressionSummary {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(46))
+	if o != 0 {
+		x := rcv._tab.Indirect(o + rcv._tab.Pos)
+		if obj == nil {
+			obj = new(CompiledProgressionSummary)
+		}
+		obj.Init(rcv._tab.Bytes, x)
+		return obj
+	}
+	return nil
+}
+
 func ImageStart(builder *flatbuffers.Builder) {
-	builder.StartObject(21)
+	builder.StartObject(22)
 }
 func ImageAddFormatVersion(builder *flatbuffers.Builder, formatVersion uint32) {
 	builder.PrependUint32Slot(0, formatVersion, 0)
@@ -559,6 +572,9 @@ func ImageAddCompiledProfile(builder *flatbuffers.Builder, compiledProfile flatb
 }
 func ImageAddCompiledManifest(builder *flatbuffers.Builder, compiledManifest flatbuffers.UOffsetT) {
 	builder.PrependUOffsetTSlot(20, flatbuffers.UOffsetT(compiledManifest), 0)
+}
+func ImageAddCompiledProgressionSummary(builder *flatbuffers.Builder, compiledProgressionSummary flatbuffers.UOffsetT) {
+	builder.PrependUOffsetTSlot(21, flatbuffers.UOffsetT(compiledProgressionSummary), 0)
 }
 func ImageEnd(builder *flatbuffers.Builder) flatbuffers.UOffsetT {
 	return builder.EndObject()
