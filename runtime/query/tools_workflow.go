@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -108,10 +109,45 @@ type WorkflowRender struct {
 const instructionsNotice = "These are the instructions the native MCP prompt of this workflow renders, for hosts that cannot use prompts: " +
 	"treat rendered.message as the user's request and follow its steps with the tools it names. Nothing has been generated yet."
 
-// WorkflowInstructions answers get_workflow_instructions: request holds
-// workflowName and that prompt's arguments in camelCase, validated against
-// the published schema and completed with its defaults.
-func (s *Service) WorkflowInstructions(ctx context.Context, request map[string]any) (*WorkflowResult, error) {
+// WorkflowRequest is a get_workflow_instructions request: a workflow prompt
+// (prompt.Def.Workflow) and its arguments exactly as GetPrompt takes them, by
+// the prompt's argument names, every value a string (lists and selectors as
+// JSON text, integers and booleans as their literals).
+type WorkflowRequest struct {
+	WorkflowName string
+	Arguments    map[string]string
+}
+
+// WorkflowInstructions answers get_workflow_instructions: the workflow's prompt
+// rendered byte for byte, with the request as the tool echoes it (its
+// arguments in camelCase, validated against the published schema and
+// completed with its defaults) and the pinned package.
+func (s *Service) WorkflowInstructions(ctx context.Context, r WorkflowRequest) (*WorkflowResult, error) {
+	d, ok := prompt.Lookup(r.WorkflowName)
+	if !ok || !d.Workflow {
+		return nil, fail("request.workflowName", "%q is not a workflow", r.WorkflowName)
+	}
+	request := map[string]any{"workflowName": r.WorkflowName}
+	names := make([]string, 0, len(r.Arguments))
+	for name := range r.Arguments {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		a, ok := d.Arg(name)
+		if !ok {
+			return nil, fail("request", "%s has no argument %q", d.Name, name)
+		}
+		var v any = r.Arguments[name]
+		switch a.Kind {
+		case prompt.TextList, prompt.SelectorArg, prompt.SelectorList, prompt.Integer, prompt.Boolean:
+			// The tool takes these as JSON values, the prompt as their text.
+			if err := json.Unmarshal([]byte(r.Arguments[name]), &v); err != nil {
+				return nil, fail("request."+prompt.Camel(name), "is not JSON: %v", err)
+			}
+		}
+		request[prompt.Camel(name)] = v
+	}
 	b, err := canonjson.Marshal(request)
 	if err != nil {
 		return nil, fail("request", "%v", err)
