@@ -141,6 +141,15 @@ func Seal(payload []byte) []byte {
 // ParseHeader checks the header of file bytes in order: magic, format version,
 // sizes, checksum. It does not look at the payload.
 func ParseHeader(file []byte) (Header, error) {
+	h, err := parseHeaderFields(file)
+	if err != nil {
+		return h, err
+	}
+	return h, checkSum(h, Checksum(file))
+}
+
+// parseHeaderFields runs ParseHeader's checks but the checksum.
+func parseHeaderFields(file []byte) (Header, error) {
 	var h Header
 	if len(file) < len(Magic) || [8]byte(file[:8]) != Magic {
 		return h, ErrNotImage
@@ -170,8 +179,30 @@ func ParseHeader(file []byte) (Header, error) {
 			return h, corrupt("header", sumOffset+8, "reserved bytes are not zero")
 		}
 	}
-	if got := Checksum(file); got != h.Checksum {
-		return h, fmt.Errorf("%w: file XXH3 %016x, header says %016x", ErrChecksum, got, h.Checksum)
-	}
 	return h, nil
 }
+
+// checkSum compares a file's checksum with its header's.
+func checkSum(h Header, got uint64) error {
+	if got != h.Checksum {
+		return fmt.Errorf("%w: file XXH3 %016x, header says %016x", ErrChecksum, got, h.Checksum)
+	}
+	return nil
+}
+
+// checksummer computes Checksum over a file written to it in pieces, in
+// order; the pieces are its own copies (the checksum field is zeroed in them).
+type checksummer struct {
+	h xxh3.Hasher
+	n int
+}
+
+func (c *checksummer) write(b []byte) {
+	if lo, hi := max(sumOffset-c.n, 0), min(sumOffset+8-c.n, len(b)); lo < hi {
+		clear(b[lo:hi])
+	}
+	c.h.Write(b)
+	c.n += len(b)
+}
+
+func (c *checksummer) sum() uint64 { return c.h.Sum64() }

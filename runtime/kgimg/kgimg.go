@@ -96,7 +96,7 @@ func Open(path string) (*Image, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kgimg: open %s: %w", path, err)
 	}
-	img, err := newImage(b)
+	img, err := verifyOpened(f, fi, b)
 	if err != nil {
 		unmap()
 		return nil, fmt.Errorf("kgimg: open %s: %w", path, err)
@@ -105,10 +105,42 @@ func Open(path string) (*Image, error) {
 	return img, nil
 }
 
+// verifyOpened verifies the image f holds and returns it over b, f's
+// mapping. The checksum is read through the descriptor rather than the
+// mapping: on a catalog of small images, faulting every page of a fresh
+// mapping in (or populating it) costs several times the hashing, and this way
+// only the pages the verifier and later requests read are mapped in. The file
+// must then not have changed while it was read (unchanged), so what was
+// hashed is what is mapped.
+func verifyOpened(f *os.File, fi fs.FileInfo, b []byte) (*Image, error) {
+	sum, haveSum, err := fileChecksum(f, int(fi.Size()))
+	if err == nil && haveSum {
+		err = unchanged(f, fi)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return newImage(b, sum, haveSum)
+}
+
+// unchanged reports an error when f's size or modification time differ from
+// fi's (what CheckFile compares later): the file was written while it was
+// being opened.
+func unchanged(f *os.File, fi fs.FileInfo) error {
+	now, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if now.Size() != fi.Size() || !now.ModTime().Equal(fi.ModTime()) {
+		return fmt.Errorf("%w (changed while being opened)", ErrNotImage)
+	}
+	return nil
+}
+
 // OpenBytes verifies an image held in memory (tests, fuzzing). The image
 // aliases b.
 func OpenBytes(b []byte) (*Image, error) {
-	img, err := newImage(b)
+	img, err := newImage(b, 0, false)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +148,9 @@ func OpenBytes(b []byte) (*Image, error) {
 	return img, nil
 }
 
-func newImage(b []byte) (img *Image, err error) {
+// newImage verifies b; sum is its checksum when haveSum (computed as the
+// file was read), else it is computed over b.
+func newImage(b []byte, sum uint64, haveSum bool) (img *Image, err error) {
 	// A file truncated while it is verified faults on the mapping: that is a
 	// refused image, not a crash.
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
@@ -126,7 +160,15 @@ func newImage(b []byte) (img *Image, err error) {
 			img, err = nil, corrupt("payload", -1, "verification panicked: %v", r)
 		}
 	}()
-	h, err := ParseHeader(b)
+	var h Header
+	if haveSum {
+		h, err = parseHeaderFields(b)
+		if err == nil {
+			err = checkSum(h, sum)
+		}
+	} else {
+		h, err = ParseHeader(b)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -1,5 +1,0 @@
-//go:build unix && !linux
-
-package kgimg
-
-const populate = 0
