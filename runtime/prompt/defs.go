@@ -1,4 +1,4 @@
-// Package prompt is the prompt library of the kgfegmcp surface
+// Package prompt is the prompt library of the kgmcp surface
 // (docs/reference/prompts.md): the nine prompts, their arguments and limits, and the rendering of one
 // user message from accepted package facts and the package's optional
 // framework-local guidance overlays (docs/reference/prompt-config-format.md).
@@ -7,6 +7,13 @@
 // tool calls to make, with single-line request templates, and how to label
 // what it writes. It knows nothing of MCP, the catalog or the images: the
 // caller (runtime/query) resolves the packages and hands their facts in.
+//
+// A template is a partial request, as runtime/query's request constructors
+// take one: the fields the workflow sets (a default it wants the host to see
+// included), placeholders such as {nodeId} where the host fills in a value.
+// The request types live above this package, so templates are spelled here
+// as JSON values; runtime/query's TestPromptTemplates answers every template
+// of every prompt through its tool, which holds them to those types.
 package prompt
 
 // Version is the prompt library version every prompt is registered at.
