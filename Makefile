@@ -80,9 +80,11 @@ mcpclients:
 renderers:
 	@./tools/install-renderers.sh || echo "WARNING: rsvg-convert or dot unavailable: the kgc render tests will skip rendering the pictures"
 
-# runtime/mcpserver runs twice: under -race its heavy brute-force checks skip
-# (they are computation the detector slows 5-10x and finds nothing in), and a
-# second pass without -race runs them (see heavy in runtime/mcpserver).
+# runtime/mcpserver, runtime/kgimg, cmd/kgc/internal/cli and tools/refdocs run
+# twice: under -race their heavy checks (brute force, exhaustive mutation,
+# regenerating the reference: single-threaded computation the detector slows
+# 5-10x and finds nothing in) skip, and a second pass without -race runs them
+# (see internal/imgtest.Heavy).
 # cmd/kgmcp runs only in that second pass: its tests drive a kgmcp binary built
 # without the detector in a child process, so -race instrumented only the
 # test's client side (68 s of the race pass for nothing); the server's code is
@@ -95,7 +97,7 @@ SKIP_LOG = build/skipped-tests.txt
 test: announce fmt-check vet staticcheck check-generated mcpclients renderers
 	@mkdir -p build && rm -f $(SKIP_LOG)
 	KGC_SKIP_LOG=$(CURDIR)/$(SKIP_LOG) $(GO) test -race -count=1 $$($(GO) list ./... | grep -v '/cmd/kgmcp$$') || { $(MAKE) -s skipped; exit 1; }
-	KGC_SKIP_LOG=$(CURDIR)/$(SKIP_LOG) $(GO) test -count=1 ./runtime/mcpserver ./cmd/kgmcp || { $(MAKE) -s skipped; exit 1; }
+	KGC_SKIP_LOG=$(CURDIR)/$(SKIP_LOG) $(GO) test -count=1 ./runtime/mcpserver ./runtime/kgimg ./cmd/kgc/internal/cli ./tools/refdocs ./cmd/kgmcp || { $(MAKE) -s skipped; exit 1; }
 	cd deploy/kubernetes && $(GO) vet ./... && $(GO) test -count=1 ./...
 	@$(MAKE) -s skipped
 

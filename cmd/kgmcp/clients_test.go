@@ -172,6 +172,7 @@ func request(fields map[string]any) map[string]any { return map[string]any{"requ
 // client, over stdio and over HTTP; the client validates every structured
 // result against the tool's advertised output schema.
 func TestTypeScriptSDKClient(t *testing.T) {
+	t.Parallel() // each client is a node process of its own, mostly waiting
 	clients := mcpClients(t)
 	dir := shippedImages(t)
 	ind := mathsIndicator(t)
@@ -407,11 +408,13 @@ func inspector(t *testing.T, clients string, args ...string) (string, int) {
 // TestInspectorCLI drives the binary with the MCP inspector's CLI over stdio
 // and HTTP.
 func TestInspectorCLI(t *testing.T) {
+	t.Parallel() // each client is a node process of its own, mostly waiting
 	clients := mcpClients(t)
 	dir := shippedImages(t)
 	url := startHTTP(t, dir).base + "/mcp"
 	for name, target := range map[string][]string{"stdio": {binary, dir}, "http": {url}} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			out, code := inspector(t, clients, append(target, "--method", "tools/list")...)
 			var tools struct {
 				Tools []struct {
@@ -451,6 +454,7 @@ func TestInspectorCLI(t *testing.T) {
 // and throws on a result holding one, so the tools that link their evidence
 // must answer it with their text and structured content only.
 func TestProtocol20250326Client(t *testing.T) {
+	t.Parallel() // each client is a node process of its own, mostly waiting
 	clients := mcpClients(t)
 	dir := shippedImages(t)
 	ind := mathsIndicator(t)

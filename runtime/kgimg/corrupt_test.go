@@ -67,6 +67,8 @@ func mustRefuse(t *testing.T, b []byte, what string) error {
 }
 
 func TestEveryBitFlipIsRefused(t *testing.T) {
+	t.Parallel()
+	imgtest.Heavy(t)
 	data := smallestImage(t)
 	if len(data) > 64<<10 {
 		t.Logf("tiny image is %d bytes", len(data))
@@ -281,6 +283,8 @@ func exercise(img *Image) {
 // its checksum, as a crafted image would: whatever Open accepts must be safe
 // to read through every accessor, the compiled profile and manifest included.
 func TestResealedMutationsNeverFault(t *testing.T) {
+	t.Parallel()
+	imgtest.Heavy(t)
 	data := tinyImage(t)
 	rng := rand.New(rand.NewSource(1))
 	opened := 0

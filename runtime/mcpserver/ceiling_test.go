@@ -6,6 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/internal/pkggen"
 	"github.com/kgc-project/kgc/runtime/kgimg"
 	"github.com/kgc-project/kgc/runtime/mcpserver"
@@ -101,7 +102,7 @@ func gradeNode(t *testing.T, srv *mcpserver.Server, fw string) (string, string, 
 // the cut pages returns exactly the hits, in the order, of small pages.
 func TestSearchPagesAreCutToTheCeiling(t *testing.T) {
 	t.Parallel()
-	heavy(t)
+	imgtest.Heavy(t)
 	spec := bigSpec()
 	spec.FrameworkID, spec.Indicators = "kgc-long-fixture", 2
 	spec.Topics = []string{strings.Repeat("counting objects in groups and describing how many there are ", 60)}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -131,6 +132,7 @@ func orNil(s string) any {
 // real corpus and checks every section against the sources.
 func TestCompareCorpus(t *testing.T) {
 	t.Parallel()
+	imgtest.Heavy(t)
 	dir, sources := corpusImages(t)
 	cs, _ := client(t, dir)
 	const ng = "nigeria-nerdc-mathematics-primary-1-3"

@@ -41,7 +41,7 @@ func TestCorpusSurface(t *testing.T) {
 		t.Run(snap, func(t *testing.T) {
 			t.Parallel() // each snapshot is independent; the client session is safe for concurrent calls
 			if p.Img.NodeCount() > 600 {
-				heavy(t) // the largest corpus package (CBSE); the others stay under -race
+				imgtest.Heavy(t) // the largest corpus package (CBSE); the others stay under -race
 			}
 			nodes := sourceNodes(t, sources[snap])
 			route := map[string]any{"frameworkId": fw, "snapshotId": snap}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/runtime/mcpserver"
 )
 
@@ -57,7 +58,7 @@ func readAll(t *testing.T, cs *mcp.ClientSession, uri string, window int) ([]byt
 
 func TestReadEvidenceWindowsRejoinTheResource(t *testing.T) {
 	t.Parallel()
-	heavy(t)
+	imgtest.Heavy(t)
 	cs, srv := client(t, images(t))
 	mathSnap, base := mathsBase(srv)
 	ind := mathIndicator(t, cs)

@@ -287,7 +287,7 @@ func indicatorIDs(spec pkggen.Spec) []string {
 // sample and on a path-rich lattice, every origin, both directions.
 func TestTraversalAndPathsAgreeWithBruteForce(t *testing.T) {
 	t.Parallel()
-	heavy(t)
+	imgtest.Heavy(t)
 	lat := graphSpec("lattice", 16, lattice(16), "")
 	cs, rels := graphFixture(t, lat)
 	for _, fw := range []string{maths, lat.FrameworkID} {
@@ -330,7 +330,7 @@ func TestTraversalAndPathsAgreeWithBruteForce(t *testing.T) {
 // DAGs (path explosion, work and queue limits, the size ceiling).
 func TestAdversarialGraphsStopAtTheirBudgets(t *testing.T) {
 	t.Parallel()
-	heavy(t)
+	imgtest.Heavy(t)
 	long := graphSpec("chain", 40, chain(40), "")
 	den := graphSpec("dense", 70, dense(70), "")
 	big := graphSpec("wide", 30, dense(30), strings.Repeat("measurement of length in everyday contexts ", 60))

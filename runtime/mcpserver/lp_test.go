@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/internal/pkggen"
 	"github.com/kgc-project/kgc/internal/pkgtest"
 )
@@ -106,6 +107,7 @@ func idsOf(rels []srcRel, keep func(srcRel) bool) []string {
 
 func TestProgressionCollectionsReturnEveryEdgeOnce(t *testing.T) {
 	t.Parallel()
+	imgtest.Heavy(t)
 	cs, _ := client(t, images(t))
 	rels := sourceRels(t, samplePackageDir(t, maths))
 	for _, label := range []string{"buildsTowards", "relatesTo"} {
@@ -165,6 +167,7 @@ func standardConnections(t *testing.T, cs *mcp.ClientSession, rels []srcRel, std
 // under facet and standard filters against the source files.
 func TestProgressionSearchFiltersAgreeWithBruteForce(t *testing.T) {
 	t.Parallel()
+	imgtest.Heavy(t)
 	cs, _ := client(t, images(t))
 	dir := samplePackageDir(t, maths)
 	rels, nodes := sourceRels(t, dir), sourceNodes(t, dir)

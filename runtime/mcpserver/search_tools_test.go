@@ -5,11 +5,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func TestSearchStandardsTextAgreesWithBruteForce(t *testing.T) {
 	t.Parallel()
+	imgtest.Heavy(t)
 	cs, _ := client(t, images(t))
 	nodes := sourceNodes(t, samplePackageDir(t, maths))
 	for _, q := range []struct{ query, mode, operator string }{

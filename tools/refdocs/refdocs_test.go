@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/runtime/prompt"
 	"github.com/kgc-project/kgc/runtime/query"
 )
@@ -21,6 +22,7 @@ var update = flag.Bool("update", false, "rewrite the generated pages of docs/ref
 // error code changed in the code, or a golden transcript changed, without the
 // pages being regenerated.
 func TestReferenceDocsCurrent(t *testing.T) {
+	imgtest.Heavy(t) // single-threaded computation; make test's race-free pass runs it
 	root, err := repoRoot()
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/internal/pkgtest"
 	"github.com/kgc-project/kgc/schema/finding"
 )
@@ -478,6 +479,7 @@ func moveShardRecord(t *testing.T, f *pkgtest.Fixture, fixIndex bool) {
 // package and checks that kgc validate refuses it with the expected finding code
 // and exit code 1, and writes nothing anywhere.
 func TestMutatedPackagesAreRefused(t *testing.T) {
+	imgtest.Heavy(t) // single-threaded computation; make test's race-free pass runs it
 	for _, m := range mutations() {
 		t.Run(m.name, func(t *testing.T) {
 			f := pkgtest.Sample(t, m.pkg)

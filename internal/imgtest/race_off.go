@@ -1,5 +1,5 @@
 //go:build !race
 
-package mcpserver_test
+package imgtest
 
 const raceDetector = false
