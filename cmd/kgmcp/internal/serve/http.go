@@ -73,6 +73,12 @@ func Handler(srv *mcpserver.Server, allowedOrigins []string, budget int64, log *
 // timeout (503 {"status":"reload_stuck","detail":…}) while problem says one
 // was; nil: no reloads.
 func handler(srv *mcpserver.Server, allowedOrigins []string, budget int64, log *slog.Logger, problem func() string) (http.Handler, error) {
+	return handlerWith(srv, allowedOrigins, budget, log, problem, false)
+}
+
+// handlerWith is handler; sdkOnly leaves every request to the SDK (the
+// direct answers' tests compare the two).
+func handlerWith(srv *mcpserver.Server, allowedOrigins []string, budget int64, log *slog.Logger, problem func() string, sdkOnly bool) (http.Handler, error) {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.MCP() },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: mcpserver.SDKLogger(log)})
 	cop := http.NewCrossOriginProtection()
@@ -82,7 +88,16 @@ func handler(srv *mcpserver.Server, allowedOrigins []string, budget int64, log *
 		}
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", cop.Handler(checkBody(h, budget, log)))
+	var answer func(*http.Request, []byte) http.Handler
+	if !sdkOnly {
+		answer = func(r *http.Request, body []byte) http.Handler {
+			if d, ok := direct(srv, r, body); ok {
+				return serveDirect(srv, d)
+			}
+			return nil
+		}
+	}
+	mux.Handle("/mcp", cop.Handler(checkBody(h, answer, budget, log)))
 	mux.HandleFunc("GET /health", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		select {
@@ -115,9 +130,10 @@ func handler(srv *mcpserver.Server, allowedOrigins []string, budget int64, log *
 
 // checkBody refuses a body over MaxRequestBytes (413) before reading it, and
 // a body that is not acceptable JSON-RPC (checkFrame) with its JSON-RPC
-// error (400); it answers what kgmcp answers itself (screenHTTP) and gives
-// each request its response budget.
-func checkBody(next http.Handler, budget int64, log *slog.Logger) http.Handler {
+// error (400); it answers what kgmcp answers itself (screenHTTP, and the
+// plain requests direct gives a handler for, when direct is not nil) and
+// gives each request its response budget.
+func checkBody(next http.Handler, direct func(*http.Request, []byte) http.Handler, budget int64, log *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			next.ServeHTTP(w, r)
@@ -149,6 +165,10 @@ func checkBody(next http.Handler, budget int64, log *slog.Logger) http.Handler {
 		h := next
 		if s, changed := screenHTTP(body, r.Header.Get("Mcp-Protocol-Version")); changed {
 			h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.serve(w, r, next) })
+		} else if direct != nil {
+			if d := direct(r, body); d != nil {
+				h = d
+			}
 		}
 		if !log.Enabled(r.Context(), slog.LevelDebug) {
 			h.ServeHTTP(w, r)
