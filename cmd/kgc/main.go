@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 
 	"github.com/kgc-project/kgc/cmd/kgc/internal/cli"
@@ -29,5 +30,14 @@ func main() {
 		fmt.Fprintf(os.Stderr, "kgc: stopped by %v\n", s)
 		os.Exit(cli.ExitFailure)
 	}()
+	if path := os.Getenv("KGC_CPUPROFILE"); path != "" {
+		f, err := os.Create(path)
+		if err == nil && pprof.StartCPUProfile(f) == nil {
+			code := cli.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+			pprof.StopCPUProfile()
+			f.Close()
+			os.Exit(code)
+		}
+	}
 	os.Exit(cli.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -65,6 +65,10 @@ type Result struct {
 	Nodes         []*delivery.Node
 	Relationships []*delivery.Relationship
 
+	// ArtifactSizes is the size in bytes of each artifact file whose
+	// checksum the gate verified, by path: what it hashed.
+	ArtifactSizes map[string]int64
+
 	// EntityProvenance maps node IDs to their detailed-provenance entry
 	// (canonical JSON) from entityProvenance and learningComponentProvenance.
 	EntityProvenance map[string][]byte
@@ -121,7 +125,7 @@ func Run(dir string, opts Options) (*Result, error) {
 	if opts.PromptRoot == "" {
 		opts.PromptRoot = opts.ProfileRoot
 	}
-	s := &state{res: &Result{Dir: dir, Findings: finding.List{Keep: opts.MaxFindings}}, opts: opts, dir: filepath.Clean(dir), usable: map[string]bool{}, splitLines: map[string][][32]byte{}}
+	s := &state{res: &Result{Dir: dir, Findings: finding.List{Keep: opts.MaxFindings}, ArtifactSizes: map[string]int64{}}, opts: opts, dir: filepath.Clean(dir), usable: map[string]bool{}, splitLines: map[string][][32]byte{}}
 	if err := s.run(); err != nil {
 		return nil, err
 	}

@@ -31,6 +31,19 @@ func (c *strCol) add(s string) {
 	c.spans = append(c.spans, sp[0], sp[1])
 }
 
+// addUnique adds a value the gate guarantees no other of the column equals
+// (node and relationship IDs): what add stores, without the lookup (a
+// million-entry map of a million-standard package's IDs).
+func (c *strCol) addUnique(s string) {
+	if s == "" {
+		c.spans = append(c.spans, 0, 0)
+		return
+	}
+	lo := uint32(len(c.data))
+	c.data = append(c.data, s...)
+	c.spans = append(c.spans, lo, uint32(len(c.data)))
+}
+
 // addBytes adds a value that is unlikely to repeat (no deduplication).
 func (c *strCol) addBytes(b []byte) {
 	lo := uint32(len(c.data))

@@ -1,7 +1,10 @@
 package kgimgwrite
 
 import (
+	"cmp"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	flatbuffers "github.com/google/flatbuffers/go"
@@ -14,19 +17,32 @@ import (
 	"github.com/kgc-project/kgc/schema/profile"
 )
 
-// orderBy returns the ordinals 0..n-1 that have a key, sorted by (key, ordinal).
+// orderBy returns the ordinals 0..n-1 that have a key, sorted by (key,
+// ordinal). Each key is fetched once and the (key, ordinal) pairs sorted
+// unstably on both (the ordinal breaks ties, so the order is the stable one):
+// a stable sort calling key per comparison was 15% of a million-standard
+// compile.
 func orderBy(n int, key func(i int) (string, bool)) []uint32 {
-	var out []uint32
+	type keyed struct {
+		key string
+		ord uint32
+	}
+	var ks []keyed
 	for i := 0; i < n; i++ {
-		if _, ok := key(i); ok {
-			out = append(out, uint32(i))
+		if k, ok := key(i); ok {
+			ks = append(ks, keyed{k, uint32(i)})
 		}
 	}
-	sort.SliceStable(out, func(a, b int) bool {
-		ka, _ := key(int(out[a]))
-		kb, _ := key(int(out[b]))
-		return ka < kb
+	slices.SortFunc(ks, func(a, b keyed) int {
+		if c := strings.Compare(a.key, b.key); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ord, b.ord)
 	})
+	out := make([]uint32, len(ks))
+	for i, k := range ks {
+		out[i] = k.ord
+	}
 	return out
 }
 

@@ -81,7 +81,7 @@ func (w *writer) buildNodes(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 		}
 		order[i] = uint32(n.Order)
 		present[i] = nodePresent(n)
-		cols[0].add(n.ID)
+		cols[0].addUnique(n.ID)
 		for c := 1; c < len(nodeStringProps); c++ {
 			cols[c].add(n.Str(nodeStringProps[c]))
 		}
@@ -161,7 +161,7 @@ func (w *writer) buildRelationships(b *flatbuffers.Builder) flatbuffers.UOffsetT
 		order[i] = uint32(r.Order)
 		present[i] = relPresent(r)
 		conf[i] = r.Confidence
-		cols[0].add(r.ID)
+		cols[0].addUnique(r.ID)
 		for c := 1; c < len(relStringProps); c++ {
 			cols[c].add(r.Str(relStringProps[c]))
 		}

@@ -53,9 +53,39 @@ var ErrNotValid = errors.New("kgimgwrite: the package did not pass the gate")
 var ErrTooLarge = errors.New("kgimgwrite: the image would exceed the 2 GiB FlatBuffers limit")
 
 // Build compiles a valid gate result into image file bytes. read supplies the
-// artifacts' bytes; each is checked against its manifest checksum again, so a
-// package changed since validation is refused.
+// artifacts' bytes: each artifact the image embeds is read and checked
+// against its manifest checksum again, so bytes changed since validation are
+// refused; one it does not embed is recorded at the size the gate measured
+// (res.ArtifactSizes; read when the result has none).
 func Build(res *gate.Result, read ReadArtifact, opts Options) ([]byte, error) {
+	img, err := BuildImage(res, read, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer img.Release()
+	return append([]byte(nil), img.Bytes...), nil
+}
+
+// Image is a built image held outside the Go heap where the platform allows
+// (see newBuffer): Bytes is the file, valid until Release.
+type Image struct {
+	Bytes   []byte
+	release func()
+}
+
+// Release frees the image's memory; nothing may read Bytes (or anything
+// opened over it) afterwards.
+func (img *Image) Release() {
+	img.Bytes = nil
+	if img.release != nil {
+		img.release()
+		img.release = nil
+	}
+}
+
+// BuildImage is Build without the copy into the Go heap: for a large
+// package, the image's memory is only what it writes (kgc build).
+func BuildImage(res *gate.Result, read ReadArtifact, opts Options) (*Image, error) {
 	if !res.Valid() || res.Manifest == nil || res.Profile == nil {
 		return nil, ErrNotValid
 	}
@@ -67,15 +97,23 @@ func Build(res *gate.Result, read ReadArtifact, opts Options) ([]byte, error) {
 	// grows (each growth held the old and the doubled buffer at once); the
 	// pages it does not write stay untouched. The header then goes into the
 	// free space before the payload instead of a copy of the whole image.
-	b := flatbuffers.NewBuilder(estimate(res))
+	buf, release := newBuffer(estimate(res))
+	b := flatbuffers.NewBuilder(0)
+	b.Bytes = buf
+	b.Reset()
 	payload, err := w.buildBounded(b)
 	if err != nil {
+		release()
 		return nil, err
 	}
 	if file, ok := kgimg.SealInPlace(b.Bytes, int(b.Head())); ok && len(file) == kgimg.HeaderSize+len(payload) {
-		return file, nil
+		// b.Bytes may have grown past the estimate into the heap; then the
+		// mapping is no longer referenced and the release only frees it.
+		return &Image{Bytes: file, release: release}, nil
 	}
-	return kgimg.Seal(payload), nil
+	file := kgimg.Seal(payload) // a copy: payload is in the builder's buffer
+	release()
+	return &Image{Bytes: file}, nil
 }
 
 // estimate is an upper estimate of an image's payload: its strings (which it
@@ -218,14 +256,23 @@ func (w *writer) buildArtifacts(b *flatbuffers.Builder) (flatbuffers.UOffsetT, e
 	offs := make([]flatbuffers.UOffsetT, 0, len(m.Artifacts))
 	for _, a := range m.Artifacts { // sorted by name
 		class, mime := manifest.ExposureOf(a.Name, a.Path)
-		data, err := w.read(a.Path)
-		if err != nil {
-			return 0, fmt.Errorf("kgimgwrite: artifact %s: %w", a.Name, err)
-		}
-		if got := sum(data); got != m.Checksums[a.Path] {
-			return 0, fmt.Errorf("kgimgwrite: artifact %s changed since validation (sha256 %s, manifest %s)", a.Name, got, m.Checksums[a.Path])
-		}
 		embed := manifest.Allows(m.Rights, class)
+		// An artifact the image does not embed is recorded as the gate
+		// measured it (what the image holds of it, the decoded records, is
+		// what the gate validated); one it embeds is read and checked again,
+		// so bytes changed since validation are refused.
+		size, measured := w.res.ArtifactSizes[a.Path]
+		var data []byte
+		if embed || !measured {
+			var err error
+			if data, err = w.read(a.Path); err != nil {
+				return 0, fmt.Errorf("kgimgwrite: artifact %s: %w", a.Name, err)
+			}
+			if got := sum(data); got != m.Checksums[a.Path] {
+				return 0, fmt.Errorf("kgimgwrite: artifact %s changed since validation (sha256 %s, manifest %s)", a.Name, got, m.Checksums[a.Path])
+			}
+			size = int64(len(data))
+		}
 		var bytesOff flatbuffers.UOffsetT
 		if embed && len(data) > 0 {
 			bytesOff = b.CreateByteVector(data)
@@ -235,7 +282,7 @@ func (w *writer) buildArtifacts(b *flatbuffers.Builder) (flatbuffers.UOffsetT, e
 		kgfb.ArtifactAddName(b, name)
 		kgfb.ArtifactAddPath(b, path)
 		kgfb.ArtifactAddSha256(b, sha)
-		kgfb.ArtifactAddSize(b, uint64(len(data)))
+		kgfb.ArtifactAddSize(b, uint64(size))
 		kgfb.ArtifactAddMime(b, mt)
 		kgfb.ArtifactAddExposure(b, kgfb.Exposure(class))
 		kgfb.ArtifactAddEmbedded(b, embed)

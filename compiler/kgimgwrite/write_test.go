@@ -6,10 +6,12 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/kgc-project/kgc/compiler/delivery"
 	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/schema/manifest"
 
 	"github.com/kgc-project/kgc/compiler/kgimgwrite"
 	"github.com/kgc-project/kgc/internal/imgtest"
@@ -111,5 +113,52 @@ func TestPresenceBitsMatchDelivery(t *testing.T) {
 	if kgimg.PTags != uint(delivery.NumNodeProps)-1 || kgimg.RPTargetEntityValue != uint(delivery.NumRelProps)-1 ||
 		kgimg.RPSupportConfidence != uint(delivery.RSupportConfidence) || kgimg.RPResolutionStatus != uint(delivery.RResolutionStatus) {
 		t.Error("presence bit order differs from the delivery property order")
+	}
+}
+
+// TestArtifactsAreCheckedAgainWhereEmbedded: an artifact the image embeds is
+// read and hashed again, and bytes changed since validation are refused; one
+// it does not embed is recorded as the gate measured it, without being read
+// (its content reached the image only through the validated records); and a
+// gate result that carries no sizes gets every artifact read, to the same
+// image bytes.
+func TestArtifactsAreCheckedAgainWhereEmbedded(t *testing.T) {
+	f := pkgtest.Sample(t, "kgc-sample-mathematics-grades-1-3")
+	want, res := imgtest.Build(t, f.Dir, f.Profiles, "")
+	read := func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(f.Dir, p)) }
+	var embedded, recorded string
+	for _, a := range res.Manifest.Artifacts {
+		class, _ := manifest.ExposureOf(a.Name, a.Path)
+		if manifest.Allows(res.Manifest.Rights, class) {
+			embedded = a.Path
+		} else {
+			recorded = a.Path
+		}
+	}
+	if embedded == "" || recorded == "" {
+		t.Fatalf("the sample has no embedded (%q) or no recorded-only (%q) artifact", embedded, recorded)
+	}
+	unread := func(p string) ([]byte, error) {
+		if p == recorded {
+			t.Errorf("%s was read, though the image does not embed it", p)
+		}
+		return read(p)
+	}
+	if got, err := kgimgwrite.Build(res, unread, kgimgwrite.Options{Compiler: "kgc test"}); err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("build: %v (equal %v)", err, bytes.Equal(got, want))
+	}
+	changed := func(p string) ([]byte, error) {
+		b, err := read(p)
+		if p == embedded {
+			b = append(b, ' ')
+		}
+		return b, err
+	}
+	if _, err := kgimgwrite.Build(res, changed, kgimgwrite.Options{Compiler: "kgc test"}); err == nil || !strings.Contains(err.Error(), "changed since validation") {
+		t.Fatalf("an embedded artifact changed since validation: %v", err)
+	}
+	res.ArtifactSizes = nil
+	if got, err := kgimgwrite.Build(res, read, kgimgwrite.Options{Compiler: "kgc test"}); err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("build without measured sizes: %v (equal %v)", err, bytes.Equal(got, want))
 	}
 }

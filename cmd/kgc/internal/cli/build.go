@@ -82,10 +82,14 @@ func buildImage(dir string, res *gate.Result, out string) (*imageReport, error) 
 	// The gate has checked every file; read them as carefully again (the
 	// tree could have changed since), no one larger than an image can be.
 	read := func(path string) ([]byte, error) { return safefile.Read(root, path, kgimg.MaxImageSize) }
-	data, err := kgimgwrite.Build(res, read, kgimgwrite.Options{Compiler: "kgc " + Version()})
+	built, err := kgimgwrite.BuildImage(res, read, kgimgwrite.Options{Compiler: "kgc " + Version()})
 	if err != nil {
 		return nil, err
 	}
+	// The image is read below only through data and the Image opened over
+	// it, neither of which outlives this function.
+	defer built.Release()
+	data := built.Bytes
 	img, err := kgimg.OpenBytes(data)
 	if err == nil {
 		err = img.VerifyDeep()
