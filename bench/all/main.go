@@ -69,6 +69,9 @@ func steps(corpus, big, clones string) []step {
 		{name: "genbig", section: "Text search at a million standards (issue 11, goal 4)", large: true,
 			args: []string{"sh", "-c", "test -d " + big + "/img || { go run ./bench/genpkg -standards 1000000 -progression-strands 10 -components=false -out " + big +
 				" && go build -o " + big + "/bin/ ./cmd/kgc && " + big + "/bin/kgc build --profiles " + big + "/profiles -o " + big + "/img " + big + "/packages/*/*; }"}},
+		{name: "compilebig", section: "Compiling a million standards (issue 24)", large: true,
+			args: []string{"sh", "-c", "go build -o " + big + "/bin/ ./cmd/kgc && du -sb " + big + "/packages/*/* && " +
+				"/usr/bin/time -f '%e s, %M KB peak RSS' " + big + "/bin/kgc build --profiles " + big + "/profiles -o " + big + "/img-timed " + big + "/packages/*/* 2>&1"}},
 		{name: "largetext", section: "Text search at a million standards (issue 11, goal 4)", large: true,
 			args: []string{"sh", "-c", "KGC_BENCH_IMAGE=" + bigImage + " go test ./runtime/query -run '^$' -bench LargeTextSearch -benchtime 20x"}},
 		{name: "rawbench-image", section: "Text search at a million standards (issue 11, goal 4)", large: true,

@@ -217,22 +217,28 @@ func keysOnly(v *jsonv.Value) []jsonv.Member {
 	return out
 }
 
-// decodeDelivery decodes the nodes and relationships artifacts in one streaming
-// pass each, verifying their checksums as they are read. A file whose checksum
-// is wrong contributes nothing but that finding.
-func (s *state) decodeDelivery() error {
-	// The two files are decoded at once (each decode is independent and
-	// single-threaded; on a million-standard package they are a fifth of the
-	// gate); what is reported of them is reported in file order.
-	type decoded struct {
-		name, path string
-		kind       delivery.Kind
-		res        *delivery.Result
-		err        error
-	}
-	var files []*decoded
-	var wg sync.WaitGroup
-	defer wg.Wait()
+// deliveryDecode is the decoding of the nodes and relationships artifacts
+// under way (startDelivery): one streaming pass each, in a goroutine of its
+// own, verifying the checksum as it reads, while the gate goes on with the
+// detailed documents; finish reports them in file order. A file whose
+// checksum is wrong contributes nothing but that finding. On a
+// million-standard package the decodes are a fifth of the gate and
+// single-threaded each.
+type deliveryDecode struct {
+	wg    sync.WaitGroup
+	files []*decodedFile
+}
+
+type decodedFile struct {
+	name, path string
+	kind       delivery.Kind
+	res        *delivery.Result
+	err        error
+}
+
+// startDelivery opens the delivery files and starts decoding them.
+func (s *state) startDelivery() (*deliveryDecode, error) {
+	d := &deliveryDecode{}
 	for _, name := range []string{manifest.Nodes, manifest.Relationships} {
 		p, ok := s.present(name)
 		if !ok {
@@ -240,38 +246,45 @@ func (s *state) decodeDelivery() error {
 		}
 		f, ok, err := s.openFile(name, p, finding.StageDelivery)
 		if err != nil {
-			return err
+			d.wg.Wait()
+			return nil, err
 		}
 		if !ok {
 			continue
 		}
-		d := &decoded{name: name, path: p, kind: delivery.NodesFile}
+		df := &decodedFile{name: name, path: p, kind: delivery.NodesFile}
 		if name == manifest.Relationships {
-			d.kind = delivery.RelationshipsFile
+			df.kind = delivery.RelationshipsFile
 		}
-		files = append(files, d)
-		wg.Add(1)
+		d.files = append(d.files, df)
+		d.wg.Add(1)
 		go func() {
-			defer wg.Done()
+			defer d.wg.Done()
 			defer f.Close()
-			d.res, d.err = delivery.Decode(f, d.kind, d.name, d.path)
+			df.res, df.err = delivery.Decode(f, df.kind, df.name, df.path)
 		}()
 	}
-	wg.Wait()
-	for _, d := range files {
-		if d.err != nil {
-			return d.err
+	return d, nil
+}
+
+// finish waits for the decodes and takes their records and findings, in
+// file order.
+func (d *deliveryDecode) finish(s *state) error {
+	d.wg.Wait()
+	for _, df := range d.files {
+		if df.err != nil {
+			return df.err
 		}
 	}
-	for _, d := range files {
-		if !s.verify(d.name, d.path, d.res.Sha256, d.res.Size) {
+	for _, df := range d.files {
+		if !s.verify(df.name, df.path, df.res.Sha256, df.res.Size) {
 			continue
 		}
-		s.res.Findings.Merge(&d.res.Findings)
-		if d.kind == delivery.NodesFile {
-			s.res.Nodes = d.res.Nodes
+		s.res.Findings.Merge(&df.res.Findings)
+		if df.kind == delivery.NodesFile {
+			s.res.Nodes = df.res.Nodes
 		} else {
-			s.res.Relationships = d.res.Relationships
+			s.res.Relationships = df.res.Relationships
 		}
 	}
 	return nil

@@ -186,11 +186,17 @@ func (s *state) run() error {
 	if err := s.checkArtifacts(); err != nil {
 		return err
 	}
+	// The delivery files are decoded while the detailed documents are read.
+	decoding, err := s.startDelivery()
+	if err != nil {
+		return err
+	}
 	if err := s.readDocuments(); err != nil {
+		decoding.wg.Wait()
 		return err
 	}
 	s.checkReport()
-	if err := s.decodeDelivery(); err != nil {
+	if err := decoding.finish(s); err != nil {
 		return err
 	}
 	g := s.checkGraph()

@@ -15,6 +15,13 @@ type strCol struct {
 
 func newStrCol() *strCol { return &strCol{seen: map[string][2]uint32{}} }
 
+// newRecordCol is a column of one value per record for n records, its spans
+// allocated once (and dataBytes of data, when the total is known: columns
+// of unique values).
+func newRecordCol(n, dataBytes int) *strCol {
+	return &strCol{spans: make([]uint32, 0, 2*n), data: make([]byte, 0, dataBytes), seen: map[string][2]uint32{}}
+}
+
 func (c *strCol) add(s string) {
 	if s == "" {
 		c.spans = append(c.spans, 0, 0)

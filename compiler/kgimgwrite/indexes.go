@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	flatbuffers "github.com/google/flatbuffers/go"
@@ -27,7 +28,7 @@ func orderBy(n int, key func(i int) (string, bool)) []uint32 {
 		key string
 		ord uint32
 	}
-	var ks []keyed
+	ks := make([]keyed, 0, n)
 	for i := 0; i < n; i++ {
 		if k, ok := key(i); ok {
 			ks = append(ks, keyed{k, uint32(i)})
@@ -48,10 +49,24 @@ func orderBy(n int, key func(i int) (string, bool)) []uint32 {
 
 func (w *writer) buildOrders(b *flatbuffers.Builder) (nodeID, caseUUID, caseURI, relID flatbuffers.UOffsetT) {
 	nodes, rels := w.res.Nodes, w.res.Relationships
-	nodeID = u32Vector(b, orderBy(len(nodes), func(i int) (string, bool) { return nodes[i].ID, true }))
-	caseUUID = u32Vector(b, orderBy(len(nodes), func(i int) (string, bool) { return nodes[i].Prop(delivery.NCaseIdentifierUUID) }))
-	caseURI = u32Vector(b, orderBy(len(nodes), func(i int) (string, bool) { return nodes[i].Prop(delivery.NCaseIdentifierURI) }))
-	relID = u32Vector(b, orderBy(len(rels), func(i int) (string, bool) { return rels[i].ID, true }))
+	// The four orders are sorted two at a time, and written in a fixed order.
+	var orders [4][]uint32
+	var wg sync.WaitGroup
+	for worker := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if worker == 0 {
+				orders[0] = orderBy(len(nodes), func(i int) (string, bool) { return nodes[i].ID, true })
+				orders[1] = orderBy(len(nodes), func(i int) (string, bool) { return nodes[i].Prop(delivery.NCaseIdentifierUUID) })
+				return
+			}
+			orders[2] = orderBy(len(nodes), func(i int) (string, bool) { return nodes[i].Prop(delivery.NCaseIdentifierURI) })
+			orders[3] = orderBy(len(rels), func(i int) (string, bool) { return rels[i].ID, true })
+		}()
+	}
+	wg.Wait()
+	nodeID, caseUUID, caseURI, relID = u32Vector(b, orders[0]), u32Vector(b, orders[1]), u32Vector(b, orders[2]), u32Vector(b, orders[3])
 	return
 }
 
@@ -111,14 +126,16 @@ func (w *writer) buildAdjacency(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 }
 
 type facetValue struct {
-	kind  kgfb.FacetKind
-	key   string
-	value string
-	nodes *roaring.Bitmap
+	kind   kgfb.FacetKind
+	key    string
+	value  string
+	nodes  *roaring.Bitmap // while it is built
+	bitmap []byte          // serialized, once built
 }
 
-// buildFacets writes the roaring facet indexes.
-func (w *writer) buildFacets(b *flatbuffers.Builder) flatbuffers.UOffsetT {
+// prepareFacets computes the roaring facet indexes, in the order
+// writeFacets writes them: by kind, then key.
+func (w *writer) prepareFacets() []*facetValue {
 	facets := map[[2]string]*facetValue{}
 	add := func(kind kgfb.FacetKind, value string, node int) {
 		k := [2]string{string(rune('0' + kind)), textnorm.Facet(value)}
@@ -170,14 +187,22 @@ func (w *writer) buildFacets(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 		}
 		return list[i].key < list[j].key
 	})
-	offs := make([]flatbuffers.UOffsetT, len(list))
-	for i, f := range list {
+	for _, f := range list {
 		f.nodes.RunOptimize()
 		bm, err := f.nodes.ToBytes()
 		if err != nil {
 			panic("kgimgwrite: roaring serialization: " + err.Error()) // in-memory write cannot fail
 		}
-		bmOff := b.CreateByteVector(bm)
+		f.bitmap, f.nodes = bm, nil
+	}
+	return list
+}
+
+// writeFacets writes the facet indexes prepareFacets computed.
+func writeFacets(b *flatbuffers.Builder, list []*facetValue) flatbuffers.UOffsetT {
+	offs := make([]flatbuffers.UOffsetT, len(list))
+	for i, f := range list {
+		bmOff := b.CreateByteVector(f.bitmap)
 		keyOff, valOff := b.CreateString(f.key), b.CreateString(f.value)
 		kgfb.FacetStart(b)
 		kgfb.FacetAddKind(b, f.kind)
@@ -200,29 +225,37 @@ func intersects(a, b []string) bool {
 	return false
 }
 
-// postings builds a sorted posting list.
-func postings(b *flatbuffers.Builder, index map[string][]uint32) flatbuffers.UOffsetT {
+// postingList is a token index ready to write: sorted keys, and for each
+// its sorted, distinct node ordinals.
+type postingList struct {
+	keys          *strCol
+	starts, nodes []uint32
+}
+
+func preparePostings(index map[string][]uint32) postingList {
 	keys := make([]string, 0, len(index))
 	for k := range index {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	col := newStrCol()
-	starts := []uint32{0}
-	var nodes []uint32
+	pl := postingList{keys: newStrCol(), starts: []uint32{0}}
 	for _, k := range keys {
-		col.add(k)
+		pl.keys.add(k)
 		list := index[k]
 		sort.Slice(list, func(i, j int) bool { return list[i] < list[j] })
 		for i, v := range list {
 			if i == 0 || list[i-1] != v {
-				nodes = append(nodes, v)
+				pl.nodes = append(pl.nodes, v)
 			}
 		}
-		starts = append(starts, uint32(len(nodes)))
+		pl.starts = append(pl.starts, uint32(len(pl.nodes)))
 	}
-	keyOff := col.build(b)
-	startOff, nodeOff := u32Vector(b, starts), u32Vector(b, nodes)
+	return pl
+}
+
+func (pl postingList) write(b *flatbuffers.Builder) flatbuffers.UOffsetT {
+	keyOff := pl.keys.build(b)
+	startOff, nodeOff := u32Vector(b, pl.starts), u32Vector(b, pl.nodes)
 	kgfb.PostingListStart(b)
 	kgfb.PostingListAddKeys(b, keyOff)
 	kgfb.PostingListAddStarts(b, startOff)
@@ -230,8 +263,13 @@ func postings(b *flatbuffers.Builder, index map[string][]uint32) flatbuffers.UOf
 	return kgfb.PostingListEnd(b)
 }
 
-// buildSearch writes the lexical postings, the tag index and the code order.
-func (w *writer) buildSearch(b *flatbuffers.Builder) flatbuffers.UOffsetT {
+// searchIndex is the search section ready to write.
+type searchIndex struct {
+	items, comps, tags postingList
+	codeOrder          []uint32
+}
+
+func (w *writer) prepareSearch() searchIndex {
 	items, comps, tags := map[string][]uint32{}, map[string][]uint32{}, map[string][]uint32{}
 	for i, n := range w.res.Nodes {
 		switch n.Kind {
@@ -250,12 +288,16 @@ func (w *writer) buildSearch(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 			}
 		}
 	}
-	itemOff, compOff, tagOff := postings(b, items), postings(b, comps), postings(b, tags)
 	nodes := w.res.Nodes
-	code := orderBy(len(nodes), func(i int) (string, bool) {
-		return w.normCodes[i] + "\x00" + nodes[i].ID, w.normCodes[i] != ""
-	})
-	codeOff := u32Vector(b, code)
+	return searchIndex{items: preparePostings(items), comps: preparePostings(comps), tags: preparePostings(tags),
+		codeOrder: orderBy(len(nodes), func(i int) (string, bool) {
+			return w.normCodes[i] + "\x00" + nodes[i].ID, w.normCodes[i] != ""
+		})}
+}
+
+func writeSearch(b *flatbuffers.Builder, si searchIndex) flatbuffers.UOffsetT {
+	itemOff, compOff, tagOff := si.items.write(b), si.comps.write(b), si.tags.write(b)
+	codeOff := u32Vector(b, si.codeOrder)
 	lex, facet, codeV := b.CreateString(textnorm.LexicalVersion), b.CreateString(textnorm.FacetVersion), b.CreateString(profile.CodeNormalizerVersion)
 	kgfb.SearchStart(b)
 	kgfb.SearchAddLexicalVersion(b, lex)
@@ -268,10 +310,18 @@ func (w *writer) buildSearch(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 	return kgfb.SearchEnd(b)
 }
 
-// buildProvenance groups the per-edge records in the 64 partitions.
-func (w *writer) buildProvenance(b *flatbuffers.Builder) (flatbuffers.UOffsetT, bool) {
+// provenanceIndex is the provenance section ready to write: the per-edge
+// records grouped in the 64 partitions (ok false: the package stores no
+// progressions).
+type provenanceIndex struct {
+	ok                           bool
+	starts, recordRel, relRecord []uint32
+	records                      *strCol
+}
+
+func (w *writer) prepareProvenance() provenanceIndex {
 	if !w.res.Manifest.Includes(manifest.GraphLearningProgressions) {
-		return 0, false
+		return provenanceIndex{}
 	}
 	rels := w.res.Relationships
 	relIndex := make(map[string]int, len(rels))
@@ -283,25 +333,34 @@ func (w *writer) buildProvenance(b *flatbuffers.Builder) (flatbuffers.UOffsetT, 
 		k := gate.Partition(id)
 		shards[k] = append(shards[k], id)
 	}
-	starts := []uint32{0}
-	var recordRel []uint32
-	records := newStrCol()
-	relRecord := make([]uint32, len(rels))
-	for i := range relRecord {
-		relRecord[i] = 0xFFFFFFFF
+	recordBytes := 0
+	for _, rec := range w.res.Provenance {
+		recordBytes += len(rec)
+	}
+	pi := provenanceIndex{ok: true, starts: make([]uint32, 1, manifest.ShardCount+1), records: newRecordCol(len(w.res.Provenance), recordBytes),
+		recordRel: make([]uint32, 0, len(w.res.Provenance)), relRecord: make([]uint32, len(rels))}
+	for i := range pi.relRecord {
+		pi.relRecord[i] = 0xFFFFFFFF
 	}
 	for k := range shards {
 		sort.Strings(shards[k])
 		for _, id := range shards[k] {
 			ri := relIndex[id]
-			relRecord[ri] = uint32(len(recordRel))
-			recordRel = append(recordRel, uint32(ri))
-			records.addBytes(w.res.Provenance[id])
+			pi.relRecord[ri] = uint32(len(pi.recordRel))
+			pi.recordRel = append(pi.recordRel, uint32(ri))
+			pi.records.addBytes(w.res.Provenance[id])
 		}
-		starts = append(starts, uint32(len(recordRel)))
+		pi.starts = append(pi.starts, uint32(len(pi.recordRel)))
 	}
-	recOff := records.build(b)
-	startOff, rrOff, relRecOff := u32Vector(b, starts), u32Vector(b, recordRel), u32Vector(b, relRecord)
+	return pi
+}
+
+func writeProvenance(b *flatbuffers.Builder, pi provenanceIndex) (flatbuffers.UOffsetT, bool) {
+	if !pi.ok {
+		return 0, false
+	}
+	recOff := pi.records.build(b)
+	startOff, rrOff, relRecOff := u32Vector(b, pi.starts), u32Vector(b, pi.recordRel), u32Vector(b, pi.relRecord)
 	kgfb.ProvenanceStart(b)
 	kgfb.ProvenanceAddShardStarts(b, startOff)
 	kgfb.ProvenanceAddRecordRelationship(b, rrOff)

@@ -1,6 +1,8 @@
 package kgimgwrite
 
 import (
+	"sync"
+
 	flatbuffers "github.com/google/flatbuffers/go"
 
 	"github.com/kgc-project/kgc/compiler/delivery"
@@ -61,41 +63,81 @@ var nodeStringProps = []delivery.NodeProp{
 	delivery.NNormalizedStatementType, delivery.NProvider, delivery.NStatementCode, delivery.NStatementType,
 }
 
+// normalizedCodes are the nodes' statement codes as the profile's code
+// search normalizes them ("" for a node without one, or when the profile
+// offers no code search).
+func (w *writer) normalizedCodes() []string {
+	cp := w.res.Profile.CodeSearchPolicy
+	out := make([]string, len(w.res.Nodes))
+	for i, n := range w.res.Nodes {
+		if c := n.Str(delivery.NStatementCode); c != "" && n.Kind == delivery.KindItem && cp.Availability != "none" {
+			out[i] = profile.NormalizeCode(cp, c)
+		}
+	}
+	return out
+}
+
 func (w *writer) buildNodes(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 	nodes := w.res.Nodes
+	n := len(nodes)
+	idBytes, provBytes := 0, 0
+	for _, nd := range nodes {
+		idBytes += len(nd.ID)
+		provBytes += len(w.res.EntityProvenance[nd.ID])
+	}
 	cols := make([]*strCol, len(nodeStringProps))
-	for i := range cols {
-		cols[i] = newStrCol()
+	cols[0] = newRecordCol(n, idBytes)
+	for i := 1; i < len(cols); i++ {
+		cols[i] = newRecordCol(n, 0)
 	}
-	normCode, prov := newStrCol(), newStrCol()
+	normCode, prov := newRecordCol(n, 0), newRecordCol(n, provBytes)
 	grades, tags, labels := newListCol(), newListCol(), newListCol()
-	kind := make([]byte, len(nodes))
-	isCurrent := make([]byte, len(nodes))
-	order := make([]uint32, len(nodes))
-	present := make([]uint32, len(nodes))
-	cp := w.res.Profile.CodeSearchPolicy
-	for i, n := range nodes {
-		kind[i] = byte(nodeKind(n.Kind))
-		if n.IsCurrent {
-			isCurrent[i] = 1
-		}
-		order[i] = uint32(n.Order)
-		present[i] = nodePresent(n)
-		cols[0].addUnique(n.ID)
-		for c := 1; c < len(nodeStringProps); c++ {
-			cols[c].add(n.Str(nodeStringProps[c]))
-		}
-		grades.add(n.GradeLevel)
-		tags.add(n.Tags)
-		labels.add(n.Labels)
-		code := ""
-		if c := n.Str(delivery.NStatementCode); c != "" && n.Kind == delivery.KindItem && cp.Availability != "none" {
-			code = profile.NormalizeCode(cp, c)
-		}
-		normCode.add(code)
-		w.normCodes = append(w.normCodes, code)
-		prov.addBytes(w.res.EntityProvenance[n.ID])
+	kind := make([]byte, n)
+	isCurrent := make([]byte, n)
+	order := make([]uint32, n)
+	present := make([]uint32, n)
+	// Every column is independent of the others: two workers fill them, a
+	// column at a time, and the builder writes them in their fixed order
+	// below, so the image is the same bytes as when one loop filled them.
+	var wg sync.WaitGroup
+	for worker := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := worker; c < len(cols); c += 2 {
+				col := cols[c]
+				if c == 0 {
+					for _, nd := range nodes {
+						col.addUnique(nd.ID) // unique: the gate refuses duplicates
+					}
+					continue
+				}
+				p := nodeStringProps[c]
+				for _, nd := range nodes {
+					col.add(nd.Str(p))
+				}
+			}
+			if worker == 0 {
+				for _, nd := range nodes {
+					grades.add(nd.GradeLevel)
+					tags.add(nd.Tags)
+					labels.add(nd.Labels)
+				}
+				return
+			}
+			for i, nd := range nodes {
+				kind[i] = byte(nodeKind(nd.Kind))
+				if nd.IsCurrent {
+					isCurrent[i] = 1
+				}
+				order[i] = uint32(nd.Order)
+				present[i] = nodePresent(nd)
+				normCode.add(w.normCodes[i])
+				prov.addBytes(w.res.EntityProvenance[nd.ID])
+			}
+		}()
 	}
+	wg.Wait()
 	colOffs := make([]flatbuffers.UOffsetT, len(cols))
 	for i, c := range cols {
 		colOffs[i] = c.build(b)
@@ -145,27 +187,53 @@ var relStringProps = []delivery.RelProp{
 
 func (w *writer) buildRelationships(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 	rels := w.res.Relationships
+	n := len(rels)
+	idBytes := 0
+	for _, r := range rels {
+		idBytes += len(r.ID)
+	}
 	cols := make([]*strCol, len(relStringProps))
-	for i := range cols {
-		cols[i] = newStrCol()
+	cols[0] = newRecordCol(n, idBytes)
+	for i := 1; i < len(cols); i++ {
+		cols[i] = newRecordCol(n, 0)
 	}
-	label := make([]byte, len(rels))
-	src := make([]uint32, len(rels))
-	tgt := make([]uint32, len(rels))
-	order := make([]uint32, len(rels))
-	present := make([]uint32, len(rels))
-	conf := make([]float64, len(rels))
-	for i, r := range rels {
-		label[i] = byte(relLabel(r.Label))
-		src[i], tgt[i] = w.ord[r.Source], w.ord[r.Target]
-		order[i] = uint32(r.Order)
-		present[i] = relPresent(r)
-		conf[i] = r.Confidence
-		cols[0].addUnique(r.ID)
-		for c := 1; c < len(relStringProps); c++ {
-			cols[c].add(r.Str(relStringProps[c]))
-		}
+	label := make([]byte, n)
+	src := make([]uint32, n)
+	tgt := make([]uint32, n)
+	order := make([]uint32, n)
+	present := make([]uint32, n)
+	conf := make([]float64, n)
+	// As in buildNodes: two workers, a column at a time, the same bytes.
+	var wg sync.WaitGroup
+	for worker := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := worker; c < len(cols); c += 2 {
+				col := cols[c]
+				if c == 0 {
+					for _, r := range rels {
+						col.addUnique(r.ID) // unique: the gate refuses duplicates
+					}
+					continue
+				}
+				p := relStringProps[c]
+				for _, r := range rels {
+					col.add(r.Str(p))
+				}
+			}
+			if worker == 1 {
+				for i, r := range rels {
+					label[i] = byte(relLabel(r.Label))
+					src[i], tgt[i] = w.ord[r.Source], w.ord[r.Target]
+					order[i] = uint32(r.Order)
+					present[i] = relPresent(r)
+					conf[i] = r.Confidence
+				}
+			}
+		}()
 	}
+	wg.Wait()
 	colOffs := make([]flatbuffers.UOffsetT, len(cols))
 	for i, c := range cols {
 		colOffs[i] = c.build(b)

@@ -90,10 +90,14 @@ func buildImage(dir string, res *gate.Result, out string) (*imageReport, error) 
 	// it, neither of which outlives this function.
 	defer built.Release()
 	data := built.Bytes
+	// The digest the report gives is computed while the image is verified.
+	digest := make(chan string, 1)
+	go func() { digest <- ids.Sha256(data) }()
 	img, err := kgimg.OpenBytes(data)
 	if err == nil {
 		err = img.VerifyDeep()
 	}
+	sha := <-digest
 	if err != nil {
 		return nil, fmt.Errorf("the image just built does not verify: %w", err)
 	}
@@ -101,5 +105,5 @@ func buildImage(dir string, res *gate.Result, out string) (*imageReport, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &imageReport{Path: filepath.ToSlash(path), Sha256: ids.Sha256(data), Bytes: int64(len(data))}, nil
+	return &imageReport{Path: filepath.ToSlash(path), Sha256: sha, Bytes: int64(len(data))}, nil
 }

@@ -18,3 +18,19 @@ func TestSoftMemoryLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestPackageLimit: 1.5 times the package, at least 256 MiB, never above the
+// machine's limit (none: no ceiling).
+func TestPackageLimit(t *testing.T) {
+	const mib = 1 << 20
+	for _, c := range []struct{ size, machine, want int64 }{
+		{2 * mib, 16 << 30, 256 * mib},
+		{2600 * mib, 16 << 30, 3900 * mib},
+		{2600 * mib, 2 << 30, 2 << 30},
+		{2600 * mib, 0, 3900 * mib},
+	} {
+		if got := packageLimit(c.size, c.machine); got != c.want {
+			t.Errorf("packageLimit(%d, %d) = %d, want %d", c.size, c.machine, got, c.want)
+		}
+	}
+}

@@ -25,6 +25,7 @@ func runGate(dir string, opts gate.Options) (*gate.Result, error) {
 	if err := wrongLevel(dir); err != nil {
 		return nil, err
 	}
+	limitMemoryFor(dir)
 	return gate.Run(dir, opts)
 }
 
