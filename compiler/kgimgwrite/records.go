@@ -63,6 +63,36 @@ var nodeStringProps = []delivery.NodeProp{
 	delivery.NNormalizedStatementType, delivery.NProvider, delivery.NStatementCode, delivery.NStatementType,
 }
 
+// fillColumns fills a section's string columns, one value per record: two
+// workers, a column at a time (column 0 from id, values the gate makes
+// unique; column c from value), each then running rest with its number for
+// the section's other columns. Every column is independent of the others,
+// and the builder writes them in their fixed order afterwards, so the image
+// is the same bytes as when one loop filled them.
+func fillColumns[R any](records []R, cols []*strCol, id func(R) string, value func(R, int) string, rest func(worker int)) {
+	var wg sync.WaitGroup
+	for worker := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := worker; c < len(cols); c += 2 {
+				col := cols[c]
+				if c == 0 {
+					for _, r := range records {
+						col.addUnique(id(r))
+					}
+					continue
+				}
+				for _, r := range records {
+					col.add(value(r, c))
+				}
+			}
+			rest(worker)
+		}()
+	}
+	wg.Wait()
+}
+
 // normalizedCodes are the nodes' statement codes as the profile's code
 // search normalizes them ("" for a node without one, or when the profile
 // offers no code search).
@@ -96,27 +126,8 @@ func (w *writer) buildNodes(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 	isCurrent := make([]byte, n)
 	order := make([]uint32, n)
 	present := make([]uint32, n)
-	// Every column is independent of the others: two workers fill them, a
-	// column at a time, and the builder writes them in their fixed order
-	// below, so the image is the same bytes as when one loop filled them.
-	var wg sync.WaitGroup
-	for worker := range 2 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c := worker; c < len(cols); c += 2 {
-				col := cols[c]
-				if c == 0 {
-					for _, nd := range nodes {
-						col.addUnique(nd.ID) // unique: the gate refuses duplicates
-					}
-					continue
-				}
-				p := nodeStringProps[c]
-				for _, nd := range nodes {
-					col.add(nd.Str(p))
-				}
-			}
+	fillColumns(nodes, cols, func(nd *delivery.Node) string { return nd.ID },
+		func(nd *delivery.Node, c int) string { return nd.Str(nodeStringProps[c]) }, func(worker int) {
 			if worker == 0 {
 				for _, nd := range nodes {
 					grades.add(nd.GradeLevel)
@@ -135,9 +146,7 @@ func (w *writer) buildNodes(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 				normCode.add(w.normCodes[i])
 				prov.addBytes(w.res.EntityProvenance[nd.ID])
 			}
-		}()
-	}
-	wg.Wait()
+		})
 	colOffs := make([]flatbuffers.UOffsetT, len(cols))
 	for i, c := range cols {
 		colOffs[i] = c.build(b)
@@ -203,25 +212,8 @@ func (w *writer) buildRelationships(b *flatbuffers.Builder) flatbuffers.UOffsetT
 	order := make([]uint32, n)
 	present := make([]uint32, n)
 	conf := make([]float64, n)
-	// As in buildNodes: two workers, a column at a time, the same bytes.
-	var wg sync.WaitGroup
-	for worker := range 2 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c := worker; c < len(cols); c += 2 {
-				col := cols[c]
-				if c == 0 {
-					for _, r := range rels {
-						col.addUnique(r.ID) // unique: the gate refuses duplicates
-					}
-					continue
-				}
-				p := relStringProps[c]
-				for _, r := range rels {
-					col.add(r.Str(p))
-				}
-			}
+	fillColumns(rels, cols, func(r *delivery.Relationship) string { return r.ID },
+		func(r *delivery.Relationship, c int) string { return r.Str(relStringProps[c]) }, func(worker int) {
 			if worker == 1 {
 				for i, r := range rels {
 					label[i] = byte(relLabel(r.Label))
@@ -231,9 +223,7 @@ func (w *writer) buildRelationships(b *flatbuffers.Builder) flatbuffers.UOffsetT
 					conf[i] = r.Confidence
 				}
 			}
-		}()
-	}
-	wg.Wait()
+		})
 	colOffs := make([]flatbuffers.UOffsetT, len(cols))
 	for i, c := range cols {
 		colOffs[i] = c.build(b)

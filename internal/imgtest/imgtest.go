@@ -174,6 +174,24 @@ func CorpusPackages(t testing.TB) (dirs []string, profiles, prompts string) {
 	return dirs, filepath.Join(c, "profiles"), filepath.Join(c, "prompts")
 }
 
+// CorpusImages builds the complete corpus packages into images in a
+// temporary directory (skipping the test without the corpus) and returns it,
+// with each image's source package directory by snapshot ID.
+func CorpusImages(t testing.TB) (dir string, sources map[string]string) {
+	t.Helper()
+	dirs, profiles, prompts := CorpusPackages(t)
+	dir, sources = t.TempDir(), map[string]string{}
+	for _, d := range dirs {
+		data, res := Build(t, d, profiles, prompts)
+		snap := res.Manifest.SnapshotID
+		if err := os.WriteFile(filepath.Join(dir, snap+".kgimg"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sources[snap] = d
+	}
+	return dir, sources
+}
+
 // ShippedPackages returns the packages that ship with the project and the
 // profile root.
 func ShippedPackages(t testing.TB) (dirs []string, profiles string) {

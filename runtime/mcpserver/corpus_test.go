@@ -1,8 +1,6 @@
 package mcpserver_test
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,21 +12,7 @@ import (
 
 // corpusImages builds every complete corpus package into a temp dir (skipping
 // the test, visibly, without the corpus) and maps snapshot IDs to sources.
-func corpusImages(t testing.TB) (string, map[string]string) {
-	t.Helper()
-	dirs, profiles, prompts := imgtest.CorpusPackages(t)
-	out := t.TempDir()
-	sources := map[string]string{}
-	for _, d := range dirs {
-		data, res := imgtest.Build(t, d, profiles, prompts)
-		snap := res.Manifest.SnapshotID
-		if err := os.WriteFile(filepath.Join(out, snap+".kgimg"), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		sources[snap] = d
-	}
-	return out, sources
-}
+func corpusImages(t testing.TB) (string, map[string]string) { return imgtest.CorpusImages(t) }
 
 // TestCorpusSurface drives every tool and resource family over every corpus
 // image, checking search results against a brute-force reading of the source.

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -149,13 +147,6 @@ func TestPromptTemplatesOnTheSamples(t *testing.T) {
 // (the Nigeria ones carry real prompt configs; skipped without the corpus).
 func TestPromptTemplatesOnTheCorpus(t *testing.T) {
 	t.Parallel()
-	dirs, profiles, prompts := imgtest.CorpusPackages(t)
-	out := t.TempDir()
-	for _, d := range dirs {
-		data, res := imgtest.Build(t, d, profiles, prompts)
-		if err := os.WriteFile(filepath.Join(out, res.Manifest.SnapshotID+".kgimg"), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	out, _ := imgtest.CorpusImages(t)
 	checkPromptTemplates(t, New(imgtest.Catalog(t, out), Options{}), 7)
 }
