@@ -164,6 +164,10 @@ func standardDiagram(p *catalog.Package, n uint32) *render.Diagram {
 	// The hierarchy path, root to parent, and the siblings under the parent.
 	path := firstPath(img, n)
 	ancestors := path[:len(path)-1]
+	// drawn is the box of each node drawn so far: a node reached two ways
+	// (a sibling that is also a relatesTo partner) is one box with an edge
+	// for each relation.
+	drawn := map[uint32]string{n: "focus"}
 	var pathNodes []render.Node
 	for i, a := range ancestors {
 		if len(ancestors) > DiagramMaxPath && i == 1 {
@@ -179,6 +183,7 @@ func standardDiagram(p *catalog.Package, n uint32) *render.Diagram {
 			kind = render.Framework
 		}
 		pathNodes = append(pathNodes, lab.node("path:"+img.NodeString(a, kgimg.NodeID), kind, a))
+		drawn[a] = pathNodes[len(pathNodes)-1].ID
 	}
 	for i := 1; i < len(pathNodes); i++ {
 		d.Edges = append(d.Edges, render.Edge{From: pathNodes[i-1].ID, To: pathNodes[i].ID, Kind: render.HasChild})
@@ -214,6 +219,7 @@ func standardDiagram(p *catalog.Package, n uint32) *render.Diagram {
 			node := focus
 			if x != n {
 				node = lab.node("sib:"+img.NodeString(x, kgimg.NodeID), render.Standard, x)
+				drawn[x] = node.ID
 			}
 			standard.Nodes = append(standard.Nodes, node)
 			d.Edges = append(d.Edges, render.Edge{From: parent, To: node.ID, Kind: render.HasChild})
@@ -227,22 +233,36 @@ func standardDiagram(p *catalog.Package, n uint32) *render.Diagram {
 	}
 	mid = append(mid, standard)
 
-	// section lists up to limit partners of the standard, with an edge each.
+	// section lists up to limit partners of the standard not drawn yet, with
+	// an edge to each partner (to its box where it is drawn already).
 	section := func(title, prefix, what string, kind render.NodeKind, nodes []uint32, limit int, edge render.EdgeKind, into bool) render.Section {
 		sec := render.Section{Title: title}
-		for i, x := range nodes {
-			if i == limit {
-				sec.Nodes = append(sec.Nodes, more(prefix+"more", len(nodes)-limit, what))
-				cut = true
-				break
-			}
-			node := lab.node(prefix+img.NodeString(x, kgimg.NodeID), kind, x)
-			sec.Nodes = append(sec.Nodes, node)
-			e := render.Edge{From: "focus", To: node.ID, Kind: edge}
+		link := func(id string) {
+			e := render.Edge{From: "focus", To: id, Kind: edge}
 			if into {
-				e.From, e.To = node.ID, "focus"
+				e.From, e.To = id, "focus"
 			}
 			d.Edges = append(d.Edges, e)
+		}
+		listed, left := 0, 0
+		for _, x := range nodes {
+			if id, ok := drawn[x]; ok {
+				link(id)
+				continue
+			}
+			if listed == limit {
+				left++
+				continue
+			}
+			node := lab.node(prefix+img.NodeString(x, kgimg.NodeID), kind, x)
+			drawn[x] = node.ID
+			sec.Nodes = append(sec.Nodes, node)
+			link(node.ID)
+			listed++
+		}
+		if left > 0 {
+			sec.Nodes = append(sec.Nodes, more(prefix+"more", left, what))
+			cut = true
 		}
 		return sec
 	}
