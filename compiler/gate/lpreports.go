@@ -103,7 +103,41 @@ func (s *state) checkLPReports(g *graph, t *claimTally) {
 		if counts := d.v.Get("object_counts"); counts != nil {
 			s.compareCounts(d, finding.ProgressionSummaryMismatch, counts, derived, false)
 		}
+		s.checkSummaryRows(d)
 	}
+}
+
+// checkSummaryRows checks the row tables of the generation summary that the
+// image compiles and the statistics tools report: each row of
+// eligible_sfis_per_relationship is [relationship type, count] with the type
+// buildsTowards or relatesTo, each of exclusion_reason_counts [label, reason,
+// count] with non-empty strings, counts non-negative integers. A row of another shape would be left
+// out of what is served, so it is refused rather than dropped.
+func (s *state) checkSummaryRows(d *doc) {
+	table := func(key string, width int, ok func(row []*jsonv.Value) bool, shape string) {
+		v := d.v.Get(key)
+		if v == nil || v.Kind == jsonv.Null {
+			return
+		}
+		if v.Kind != jsonv.Array {
+			s.docFinding(d, finding.ProgressionSummaryMismatch, key, "%s must be an array of %s rows", key, shape)
+			return
+		}
+		for i, row := range v.Arr {
+			if row.Kind != jsonv.Array || len(row.Arr) != width || !ok(row.Arr) {
+				s.docFinding(d, finding.ProgressionSummaryMismatch, key+"["+itoa(i)+"]", "each row of %s must be %s", key, shape)
+			}
+		}
+	}
+	count := func(v *jsonv.Value) bool { n, ok := jsonv.IntOf(v); return ok && n >= 0 }
+	label := func(v *jsonv.Value) bool {
+		return v.Kind == jsonv.String && (v.Str == delivery.BuildsTowards || v.Str == delivery.RelatesTo)
+	}
+	table("eligible_sfis_per_relationship", 2, func(r []*jsonv.Value) bool { return label(r[0]) && count(r[1]) },
+		`["buildsTowards" or "relatesTo", a non-negative integer]`)
+	text := func(v *jsonv.Value) bool { return v.Kind == jsonv.String && v.Str != "" }
+	table("exclusion_reason_counts", 3, func(r []*jsonv.Value) bool { return text(r[0]) && text(r[1]) && count(r[2]) },
+		`[a label, a reason, a non-negative integer]`)
 }
 
 // checkReceipt checks the normalization receipt

@@ -297,6 +297,23 @@ func progressionCases() []ruleCase {
 		{name: "summary count not a progression count", pkg: maths, want: []finding.Code{finding.ProgressionSummaryMismatch},
 			at:     doc("learningProgressionSummary", lpSummaryF, "object_counts.bogus"),
 			mutate: func(p *pkg) { p.doc(lpSummaryF, func(d map[string]any) { obj(d, "object_counts")["bogus"] = 1 }) }},
+		{name: "summary eligible row of an unknown type", pkg: maths, want: []finding.Code{finding.ProgressionSummaryMismatch},
+			at: doc("learningProgressionSummary", lpSummaryF, "eligible_sfis_per_relationship[1]"),
+			mutate: func(p *pkg) {
+				p.doc(lpSummaryF, func(d map[string]any) {
+					d["eligible_sfis_per_relationship"] = []any{[]any{"buildsTowards", 120}, []any{"isPartOf", 3}}
+				})
+			}},
+		{name: "summary exclusion row with a negative count", pkg: maths, want: []finding.Code{finding.ProgressionSummaryMismatch},
+			at: doc("learningProgressionSummary", lpSummaryF, "exclusion_reason_counts[0]"),
+			mutate: func(p *pkg) {
+				p.doc(lpSummaryF, func(d map[string]any) { d["exclusion_reason_counts"] = []any{[]any{"buildsTowards", "too_far", -1}} })
+			}},
+		{name: "summary exclusion table not an array", pkg: maths, want: []finding.Code{finding.ProgressionSummaryMismatch},
+			at: doc("learningProgressionSummary", lpSummaryF, "exclusion_reason_counts"),
+			mutate: func(p *pkg) {
+				p.doc(lpSummaryF, func(d map[string]any) { d["exclusion_reason_counts"] = map[string]any{} })
+			}},
 	}
 }
 
