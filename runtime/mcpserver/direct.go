@@ -32,11 +32,11 @@ func (s *Server) CanDirect(method, name string) bool {
 }
 
 // Direct answers a ping or a call of a registered tool whose arguments are
-// args (a JSON object, or nil for none), for a client whose protocol has
-// resource_link content (2025-06-18 and later). The result is encoded as the
+// args (a JSON object, or nil for none); links says whether the client's
+// protocol has resource_link content (2025-06-18 and later). The result is encoded as the
 // SDK encodes it (json.Marshal of the result); the error is what the SDK would
 // answer the request with (a *jsonrpc.Error, or the context's error).
-func (s *Server) Direct(ctx context.Context, method, name string, args json.RawMessage) (json.RawMessage, error) {
+func (s *Server) Direct(ctx context.Context, method, name string, args json.RawMessage, links bool) (json.RawMessage, error) {
 	var req mcp.Request
 	switch method {
 	case "ping":
@@ -44,7 +44,7 @@ func (s *Server) Direct(ctx context.Context, method, name string, args json.RawM
 	default:
 		req = &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: name, Arguments: args}}
 	}
-	res, err := s.direct(ctx, method, req)
+	res, err := s.direct(context.WithValue(ctx, directLinksKey{}, links), method, req)
 	if err != nil {
 		return nil, err
 	}
@@ -62,8 +62,12 @@ func (s *Server) directHandler(ctx context.Context, method string, req mcp.Reque
 		return nil, nil
 	}
 	p := req.(*mcp.CallToolRequest).Params
-	return s.call(ctx, p.Name, p.Arguments, true), nil
+	links, _ := ctx.Value(directLinksKey{}).(bool)
+	return s.call(ctx, p.Name, p.Arguments, links), nil
 }
+
+// directLinksKey carries Direct's links to its handler.
+type directLinksKey struct{}
 
 // toolNames is the set of the query layer's tool names.
 func toolNames() map[string]bool {

@@ -21,7 +21,7 @@ import (
 // time a request takes (bench/README.md, "HTTP against an empty go-sdk
 // server"). kgmcp has already read and checked the body (checkBody), so for
 // the plainest requests — one ping or one tools/call of a known tool, from a
-// client of protocol 2025-06-18 or 2025-11-25 that sends nothing else — it
+// client of a protocol up to 2025-11-25 that sends nothing else — it
 // answers them itself through mcpserver.Direct (the same middleware and tool
 // handler) and writes the response the SDK would write, byte for byte
 // (TestDirectAnswersAreTheSDKs). Anything else — other methods, batches,
@@ -30,9 +30,11 @@ import (
 // SDK as before.
 
 // directVersions are the protocol versions whose plain requests kgmcp
-// answers itself: they have resource_link content, need no initialization
-// state beyond the header, and define no per-request headers.
-var directVersions = map[string]bool{"2025-06-18": true, "2025-11-25": true}
+// answers itself (the SDK's stateless handler needs no initialization state
+// for them beyond the header, and they define no per-request headers), with
+// whether they have resource_link content. A request without the header is
+// one of 2025-03-26, as the SDK reads it.
+var directVersions = map[string]bool{"": false, "2024-11-05": false, "2025-03-26": false, "2025-06-18": true, "2025-11-25": true}
 
 // directRequest is a request the HTTP handler answers through Direct.
 type directRequest struct {
@@ -40,6 +42,7 @@ type directRequest struct {
 	method string
 	name   string
 	args   json.RawMessage
+	links  bool
 }
 
 // direct returns the request r (whose body is body) asks for when kgmcp
@@ -49,6 +52,7 @@ func direct(srv *mcpserver.Server, r *http.Request, body []byte) (directRequest,
 	if !directHeaders(r) {
 		return d, false
 	}
+	d.links = directVersions[r.Header.Get("Mcp-Protocol-Version")]
 	v, errs := jsonv.Parse(body)
 	if v == nil || len(errs) > 0 || v.Kind != jsonv.Object {
 		return d, false
@@ -159,7 +163,7 @@ func directID(v *jsonv.Value, body []byte) (jsonrpc.ID, bool) {
 // directHeaders reports whether the headers of r are ones the SDK's
 // stateless handler accepts without doing anything Direct does not: a JSON
 // body, a client that accepts JSON and event streams, a protocol version of
-// directVersions, no other MCP header (session, method, name, parameter
+// directVersions (or none), no other MCP header (session, method, name, parameter
 // headers), no Last-Event-ID, and a Host its DNS-rebinding guard lets
 // through.
 func directHeaders(r *http.Request) bool {
@@ -169,7 +173,7 @@ func directHeaders(r *http.Request) bool {
 	if !acceptsJSONAndStreams(r.Header.Values("Accept")) {
 		return false
 	}
-	if !directVersions[r.Header.Get("Mcp-Protocol-Version")] || len(r.Header.Values("Mcp-Protocol-Version")) != 1 {
+	if _, ok := directVersions[r.Header.Get("Mcp-Protocol-Version")]; !ok || len(r.Header.Values("Mcp-Protocol-Version")) > 1 {
 		return false
 	}
 	for k := range r.Header {
@@ -225,7 +229,7 @@ func isLoopback(addr string) bool {
 // application/json, and the JSON-RPC response.
 func serveDirect(srv *mcpserver.Server, d directRequest) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		result, err := srv.Direct(r.Context(), d.method, d.name, d.args)
+		result, err := srv.Direct(r.Context(), d.method, d.name, d.args, d.links)
 		var body []byte
 		if err == nil {
 			line, ok := responseLine(&jsonrpc.Response{ID: d.id, Result: result})
