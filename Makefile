@@ -5,7 +5,7 @@ FLATC ?= flatc
 # The default target builds the shipped packages into build/.
 all: images
 
-.PHONY: help all build dist dist-check oci mcpb mcpclients renderers test announce skipped staticcheck vet fmt-check check-generated generate run validate images generate-packages bench bench-figures fuzz clean
+.PHONY: help all build dist dist-check oci mcpb mcpclients renderers checks test announce skipped staticcheck vet fmt-check check-generated generate run validate images generate-packages bench bench-figures fuzz clean
 help:
 	@echo "make            build the shipped packages into build/*.kgimg"
 	@echo "make run        the main job: build packages/ into build/*.kgimg and serve them on http://127.0.0.1:8000/mcp"
@@ -94,7 +94,12 @@ renderers:
 # only under -v: each such test appends a line to $$KGC_SKIP_LOG
 # (internal/imgtest.Corpus), printed at the end, pass or fail.
 SKIP_LOG = build/skipped-tests.txt
-test: announce fmt-check vet staticcheck check-generated mcpclients renderers
+# The checks and installs before the tests run side by side (the npm install
+# and apt waits overlap the analysis), each one's output kept together.
+checks: announce
+	@$(MAKE) -s -j4 --output-sync=target fmt-check vet staticcheck check-generated mcpclients renderers
+
+test: checks
 	@mkdir -p build && rm -f $(SKIP_LOG)
 	KGC_SKIP_LOG=$(CURDIR)/$(SKIP_LOG) $(GO) test -race -count=1 $$($(GO) list ./... | grep -v '/cmd/kgmcp$$') || { $(MAKE) -s skipped; exit 1; }
 	KGC_SKIP_LOG=$(CURDIR)/$(SKIP_LOG) $(GO) test -count=1 ./runtime/mcpserver ./runtime/kgimg ./cmd/kgc/internal/cli ./tools/refdocs ./cmd/kgmcp || { $(MAKE) -s skipped; exit 1; }
