@@ -126,16 +126,14 @@ func (w *writer) buildAdjacency(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 }
 
 type facetValue struct {
-	kind   kgfb.FacetKind
-	key    string
-	value  string
-	nodes  *roaring.Bitmap // while it is built
-	bitmap []byte          // serialized, once built
+	kind  kgfb.FacetKind
+	key   string
+	value string
+	nodes *roaring.Bitmap
 }
 
-// prepareFacets computes the roaring facet indexes, in the order
-// writeFacets writes them: by kind, then key.
-func (w *writer) prepareFacets() []*facetValue {
+// buildFacets writes the roaring facet indexes.
+func (w *writer) buildFacets(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 	facets := map[[2]string]*facetValue{}
 	add := func(kind kgfb.FacetKind, value string, node int) {
 		k := [2]string{string(rune('0' + kind)), textnorm.Facet(value)}
@@ -187,22 +185,14 @@ func (w *writer) prepareFacets() []*facetValue {
 		}
 		return list[i].key < list[j].key
 	})
-	for _, f := range list {
+	offs := make([]flatbuffers.UOffsetT, len(list))
+	for i, f := range list {
 		f.nodes.RunOptimize()
 		bm, err := f.nodes.ToBytes()
 		if err != nil {
 			panic("kgimgwrite: roaring serialization: " + err.Error()) // in-memory write cannot fail
 		}
-		f.bitmap, f.nodes = bm, nil
-	}
-	return list
-}
-
-// writeFacets writes the facet indexes prepareFacets computed.
-func writeFacets(b *flatbuffers.Builder, list []*facetValue) flatbuffers.UOffsetT {
-	offs := make([]flatbuffers.UOffsetT, len(list))
-	for i, f := range list {
-		bmOff := b.CreateByteVector(f.bitmap)
+		bmOff := b.CreateByteVector(bm)
 		keyOff, valOff := b.CreateString(f.key), b.CreateString(f.value)
 		kgfb.FacetStart(b)
 		kgfb.FacetAddKind(b, f.kind)
@@ -225,37 +215,29 @@ func intersects(a, b []string) bool {
 	return false
 }
 
-// postingList is a token index ready to write: sorted keys, and for each
-// its sorted, distinct node ordinals.
-type postingList struct {
-	keys          *strCol
-	starts, nodes []uint32
-}
-
-func preparePostings(index map[string][]uint32) postingList {
+// postings builds a sorted posting list.
+func postings(b *flatbuffers.Builder, index map[string][]uint32) flatbuffers.UOffsetT {
 	keys := make([]string, 0, len(index))
 	for k := range index {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	pl := postingList{keys: newStrCol(), starts: []uint32{0}}
+	col := newStrCol()
+	starts := []uint32{0}
+	var nodes []uint32
 	for _, k := range keys {
-		pl.keys.add(k)
+		col.add(k)
 		list := index[k]
 		sort.Slice(list, func(i, j int) bool { return list[i] < list[j] })
 		for i, v := range list {
 			if i == 0 || list[i-1] != v {
-				pl.nodes = append(pl.nodes, v)
+				nodes = append(nodes, v)
 			}
 		}
-		pl.starts = append(pl.starts, uint32(len(pl.nodes)))
+		starts = append(starts, uint32(len(nodes)))
 	}
-	return pl
-}
-
-func (pl postingList) write(b *flatbuffers.Builder) flatbuffers.UOffsetT {
-	keyOff := pl.keys.build(b)
-	startOff, nodeOff := u32Vector(b, pl.starts), u32Vector(b, pl.nodes)
+	keyOff := col.build(b)
+	startOff, nodeOff := u32Vector(b, starts), u32Vector(b, nodes)
 	kgfb.PostingListStart(b)
 	kgfb.PostingListAddKeys(b, keyOff)
 	kgfb.PostingListAddStarts(b, startOff)
@@ -263,13 +245,8 @@ func (pl postingList) write(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 	return kgfb.PostingListEnd(b)
 }
 
-// searchIndex is the search section ready to write.
-type searchIndex struct {
-	items, comps, tags postingList
-	codeOrder          []uint32
-}
-
-func (w *writer) prepareSearch() searchIndex {
+// buildSearch writes the lexical postings, the tag index and the code order.
+func (w *writer) buildSearch(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 	items, comps, tags := map[string][]uint32{}, map[string][]uint32{}, map[string][]uint32{}
 	for i, n := range w.res.Nodes {
 		switch n.Kind {
@@ -288,16 +265,12 @@ func (w *writer) prepareSearch() searchIndex {
 			}
 		}
 	}
+	itemOff, compOff, tagOff := postings(b, items), postings(b, comps), postings(b, tags)
 	nodes := w.res.Nodes
-	return searchIndex{items: preparePostings(items), comps: preparePostings(comps), tags: preparePostings(tags),
-		codeOrder: orderBy(len(nodes), func(i int) (string, bool) {
-			return w.normCodes[i] + "\x00" + nodes[i].ID, w.normCodes[i] != ""
-		})}
-}
-
-func writeSearch(b *flatbuffers.Builder, si searchIndex) flatbuffers.UOffsetT {
-	itemOff, compOff, tagOff := si.items.write(b), si.comps.write(b), si.tags.write(b)
-	codeOff := u32Vector(b, si.codeOrder)
+	code := orderBy(len(nodes), func(i int) (string, bool) {
+		return w.normCodes[i] + "\x00" + nodes[i].ID, w.normCodes[i] != ""
+	})
+	codeOff := u32Vector(b, code)
 	lex, facet, codeV := b.CreateString(textnorm.LexicalVersion), b.CreateString(textnorm.FacetVersion), b.CreateString(profile.CodeNormalizerVersion)
 	kgfb.SearchStart(b)
 	kgfb.SearchAddLexicalVersion(b, lex)
@@ -310,18 +283,10 @@ func writeSearch(b *flatbuffers.Builder, si searchIndex) flatbuffers.UOffsetT {
 	return kgfb.SearchEnd(b)
 }
 
-// provenanceIndex is the provenance section ready to write: the per-edge
-// records grouped in the 64 partitions (ok false: the package stores no
-// progressions).
-type provenanceIndex struct {
-	ok                           bool
-	starts, recordRel, relRecord []uint32
-	records                      *strCol
-}
-
-func (w *writer) prepareProvenance() provenanceIndex {
+// buildProvenance groups the per-edge records in the 64 partitions.
+func (w *writer) buildProvenance(b *flatbuffers.Builder) (flatbuffers.UOffsetT, bool) {
 	if !w.res.Manifest.Includes(manifest.GraphLearningProgressions) {
-		return provenanceIndex{}
+		return 0, false
 	}
 	rels := w.res.Relationships
 	relIndex := make(map[string]int, len(rels))
@@ -337,30 +302,25 @@ func (w *writer) prepareProvenance() provenanceIndex {
 	for _, rec := range w.res.Provenance {
 		recordBytes += len(rec)
 	}
-	pi := provenanceIndex{ok: true, starts: make([]uint32, 1, manifest.ShardCount+1), records: newRecordCol(len(w.res.Provenance), recordBytes),
-		recordRel: make([]uint32, 0, len(w.res.Provenance)), relRecord: make([]uint32, len(rels))}
-	for i := range pi.relRecord {
-		pi.relRecord[i] = 0xFFFFFFFF
+	starts := make([]uint32, 1, manifest.ShardCount+1)
+	recordRel := make([]uint32, 0, len(w.res.Provenance))
+	records := newRecordCol(len(w.res.Provenance), recordBytes)
+	relRecord := make([]uint32, len(rels))
+	for i := range relRecord {
+		relRecord[i] = 0xFFFFFFFF
 	}
 	for k := range shards {
 		sort.Strings(shards[k])
 		for _, id := range shards[k] {
 			ri := relIndex[id]
-			pi.relRecord[ri] = uint32(len(pi.recordRel))
-			pi.recordRel = append(pi.recordRel, uint32(ri))
-			pi.records.addBytes(w.res.Provenance[id])
+			relRecord[ri] = uint32(len(recordRel))
+			recordRel = append(recordRel, uint32(ri))
+			records.addBytes(w.res.Provenance[id])
 		}
-		pi.starts = append(pi.starts, uint32(len(pi.recordRel)))
+		starts = append(starts, uint32(len(recordRel)))
 	}
-	return pi
-}
-
-func writeProvenance(b *flatbuffers.Builder, pi provenanceIndex) (flatbuffers.UOffsetT, bool) {
-	if !pi.ok {
-		return 0, false
-	}
-	recOff := pi.records.build(b)
-	startOff, rrOff, relRecOff := u32Vector(b, pi.starts), u32Vector(b, pi.recordRel), u32Vector(b, pi.relRecord)
+	recOff := records.build(b)
+	startOff, rrOff, relRecOff := u32Vector(b, starts), u32Vector(b, recordRel), u32Vector(b, relRecord)
 	kgfb.ProvenanceStart(b)
 	kgfb.ProvenanceAddShardStarts(b, startOff)
 	kgfb.ProvenanceAddRecordRelationship(b, rrOff)

@@ -176,12 +176,9 @@ func (w *writer) build(b *flatbuffers.Builder) ([]byte, error) {
 	rels := w.buildRelationships(b)
 	nodeID, caseUUID, caseURI, relID := w.buildOrders(b)
 	adj := w.buildAdjacency(b)
-	// Computed while the records were written, these three were no faster
-	// on two cores (the collector and the column workers use both) and cost
-	// more CPU: each is computed, then written.
-	facets := writeFacets(b, w.prepareFacets())
-	search := writeSearch(b, w.prepareSearch())
-	prov, hasProv := writeProvenance(b, w.prepareProvenance())
+	facets := w.buildFacets(b)
+	search := w.buildSearch(b)
+	prov, hasProv := w.buildProvenance(b)
 	policy := w.buildPolicy(b)
 	var compiledProfile, compiledManifest flatbuffers.UOffsetT
 	if !w.opts.WithoutCompiledForms {

@@ -7,8 +7,8 @@ import "testing"
 // single-threaded computation the race detector slows 5 to 10 times and has
 // nothing to find in (the concurrency it runs through is the same as other
 // tests', which stay under -race). Under -race it skips; `make test` runs the
-// packages that have such tests (runtime/kgimg, runtime/mcpserver) a second
-// time without -race, where they run (CI runs make test).
+// packages that have such tests a second time without -race, where they run
+// (the Makefile's test target lists them; CI runs make test).
 func Heavy(t testing.TB) {
 	t.Helper()
 	if raceDetector {

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/kgc-project/kgc/runtime/query"
 )
 
 // A transport that has already decoded a request can have the two requests
@@ -26,54 +24,35 @@ func (s *Server) CanDirect(method, name string) bool {
 	case "ping":
 		return true
 	case "tools/call":
-		return s.tools[name]
+		_, ok := generatedSchemas[name] // one entry per tool
+		return ok
 	}
 	return false
 }
 
 // Direct answers a ping or a call of a registered tool whose arguments are
 // args (a JSON object, or nil for none); links says whether the client's
-// protocol has resource_link content (2025-06-18 and later). The result is encoded as the
-// SDK encodes it (json.Marshal of the result); the error is what the SDK would
-// answer the request with (a *jsonrpc.Error, or the context's error).
+// protocol has resource_link content (2025-06-18 and later). The result is
+// encoded as the SDK encodes it (json.Marshal of the result); the error is
+// what the SDK would answer the request with (a *jsonrpc.Error, or the
+// context's error).
 func (s *Server) Direct(ctx context.Context, method, name string, args json.RawMessage, links bool) (json.RawMessage, error) {
-	var req mcp.Request
-	switch method {
-	case "ping":
-		req = &mcp.ServerRequest[*mcp.PingParams]{Params: &mcp.PingParams{}}
-	default:
-		req = &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: name, Arguments: args}}
+	if method == "ping" {
+		// Through the guard like any request (drain, slots); the result is {}.
+		pass := func(context.Context, string, mcp.Request) (mcp.Result, error) { return nil, nil }
+		if _, err := s.guard(pass)(ctx, method, &mcp.ServerRequest[*mcp.PingParams]{Params: &mcp.PingParams{}}); err != nil {
+			return nil, err
+		}
+		return json.RawMessage(`{}`), nil
 	}
-	res, err := s.direct(context.WithValue(ctx, directLinksKey{}, links), method, req)
+	// The tool handler the SDK dispatches to, behind the receiving middleware
+	// that concerns tools/call (canonicalURIs and listedSchemas do not).
+	call := func(ctx context.Context, _ string, _ mcp.Request) (mcp.Result, error) {
+		return s.call(ctx, name, args, links), nil
+	}
+	res, err := encodedResults(s.guard(call))(ctx, method, &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: name, Arguments: args}})
 	if err != nil {
 		return nil, err
 	}
-	if method == "ping" {
-		return json.RawMessage(`{}`), nil
-	}
 	return json.Marshal(res)
-}
-
-// directHandler is the handler at the end of Direct's middleware chain: the
-// tool handler the SDK dispatches to, or for ping nothing at all (the
-// result, {}, is written by Direct).
-func (s *Server) directHandler(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-	if method == "ping" {
-		return nil, nil
-	}
-	p := req.(*mcp.CallToolRequest).Params
-	links, _ := ctx.Value(directLinksKey{}).(bool)
-	return s.call(ctx, p.Name, p.Arguments, links), nil
-}
-
-// directLinksKey carries Direct's links to its handler.
-type directLinksKey struct{}
-
-// toolNames is the set of the query layer's tool names.
-func toolNames() map[string]bool {
-	out := map[string]bool{}
-	for _, t := range query.Tools() {
-		out[t.Name] = true
-	}
-	return out
 }

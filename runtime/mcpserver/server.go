@@ -61,9 +61,6 @@ type Server struct {
 	live  drainer
 	// jsonText: Options.JSONText.
 	jsonText bool
-	// tools: the tool names; direct: Direct's middleware chain.
-	tools  map[string]bool
-	direct mcp.MethodHandler
 }
 
 // New builds the MCP server over an open catalog.
@@ -104,7 +101,6 @@ func NewLoading(l *catalog.Loading, opts Options) *Server {
 		CompletionHandler: s.complete,
 	})
 	s.mcp.AddReceivingMiddleware(encodedResults, s.guard, canonicalURIs, listedSchemas)
-	s.tools, s.direct = toolNames(), encodedResults(s.guard(s.directHandler))
 	s.registerTools()
 	s.registerResources()
 	s.registerPrompts()

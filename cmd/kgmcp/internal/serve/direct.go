@@ -6,7 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
-	"strconv"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -53,69 +53,45 @@ func direct(srv *mcpserver.Server, r *http.Request, body []byte) (directRequest,
 		return d, false
 	}
 	d.links = directVersions[r.Header.Get("Mcp-Protocol-Version")]
+	// An id the server echoes exactly (checkFrame's rule), read as the SDK
+	// reads it.
+	rawID, problem := checkMessage(body)
+	if problem != "" || rawID == nil {
+		return d, false
+	}
+	var ok bool
+	if d.id, ok = wireID(rawID); !ok {
+		return d, false
+	}
+	// Nothing beyond jsonrpc, id, method and params, each spelled exactly and
+	// once; for tools/call, params of name and arguments only.
 	v, errs := jsonv.Parse(body)
-	if v == nil || len(errs) > 0 || v.Kind != jsonv.Object {
+	if v == nil || len(errs) > 0 || !exactly(v, "jsonrpc", "id", "method", "params") {
 		return d, false
 	}
-	var params *jsonv.Value
-	seen := map[string]bool{}
-	for _, m := range v.Obj {
-		if seen[m.Key] {
-			return d, false
-		}
-		seen[m.Key] = true
-		switch m.Key {
-		case "jsonrpc":
-			if m.Val.Kind != jsonv.String || m.Val.Str != "2.0" {
-				return d, false
-			}
-		case "id":
-			id, ok := directID(m.Val, body)
-			if !ok {
-				return d, false
-			}
-			d.id = id
-		case "method":
-			if m.Val.Kind != jsonv.String {
-				return d, false
-			}
-			d.method = m.Val.Str
-		case "params":
-			params = m.Val
-		default:
-			return d, false
-		}
+	if m := v.Get("method"); m != nil && m.Kind == jsonv.String {
+		d.method = m.Str
 	}
-	if !seen["jsonrpc"] || !d.id.IsValid() {
-		return d, false
-	}
+	params := v.Get("params")
 	switch d.method {
 	case "ping":
 		if params != nil && (params.Kind != jsonv.Object || len(params.Obj) > 0) {
 			return d, false
 		}
 	case "tools/call":
-		if params == nil || params.Kind != jsonv.Object {
+		if params == nil || !exactly(params, "name", "arguments") {
 			return d, false
 		}
-		hasArgs := false
-		for _, m := range params.Obj {
-			switch {
-			case m.Key == "name" && m.Val.Kind == jsonv.String && d.name == "":
-				d.name = m.Val.Str
-			case m.Key == "arguments" && m.Val.Kind == jsonv.Object && !hasArgs:
-				hasArgs = true
-			default:
+		if n := params.Get("name"); n != nil && n.Kind == jsonv.String {
+			d.name = n.Str
+		}
+		if a := params.Get("arguments"); a != nil {
+			if a.Kind != jsonv.Object {
 				return d, false
 			}
-		}
-		if d.name == "" {
-			return d, false
-		}
-		if hasArgs {
 			// The arguments exactly as sent, as the SDK hands them to the
-			// tool handler (every key above is unique and spelled exactly,
-			// so encoding/json's case-insensitive matching finds this one).
+			// tool handler (the keys are unique and spelled exactly, so
+			// encoding/json's case-insensitive matching finds this one).
 			var env struct {
 				Params struct {
 					Arguments json.RawMessage `json:"arguments"`
@@ -132,32 +108,20 @@ func direct(srv *mcpserver.Server, r *http.Request, body []byte) (directRequest,
 	return d, srv.CanDirect(d.method, d.name)
 }
 
-// directID is a request ID the SDK would read as the same value: a string
-// without <, > or & (which it writes unescaped and encoding/json would
-// escape), or a non-negative integer literal below 2^53 (exact as the float64
-// it decodes numbers to).
-func directID(v *jsonv.Value, body []byte) (jsonrpc.ID, bool) {
-	switch v.Kind {
-	case jsonv.String:
-		if strings.ContainsAny(v.Str, "<>&") {
-			return jsonrpc.ID{}, false
-		}
-		id, err := jsonrpc.MakeID(v.Str)
-		return id, err == nil
-	case jsonv.Number:
-		end := v.Off
-		for end < len(body) && body[end] >= '0' && body[end] <= '9' {
-			end++
-		}
-		lit := string(body[v.Off:end])
-		n, err := strconv.ParseInt(lit, 10, 64)
-		if err != nil || n >= 1<<53 || end < len(body) && strings.IndexByte(".eE", body[end]) >= 0 {
-			return jsonrpc.ID{}, false
-		}
-		id, err := jsonrpc.MakeID(float64(n))
-		return id, err == nil
+// exactly reports whether v is an object whose members are among keys, each
+// at most once.
+func exactly(v *jsonv.Value, keys ...string) bool {
+	if v.Kind != jsonv.Object {
+		return false
 	}
-	return jsonrpc.ID{}, false
+	seen := map[string]bool{}
+	for _, m := range v.Obj {
+		if seen[m.Key] || !slices.Contains(keys, m.Key) {
+			return false
+		}
+		seen[m.Key] = true
+	}
+	return true
 }
 
 // directHeaders reports whether the headers of r are ones the SDK's

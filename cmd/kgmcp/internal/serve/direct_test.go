@@ -121,8 +121,8 @@ func TestDirectAnswersAreTheSDKs(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":9007199254740991,"method":"ping"}`, v1118, true},
 		{`{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`, v1118, false},
 		{`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, v1118, false},
-		{`{"jsonrpc":"2.0","id":-1,"method":"ping"}`, v1118, false},
-		{`{"jsonrpc":"2.0","id":"<&>","method":"ping"}`, v1118, false},
+		{`{"jsonrpc":"2.0","id":-1,"method":"ping"}`, v1118, true},
+		{`{"jsonrpc":"2.0","id":"<&>","method":"ping"}`, v1118, true}, // encoded by jsonrpc.EncodeMessage, as the SDK does
 		{`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"progressToken":1}}}`, v1118, false},
 		{`{"id":1,"jsonrpc":"2.0","method":"ping"}`, v1118, true},
 		{strings.Replace(get, "%s", "2", 1), v0618, true},
