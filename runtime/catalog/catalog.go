@@ -233,30 +233,41 @@ func openAll(ctx context.Context, paths []string) []opening {
 }
 
 func openPackage(path string) (*Package, error) {
-	img, err := kgimg.Open(path)
+	p := &Package{Path: path}
+	img, err := kgimg.OpenWith(path, p.readVerified)
 	if err != nil {
 		return nil, err
 	}
+	p.Img = img
+	return p, nil
+}
+
+// readVerified copies out of the verified image (kgimg.OpenWith) what the
+// catalog needs at once: the manifest and the progression summary, and
+// checks its profile can be read. They are read from the bytes Open
+// verified, so a catalog's start reads none of its mappings.
+func (p *Package) readVerified(img *kgimg.Image) error {
 	m, err := packageManifest(img)
 	if err != nil {
-		img.Close()
-		return nil, err
+		return err
 	}
-	cp, err := compiledProfile(img)
+	prof, compiled, err := readProfile(img)
 	if err != nil {
-		img.Close()
-		return nil, err
+		return err
 	}
 	lp, err := img.ProgressionSummary()
 	if err != nil {
-		img.Close()
-		return nil, err
+		return err
 	}
 	if m.Capabilities.HasLearningProgressions != (lp != nil) {
-		img.Close()
-		return nil, fmt.Errorf("%w: the progression summary disagrees with the manifest's hasLearningProgressions", kgimg.ErrCorrupt)
+		return fmt.Errorf("%w: the progression summary disagrees with the manifest's hasLearningProgressions", kgimg.ErrCorrupt)
 	}
-	return &Package{Img: img, Manifest: m, profile: packageProfile{compiled: cp}, Progressions: lp, Path: path}, nil
+	p.Manifest, p.Progressions = m, lp
+	if compiled != nil {
+		p.profile.compiled.Store(compiled)
+		p.profile.decoded.Store(prof)
+	}
+	return nil
 }
 
 func (c *Catalog) add(p *Package) {

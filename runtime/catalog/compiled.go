@@ -10,34 +10,49 @@ import (
 )
 
 // packageProfile is a package's interpretation profile in its compiled form
-// (kgimg.CompiledProfile), read in place from the image. Nothing about it is
-// parsed or validated at open: the gate did that when the image was built, and
-// the structural walk of Open has bounded every field. The whole profile is
-// copied into Go values only when a handler first asks for it, and the code
-// parent rules are compiled on first use. Both are stored only once complete:
-// a copy cut short (a fault on an image modified in place under it, turned
-// into a panic by the caller's guard) leaves nothing behind, and the next
-// caller tries again. Two first callers may both build them; either result is
-// the same.
+// (kgimg.CompiledProfile), read in place from the mapped image. Nothing about
+// it is parsed or validated again: the gate did that when the image was built,
+// and Open has bounded every field. The whole profile is copied into Go values
+// when it is first asked for (a server does it for every package right after
+// start, off the request path: query.Service.WarmProfiles), and the code
+// parent rules are compiled on first use. Values are stored only once
+// complete: one cut short (a fault on an image modified in place under it,
+// turned into a panic by the caller's guard) leaves nothing behind, and the
+// next caller tries again. Two first callers may both build them; either
+// result is the same.
 type packageProfile struct {
-	compiled kgimg.CompiledProfile
+	compiled atomic.Pointer[kgimg.CompiledProfile]
 	decoded  atomic.Pointer[profile.Profile]
 	rules    atomic.Pointer[[]*profile.Regex]
 }
 
-// compiledProfile returns the image's compiled profile. An image written
-// before the compiled profile was stored has only profile_json: that is
-// decoded and validated as before and compiled in memory, so every image is
-// read the same way afterwards.
-func compiledProfile(img *kgimg.Image) (kgimg.CompiledProfile, error) {
-	if cp, ok := img.CompiledProfile(); ok {
-		return cp, nil
+// readProfile checks that the image holds a profile the server can read. An
+// image written before the compiled profile was stored has only
+// profile_json: that is decoded, validated and compiled in memory as before
+// (both returned), so every image is read the same way afterwards. For any
+// other image both are nil: the compiled profile is read in place from the
+// mapping (Package.compiledProfile).
+func readProfile(img *kgimg.Image) (prof *profile.Profile, compiled *kgimg.CompiledProfile, err error) {
+	if _, ok := img.CompiledProfile(); ok {
+		return nil, nil, nil
 	}
 	prof, _, fs := profile.Decode(img.ProfileJSON(), profile.FileName)
 	if prof == nil || len(fs) > 0 {
-		return kgimg.CompiledProfile{}, fmt.Errorf("%w: the embedded profile does not decode cleanly", kgimg.ErrCorrupt)
+		return nil, nil, fmt.Errorf("%w: the embedded profile does not decode cleanly", kgimg.ErrCorrupt)
 	}
-	return kgimg.CompileProfile(prof), nil
+	cp := kgimg.CompileProfile(prof)
+	return prof, &cp, nil
+}
+
+// compiledProfile returns the package's compiled profile, resolved over the
+// mapped image on first use.
+func (p *Package) compiledProfile() *kgimg.CompiledProfile {
+	if cp := p.profile.compiled.Load(); cp != nil {
+		return cp
+	}
+	cp, _ := p.Img.CompiledProfile() // present: readProfile found it at open
+	p.profile.compiled.CompareAndSwap(nil, &cp)
+	return p.profile.compiled.Load()
 }
 
 // packageManifest returns the image's manifest, copied out of its compiled
@@ -61,7 +76,7 @@ func (p *Package) Profile() *profile.Profile {
 	if d := p.profile.decoded.Load(); d != nil {
 		return d
 	}
-	p.profile.decoded.CompareAndSwap(nil, p.profile.compiled.Decode())
+	p.profile.decoded.CompareAndSwap(nil, p.compiledProfile().Decode())
 	return p.profile.decoded.Load()
 }
 
@@ -70,7 +85,7 @@ func (p *Package) Profile() *profile.Profile {
 // grade mappings, statement types or normalized subjects it names (see
 // kgimg.CompiledProfile.Targets), nil when none.
 func (p *Package) ProfileTargets(kind kgimg.ProfileKeyKind, key string) []int {
-	return p.profile.compiled.Targets(kind, key)
+	return p.compiledProfile().Targets(kind, key)
 }
 
 // ParentRule returns the compiled regex of code parent rule i, or nil when

@@ -108,26 +108,30 @@ func (img *Image) resolveIndexes() {
 		root.Adjacency(&a, i)
 		t := a.Table()
 		k := int(a.Label())*2 + int(a.Direction())
-		img.adj[k] = Adjacency{
+		img.v.adj[k] = Adjacency{
 			offsets:   U32s{vecBytes(t, 2, 4)},
 			neighbors: U32s{vecBytes(t, 3, 4)},
 			edges:     U32s{vecBytes(t, 4, 4)},
 		}
 	}
 	var f kgfb.Facet
-	img.facets = make([]FacetRef, root.FacetsLength())
-	for i := range img.facets {
+	img.v.facets = make([]FacetRef, root.FacetsLength())
+	for i := range img.v.facets {
 		root.Facets(&f, i)
-		img.facets[i] = FacetRef{Kind: FacetKind(f.Kind()), Key: unsafeString(f.Key()), Value: unsafeString(f.Value())}
+		bm, why := parseBitmap(f.BitmapBytes(), uint64(img.v.n.count))
+		if why != "" && img.v.facetErr == nil {
+			img.v.facetErr = corrupt("facets", -1, "facet %q: %s", f.Key(), why)
+		}
+		img.v.facets[i] = FacetRef{Kind: FacetKind(f.Kind()), Key: unsafeString(f.Key()), Value: unsafeString(f.Value()), Bitmap: bm}
 	}
 	if st, ok := subTable(root.Table(), slot(imageDesc, "search")); ok {
-		img.itemTokens = readPostings(st, slot(searchDesc, "item_tokens"))
-		img.componentTokens = readPostings(st, slot(searchDesc, "component_tokens"))
-		img.componentTags = readPostings(st, slot(searchDesc, "component_tags"))
-		img.codeOrder = U32s{vecBytes(st, slot(searchDesc, "code_order"), 4)}
+		img.v.itemTokens = readPostings(st, slot(searchDesc, "item_tokens"))
+		img.v.componentTokens = readPostings(st, slot(searchDesc, "component_tokens"))
+		img.v.componentTags = readPostings(st, slot(searchDesc, "component_tags"))
+		img.v.codeOrder = U32s{vecBytes(st, slot(searchDesc, "code_order"), 4)}
 	}
 	if pt, ok := subTable(root.Table(), slot(imageDesc, "provenance")); ok {
-		img.prov = provenanceCols{
+		img.v.prov = provenanceCols{
 			shardStarts: U32s{vecBytes(pt, 0, 4)},
 			recordRel:   U32s{vecBytes(pt, 1, 4)},
 			records:     readColumn(pt, 2),
@@ -138,69 +142,74 @@ func (img *Image) resolveIndexes() {
 
 // Adjacency returns the CSR index of a label and direction.
 func (img *Image) Adjacency(label RelLabel, dir Direction) Adjacency {
-	return img.adj[int(label)*2+int(dir)]
+	return img.v.adj[int(label)*2+int(dir)]
 }
 
 // Facets returns every facet value, sorted by (kind, key).
-func (img *Image) Facets() []FacetRef { return img.facets }
+func (img *Image) Facets() []FacetRef { return img.v.facets }
 
 // Facet returns the facet value with this kind and facet-normalised key.
 func (img *Image) Facet(kind FacetKind, key string) (Bitmap, bool) {
-	i := sort.Search(len(img.facets), func(i int) bool {
-		f := img.facets[i]
+	v := &img.v
+	i := sort.Search(len(v.facets), func(i int) bool {
+		f := v.facets[i]
 		return f.Kind > kind || f.Kind == kind && f.Key >= key
 	})
-	if i < len(img.facets) && img.facets[i].Kind == kind && img.facets[i].Key == key {
-		return img.facets[i].Bitmap, true
+	if i < len(v.facets) && v.facets[i].Kind == kind && v.facets[i].Key == key {
+		return v.facets[i].Bitmap, true
 	}
 	return Bitmap{}, false
 }
 
 // ItemToken returns the items whose description has this lexical token.
-func (img *Image) ItemToken(token string) (U32s, bool) { return img.itemTokens.lookup(token) }
+func (img *Image) ItemToken(token string) (U32s, bool) { return img.v.itemTokens.lookup(token) }
 
 // ItemTokensWithPrefix returns at most max lexical tokens of the items'
 // descriptions that start with prefix, in order (copied out of the image).
 func (img *Image) ItemTokensWithPrefix(prefix string, max int) []string {
-	return img.itemTokens.keysWithPrefix(prefix, max)
+	return img.v.itemTokens.keysWithPrefix(prefix, max)
 }
 
 // ComponentTokensWithPrefix is ItemTokensWithPrefix over the learning
 // components' descriptions.
 func (img *Image) ComponentTokensWithPrefix(prefix string, max int) []string {
-	return img.componentTokens.keysWithPrefix(prefix, max)
+	return img.v.componentTokens.keysWithPrefix(prefix, max)
 }
 
 // ComponentToken returns the learning components whose description has this token.
-func (img *Image) ComponentToken(token string) (U32s, bool) { return img.componentTokens.lookup(token) }
+func (img *Image) ComponentToken(token string) (U32s, bool) {
+	return img.v.componentTokens.lookup(token)
+}
 
 // ComponentTag returns the learning components with this facet-normalised tag.
-func (img *Image) ComponentTag(tag string) (U32s, bool) { return img.componentTags.lookup(tag) }
+func (img *Image) ComponentTag(tag string) (U32s, bool) { return img.v.componentTags.lookup(tag) }
 
 // CodeOrder returns the coded items ordered by (normalized code, node ID).
-func (img *Image) CodeOrder() U32s { return img.codeOrder }
+func (img *Image) CodeOrder() U32s { return img.v.codeOrder }
 
 // Provenance returns the stored provenance record of relationship r (canonical
 // JSON, aliasing the image) and its partition.
 func (img *Image) Provenance(r uint32) (record []byte, shard int, ok bool) {
-	if img.prov.relRecord.Len() == 0 {
+	v := &img.v
+	if v.prov.relRecord.Len() == 0 {
 		return nil, 0, false
 	}
-	i := img.prov.relRecord.At(int(r))
+	i := v.prov.relRecord.At(int(r))
 	if i == noRecord {
 		return nil, 0, false
 	}
-	shard = sort.Search(64, func(k int) bool { return img.prov.shardStarts.At(k+1) > i })
-	return img.prov.records.bytes(int(i)), shard, true
+	shard = sort.Search(64, func(k int) bool { return v.prov.shardStarts.At(k+1) > i })
+	return v.prov.records.bytes(int(i)), shard, true
 }
 
 // ShardRecords returns the relationship ordinals of partition k's records, in
 // relationship-ID order.
 func (img *Image) ShardRecords(k int) U32s {
-	if img.prov.shardStarts.Len() == 0 {
+	v := &img.v
+	if v.prov.shardStarts.Len() == 0 {
 		return U32s{}
 	}
-	return img.prov.recordRel.Slice(int(img.prov.shardStarts.At(k)), int(img.prov.shardStarts.At(k+1)))
+	return v.prov.recordRel.Slice(int(v.prov.shardStarts.At(k)), int(v.prov.shardStarts.At(k+1)))
 }
 
 const noRecord = 0xFFFFFFFF

@@ -1,10 +1,12 @@
 // Package kgimg opens .kgimg images: one compiled, checksummed, self-contained
-// package snapshot. Open maps the file read-only, checks the header in order
-// (magic, format version, sizes, whole-file XXH3-64 checksum), then runs a structural
-// verifier written for schema/kgimg.fbs (every offset, vtable, vector and
-// string in bounds; CSR offsets monotonic with targets below the node count;
-// ordinals in range; sorted indexes sorted; roaring bitmaps valid). Only an image
-// that passes all of it is returned.
+// package snapshot. Open maps the file read-only and verifies it: the header in
+// order (magic, format version, sizes, whole-file XXH3-64 checksum), then a
+// structural verifier written for schema/kgimg.fbs (every offset, vtable,
+// vector and string in bounds; CSR offsets monotonic with targets below the
+// node count; ordinals in range; sorted indexes sorted; roaring bitmaps
+// valid). Only an image that passes all of it is returned. The verification
+// reads the file through its descriptor, not the mapping (see verifyOpened),
+// so opening a catalog of small images maps none of their pages in.
 //
 // Accessors read the mapped bytes in place: strings and byte slices they return
 // alias the mapping. The API speaks only its own types (NodeKind, RelLabel,
@@ -43,11 +45,18 @@ type Image struct {
 	root   *kgfb.Image
 	header Header
 
+	v views
+}
+
+// views are the column and index views the accessors read, resolved once at
+// open over the image's bytes.
+type views struct {
 	n                                                    nodeCols
 	r                                                    relCols
 	nodeIDOrder, caseUUIDOrder, caseURIOrder, relIDOrder U32s
 	adj                                                  [8]Adjacency
 	facets                                               []FacetRef
+	facetErr                                             error // a facet bitmap that did not parse
 	itemTokens, componentTokens, componentTags           postingList
 	codeOrder                                            U32s
 	prov                                                 provenanceCols
@@ -58,7 +67,15 @@ type Image struct {
 var beforeOpen = func(string) {}
 
 // Open maps and verifies the image at path.
-func Open(path string) (*Image, error) {
+func Open(path string) (*Image, error) { return OpenWith(path, nil) }
+
+// OpenWith is Open, and calls read (when not nil) once with the verified
+// image before returning, so that a caller can take what it needs at open
+// without reading the mapping: for an image Open verifies on a copy read
+// through the descriptor (see verifyOpened) read gets the image over that
+// copy, whose bytes are reused once read returns, so read must copy out
+// everything it keeps. An error from read fails the open.
+func OpenWith(path string, read func(verified *Image) error) (*Image, error) {
 	fi, err := os.Lstat(path)
 	if err != nil {
 		return nil, fmt.Errorf("kgimg: open %s: %w", path, err)
@@ -96,7 +113,7 @@ func Open(path string) (*Image, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kgimg: open %s: %w", path, err)
 	}
-	img, err := verifyOpened(f, fi, b)
+	img, err := verifyOpened(f, fi, b, read)
 	if err != nil {
 		unmap()
 		return nil, fmt.Errorf("kgimg: open %s: %w", path, err)
@@ -106,13 +123,25 @@ func Open(path string) (*Image, error) {
 }
 
 // verifyOpened verifies the image f holds and returns it over b, f's
-// mapping. The checksum is read through the descriptor rather than the
-// mapping: on a catalog of small images, faulting every page of a fresh
-// mapping in (or populating it) costs several times the hashing, and this way
-// only the pages the verifier and later requests read are mapped in. The file
-// must then not have changed while it was read (unchanged), so what was
-// hashed is what is mapped.
-func verifyOpened(f *os.File, fi fs.FileInfo, b []byte) (*Image, error) {
+// mapping. Nothing is verified through the mapping that can be verified on
+// bytes read through the descriptor: on a catalog of small images, faulting
+// the pages of a fresh mapping in (or populating it) costs several times
+// reading and hashing them, so only the pages later requests read are ever
+// mapped in.
+//
+//   - An image of up to readVerifyLimit bytes is read whole and verified
+//     there, checksum, structure and invariants; the image returned over b
+//     has its views re-pointed from the copy (verifyRead).
+//   - A larger one is checksummed through the descriptor a chunk at a time,
+//     then its structure and invariants are verified over b.
+//
+// Either way the file must not have changed while it was read (unchanged),
+// so what was verified is what is mapped: images are replaced by renaming a
+// new file over the old one, never written in place (see the package doc).
+func verifyOpened(f *os.File, fi fs.FileInfo, b []byte, read func(*Image) error) (*Image, error) {
+	if fi.Size() <= readVerifyLimit {
+		return verifyRead(f, fi, b, read)
+	}
 	sum, haveSum, err := fileChecksum(f, int(fi.Size()))
 	if err == nil && haveSum {
 		err = unchanged(f, fi)
@@ -120,7 +149,48 @@ func verifyOpened(f *os.File, fi fs.FileInfo, b []byte) (*Image, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newImage(b, sum, haveSum)
+	img, err := newImage(b, sum, haveSum)
+	if err == nil && read != nil {
+		err = read(img)
+	}
+	return img, err
+}
+
+// verifyRead verifies the image f holds on a copy read through the
+// descriptor, lets read take what it needs from the copy, and returns the
+// image over b without having read b: the header is the copy's, the root
+// table is at the offset the copy gave, and the views resolved over the copy
+// are re-pointed at the same offsets of b (rebaser).
+func verifyRead(f *os.File, fi fs.FileInfo, b []byte, read func(*Image) error) (*Image, error) {
+	bp := readBuffers.Get().(*[]byte)
+	defer readBuffers.Put(bp)
+	buf, err := readAll(f, int(fi.Size()), bp)
+	if err == nil {
+		err = unchanged(f, fi)
+	}
+	if err != nil {
+		return nil, err
+	}
+	verified, err := newImage(buf, 0, false)
+	if err != nil {
+		return nil, err
+	}
+	if read != nil {
+		err = read(verified)
+		if scrubCopies {
+			// Race-detector builds (every test run of make test) wipe the copy
+			// once read returns: anything read kept that aliases it shows.
+			for i := range buf {
+				buf[i] = 0xA5
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	root := new(kgfb.Image)
+	root.Init(b[HeaderSize:], verified.root.Table().Pos)
+	return &Image{file: b, header: verified.header, root: root, v: rebaser{from: buf, to: b}.views(&verified.v)}, nil
 }
 
 // unchanged reports an error when f's size or modification time differ from

@@ -162,4 +162,4 @@ func (img *Image) CompiledManifest() (*manifest.Manifest, bool) {
 
 // ComponentTagCount returns the size of the learning components' tag
 // vocabulary (the keys of the tag index).
-func (img *Image) ComponentTagCount() int { return img.componentTags.keys.len() }
+func (img *Image) ComponentTagCount() int { return img.v.componentTags.keys.len() }

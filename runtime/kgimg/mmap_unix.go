@@ -15,15 +15,17 @@ import (
 // would wait forever); Open then refuses what the descriptor holds.
 const openFlags = os.O_RDONLY | unix.O_NONBLOCK
 
-// mapFile maps f read-only and shared, without pre-faulting: the checksum is
-// read through the descriptor (fileChecksum), so only the pages the verifier
-// and later requests read are ever mapped in. The mapping outlives f.
+// mapFile maps f read-only and shared, without pre-faulting: Open verifies
+// the bytes it reads through the descriptor (verifyOpened), so only the pages
+// requests read are ever mapped in. No access pattern is advised: the
+// kernel's default maps a page's cached neighbours in with it, which saves a
+// request reading several parts of a small image most of its faults. The
+// mapping outlives f.
 func mapFile(f *os.File, size int) ([]byte, func() error, error) {
 	b, err := unix.Mmap(int(f.Fd()), 0, size, unix.PROT_READ, unix.MAP_SHARED)
 	if err != nil {
 		return nil, nil, fmt.Errorf("kgimg: mmap: %w", err)
 	}
-	_ = unix.Madvise(b, unix.MADV_RANDOM)
 	return b, func() error { return unix.Munmap(b) }, nil
 }
 
@@ -57,4 +59,30 @@ func fileChecksum(f *os.File, size int) (uint64, bool, error) {
 		off += n
 	}
 	return s.sum(), true, nil
+}
+
+// readVerifyLimit is the largest image Open verifies whole on a copy read
+// through the descriptor (see verifyOpened); the copy is a pooled buffer, so
+// opening a catalog holds one per opening worker.
+var readVerifyLimit int64 = 8 << 20
+
+var readBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// readAll reads the first size bytes of f into *bp, grown as needed.
+func readAll(f *os.File, size int, bp *[]byte) ([]byte, error) {
+	if cap(*bp) < size {
+		*bp = make([]byte, size)
+	}
+	buf := (*bp)[:size]
+	for off := 0; off < size; {
+		n, err := unix.Pread(int(f.Fd()), buf[off:], int64(off))
+		if err != nil {
+			return nil, fmt.Errorf("kgimg: read: %w", err)
+		}
+		if n == 0 {
+			return nil, fmt.Errorf("kgimg: read: %w (the file shrank while being opened)", ErrNotImage)
+		}
+		off += n
+	}
+	return buf, nil
 }

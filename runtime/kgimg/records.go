@@ -86,7 +86,7 @@ type relCols struct {
 func (img *Image) resolve() {
 	root := img.root.Table()
 	nt, _ := subTable(root, slot(imageDesc, "nodes"))
-	n := &img.n
+	n := &img.v.n
 	n.count = int(nt.GetUint32Slot(flatbuffers.VOffsetT(4+2*slot(nodesDesc, "count")), 0))
 	n.kind = vecBytes(nt, slot(nodesDesc, "kind"), 1)
 	n.isCurrent = vecBytes(nt, slot(nodesDesc, "is_current"), 1)
@@ -100,7 +100,7 @@ func (img *Image) resolve() {
 	n.labels = readLists(nt, slot(nodesDesc, "labels"))
 
 	rt, _ := subTable(root, slot(imageDesc, "relationships"))
-	r := &img.r
+	r := &img.v.r
 	r.count = int(rt.GetUint32Slot(flatbuffers.VOffsetT(4+2*slot(relationshipsDesc, "count")), 0))
 	r.label = vecBytes(rt, slot(relationshipsDesc, "label"), 1)
 	r.source = U32s{vecBytes(rt, slot(relationshipsDesc, "source"), 4)}
@@ -112,66 +112,66 @@ func (img *Image) resolve() {
 		r.str[f] = readColumn(rt, s)
 	}
 
-	img.nodeIDOrder = U32s{vecBytes(root, slot(imageDesc, "node_id_order"), 4)}
-	img.caseUUIDOrder = U32s{vecBytes(root, slot(imageDesc, "case_uuid_order"), 4)}
-	img.caseURIOrder = U32s{vecBytes(root, slot(imageDesc, "case_uri_order"), 4)}
-	img.relIDOrder = U32s{vecBytes(root, slot(imageDesc, "relationship_id_order"), 4)}
+	img.v.nodeIDOrder = U32s{vecBytes(root, slot(imageDesc, "node_id_order"), 4)}
+	img.v.caseUUIDOrder = U32s{vecBytes(root, slot(imageDesc, "case_uuid_order"), 4)}
+	img.v.caseURIOrder = U32s{vecBytes(root, slot(imageDesc, "case_uri_order"), 4)}
+	img.v.relIDOrder = U32s{vecBytes(root, slot(imageDesc, "relationship_id_order"), 4)}
 	img.resolveIndexes()
 }
 
 // NodeCount returns the number of nodes.
-func (img *Image) NodeCount() int { return img.n.count }
+func (img *Image) NodeCount() int { return img.v.n.count }
 
 // RelationshipCount returns the number of relationships.
-func (img *Image) RelationshipCount() int { return img.r.count }
+func (img *Image) RelationshipCount() int { return img.v.r.count }
 
 // RootNode returns the framework root's ordinal.
 func (img *Image) RootNode() uint32 { return img.root.Root() }
 
 // NodeKind returns a node's kind.
-func (img *Image) NodeKind(n uint32) NodeKind { return NodeKind(img.n.kind[n]) }
+func (img *Image) NodeKind(n uint32) NodeKind { return NodeKind(img.v.n.kind[n]) }
 
 // NodeOrder returns a node's sourceExportOrder.
-func (img *Image) NodeOrder(n uint32) uint32 { return img.n.order.At(int(n)) }
+func (img *Image) NodeOrder(n uint32) uint32 { return img.v.n.order.At(int(n)) }
 
 // NodePresent returns a node's property-presence bits.
-func (img *Image) NodePresent(n uint32) uint32 { return img.n.present.At(int(n)) }
+func (img *Image) NodePresent(n uint32) uint32 { return img.v.n.present.At(int(n)) }
 
 // NodeIsCurrent returns a node's decoded isCurrent.
-func (img *Image) NodeIsCurrent(n uint32) bool { return img.n.isCurrent[n] != 0 }
+func (img *Image) NodeIsCurrent(n uint32) bool { return img.v.n.isCurrent[n] != 0 }
 
 // NodeString returns one string field of a node, aliasing the image.
-func (img *Image) NodeString(n uint32, f NodeField) string { return img.n.str[f].str(int(n)) }
+func (img *Image) NodeString(n uint32, f NodeField) string { return img.v.n.str[f].str(int(n)) }
 
 // NodeGradeLevel returns a node's gradeLevel list.
-func (img *Image) NodeGradeLevel(n uint32) StringList { return img.n.gradeLevel.list(int(n)) }
+func (img *Image) NodeGradeLevel(n uint32) StringList { return img.v.n.gradeLevel.list(int(n)) }
 
 // NodeTags returns a node's tags list.
-func (img *Image) NodeTags(n uint32) StringList { return img.n.tags.list(int(n)) }
+func (img *Image) NodeTags(n uint32) StringList { return img.v.n.tags.list(int(n)) }
 
 // RelLabel returns a relationship's label.
-func (img *Image) RelLabel(r uint32) RelLabel { return RelLabel(img.r.label[r]) }
+func (img *Image) RelLabel(r uint32) RelLabel { return RelLabel(img.v.r.label[r]) }
 
 // RelSource and RelTarget return a relationship's endpoint ordinals.
-func (img *Image) RelSource(r uint32) uint32 { return img.r.source.At(int(r)) }
+func (img *Image) RelSource(r uint32) uint32 { return img.v.r.source.At(int(r)) }
 
 // RelTarget returns the target ordinal.
-func (img *Image) RelTarget(r uint32) uint32 { return img.r.target.At(int(r)) }
+func (img *Image) RelTarget(r uint32) uint32 { return img.v.r.target.At(int(r)) }
 
 // RelOrder returns a relationship's sourceExportOrder.
-func (img *Image) RelOrder(r uint32) uint32 { return img.r.order.At(int(r)) }
+func (img *Image) RelOrder(r uint32) uint32 { return img.v.r.order.At(int(r)) }
 
 // RelPresent returns a relationship's property-presence bits.
-func (img *Image) RelPresent(r uint32) uint32 { return img.r.present.At(int(r)) }
+func (img *Image) RelPresent(r uint32) uint32 { return img.v.r.present.At(int(r)) }
 
 // RelConfidence returns a relationship's supportConfidence (valid when present).
-func (img *Image) RelConfidence(r uint32) float64 { return f64(img.r.confidence, int(r)) }
+func (img *Image) RelConfidence(r uint32) float64 { return f64(img.v.r.confidence, int(r)) }
 
 // RelString returns one string field of a relationship, aliasing the image.
-func (img *Image) RelString(r uint32, f RelField) string { return img.r.str[f].str(int(r)) }
+func (img *Image) RelString(r uint32, f RelField) string { return img.v.r.str[f].str(int(r)) }
 
 // NodeLabels returns a node's labels.
-func (img *Image) NodeLabels(n uint32) StringList { return img.n.labels.list(int(n)) }
+func (img *Image) NodeLabels(n uint32) StringList { return img.v.n.labels.list(int(n)) }
 
 // RelTypeName returns a relationship's label as the contract spells it (also
 // its properties.relationshipType, which the gate proves equal).
@@ -226,34 +226,38 @@ func searchRange(order U32s, col column, key string) (int, int) {
 
 // NodeByID returns the ordinal of the node with this ID.
 func (img *Image) NodeByID(id string) (uint32, bool) {
-	lo, hi := searchRange(img.nodeIDOrder, img.n.str[NodeID], id)
+	v := &img.v
+	lo, hi := searchRange(v.nodeIDOrder, v.n.str[NodeID], id)
 	if lo == hi {
 		return 0, false
 	}
-	return img.nodeIDOrder.At(lo), true
+	return v.nodeIDOrder.At(lo), true
 }
 
 // NodesByCaseUUID returns the ordinals of the nodes with this CASE UUID (more
 // than one when the package reuses a UUID).
 func (img *Image) NodesByCaseUUID(uuid string) U32s {
-	lo, hi := searchRange(img.caseUUIDOrder, img.n.str[NodeCaseIdentifierUUID], uuid)
-	return img.caseUUIDOrder.Slice(lo, hi)
+	v := &img.v
+	lo, hi := searchRange(v.caseUUIDOrder, v.n.str[NodeCaseIdentifierUUID], uuid)
+	return v.caseUUIDOrder.Slice(lo, hi)
 }
 
 // NodesByCaseURI returns the ordinals of the nodes with this CASE URI.
 func (img *Image) NodesByCaseURI(uri string) U32s {
-	lo, hi := searchRange(img.caseURIOrder, img.n.str[NodeCaseIdentifierURI], uri)
-	return img.caseURIOrder.Slice(lo, hi)
+	v := &img.v
+	lo, hi := searchRange(v.caseURIOrder, v.n.str[NodeCaseIdentifierURI], uri)
+	return v.caseURIOrder.Slice(lo, hi)
 }
 
 // RelationshipIDOrder returns the relationship ordinals sorted by ID.
-func (img *Image) RelationshipIDOrder() U32s { return img.relIDOrder }
+func (img *Image) RelationshipIDOrder() U32s { return img.v.relIDOrder }
 
 // RelationshipByID returns the ordinal of the relationship with this ID.
 func (img *Image) RelationshipByID(id string) (uint32, bool) {
-	lo, hi := searchRange(img.relIDOrder, img.r.str[RelID], id)
+	v := &img.v
+	lo, hi := searchRange(v.relIDOrder, v.r.str[RelID], id)
 	if lo == hi {
 		return 0, false
 	}
-	return img.relIDOrder.At(lo), true
+	return v.relIDOrder.At(lo), true
 }

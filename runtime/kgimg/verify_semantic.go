@@ -97,8 +97,9 @@ func checkOrder(section string, order U32s, keys column, limit int, strict bool)
 // verifySemantics checks the invariants the accessors rely on.
 func (img *Image) verifySemantics() error {
 	img.resolve()
-	n, r := img.n.count, img.r.count
-	nc := &img.n
+	v := &img.v
+	n, r := v.n.count, v.r.count
+	nc := &v.n
 	if n < 1 || len(nc.kind) != n || len(nc.isCurrent) != n || nc.order.Len() != n || nc.present.Len() != n {
 		return corrupt("nodes", -1, "node columns disagree with the node count %d", n)
 	}
@@ -125,7 +126,7 @@ func (img *Image) verifySemantics() error {
 	if root := img.root.Root(); int(root) >= n || nc.kind[root] != byte(kgfb.NodeKindFramework) {
 		return corrupt("root", -1, "root ordinal %d is not a framework node", root)
 	}
-	rc := &img.r
+	rc := &v.r
 	if len(rc.label) != r || rc.source.Len() != r || rc.target.Len() != r || rc.order.Len() != r ||
 		rc.present.Len() != r || len(rc.confidence) != 8*r {
 		return corrupt("relationships", -1, "relationship columns disagree with the count %d", r)
@@ -153,7 +154,7 @@ func (img *Image) verifySemantics() error {
 			return fmt.Errorf("%w (field %s)", err, relationshipsDesc.fields[relFieldSlots[f]].name)
 		}
 	}
-	if img.nodeIDOrder.Len() != n || img.relIDOrder.Len() != r {
+	if v.nodeIDOrder.Len() != n || v.relIDOrder.Len() != r {
 		return corrupt("indexes", -1, "ID indexes do not cover every record")
 	}
 	for _, c := range []struct {
@@ -163,8 +164,8 @@ func (img *Image) verifySemantics() error {
 		limit  int
 		strict bool
 	}{
-		{"node_id_order", img.nodeIDOrder, nc.str[NodeID], n, true},
-		{"relationship_id_order", img.relIDOrder, rc.str[RelID], r, true},
+		{"node_id_order", v.nodeIDOrder, nc.str[NodeID], n, true},
+		{"relationship_id_order", v.relIDOrder, rc.str[RelID], r, true},
 	} {
 		if err := checkOrder(c.name, c.order, c.keys, c.limit, c.strict); err != nil {
 			return err
@@ -172,10 +173,10 @@ func (img *Image) verifySemantics() error {
 	}
 	// The secondary indexes are range-checked here; their order is checked by
 	// VerifyDeep (a misordered index can only give a wrong answer, never a fault).
-	if err := checkRange("case_uuid_order", img.caseUUIDOrder, n); err != nil {
+	if err := checkRange("case_uuid_order", v.caseUUIDOrder, n); err != nil {
 		return err
 	}
-	if err := checkRange("case_uri_order", img.caseURIOrder, n); err != nil {
+	if err := checkRange("case_uri_order", v.caseURIOrder, n); err != nil {
 		return err
 	}
 	if err := img.verifyAdjacency(); err != nil {
@@ -194,7 +195,8 @@ func (img *Image) verifySemantics() error {
 }
 
 func (img *Image) verifyAdjacency() error {
-	n, r := img.n.count, img.r.count
+	v := &img.v
+	n, r := v.n.count, v.r.count
 	var a kgfb.Adjacency
 	seen := map[int]bool{}
 	for i := 0; i < img.root.AdjacencyLength(); i++ {
@@ -204,7 +206,7 @@ func (img *Image) verifyAdjacency() error {
 			return corrupt("adjacency", -1, "index for label %d direction %d is repeated", a.Label(), a.Direction())
 		}
 		seen[k] = true
-		adj := img.adj[k]
+		adj := v.adj[k]
 		if adj.offsets.Len() != n+1 || adj.offsets.At(0) != 0 {
 			return corrupt("adjacency", -1, "CSR offsets do not have one row per node")
 		}
@@ -223,7 +225,7 @@ func (img *Image) verifyAdjacency() error {
 		if err := checkRange("adjacency", adj.edges, r); err != nil {
 			return err
 		}
-		from, to := img.r.source.b, img.r.target.b
+		from, to := v.r.source.b, v.r.target.b
 		if a.Direction() == kgfb.DirectionIn {
 			from, to = to, from
 		}
@@ -233,7 +235,7 @@ func (img *Image) verifyAdjacency() error {
 			lo, hi := int(binary.LittleEndian.Uint32(offs[4*row:])), int(binary.LittleEndian.Uint32(offs[4*row+4:]))
 			for j := lo; j < hi; j++ {
 				t, e := binary.LittleEndian.Uint32(nbs[4*j:]), int(binary.LittleEndian.Uint32(eds[4*j:]))
-				if img.r.label[e] != label || int(binary.LittleEndian.Uint32(from[4*e:])) != row || binary.LittleEndian.Uint32(to[4*e:]) != t {
+				if v.r.label[e] != label || int(binary.LittleEndian.Uint32(from[4*e:])) != row || binary.LittleEndian.Uint32(to[4*e:]) != t {
 					return corrupt("adjacency", -1, "CSR entry %d→%d disagrees with relationship %d", row, t, e)
 				}
 			}
@@ -243,22 +245,16 @@ func (img *Image) verifyAdjacency() error {
 }
 
 func (img *Image) verifyFacets() error {
-	for i, f := range img.facets {
+	v := &img.v
+	for i, f := range v.facets {
 		if i > 0 {
-			p := img.facets[i-1]
+			p := v.facets[i-1]
 			if p.Kind > f.Kind || p.Kind == f.Kind && p.Key >= f.Key {
 				return corrupt("facets", -1, "facets are not sorted at %d", i)
 			}
 		}
-		var raw kgfb.Facet
-		img.root.Facets(&raw, i)
-		bm, why := parseBitmap(raw.BitmapBytes(), uint64(img.n.count))
-		if why != "" {
-			return corrupt("facets", -1, "facet %q: %s", f.Key, why)
-		}
-		img.facets[i].Bitmap = bm
 	}
-	return nil
+	return v.facetErr
 }
 
 // roaringValidate runs the roaring library's own Validate on a bitmap. Open does
@@ -301,21 +297,23 @@ func verifyPostings(section string, p postingList, limit int) error {
 }
 
 func (img *Image) verifySearch() error {
-	n := img.n.count
-	for name, p := range map[string]postingList{"search.item_tokens": img.itemTokens, "search.component_tokens": img.componentTokens, "search.component_tags": img.componentTags} {
+	v := &img.v
+	n := v.n.count
+	for name, p := range map[string]postingList{"search.item_tokens": v.itemTokens, "search.component_tokens": v.componentTokens, "search.component_tags": v.componentTags} {
 		if err := verifyPostings(name, p, n); err != nil {
 			return err
 		}
 	}
-	return checkRange("search.code_order", img.codeOrder, n)
+	return checkRange("search.code_order", v.codeOrder, n)
 }
 
 func (img *Image) verifyProvenance() error {
-	p := img.prov
+	v := &img.v
+	p := v.prov
 	if p.shardStarts.Len() == 0 && p.relRecord.Len() == 0 {
 		return nil
 	}
-	r := img.r.count
+	r := v.r.count
 	total := p.recordRel.Len()
 	if p.shardStarts.Len() != 65 || p.shardStarts.At(0) != 0 || int(p.shardStarts.At(64)) != total || p.relRecord.Len() != r {
 		return corrupt("provenance", -1, "partition table does not cover the records")
@@ -366,6 +364,7 @@ func (img *Image) verifyArtifacts() error {
 // exactly the embedded progression_summary. With Open's checks, it refuses
 // every value the gate would refuse that the image can hold.
 func (img *Image) VerifyDeep() error {
+	v := &img.v
 	if cp := img.compiledProfile(); cp != nil {
 		prof, _, fs := profile.Decode(img.ProfileJSON(), profile.FileName)
 		if prof == nil || len(fs) > 0 {
@@ -398,10 +397,10 @@ func (img *Image) VerifyDeep() error {
 		}
 	}
 	var raw kgfb.Facet
-	for i := range img.facets {
+	for i := range v.facets {
 		img.root.Facets(&raw, i)
 		if err := roaringValidate(raw.BitmapBytes()); err != nil {
-			return corrupt("facets", -1, "facet %q: %v", img.facets[i].Key, err)
+			return corrupt("facets", -1, "facet %q: %v", v.facets[i].Key, err)
 		}
 	}
 	if err := img.CheckText(); err != nil {
@@ -412,15 +411,15 @@ func (img *Image) VerifyDeep() error {
 		order U32s
 		keys  column
 	}{
-		{"case_uuid_order", img.caseUUIDOrder, img.n.str[NodeCaseIdentifierUUID]},
-		{"case_uri_order", img.caseURIOrder, img.n.str[NodeCaseIdentifierURI]},
-		{"search.code_order", img.codeOrder, img.n.str[NodeNormalizedCode]},
+		{"case_uuid_order", v.caseUUIDOrder, v.n.str[NodeCaseIdentifierUUID]},
+		{"case_uri_order", v.caseURIOrder, v.n.str[NodeCaseIdentifierURI]},
+		{"search.code_order", v.codeOrder, v.n.str[NodeNormalizedCode]},
 	} {
-		if err := checkOrder(c.name, c.order, c.keys, img.n.count, false); err != nil {
+		if err := checkOrder(c.name, c.order, c.keys, v.n.count, false); err != nil {
 			return err
 		}
 	}
-	for name, p := range map[string]postingList{"search.item_tokens": img.itemTokens, "search.component_tokens": img.componentTokens, "search.component_tags": img.componentTags} {
+	for name, p := range map[string]postingList{"search.item_tokens": v.itemTokens, "search.component_tokens": v.componentTokens, "search.component_tags": v.componentTags} {
 		for i := 1; i < p.keys.len(); i++ {
 			if bytes.Compare(p.keys.bytes(i-1), p.keys.bytes(i)) >= 0 {
 				return corrupt(name, -1, "posting keys are not sorted at %d", i)
@@ -437,12 +436,12 @@ func (img *Image) VerifyDeep() error {
 	for k := 0; k < 64; k++ {
 		recs := img.ShardRecords(k)
 		for i := 0; i < recs.Len(); i++ {
-			id := img.r.str[RelID].bytes(int(recs.At(i)))
+			id := v.r.str[RelID].bytes(int(recs.At(i)))
 			sum := sha256.Sum256(id)
 			if int(sum[0])%64 != k {
 				return corrupt("provenance", -1, "record %s is in partition %d, its rule says %d", id, k, int(sum[0])%64)
 			}
-			if i > 0 && bytes.Compare(img.r.str[RelID].bytes(int(recs.At(i-1))), id) >= 0 {
+			if i > 0 && bytes.Compare(v.r.str[RelID].bytes(int(recs.At(i-1))), id) >= 0 {
 				return corrupt("provenance", -1, "partition %d is not sorted by relationship ID", k)
 			}
 		}
@@ -459,7 +458,8 @@ func (img *Image) VerifyDeep() error {
 // fails (catalog_error), since a resealed checksum lets such bytes through
 // Open. It costs one pass over the image's text.
 func (img *Image) CheckText() error {
-	for f, c := range img.n.str {
+	v := &img.v
+	for f, c := range v.n.str {
 		for i := 0; i < c.len(); i++ {
 			b := c.bytes(i)
 			if f == int(NodeProvenanceJSON) {
@@ -473,29 +473,29 @@ func (img *Image) CheckText() error {
 			}
 		}
 	}
-	for f, c := range img.r.str {
+	for f, c := range v.r.str {
 		for i := 0; i < c.len(); i++ {
 			if !utf8.Valid(c.bytes(i)) {
 				return corrupt("relationships", -1, "relationship %d field %d is not valid UTF-8", i, f)
 			}
 		}
 	}
-	for i := 0; i < img.prov.records.len(); i++ {
-		if !StrictJSON(img.prov.records.bytes(i)) {
+	for i := 0; i < v.prov.records.len(); i++ {
+		if !StrictJSON(v.prov.records.bytes(i)) {
 			return corrupt("provenance", -1, "record %d is not strict JSON", i)
 		}
 	}
 	for _, p := range []struct {
 		name string
 		list postingList
-	}{{"search.item_tokens", img.itemTokens}, {"search.component_tokens", img.componentTokens}, {"search.component_tags", img.componentTags}} {
+	}{{"search.item_tokens", v.itemTokens}, {"search.component_tokens", v.componentTokens}, {"search.component_tags", v.componentTags}} {
 		for i := 0; i < p.list.keys.len(); i++ {
 			if !utf8.Valid(p.list.keys.bytes(i)) {
 				return corrupt(p.name, -1, "key %d is not valid UTF-8", i)
 			}
 		}
 	}
-	for i, f := range img.facets {
+	for i, f := range v.facets {
 		if !utf8.ValidString(f.Key) || !utf8.ValidString(f.Value) {
 			return corrupt("facets", -1, "facet %d is not valid UTF-8", i)
 		}

@@ -88,12 +88,15 @@ func newService(cat *catalog.Catalog, opts Options) *Service {
 // Catalog returns the served catalog.
 func (s *Service) Catalog() *catalog.Catalog { return s.cat }
 
-// Warm builds what the first catalog-wide answers need (the public catalog
-// document and its digest, every package's profile copied out of its compiled
-// form), so that a server can do it right after start instead of on its first
-// list_frameworks or federated search.
-func (s *Service) Warm() {
-	s.catalogSha256()
+// Warm builds what the first catalog-wide answer needs (the public catalog
+// document and its digest), so that a server can do it right after start
+// instead of on its first list_frameworks.
+func (s *Service) Warm() { s.catalogSha256() }
+
+// WarmProfiles copies every package's profile out of its compiled form (each
+// is otherwise copied on first use): a server runs it once after start, off
+// the request path, so that its first federated search does not.
+func (s *Service) WarmProfiles() {
 	for _, p := range s.cat.Packages {
 		p.Profile()
 	}

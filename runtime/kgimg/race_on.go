@@ -1,0 +1,6 @@
+//go:build race
+
+package kgimg
+
+// scrubCopies: see verifyRead.
+const scrubCopies = true
