@@ -53,7 +53,10 @@ func parse(p parser) (*Value, []*Error) {
 // newValue returns a new value holding v.
 func (p *parser) newValue(v Value) *Value {
 	if p.a == nil {
-		return &v
+		// Not &v: taking v's address on one path moves v to the heap on all.
+		out := new(Value)
+		*out = v
+		return out
 	}
 	out := &p.a.vals.alloc(1)[0]
 	*out = v

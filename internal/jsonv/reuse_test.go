@@ -151,3 +151,23 @@ func FuzzParserAndStream(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { checkReuse(t, data) })
 }
+
+// A Parser reuses its memory: once its slabs have grown, parsing a document
+// with no escaped strings allocates nothing (the delivery decoder and the
+// server's text check parse thousands of documents with one Parser).
+func TestParserReusesItsMemory(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's instrumentation allocates")
+	}
+	doc := []byte(`{"a": [1, 2.5, true, null, "x"], "b": {"c": "d", "e": [{"f": false}]}, "g": "h"}`)
+	var ps Parser
+	ps.Parse(doc)
+	allocs := testing.AllocsPerRun(100, func() {
+		if v, errs := ps.Parse(doc); v == nil || len(errs) > 0 {
+			t.Fatal("the document did not parse")
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations a document, want 0", allocs)
+	}
+}

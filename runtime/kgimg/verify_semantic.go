@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -459,11 +460,13 @@ func (img *Image) VerifyDeep() error {
 // Open. It costs one pass over the image's text.
 func (img *Image) CheckText() error {
 	v := &img.v
+	ps := strictParsers.Get().(*jsonv.Parser)
+	defer strictParsers.Put(ps)
 	for f, c := range v.n.str {
 		for i := 0; i < c.len(); i++ {
 			b := c.bytes(i)
 			if f == int(NodeProvenanceJSON) {
-				if len(b) > 0 && !StrictJSON(b) {
+				if len(b) > 0 && !strictJSON(ps, b) {
 					return corrupt("nodes", -1, "node %d: the stored provenance entry is not strict JSON", i)
 				}
 				continue
@@ -481,7 +484,7 @@ func (img *Image) CheckText() error {
 		}
 	}
 	for i := 0; i < v.prov.records.len(); i++ {
-		if !StrictJSON(v.prov.records.bytes(i)) {
+		if !strictJSON(ps, v.prov.records.bytes(i)) {
 			return corrupt("provenance", -1, "record %d is not strict JSON", i)
 		}
 	}
@@ -507,5 +510,15 @@ func (img *Image) CheckText() error {
 // well-formed, valid UTF-8 throughout, within jsonv's bounds.
 func StrictJSON(b []byte) bool {
 	v, errs := jsonv.Parse(b)
+	return v != nil && len(errs) == 0
+}
+
+// strictJSON is StrictJSON parsing into ps, whose memory the next document
+// reuses: CheckText checks thousands of small documents an image, and the
+// images of a catalog one after another (strictParsers).
+var strictParsers = sync.Pool{New: func() any { return new(jsonv.Parser) }}
+
+func strictJSON(ps *jsonv.Parser, b []byte) bool {
+	v, errs := ps.Parse(b)
 	return v != nil && len(errs) == 0
 }
