@@ -172,9 +172,11 @@ type itemFilter struct {
 }
 
 func newItemFilter(p *catalog.Package, r *StandardSearchRequest) *itemFilter {
+	// The profile is copied out of the image on first use: a federated
+	// search without these filters does not ask for it.
 	f := &itemFilter{includeGroupings: r.IncludeGroupings, normalizedTypes: r.NormalizedStatementTypes}
-	prof := p.Profile()
 	if len(r.StatementTypes) > 0 {
+		prof := p.Profile()
 		f.statementTypes = map[string]bool{}
 		for _, v := range r.StatementTypes {
 			for _, i := range p.ProfileTargets(kgimg.KeyStatementTypeName, textnorm.Facet(v)) {
@@ -184,6 +186,7 @@ func newItemFilter(p *catalog.Package, r *StandardSearchRequest) *itemFilter {
 		f.impossible = f.impossible || len(f.statementTypes) == 0
 	}
 	if len(r.LocalGradeLabels) > 0 {
+		prof := p.Profile()
 		f.localGrades = map[string]bool{}
 		for _, v := range r.LocalGradeLabels {
 			for _, i := range p.ProfileTargets(kgimg.KeyGradeName, textnorm.Facet(v)) {

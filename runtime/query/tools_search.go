@@ -271,11 +271,15 @@ func (r *StandardSearchRequest) effective() obj {
 // modeWarning returns the package-level warning code when p cannot serve a
 // standards search mode, or "".
 func modeWarning(p *catalog.Package, mode string) string {
+	if mode == "text" {
+		if !p.Manifest.Capabilities.TextSearch {
+			return "text_search_unavailable"
+		}
+		return ""
+	}
 	cp := p.Profile().CodeSearchPolicy
 	switch {
-	case mode == "text" && !p.Manifest.Capabilities.TextSearch:
-		return "text_search_unavailable"
-	case mode != "text" && cp.Availability == "none":
+	case cp.Availability == "none":
 		return "code_search_unavailable"
 	case mode == "code_prefix" && !cp.AllowPrefixSearch:
 		return "code_prefix_unavailable"
