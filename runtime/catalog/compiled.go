@@ -13,8 +13,8 @@ import (
 // (kgimg.CompiledProfile), read in place from the mapped image. Nothing about
 // it is parsed or validated again: the gate did that when the image was built,
 // and Open has bounded every field. The whole profile is copied into Go values
-// when it is first asked for (a server does it for every package right after
-// start, off the request path: query.Service.WarmProfiles), and the code
+// when a request first asks for it (most answers about a package do; a
+// federated text search without profile filters does not), and the code
 // parent rules are compiled on first use. Values are stored only once
 // complete: one cut short (a fault on an image modified in place under it,
 // turned into a panic by the caller's guard) leaves nothing behind, and the

@@ -118,11 +118,7 @@ func (img *Image) resolveIndexes() {
 	img.v.facets = make([]FacetRef, root.FacetsLength())
 	for i := range img.v.facets {
 		root.Facets(&f, i)
-		bm, why := parseBitmap(f.BitmapBytes(), uint64(img.v.n.count))
-		if why != "" && img.v.facetErr == nil {
-			img.v.facetErr = corrupt("facets", -1, "facet %q: %s", f.Key(), why)
-		}
-		img.v.facets[i] = FacetRef{Kind: FacetKind(f.Kind()), Key: unsafeString(f.Key()), Value: unsafeString(f.Value()), Bitmap: bm}
+		img.v.facets[i] = FacetRef{Kind: FacetKind(f.Kind()), Key: unsafeString(f.Key()), Value: unsafeString(f.Value())}
 	}
 	if st, ok := subTable(root.Table(), slot(imageDesc, "search")); ok {
 		img.v.itemTokens = readPostings(st, slot(searchDesc, "item_tokens"))

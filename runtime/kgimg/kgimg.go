@@ -27,9 +27,11 @@ package kgimg
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
 
 	"github.com/kgc-project/kgc/schema/kgfb"
@@ -56,7 +58,6 @@ type views struct {
 	nodeIDOrder, caseUUIDOrder, caseURIOrder, relIDOrder U32s
 	adj                                                  [8]Adjacency
 	facets                                               []FacetRef
-	facetErr                                             error // a facet bitmap that did not parse
 	itemTokens, componentTokens, componentTags           postingList
 	codeOrder                                            U32s
 	prov                                                 provenanceCols
@@ -191,6 +192,22 @@ func verifyRead(f *os.File, fi fs.FileInfo, b []byte, read func(*Image) error) (
 	root := new(kgfb.Image)
 	root.Init(b[HeaderSize:], verified.root.Table().Pos)
 	return &Image{file: b, header: verified.header, root: root, v: rebaser{from: buf, to: b}.views(&verified.v)}, nil
+}
+
+var readBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// readAll reads the first size bytes of f into *bp, grown as needed.
+func readAll(f *os.File, size int, bp *[]byte) ([]byte, error) {
+	if cap(*bp) < size {
+		*bp = make([]byte, size)
+	}
+	buf := (*bp)[:size]
+	if _, err := f.ReadAt(buf, 0); errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("kgimg: read: %w (the file shrank while being opened)", ErrNotImage)
+	} else if err != nil {
+		return nil, fmt.Errorf("kgimg: read: %w", err)
+	}
+	return buf, nil
 }
 
 // unchanged reports an error when f's size or modification time differ from

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sync"
 )
 
 // openFlags: where there is no O_NONBLOCK, a plain read-only open.
@@ -32,18 +31,3 @@ func fileChecksum(*os.File, int) (uint64, bool, error) { return 0, false, nil }
 // readVerifyLimit: the fallback verifies the bytes it read (mapFile), so
 // nothing is read twice.
 var readVerifyLimit int64 = -1
-
-// readAll reads the first size bytes of f into *bp, grown as needed (unused
-// while readVerifyLimit is negative).
-func readAll(f *os.File, size int, bp *[]byte) ([]byte, error) {
-	if cap(*bp) < size {
-		*bp = make([]byte, size)
-	}
-	buf := (*bp)[:size]
-	if _, err := f.ReadAt(buf, 0); err != nil {
-		return nil, fmt.Errorf("kgimg: read: %w", err)
-	}
-	return buf, nil
-}
-
-var readBuffers = sync.Pool{New: func() any { return new([]byte) }}

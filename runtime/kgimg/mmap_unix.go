@@ -65,24 +65,3 @@ func fileChecksum(f *os.File, size int) (uint64, bool, error) {
 // through the descriptor (see verifyOpened); the copy is a pooled buffer, so
 // opening a catalog holds one per opening worker.
 var readVerifyLimit int64 = 8 << 20
-
-var readBuffers = sync.Pool{New: func() any { return new([]byte) }}
-
-// readAll reads the first size bytes of f into *bp, grown as needed.
-func readAll(f *os.File, size int, bp *[]byte) ([]byte, error) {
-	if cap(*bp) < size {
-		*bp = make([]byte, size)
-	}
-	buf := (*bp)[:size]
-	for off := 0; off < size; {
-		n, err := unix.Pread(int(f.Fd()), buf[off:], int64(off))
-		if err != nil {
-			return nil, fmt.Errorf("kgimg: read: %w", err)
-		}
-		if n == 0 {
-			return nil, fmt.Errorf("kgimg: read: %w (the file shrank while being opened)", ErrNotImage)
-		}
-		off += n
-	}
-	return buf, nil
-}

@@ -67,7 +67,6 @@ func (r rebaser) views(v *views) views {
 		nodeIDOrder: r.u32s(v.nodeIDOrder), caseUUIDOrder: r.u32s(v.caseUUIDOrder),
 		caseURIOrder: r.u32s(v.caseURIOrder), relIDOrder: r.u32s(v.relIDOrder),
 		facets:     make([]FacetRef, len(v.facets)),
-		facetErr:   v.facetErr,
 		itemTokens: r.postings(v.itemTokens), componentTokens: r.postings(v.componentTokens),
 		componentTags: r.postings(v.componentTags),
 		codeOrder:     r.u32s(v.codeOrder),

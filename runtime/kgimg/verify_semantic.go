@@ -254,8 +254,15 @@ func (img *Image) verifyFacets() error {
 				return corrupt("facets", -1, "facets are not sorted at %d", i)
 			}
 		}
+		var raw kgfb.Facet
+		img.root.Facets(&raw, i)
+		bm, why := parseBitmap(raw.BitmapBytes(), uint64(v.n.count))
+		if why != "" {
+			return corrupt("facets", -1, "facet %q: %s", f.Key, why)
+		}
+		v.facets[i].Bitmap = bm
 	}
-	return v.facetErr
+	return nil
 }
 
 // roaringValidate runs the roaring library's own Validate on a bitmap. Open does

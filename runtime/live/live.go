@@ -93,7 +93,6 @@ func (s *Service) Swap(ctx context.Context, l *catalog.Loading) (retired <-chan 
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrSwapRefused, err)
 	}
-	q.WarmProfiles()
 	q.CheckText()
 	s.swapMu.Lock()
 	defer s.swapMu.Unlock()

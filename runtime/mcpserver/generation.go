@@ -43,8 +43,7 @@ func (s *Server) Close() <-chan struct{} { return s.gen.Close() }
 // the mapped images, so it is guarded as a request is: it pins the generation
 // (a Close meanwhile unmaps the images only once it has returned) and runs
 // under survive (a fault on an image modified in place ends the warm-up, not
-// the process; requests then build what they need). Then it copies every
-// package's profile out (query.Service.WarmProfiles) and proves every
+// the process; requests then build what they need). Then it proves every
 // package's stored text valid, withdrawing a package that is not
 // (query.Service.CheckText).
 func (s *Server) Warm(ctx context.Context) {
@@ -52,7 +51,6 @@ func (s *Server) Warm(ctx context.Context) {
 	defer p.Leave()
 	s.survive("warm-up", func() {
 		if q, err := p.Service(ctx); err == nil {
-			q.WarmProfiles()
 			q.CheckText()
 		}
 	})

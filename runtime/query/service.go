@@ -93,15 +93,6 @@ func (s *Service) Catalog() *catalog.Catalog { return s.cat }
 // instead of on its first list_frameworks.
 func (s *Service) Warm() { s.catalogSha256() }
 
-// WarmProfiles copies every package's profile out of its compiled form (each
-// is otherwise copied on first use): a server runs it once after start, off
-// the request path, so that its first federated search does not.
-func (s *Service) WarmProfiles() {
-	for _, p := range s.cat.Packages {
-		p.Profile()
-	}
-}
-
 // CheckText proves every package's stored text valid and withdraws a package
 // that is not (catalog.CheckText): a server runs it once after start, off
 // the request path. Until then a stored provenance document is checked when
