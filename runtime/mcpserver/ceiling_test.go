@@ -36,6 +36,7 @@ func envelopeBytes(res *mcp.CallToolResult) int {
 // the traversal says byte_limit, the tables hold exactly what is referenced,
 // and the prefix is what a smaller maxNodes returns.
 func TestContextIsCutToTheCeiling(t *testing.T) {
+	imgtest.Heavy(t) // three 1 MiB answers, encoded and decoded: 5 s under -race
 	t.Parallel()
 	cs, srv := client(t, images(t, bigSpec()))
 	fw, snap, grade := gradeNode(t, srv, "kgc-big-fixture")
