@@ -80,16 +80,26 @@ mcpclients:
 renderers:
 	@./tools/install-renderers.sh || echo "WARNING: rsvg-convert or dot unavailable: the kgc render tests will skip rendering the pictures"
 
-# runtime/mcpserver, runtime/kgimg, cmd/kgc/internal/cli and tools/refdocs run
-# twice: under -race their heavy checks (brute force, exhaustive mutation,
-# regenerating the reference: single-threaded computation the detector slows
-# 5-10x and finds nothing in) skip, and a second pass without -race runs them
-# (see internal/imgtest.Heavy). internal/ociimage (gzip and tar of a whole
-# image, in one goroutine) runs only in that second pass.
-# cmd/kgmcp runs only in that second pass: its tests drive a kgmcp binary built
-# without the detector in a child process, so -race instrumented only the
-# test's client side (68 s of the race pass for nothing); the server's code is
-# raced in process by runtime/mcpserver and cmd/kgmcp/internal/serve.
+# go test runs in two passes. The first, under -race, covers every package
+# with tests but RACE_FREE (go vet and staticcheck have compiled the others);
+# the second, without the detector, runs RACE_FREE and HEAVY, the longest
+# (cmd/kgmcp) first.
+# HEAVY packages run twice: under -race their heavy checks (brute force,
+# exhaustive mutation, the gate over every mutated package, regenerating the
+# reference: single-threaded computation the detector slows 5-10x and finds
+# nothing in) skip, and the second pass runs them (see internal/imgtest.Heavy).
+# RACE_FREE packages run only in the second pass, as the detector has nothing
+# to find in them:
+# - cmd/kgmcp, cmd/kgc, examples and bench/askbench drive kgmcp and kgc
+#   binaries built without the detector in child processes, so -race would
+#   instrument only the test's client side (68 s of the race pass for nothing
+#   in cmd/kgmcp); the servers' and compiler's code is raced in process by
+#   runtime/mcpserver, cmd/kgmcp/internal/serve and cmd/kgc/internal/cli;
+# - internal/jsonv, schema/manifest, compiler/diff, runtime/render and
+#   internal/ociimage start no goroutine and share no mutable state: pure
+#   parsing, comparison, drawing and archiving, 2-4x slower under -race.
+HEAVY = runtime/mcpserver runtime/kgimg cmd/kgc/internal/cli compiler/gate tools/refdocs
+RACE_FREE = cmd/kgmcp cmd/kgc examples bench/askbench internal/jsonv schema/manifest compiler/diff runtime/render internal/ociimage
 # Tests that need the optional real corpus (internal/corpus: $$KGC_CORPUS, else
 # checked out beside the repository) skip without it, and go test shows a skip
 # only under -v: each such test appends a line to $$KGC_SKIP_LOG
@@ -110,8 +120,8 @@ analysis:
 
 test: checks
 	@mkdir -p build && rm -f $(SKIP_LOG)
-	KGC_SKIP_LOG=$(CURDIR)/$(SKIP_LOG) $(GO) test -race -vet=off -p 4 -count=1 $$($(GO) list ./... | grep -v -e '/cmd/kgmcp$$' -e '/internal/ociimage$$') || { $(MAKE) -s skipped; exit 1; }
-	KGC_SKIP_LOG=$(CURDIR)/$(SKIP_LOG) $(GO) test -vet=off -count=1 ./runtime/mcpserver ./runtime/kgimg ./cmd/kgc/internal/cli ./tools/refdocs ./internal/ociimage ./cmd/kgmcp || { $(MAKE) -s skipped; exit 1; }
+	KGC_SKIP_LOG=$(CURDIR)/$(SKIP_LOG) $(GO) test -race -vet=off -p 4 -count=1 $$($(GO) list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./... | grep -v -x $(foreach p,$(RACE_FREE),-e github.com/kgc-project/kgc/$(p))) || { $(MAKE) -s skipped; exit 1; }
+	KGC_SKIP_LOG=$(CURDIR)/$(SKIP_LOG) $(GO) test -vet=off -p 4 -count=1 $(addprefix ./,$(RACE_FREE) $(HEAVY)) || { $(MAKE) -s skipped; exit 1; }
 	cd deploy/kubernetes && $(GO) vet ./... && $(GO) test -count=1 ./...
 	@$(MAKE) -s skipped
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/kgc-project/kgc/compiler/gate"
+	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/internal/pkggen"
 	"github.com/kgc-project/kgc/internal/pkgtest"
 	"github.com/kgc-project/kgc/schema/finding"
@@ -128,6 +129,10 @@ func TestEveryRuleIsCovered(t *testing.T) {
 }
 
 func TestRules(t *testing.T) {
+	// Each case runs the whole gate over a mutated package: exhaustive
+	// mutation, heavy under -race (TestCleanSamples keeps the gate's own
+	// goroutines under the detector).
+	imgtest.Heavy(t)
 	for _, c := range allCases() {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
