@@ -99,6 +99,7 @@ renderers:
 #   internal/ociimage start no goroutine and share no mutable state: pure
 #   parsing, comparison, drawing and archiving, 2-4x slower under -race.
 HEAVY = runtime/mcpserver runtime/kgimg cmd/kgc/internal/cli compiler/gate tools/refdocs
+MODULE = $(shell $(GO) list -m)
 RACE_FREE = cmd/kgmcp cmd/kgc examples bench/askbench internal/jsonv schema/manifest compiler/diff runtime/render internal/ociimage
 # Tests that need the optional real corpus (internal/corpus: $$KGC_CORPUS, else
 # checked out beside the repository) skip without it, and go test shows a skip
@@ -120,7 +121,7 @@ analysis:
 
 test: checks
 	@mkdir -p build && rm -f $(SKIP_LOG)
-	KGC_SKIP_LOG=$(CURDIR)/$(SKIP_LOG) $(GO) test -race -vet=off -p 4 -count=1 $$($(GO) list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./... | grep -v -x $(foreach p,$(RACE_FREE),-e github.com/kgc-project/kgc/$(p))) || { $(MAKE) -s skipped; exit 1; }
+	KGC_SKIP_LOG=$(CURDIR)/$(SKIP_LOG) $(GO) test -race -vet=off -p 4 -count=1 $$($(GO) list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./... | grep -v -x $(foreach p,$(RACE_FREE),-e $(MODULE)/$(p))) || { $(MAKE) -s skipped; exit 1; }
 	KGC_SKIP_LOG=$(CURDIR)/$(SKIP_LOG) $(GO) test -vet=off -p 4 -count=1 $(addprefix ./,$(RACE_FREE) $(HEAVY)) || { $(MAKE) -s skipped; exit 1; }
 	cd deploy/kubernetes && $(GO) vet ./... && $(GO) test -count=1 ./...
 	@$(MAKE) -s skipped

@@ -342,13 +342,22 @@ func checkPromptSteps(t *testing.T, steps []probeStep) {
 	}
 }
 
-// inspectPrompts gets a prompt with the inspector CLI's --prompt-args (it has
-// no completion command), calls get_workflow_instructions for the same
+// inspectPrompts lists the prompts and gets one with the inspector CLI's
+// --prompt-args (it has no completion command), calls get_workflow_instructions for the same
 // workflow, and calls compare_framework_evidence with flat --tool-arg values
 // the CLI types itself (a string, a JSON array).
 func inspectPrompts(t *testing.T, clients string, target []string) {
 	t.Helper()
-	out, code := inspector(t, clients, append(target, "--method", "prompts/get", "--prompt-name", "learning_progression_support_plan",
+	out, code := inspector(t, clients, append(target, "--method", "prompts/list")...)
+	var prompts struct {
+		Prompts []struct {
+			Name string `json:"name"`
+		} `json:"prompts"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &prompts) != nil || len(prompts.Prompts) != 9 {
+		t.Fatalf("prompts/list (exit %d): %.500s", code, out)
+	}
+	out, code = inspector(t, clients, append(target, "--method", "prompts/get", "--prompt-name", "learning_progression_support_plan",
 		"--prompt-args", "framework_id="+mathsFramework, `identifier={"identifierType":"node_id","nodeId":"`+mathsIndicator(t)+`"}`)...)
 	var got struct {
 		Messages []struct {
@@ -401,9 +410,9 @@ func inspector(t *testing.T, clients string, args ...string) (string, int) {
 // and HTTP. The CLI is the TypeScript SDK's client (TestTypeScriptSDKClient
 // covers lists, resources, errors and prompts through it, on both
 // transports) behind its own argument handling, and each call is a node
-// process of its own (~1 CPU-second): HTTP gets a list and a call through its
-// transport, stdio also the calls that go through the CLI's typing of
-// --tool-arg and --prompt-args.
+// process of its own (~1 CPU-second): HTTP gets a list, a call and a read
+// through its transport; stdio also an error answer and the calls that go
+// through the CLI's typing of --tool-arg and --prompt-args.
 func TestInspectorCLI(t *testing.T) {
 	t.Parallel() // each client is a node process of its own, mostly waiting
 	clients := mcpClients(t)
@@ -432,8 +441,17 @@ func TestInspectorCLI(t *testing.T) {
 			if len(hits) != 1 || hits[0].(map[string]any)["node"].(map[string]any)["statementCode"] != "M1.1.1" {
 				t.Errorf("code search: %v", hits)
 			}
+			out, code = inspector(t, clients, append(target, "--method", "resources/read", "--uri", "kgfegmcp://catalog")...)
+			if code != 0 || !strings.Contains(out, `"uri": "kgfegmcp://catalog"`) {
+				t.Errorf("resources/read (exit %d): %.500s", code, out)
+			}
 			if name == "http" {
 				return
+			}
+			out, code = inspector(t, clients, append(target, "--method", "tools/call", "--tool-name", "get_framework",
+				"--tool-arg", `request={"frameworkId":"no-such-framework"}`)...)
+			if code != 0 || json.Unmarshal([]byte(out), &res) != nil || !res.IsError || !strings.HasPrefix(res.Content[0].Text, "framework_not_found: ") {
+				t.Errorf("unknown framework (exit %d): %.500s", code, out)
 			}
 			inspectPrompts(t, clients, target)
 		})
