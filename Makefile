@@ -85,22 +85,30 @@ renderers:
 # the second, without the detector, runs RACE_FREE and HEAVY, the longest
 # (cmd/kgmcp) first.
 # HEAVY packages run twice: under -race their heavy checks (brute force,
-# exhaustive mutation, the gate over every mutated package, regenerating the
-# reference: single-threaded computation the detector slows 5-10x and finds
-# nothing in) skip, and the second pass runs them (see internal/imgtest.Heavy).
+# exhaustive mutation, the gate over every mutated package, the real corpus,
+# regenerating the reference: single-threaded computation the detector slows
+# 5-10x and finds nothing in) skip, and the second pass runs them (see
+# internal/imgtest.Heavy).
 # RACE_FREE packages run only in the second pass, as the detector has nothing
 # to find in them:
-# - cmd/kgmcp, cmd/kgc, examples and bench/askbench drive kgmcp and kgc
-#   binaries built without the detector in child processes, so -race would
-#   instrument only the test's client side (68 s of the race pass for nothing
-#   in cmd/kgmcp); the servers' and compiler's code is raced in process by
-#   runtime/mcpserver, cmd/kgmcp/internal/serve and cmd/kgc/internal/cli;
-# - internal/jsonv, schema/manifest, compiler/diff, runtime/render and
-#   internal/ociimage start no goroutine and share no mutable state: pure
-#   parsing, comparison, drawing and archiving, 2-4x slower under -race.
-HEAVY = runtime/mcpserver runtime/kgimg cmd/kgc/internal/cli compiler/gate tools/refdocs
+# - RACE_CHILD: cmd/kgmcp, cmd/kgc, examples and bench/askbench drive kgmcp
+#   and kgc binaries built without the detector in child processes, so -race
+#   would instrument only the test's client side (68 s of the race pass for
+#   nothing in cmd/kgmcp); the servers' and compiler's code is raced in
+#   process by runtime/mcpserver, cmd/kgmcp/internal/serve and
+#   cmd/kgc/internal/cli;
+# - RACE_PURE: packages whose code and tests start no goroutine (internal/lint
+#   checks it: TestRaceFreePackagesStartNoGoroutine): parsing, comparison,
+#   drawing, generating and archiving, 2-4x slower under -race; what they call
+#   that does start goroutines (the gate, the image writer) is raced in its own
+#   package.
+HEAVY = runtime/mcpserver cmd/kgc/internal/cli compiler/gate runtime/kgimg tools/refdocs
 MODULE = $(shell $(GO) list -m)
-RACE_FREE = cmd/kgmcp cmd/kgc examples bench/askbench internal/jsonv schema/manifest compiler/diff runtime/render internal/ociimage
+RACE_CHILD = cmd/kgmcp cmd/kgc examples bench/askbench
+RACE_PURE = runtime/render internal/ociimage compiler/diff internal/pkggen compiler/caseimport compiler/delivery internal/lint \
+	runtime/prompt runtime/textview internal/jsonv internal/excerpt internal/safefile schema/manifest schema/profile \
+	schema/finding schema/promptcfg schema/lpsummary schema/manifestfb schema/profilefb schema/lpsummaryfb
+RACE_FREE = $(RACE_CHILD) $(RACE_PURE)
 # Tests that need the optional real corpus (internal/corpus: $$KGC_CORPUS, else
 # checked out beside the repository) skip without it, and go test shows a skip
 # only under -v: each such test appends a line to $$KGC_SKIP_LOG
@@ -122,7 +130,7 @@ analysis:
 test: checks
 	@mkdir -p build && rm -f $(SKIP_LOG)
 	KGC_SKIP_LOG=$(CURDIR)/$(SKIP_LOG) $(GO) test -race -vet=off -p 4 -count=1 $$($(GO) list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./... | grep -v -x $(foreach p,$(RACE_FREE),-e $(MODULE)/$(p))) || { $(MAKE) -s skipped; exit 1; }
-	KGC_SKIP_LOG=$(CURDIR)/$(SKIP_LOG) $(GO) test -vet=off -p 4 -count=1 $(addprefix ./,$(RACE_FREE) $(HEAVY)) || { $(MAKE) -s skipped; exit 1; }
+	KGC_SKIP_LOG=$(CURDIR)/$(SKIP_LOG) $(GO) test -vet=off -p 4 -count=1 $(addprefix ./,$(RACE_CHILD) $(HEAVY) $(RACE_PURE)) || { $(MAKE) -s skipped; exit 1; }
 	cd deploy/kubernetes && $(GO) vet ./... && $(GO) test -count=1 ./...
 	@$(MAKE) -s skipped
 

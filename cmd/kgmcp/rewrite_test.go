@@ -12,11 +12,14 @@ import (
 )
 
 // TestInPlaceRewriteUnderReaders rewrites a served image in place (truncate,
-// then write: what `cp new.kgimg served.kgimg` does) 1,000 times while 16
+// then write: what `cp new.kgimg served.kgimg` does) 200 times while 16
 // clients read its raw resources, with the modification check off so every
 // read touches the changing mapping. The server must not die: a raw resource
 // used to hand the SDK a slice of the mapping, which faulted after the
-// handler's fault guard had returned (SIGBUS, 4 of 4 runs).
+// handler's fault guard had returned (SIGBUS). Every rewrite waits for a read
+// to land on it; with a resource's text pointing into the mapping past the
+// guard (an unsafe.String of the uncloned bytes), the server died in 10 of 10
+// runs at 100 rewrites and 10 of 10 at 200.
 func TestInPlaceRewriteUnderReaders(t *testing.T) {
 	r := newRewriteRig(t)
 	s := startHTTP(t, "--watch-interval", "0", r.dir)
@@ -41,7 +44,7 @@ func TestInPlaceRewriteUnderReaders(t *testing.T) {
 			}
 		}(c)
 	}
-	for i := 0; i < 1000; i++ {
+	for i := 0; i < 200; i++ {
 		r.rewrite(t, i)
 		// Let reads land on every version of the file.
 		for want := reads.Load() + 1; reads.Load() < want; {
@@ -59,7 +62,7 @@ func TestInPlaceRewriteUnderReaders(t *testing.T) {
 	if answered.Load() == 0 {
 		t.Fatalf("no read was answered")
 	}
-	t.Logf("%d reads (%d answered) during 1,000 in-place rewrites", reads.Load(), answered.Load())
+	t.Logf("%d reads (%d answered) during 200 in-place rewrites", reads.Load(), answered.Load())
 }
 
 // TestInPlaceRewriteWithdrawsThePackage: with the check on (the default), an

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -174,22 +175,47 @@ func CorpusPackages(t testing.TB) (dirs []string, profiles, prompts string) {
 	return dirs, filepath.Join(c, "profiles"), filepath.Join(c, "prompts")
 }
 
-// CorpusImages builds the complete corpus packages into images in a
-// temporary directory (skipping the test without the corpus) and returns it,
-// with each image's source package directory by snapshot ID.
+// CorpusImages writes the complete corpus packages' images into a temporary
+// directory (skipping the test without the corpus) and returns it, with each
+// image's source package directory by snapshot ID. The images are built on
+// first use and kept for the test process (the gate and the compiler are
+// deterministic); each test gets fresh files it may change.
 func CorpusImages(t testing.TB) (dir string, sources map[string]string) {
 	t.Helper()
-	dirs, profiles, prompts := CorpusPackages(t)
-	dir, sources = t.TempDir(), map[string]string{}
-	for _, d := range dirs {
-		data, res := Build(t, d, profiles, prompts)
-		snap := res.Manifest.SnapshotID
-		if err := os.WriteFile(filepath.Join(dir, snap+".kgimg"), data, 0o644); err != nil {
+	images, sources := corpusImages(t)
+	dir = t.TempDir()
+	for name, data := range images {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		sources[snap] = d
 	}
-	return dir, sources
+	return dir, maps.Clone(sources)
+}
+
+var (
+	corpusMu      sync.Mutex
+	corpusByName  map[string][]byte
+	corpusSources map[string]string
+)
+
+// corpusImages returns the corpus images' bytes by file name and their
+// source directories by snapshot ID, built on first use.
+func corpusImages(t testing.TB) (map[string][]byte, map[string]string) {
+	t.Helper()
+	dirs, profiles, prompts := CorpusPackages(t)
+	corpusMu.Lock()
+	defer corpusMu.Unlock()
+	if corpusByName == nil {
+		images, sources := map[string][]byte{}, map[string]string{}
+		for _, d := range dirs {
+			data, res := Build(t, d, profiles, prompts)
+			snap := res.Manifest.SnapshotID
+			images[snap+".kgimg"] = data
+			sources[snap] = d
+		}
+		corpusByName, corpusSources = images, sources
+	}
+	return corpusByName, corpusSources
 }
 
 // ShippedPackages returns the packages that ship with the project and the

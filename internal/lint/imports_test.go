@@ -1,5 +1,6 @@
 // Package lint holds repository-policy tests: the import direction between the
-// compiler, the runtime and the commands.
+// compiler, the runtime and the commands, and the ground make test stands on
+// to run some packages without the race detector.
 package lint
 
 import (

@@ -16,17 +16,17 @@ func corpusImages(t testing.TB) (string, map[string]string) { return imgtest.Cor
 
 // TestCorpusSurface drives every tool and resource family over every corpus
 // image, checking search results against a brute-force reading of the source.
+// Heavy: the concurrency it runs through (parallel calls on one session) is
+// raced on the samples by TestSwapUnderLoad and the other tests.
 func TestCorpusSurface(t *testing.T) {
 	t.Parallel()
+	imgtest.Heavy(t)
 	dir, sources := corpusImages(t)
 	cs, srv := client(t, dir)
 	for _, p := range srv.Catalog().Packages {
 		fw, snap := p.FrameworkID(), p.SnapshotID()
 		t.Run(snap, func(t *testing.T) {
 			t.Parallel() // each snapshot is independent; the client session is safe for concurrent calls
-			if p.Img.NodeCount() > 600 {
-				imgtest.Heavy(t) // the largest corpus package (CBSE); the others stay under -race
-			}
 			nodes := sourceNodes(t, sources[snap])
 			route := map[string]any{"frameworkId": fw, "snapshotId": snap}
 			with := func(extra map[string]any) map[string]any { return merged(route, extra) }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/runtime/mcpserver"
 	"github.com/kgc-project/kgc/runtime/prompt"
 	"github.com/kgc-project/kgc/schema/manifest"
@@ -216,9 +217,11 @@ func TestPromptsOnTheSamples(t *testing.T) {
 }
 
 // TestPromptsOnTheCorpus renders every prompt over the complete corpus
-// packages (the Nigeria ones carry real prompt configs).
+// packages (the Nigeria ones carry real prompt configs). Heavy: rendering is
+// the same single-threaded work TestPromptsOnTheSamples runs under -race.
 func TestPromptsOnTheCorpus(t *testing.T) {
 	t.Parallel()
+	imgtest.Heavy(t)
 	dir, _ := corpusImages(t)
 	cs, srv := client(t, dir)
 	checkPrompts(t, cs, promptPackages(t, cs, srv))
