@@ -71,7 +71,8 @@ check-generated:
 	else echo "check-generated: flatc 2.0.8 is needed to check schema/kgfb against schema/kgimg.fbs and could not be installed (install Debian's flatbuffers-compiler, or run as root so make test can)" >&2; exit 1; fi
 
 # The pinned npm MCP clients (TypeScript SDK, inspector CLI) the end-to-end tests
-# drive kgmcp with; without node the tests that need them skip visibly.
+# drive kgmcp with, installed once per lock file for every checkout (see the
+# script); without node the tests that need them skip visibly.
 mcpclients:
 	@./tools/install-mcpclients.sh || echo "WARNING: npm MCP clients unavailable: their end-to-end tests will skip"
 
