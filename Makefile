@@ -128,6 +128,12 @@ analysis:
 	@$(MAKE) -s vet
 	@$(MAKE) -s staticcheck
 
+# make test links its test binaries (and the kgmcp and kgc binaries the tests
+# build) without DWARF debugging information, which no test reads: linking is
+# most of a test binary's build once the packages are compiled (runtime/mcpserver
+# under -race: 6 CPU-s with DWARF, 2 without). Stack traces and race reports
+# do not use it.
+test: export GOFLAGS += -ldflags=-w
 test: checks
 	@mkdir -p build && rm -f $(SKIP_LOG)
 	KGC_SKIP_LOG=$(CURDIR)/$(SKIP_LOG) $(GO) test -race -vet=off -p 4 -count=1 $$($(GO) list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./... | grep -v -x $(foreach p,$(RACE_FREE),-e $(MODULE)/$(p))) || { $(MAKE) -s skipped; exit 1; }
