@@ -9,7 +9,7 @@ all: images
 help:
 	@echo "make            build the shipped packages into build/*.kgimg"
 	@echo "make run        the main job: build packages/ into build/*.kgimg and serve them on http://127.0.0.1:8000/mcp"
-	@echo "make test       every check CI runs (format, vet, generated code, npm MCP clients, go test -race)"
+	@echo "make test       every check CI runs (format, vet, staticcheck, generated code, npm MCP clients, go test -race and a race-free pass)"
 	@echo "make build      build bin/kgc and bin/kgmcp"
 	@echo "make dist       static release binaries for 5 platforms with SHA256SUMS into dist/ (VERSION=...)"
 	@echo "make dist-check build the release twice and require identical bytes"
