@@ -86,10 +86,9 @@ renderers:
 # the second, without the detector, runs RACE_FREE and HEAVY, the longest
 # (cmd/kgmcp) first.
 # HEAVY packages run twice: under -race their heavy checks (brute force,
-# exhaustive mutation, the gate over every mutated package, the real corpus,
-# regenerating the reference: single-threaded computation the detector slows
-# 5-10x and finds nothing in) skip, and the second pass runs them (see
-# internal/imgtest.Heavy).
+# exhaustive mutation, the gate over every mutated package, the real corpus:
+# single-threaded computation the detector slows 5-10x and finds nothing in)
+# skip, and the second pass runs them (see internal/imgtest.Heavy).
 # RACE_FREE packages run only in the second pass, as the detector has nothing
 # to find in them:
 # - RACE_CHILD: cmd/kgmcp, cmd/kgc, examples and bench/askbench drive kgmcp
@@ -99,14 +98,16 @@ renderers:
 #   process by runtime/mcpserver, cmd/kgmcp/internal/serve and
 #   cmd/kgc/internal/cli;
 # - RACE_PURE: packages whose code and tests start no goroutine (internal/lint
-#   checks it: TestRaceFreePackagesStartNoGoroutine): parsing, comparison,
-#   drawing, generating and archiving, 2-4x slower under -race; what they call
-#   that does start goroutines (the gate, the image writer) is raced in its own
-#   package.
-HEAVY = runtime/mcpserver cmd/kgc/internal/cli compiler/gate runtime/kgimg tools/refdocs
+#   checks it: TestRaceFreePackagesStartNoGoroutine): queries, packing,
+#   parsing, comparison, drawing, generating and archiving, 2-4x slower under
+#   -race; what they call that does start goroutines (the gate, the image
+#   writer, the catalog's loading) is raced in its own package, and the query
+#   layer under concurrent calls by runtime/mcpserver (TestSwapUnderLoad).
+HEAVY = runtime/mcpserver cmd/kgc/internal/cli compiler/gate runtime/kgimg
 MODULE = $(shell $(GO) list -m)
 RACE_CHILD = cmd/kgmcp cmd/kgc examples bench/askbench
-RACE_PURE = runtime/render internal/ociimage compiler/diff internal/pkggen compiler/caseimport compiler/delivery internal/lint \
+RACE_PURE = runtime/query compiler/pack runtime/render internal/ociimage compiler/diff tools/refdocs internal/canonjson \
+	internal/pkggen compiler/caseimport compiler/delivery internal/lint \
 	runtime/prompt runtime/textview internal/jsonv internal/excerpt internal/safefile schema/manifest schema/profile \
 	schema/finding schema/promptcfg schema/lpsummary schema/manifestfb schema/profilefb schema/lpsummaryfb
 RACE_FREE = $(RACE_CHILD) $(RACE_PURE)
