@@ -5,8 +5,9 @@
 # Like Go's module cache, one install serves every checkout on the machine: it
 # is made once per lock file in $KGC_NPM_CACHE (default
 # ${XDG_CACHE_HOME:-~/.cache}/kgc/mcpclients/<sha256 of the lock file>), and
-# tools/mcpclients/node_modules is a symbolic link to it. Where that directory
-# cannot be written, node_modules is installed in place instead.
+# tools/mcpclients/node_modules is a symbolic link to it. Without a cache
+# directory (no KGC_NPM_CACHE, XDG_CACHE_HOME or HOME), or where it cannot be
+# written, node_modules is installed in place instead.
 # Skips the install when node_modules already matches the lock file.
 # Exit 0 when the clients are ready, 3 when node or npm is missing or the
 # install failed (the tests that need them then skip with a visible message).
@@ -33,16 +34,17 @@ install() {
   echo "$want" > "$1/node_modules/$stamp"
 }
 
-cache=${KGC_NPM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kgc/mcpclients}
-shared=$cache/$want
-if [ ! -f "$shared/node_modules/$stamp" ] && mkdir -p "$cache" 2>/dev/null && tmp=$(mktemp -d "$cache/.install-XXXXXX" 2>/dev/null); then
+base=${XDG_CACHE_HOME:-${HOME:+$HOME/.cache}}
+cache=${KGC_NPM_CACHE:-${base:+$base/kgc/mcpclients}}
+shared=${cache:+$cache/$want} # empty without a home: installed in place
+if [ -n "$shared" ] && [ ! -f "$shared/node_modules/$stamp" ] && mkdir -p "$cache" 2>/dev/null && tmp=$(mktemp -d "$cache/.install-XXXXXX" 2>/dev/null); then
   # Installed aside, then renamed into place: a concurrent install from another
   # checkout either loses the rename (its copy is dropped) or wins it.
   install "$tmp" || { rm -rf "$tmp"; exit 3; }
   mv -T "$tmp" "$shared" 2>/dev/null || rm -rf "$tmp"
 fi
 rm -rf node_modules
-if [ -f "$shared/node_modules/$stamp" ] && [ "$(cat "$shared/node_modules/$stamp")" = "$want" ] && ln -s "$shared/node_modules" node_modules; then
+if [ -n "$shared" ] && [ -f "$shared/node_modules/$stamp" ] && [ "$(cat "$shared/node_modules/$stamp")" = "$want" ] && ln -s "$shared/node_modules" node_modules; then
   exit 0
 fi
 install . || exit 3
