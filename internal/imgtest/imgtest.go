@@ -27,18 +27,11 @@ import (
 // given, sees every written package (its spec and fixture).
 func Images(t testing.TB, extra []pkggen.Spec, each func(pkggen.Spec, *pkgtest.Fixture)) string {
 	t.Helper()
-	dir := t.TempDir()
 	if len(extra) == 0 && each == nil {
-		// The shipped samples alone: built once per test process (the
-		// generator and the compiler are deterministic), written fresh into
-		// each test's directory, which the test may change.
-		for name, data := range shippedImages(t) {
-			if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		dir, _ := shipped.write(t, buildShipped)
 		return dir
 	}
+	dir := t.TempDir()
 	for _, spec := range append(pkggen.Shipped(), extra...) {
 		f := pkgtest.Write(t, spec)
 		data, res := Build(t, f.Dir, f.Profiles, "")
@@ -52,27 +45,53 @@ func Images(t testing.TB, extra []pkggen.Spec, each func(pkggen.Spec, *pkgtest.F
 	return dir
 }
 
-var (
-	shippedMu     sync.Mutex
-	shippedByName map[string][]byte
-)
+// imageSet is a set of images built once per test process (the generator,
+// the gate and the compiler are deterministic) and written fresh into each
+// test's directory, which the test may change.
+type imageSet struct {
+	mu      sync.Mutex
+	byName  map[string][]byte // <snapshot-id>.kgimg → image bytes
+	sources map[string]string // snapshot ID → package directory, where it outlives the build
+}
 
-// shippedImages returns the shipped samples' image bytes by file name, built
-// on first use.
-func shippedImages(t testing.TB) map[string][]byte {
+var shipped, corpusSet imageSet
+
+// write builds the set on first use (build returns it), writes its images
+// into a fresh temp dir and returns the dir and a copy of the sources.
+func (s *imageSet) write(t testing.TB, build func(testing.TB) (map[string][]byte, map[string]string)) (string, map[string]string) {
 	t.Helper()
-	shippedMu.Lock()
-	defer shippedMu.Unlock()
-	if shippedByName == nil {
-		out := map[string][]byte{}
-		for _, spec := range pkggen.Shipped() {
-			f := pkgtest.Write(t, spec)
-			data, res := Build(t, f.Dir, f.Profiles, "")
-			out[res.Manifest.SnapshotID+".kgimg"] = data
+	images, sources := s.get(t, build)
+	dir := t.TempDir()
+	for name, data := range images {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
 		}
-		shippedByName = out
 	}
-	return shippedByName
+	return dir, maps.Clone(sources)
+}
+
+// get returns the set, built on first use. A failed build ends its test
+// (t.Fatal unlocks through the defer); the next test tries again.
+func (s *imageSet) get(t testing.TB, build func(testing.TB) (map[string][]byte, map[string]string)) (map[string][]byte, map[string]string) {
+	t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.byName == nil {
+		s.byName, s.sources = build(t)
+	}
+	return s.byName, s.sources
+}
+
+// buildShipped builds the shipped samples (generated into the first test's
+// temp dirs, so no source directory outlives it).
+func buildShipped(t testing.TB) (map[string][]byte, map[string]string) {
+	out := map[string][]byte{}
+	for _, spec := range pkggen.Shipped() {
+		f := pkgtest.Write(t, spec)
+		data, res := Build(t, f.Dir, f.Profiles, "")
+		out[res.Manifest.SnapshotID+".kgimg"] = data
+	}
+	return out, nil
 }
 
 // Build validates the package in dir and returns its image bytes and the gate
@@ -177,45 +196,20 @@ func CorpusPackages(t testing.TB) (dirs []string, profiles, prompts string) {
 
 // CorpusImages writes the complete corpus packages' images into a temporary
 // directory (skipping the test without the corpus) and returns it, with each
-// image's source package directory by snapshot ID. The images are built on
-// first use and kept for the test process (the gate and the compiler are
-// deterministic); each test gets fresh files it may change.
+// image's source package directory by snapshot ID. The images are built once
+// per test process (imageSet).
 func CorpusImages(t testing.TB) (dir string, sources map[string]string) {
 	t.Helper()
-	images, sources := corpusImages(t)
-	dir = t.TempDir()
-	for name, data := range images {
-		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir, maps.Clone(sources)
-}
-
-var (
-	corpusMu      sync.Mutex
-	corpusByName  map[string][]byte
-	corpusSources map[string]string
-)
-
-// corpusImages returns the corpus images' bytes by file name and their
-// source directories by snapshot ID, built on first use.
-func corpusImages(t testing.TB) (map[string][]byte, map[string]string) {
-	t.Helper()
 	dirs, profiles, prompts := CorpusPackages(t)
-	corpusMu.Lock()
-	defer corpusMu.Unlock()
-	if corpusByName == nil {
+	return corpusSet.write(t, func(t testing.TB) (map[string][]byte, map[string]string) {
 		images, sources := map[string][]byte{}, map[string]string{}
 		for _, d := range dirs {
 			data, res := Build(t, d, profiles, prompts)
-			snap := res.Manifest.SnapshotID
-			images[snap+".kgimg"] = data
-			sources[snap] = d
+			images[res.Manifest.SnapshotID+".kgimg"] = data
+			sources[res.Manifest.SnapshotID] = d
 		}
-		corpusByName, corpusSources = images, sources
-	}
-	return corpusByName, corpusSources
+		return images, sources
+	})
 }
 
 // ShippedPackages returns the packages that ship with the project and the
