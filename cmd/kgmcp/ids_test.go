@@ -105,6 +105,19 @@ func TestHTTPBatchWithADuplicateIDAnswersBoth(t *testing.T) {
 	if status != 400 || !strings.Contains(body, "must not be null") {
 		t.Errorf("id null: %d %s", status, body)
 	}
+	// A URI with a control character in a batch: "not found" (the SDK's
+	// Go-quoted data emptied the whole answer), and the batch's other answer.
+	status, body, _ = s.post(t, `[{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"kgfegmcp://catalog\u0001"}},{"jsonrpc":"2.0","id":2,"method":"ping"}]`,
+		protocolHeader, "2025-03-26")
+	batch = nil
+	if err := json.Unmarshal([]byte(body), &batch); status != 200 || err != nil || len(batch) != 2 {
+		t.Fatalf("batch with a control character in a URI: %d %s", status, body)
+	}
+	for _, m := range batch {
+		if (m["id"] == 1.0 && errCode(m) != -32602) || (m["id"] == 2.0 && m["result"] == nil) {
+			t.Errorf("batch with a control character in a URI: %s", body)
+		}
+	}
 }
 
 // nextRaw reads one response line as it is.

@@ -261,3 +261,34 @@ func TestStdioBatchesUnderTheOlderProtocol(t *testing.T) {
 		t.Fatalf("single call after the batch: %v", m)
 	}
 }
+
+// TestStdioURIsWithControlCharactersAreNotFound: the SDK builds the data of
+// its "Resource not found" with Go quoting ({"uri":%q}), which writes a
+// control character, DEL, a non-printable rune or invalid UTF-8 as escapes
+// JSON lacks (\x01, \U000e0001); the answer failed to marshal and ended the
+// session. Each is answered "not found" with the URI as sent, and the session
+// goes on.
+func TestStdioURIsWithControlCharactersAreNotFound(t *testing.T) {
+	t.Parallel()
+	c := startStdio(t, shippedImages(t))
+	c.send(t, initLine, initializedLine)
+	if m := c.next(t); m["id"] != "init" {
+		t.Fatalf("initialize: %v", m)
+	}
+	uris := []string{`kgfegmcp://catalog\u0001`, `\u0000`, `kgfegmcp://catalog\u007f`, `file:///x\u0001`,
+		`kgfegmcp://x\udb40\udc01`, `kgfegmcp://x\u0007\u000b`, `kgfegmcp://catalog\u0085`}
+	for i, u := range uris {
+		c.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":{"uri":"%s"}}`, i, u))
+		m := c.next(t)
+		var want string
+		json.Unmarshal([]byte(`"`+u+`"`), &want)
+		data, _ := m["error"].(map[string]any)["data"].(map[string]any)
+		if m["id"] != float64(i) || (errCode(m) != -32602 && errCode(m) != -32002) || data["uri"] != want {
+			t.Errorf("%s: %v", u, m)
+		}
+	}
+	c.send(t, `{"jsonrpc":"2.0","id":"after","method":"ping"}`)
+	if m := c.next(t); m["id"] != "after" || m["result"] == nil {
+		t.Fatalf("ping after the bad URIs: %v", m)
+	}
+}

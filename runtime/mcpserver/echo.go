@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -37,12 +39,16 @@ func clip(s string, n int) string {
 func clipError(err error) error {
 	var je *jsonrpc.Error
 	if errors.As(err, &je) {
-		if len(je.Message) <= MaxErrorEcho && len(je.Data) <= MaxErrorEcho {
+		valid := len(je.Data) == 0 || json.Valid(je.Data)
+		if valid && len(je.Message) <= MaxErrorEcho && len(je.Data) <= MaxErrorEcho {
 			return err
 		}
 		c := *je
 		c.Message = ClipMessage(je.Message)
-		c.Data = clipData(je.Data)
+		if !valid {
+			c.Data = repairData(je.Data)
+		}
+		c.Data = clipData(c.Data)
 		return &c
 	}
 	if len(err.Error()) <= MaxErrorEcho {
@@ -68,6 +74,32 @@ func clipData(data json.RawMessage) json.RawMessage {
 	}
 	out, err := json.Marshal(m)
 	if err != nil || len(out) > 2*MaxErrorEcho {
+		return nil
+	}
+	return out
+}
+
+// repairData re-encodes error data that is not JSON. The SDK builds the
+// data of its "Resource not found" as {"uri":%q}: Go quoting, which writes a
+// control character, DEL or invalid UTF-8 of the request's URI as \x01 or
+// \U000e0001, escapes JSON does not have; marshaling that answer failed and
+// ended the stdio session (and emptied an HTTP answer). Data of that shape
+// is decoded as Go quoted it and encoded as JSON; any other invalid data is
+// dropped (the message still says what went wrong).
+func repairData(data json.RawMessage) json.RawMessage {
+	const prefix, suffix = `{"uri":`, `}`
+	s := string(data)
+	if !strings.HasPrefix(s, prefix) || !strings.HasSuffix(s, suffix) {
+		return nil
+	}
+	uri, err := strconv.Unquote(s[len(prefix) : len(s)-len(suffix)])
+	if err != nil {
+		return nil
+	}
+	out, err := json.Marshal(struct {
+		URI string `json:"uri"`
+	}{uri})
+	if err != nil {
 		return nil
 	}
 	return out
