@@ -4,6 +4,7 @@
 //
 //	go run ./bench/genpkg -shipped                      # rewrite packages/ and profiles/
 //	go run ./bench/genpkg -standards 1000000 -out /tmp/big
+//	go run ./bench/genpkg -fanout 100000 -out /tmp/wide   # one standard, 100,000 children
 package main
 
 import (
@@ -23,6 +24,7 @@ func main() {
 	standards := flag.Int("standards", 10000, "approximate number of standards items of the synthetic package")
 	lpStrands := flag.Int("progression-strands", 0, "generate progressions in only the first N strands of each grade (0: all)")
 	components := flag.Bool("components", true, "generate learning components")
+	fanout := flag.Int("fanout", 0, "instead: one standard with N child indicators (a wide hierarchy; no progressions)")
 	flag.Parse()
 	var err error
 	switch {
@@ -37,6 +39,10 @@ func main() {
 	case *out != "":
 		spec := pkggen.Synthetic(*standards)
 		spec.ProgressionStrands, spec.Components = *lpStrands, *components
+		if *fanout > 0 {
+			spec.GradeLabels, spec.Strands, spec.Standards, spec.Indicators = spec.GradeLabels[:1], 1, 1, *fanout
+			spec.Progressions = false
+		}
 		for _, d := range []string{"packages", "profiles"} {
 			if err = os.MkdirAll(filepath.Join(*out, d), 0o755); err != nil {
 				break

@@ -1,6 +1,7 @@
 package mcpserver_test
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 
@@ -146,5 +147,73 @@ func TestSearchPagesAreCutToTheCeiling(t *testing.T) {
 	}
 	if strings.Join(big, ",") != strings.Join(small, ",") || len(big) < 200 {
 		t.Fatalf("cut pages returned %d hits, small pages %d, or a different order", len(big), len(small))
+	}
+}
+
+// wideSpec is one standard with n children.
+func wideSpec(n int) pkggen.Spec {
+	s := bigSpec()
+	s.FrameworkID, s.Strands, s.Standards, s.Indicators, s.Compact = "kgc-wide-fixture", 1, 1, n, true
+	return s
+}
+
+// TestWideParentsAnswerABoundedPage: get_standard_context on a standard with
+// 20,000 children built every child's record, several times over, to answer
+// result_too_large (260 MB a call; 100,000 children: 1.24 GB, and two calls
+// at once ended the process). maxNodes bounds the children as it bounds the
+// walks, before anything is built: the answer is the first page with the
+// count and the next offset, childOffset reads on, and a call allocates a
+// small fraction of what it did.
+func TestWideParentsAnswerABoundedPage(t *testing.T) {
+	imgtest.Heavy(t) // builds a 20,000-item package
+	t.Parallel()
+	const n = 20000
+	cs, srv := client(t, images(t, wideSpec(n)))
+	var fw, snap, std string
+	for _, p := range srv.Catalog().Packages {
+		if p.FrameworkID() == "kgc-wide-fixture" {
+			img := p.Img
+			for o := 0; o < img.NodeCount(); o++ {
+				if nb, _ := img.Adjacency(kgimg.HasChild, kgimg.Out).Row(uint32(o)); nb.Len() == n {
+					fw, snap, std = p.FrameworkID(), p.SnapshotID(), img.NodeString(uint32(o), kgimg.NodeID)
+				}
+			}
+		}
+	}
+	if std == "" {
+		t.Fatal("no standard with 20,000 children")
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	out, res := call(t, cs, "get_standard_context", req(map[string]any{"frameworkId": fw, "snapshotId": snap, "nodeId": std}))
+	runtime.ReadMemStats(&after)
+	if out == nil {
+		t.Fatalf("error: %v", res.Content[0].(*mcp.TextContent).Text)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 40<<20 {
+		t.Errorf("one call allocated %d MB", alloc>>20)
+	}
+	kids := out["directChildren"].(map[string]any)
+	if len(kids["neighbors"].([]any)) != 250 || kids["totalCount"] != float64(n) || kids["isComplete"] != false || kids["truncationReason"] != "max_nodes" {
+		t.Fatalf("children: %d listed, %v", len(kids["neighbors"].([]any)), kids)
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	for _, want := range []string{"Children (1–250 of 20000", "19750 more (cut: max_nodes); next: childOffset 250"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text lacks %q", want)
+		}
+	}
+	// The last page, and maxNodes 10.
+	out, _ = call(t, cs, "get_standard_context", req(map[string]any{"frameworkId": fw, "snapshotId": snap, "nodeId": std, "childOffset": n - 5, "maxNodes": 10}))
+	kids = out["directChildren"].(map[string]any)
+	if len(kids["neighbors"].([]any)) != 5 || kids["offset"] != float64(n-5) || kids["truncationReason"] != nil {
+		t.Fatalf("last page: %v", kids)
+	}
+	// At maxNodes 2000 the children are cut at the ceiling, to the longest
+	// prefix that fits.
+	out, res = call(t, cs, "get_standard_context", req(map[string]any{"frameworkId": fw, "snapshotId": snap, "nodeId": std, "maxNodes": 2000}))
+	kids = out["directChildren"].(map[string]any)
+	if kids["truncationReason"] != "byte_limit" || envelopeBytes(res) > query.MaxResultBytes {
+		t.Fatalf("maxNodes 2000: %v, %d bytes", kids["truncationReason"], envelopeBytes(res))
 	}
 }

@@ -114,19 +114,11 @@ func firstPath(img *kgimg.Image, n uint32) []uint32 {
 	return path
 }
 
-// children lists n's children in relationship-key order.
+// children lists n's children in relationship-key order (the image's row
+// order).
 func children(img *kgimg.Image, n uint32) []uint32 {
-	nb, ed := img.Adjacency(kgimg.HasChild, kgimg.Out).Row(n)
-	idx := make([]int, nb.Len())
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.Slice(idx, func(a, b int) bool { return relLess(img, ed.At(idx[a]), ed.At(idx[b])) })
-	out := make([]uint32, len(idx))
-	for i, j := range idx {
-		out[i] = nb.At(j)
-	}
-	return out
+	nb, _ := img.Adjacency(kgimg.HasChild, kgimg.Out).Row(n)
+	return nb.AppendTo(nil)
 }
 
 // partners lists the other ends of n's label edges in direction dir (both

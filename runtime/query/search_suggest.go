@@ -2,7 +2,6 @@ package query
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/kgc-project/kgc/internal/canonjson"
@@ -206,16 +205,11 @@ func (b *childBudget) children(p *catalog.Package, n uint32) *HitChildren {
 	if b == nil || img.NodeString(n, kgimg.NodeNormalizedStatementType) != groupingType {
 		return nil
 	}
-	nb, ed := img.Adjacency(kgimg.HasChild, kgimg.Out).Row(n)
-	idx := make([]int, nb.Len())
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.Slice(idx, func(a, c int) bool { return relLess(img, ed.At(idx[a]), ed.At(idx[c])) })
-	k := min(len(idx), maxHitChildren, b.left)
+	nb, _ := img.Adjacency(kgimg.HasChild, kgimg.Out).Row(n) // in relationship-key order
+	k := min(nb.Len(), maxHitChildren, b.left)
 	b.left -= k
-	out := &HitChildren{Count: len(idx), Nodes: make([]ChildSummary, 0, k)}
-	for _, i := range idx[:k] {
+	out := &HitChildren{Count: nb.Len(), Nodes: make([]ChildSummary, 0, k)}
+	for i := range k {
 		out.Nodes = append(out.Nodes, childSummary(img, nb.At(i)))
 	}
 	return out

@@ -19,6 +19,7 @@ type ContextRequest struct {
 	GraphType              string   `json:"graphType,omitempty"`
 	AncestorDepth          int      `json:"ancestorDepth"`
 	ChildDepth             int      `json:"childDepth"`
+	ChildOffset            int      `json:"childOffset"`
 	IncludeAllRootPaths    bool     `json:"includeAllRootPaths"`
 	IncludeDescendants     bool     `json:"includeDescendants"`
 	IncludeDirectChildren  bool     `json:"includeDirectChildren"`
@@ -50,12 +51,21 @@ type ContextResult struct {
 	Standard             StandardResult       `json:"standard"`
 }
 
-// Direct lists a standard's parents or children with the edges to them.
+// Direct lists a standard's parents or children with the edges to them: at
+// most maxNodes of them, from Offset on (children only), in row order.
 type Direct struct {
-	Direction        string     `json:"direction" enum:"parents,children"`
-	Neighbors        []Neighbor `json:"neighbors"`
-	OriginNodeID     string     `json:"originNodeId"`
-	RelationshipType string     `json:"relationshipType"`
+	Direction string `json:"direction" enum:"parents,children"`
+	// IsComplete says Neighbors holds every parent or child.
+	IsComplete bool       `json:"isComplete"`
+	Neighbors  []Neighbor `json:"neighbors"`
+	// Offset is how many came before Neighbors[0] (childOffset).
+	Offset           int    `json:"offset"`
+	OriginNodeID     string `json:"originNodeId"`
+	RelationshipType string `json:"relationshipType"`
+	// TotalCount is how many parents or children the standard has.
+	TotalCount int `json:"totalCount"`
+	// TruncationReason is max_nodes, byte_limit (the result ceiling) or nil.
+	TruncationReason *string `json:"truncationReason"`
 }
 
 // Neighbor is a node and the relationship that reaches it.
@@ -119,11 +129,12 @@ func contextRequestSchema() *Schema {
 	props["nodeId"] = opaque(1024, "the standard's node ID")
 	props["ancestorDepth"] = integer(0, 64, 16, "levels of ancestors to walk")
 	props["childDepth"] = integer(0, 64, 1, "levels of descendants to walk when includeDescendants is true")
+	props["childOffset"] = integer(0, MaxChildOffset, 0, "skip this many direct children (the next page of a parent with more than maxNodes)")
 	props["includeAllRootPaths"] = boolean(true, "enumerate every root-to-standard path")
 	props["includeDescendants"] = boolean(false, "walk descendants to childDepth")
 	props["includeDirectChildren"] = boolean(true, "list direct children")
 	props["includeUnresolved"] = hidden(boolean(true, "keep unresolved root-fallback edges (must stay true)"))
-	props["maxNodes"] = integer(1, 2000, 250, "node bound of each traversal")
+	props["maxNodes"] = integer(1, 2000, 250, "node bound of each list: parents, children, ancestors, descendants")
 	props["maxPathNodeOccurrences"] = hidden(integer(1, 100000, 8192, "bound on the total nodes over all root paths"))
 	props["maxPaths"] = integer(1, 1000, 128, "bound on the number of root paths")
 	props["relationshipTypes"] = hidden(array(str(1, 128, ""), 1, "empty, or the package's hierarchy relationship type"))
@@ -233,22 +244,30 @@ func hierarchyWalk(c *ctxTables, p *catalog.Package, origin uint32, dir kgimg.Di
 	return t
 }
 
-func direct(c *ctxTables, p *catalog.Package, origin uint32, dir kgimg.Direction) Direct {
+// direct lists at most limit of origin's parents or children, from offset
+// on, in row order (the contract's relationship-key order: the image writes
+// hasChild rows so); maxNodes is the request's bound, which limit is unless the
+// result ceiling cut the list (byte_limit). Only the listed ones are read.
+func direct(c *ctxTables, p *catalog.Package, origin uint32, dir kgimg.Direction, offset, maxNodes, limit int) Direct {
 	img := p.Img
 	nb, ed := img.Adjacency(kgimg.HasChild, dir).Row(origin)
-	idx := make([]int, nb.Len())
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.Slice(idx, func(a, b int) bool { return relLess(img, ed.At(idx[a]), ed.At(idx[b])) })
-	neighbors := make([]Neighbor, 0, len(idx))
-	for _, i := range idx {
+	total := nb.Len()
+	lo := min(offset, total)
+	hi := min(total, lo+limit)
+	neighbors := make([]Neighbor, 0, hi-lo)
+	for i := lo; i < hi; i++ {
 		neighbors = append(neighbors, Neighbor{NodeID: c.node(nb.At(i)), RelationshipID: c.rel(ed.At(i))})
 	}
-	d := Direct{Direction: "parents", Neighbors: neighbors, OriginNodeID: img.NodeString(origin, kgimg.NodeID),
-		RelationshipType: p.Profile().Hierarchy.RelationshipType}
+	d := Direct{Direction: "parents", IsComplete: lo == 0 && hi == total, Neighbors: neighbors, Offset: offset,
+		OriginNodeID: img.NodeString(origin, kgimg.NodeID), RelationshipType: p.Profile().Hierarchy.RelationshipType, TotalCount: total}
 	if dir == kgimg.Out {
 		d.Direction = "children"
+	}
+	if hi < total {
+		d.TruncationReason = reason("max_nodes")
+		if limit < maxNodes {
+			d.TruncationReason = reason("byte_limit")
+		}
 	}
 	return d
 }
@@ -291,13 +310,8 @@ func rootPaths(c *ctxTables, p *catalog.Package, origin uint32, depth, maxPaths,
 			paths = append(paths, RootPath{NodeIDs: nids, RelationshipIDs: rids})
 			return true
 		}
-		nb, ed := out.Row(n)
-		idx := make([]int, nb.Len())
-		for i := range idx {
-			idx[i] = i
-		}
-		sort.Slice(idx, func(a, b int) bool { return relLess(img, ed.At(idx[a]), ed.At(idx[b])) })
-		for _, i := range idx {
+		nb, ed := out.Row(n) // in relationship-key order
+		for i := 0; i < nb.Len(); i++ {
 			m := nb.At(i)
 			if _, ok := within[m]; !ok {
 				continue
@@ -345,48 +359,69 @@ func (s *Service) standardContext(_ context.Context, r ContextRequest) (*Context
 	if !ok || img.NodeKind(n) != kgimg.ItemNode {
 		return nil, kgerr.New(kgerr.GraphNodeNotFound, "no standard with node ID %s in %s", r.NodeID, p.SnapshotID())
 	}
-	q := contextQuery{p: p, origin: n, ancestorDepth: r.AncestorDepth, childDepth: r.ChildDepth,
+	q := contextQuery{p: p, origin: n, ancestorDepth: r.AncestorDepth, childDepth: r.ChildDepth, childOffset: r.ChildOffset,
 		maxNodes: r.MaxNodes, maxPaths: r.MaxPaths, maxOcc: r.MaxPathNodeOccurrences,
 		children: r.IncludeDirectChildren, descendants: r.IncludeDescendants,
 		paths: r.IncludeAllRootPaths, records: map[uint32]StandardNode{}}
 	return s.fitContext(q)
 }
 
+// MaxChildOffset bounds get_standard_context's childOffset.
+const MaxChildOffset = 10_000_000
+
 // contextQuery is a validated get_standard_context request.
 type contextQuery struct {
 	p                            *catalog.Package
 	origin                       uint32
 	ancestorDepth, childDepth    int
+	childOffset                  int
 	maxNodes, maxPaths, maxOcc   int
 	children, descendants, paths bool
 	records                      map[uint32]StandardNode // node records built so far
 }
 
+// The lists of a context result the result ceiling cuts, in the order it
+// cuts them.
+const (
+	cutDescendants = iota
+	cutChildren
+	cutRootPaths
+	cutParents
+	cutAncestors
+	cutStages
+)
+
 // contextLimits are where the result ceiling cuts the lists of a context
-// result: the descendants, the root paths and the ancestors.
-type contextLimits [3]int
+// result (indexed by the cut stages).
+type contextLimits [cutStages]int
 
 // fitContext builds the result, cutting it to the result ceiling when it is
-// over: first the descendants, then the root paths, then the ancestors, each
-// to the longest prefix that fits (an earlier list is cut to its minimum
-// before a later one is cut at all). Every cut list says byte_limit.
+// over: the descendants, the children, the root paths, the parents and the
+// ancestors, each to the longest prefix that fits (an earlier list is cut to
+// its minimum before a later one is cut at all). Every cut list says
+// byte_limit. Each list is bounded by the request (maxNodes, maxPaths) before
+// anything is built, so no build costs more than those bounds.
 func (s *Service) fitContext(q contextQuery) (*ContextResult, error) {
-	lim := contextLimits{q.maxNodes, q.maxPaths, q.maxNodes}
+	lim := contextLimits{q.maxNodes, q.maxNodes, q.maxPaths, q.maxNodes, q.maxNodes}
 	full := s.contextResult(q, lim)
 	if ok, err := anyCeiling.fits(full); err != nil || ok {
 		return full, err
 	}
 	var lengths contextLimits
 	if full.Descendants != nil {
-		lengths[0] = len(full.Descendants.Nodes)
+		lengths[cutDescendants] = len(full.Descendants.Nodes)
+	}
+	if full.DirectChildren != nil {
+		lengths[cutChildren] = len(full.DirectChildren.Neighbors)
 	}
 	if full.RootPaths != nil {
-		lengths[1] = len(full.RootPaths.Paths)
+		lengths[cutRootPaths] = len(full.RootPaths.Paths)
 	}
-	lengths[2] = len(full.Ancestors.Nodes)
-	mins := contextLimits{1, 0, 1} // a walk always holds its origin
-	for stage, present := range [3]bool{q.descendants, q.paths, true} {
-		if !present || lengths[stage] <= mins[stage] {
+	lengths[cutParents] = len(full.DirectParents.Neighbors)
+	lengths[cutAncestors] = len(full.Ancestors.Nodes)
+	mins := contextLimits{1, 0, 0, 0, 1} // a walk always holds its origin
+	for stage := range cutStages {
+		if lengths[stage] <= mins[stage] {
 			continue
 		}
 		lim[stage] = mins[stage]
@@ -417,19 +452,19 @@ func (s *Service) contextResult(q contextQuery, lim contextLimits) *ContextResul
 	c := &ctxTables{img: img, nodes: map[uint32]bool{}, rels: map[uint32]bool{}}
 	out := &ContextResult{
 		Standard:      standardResult(p, n),
-		DirectParents: direct(c, p, n, kgimg.In),
-		Ancestors:     hierarchyWalk(c, p, n, kgimg.In, q.ancestorDepth, q.maxNodes, lim[2]),
+		DirectParents: direct(c, p, n, kgimg.In, 0, q.maxNodes, lim[cutParents]),
+		Ancestors:     hierarchyWalk(c, p, n, kgimg.In, q.ancestorDepth, q.maxNodes, lim[cutAncestors]),
 	}
 	if q.children {
-		d := direct(c, p, n, kgimg.Out)
+		d := direct(c, p, n, kgimg.Out, q.childOffset, q.maxNodes, lim[cutChildren])
 		out.DirectChildren = &d
 	}
 	if q.descendants {
-		t := hierarchyWalk(c, p, n, kgimg.Out, q.childDepth, q.maxNodes, lim[0])
+		t := hierarchyWalk(c, p, n, kgimg.Out, q.childDepth, q.maxNodes, lim[cutDescendants])
 		out.Descendants = &t
 	}
 	if q.paths {
-		rp := rootPaths(c, p, n, q.ancestorDepth, q.maxPaths, q.maxOcc, lim[1])
+		rp := rootPaths(c, p, n, q.ancestorDepth, q.maxPaths, q.maxOcc, lim[cutRootPaths])
 		out.RootPaths = &rp
 	}
 	nodes := make([]uint32, 0, len(c.nodes))

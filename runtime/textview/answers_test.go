@@ -107,7 +107,7 @@ func TestContextListsChildrenOnce(t *testing.T) {
 	r := &query.ContextResult{
 		Standard:       query.StandardResult{Node: node("ch", "Chapter 13")},
 		Ancestors:      query.Traversal{Nodes: []query.DepthNode{{NodeID: "ch"}}},
-		DirectChildren: &query.Direct{Neighbors: []query.Neighbor{{NodeID: "lo1"}, {NodeID: "lo2"}}},
+		DirectChildren: &query.Direct{IsComplete: true, TotalCount: 2, Neighbors: []query.Neighbor{{NodeID: "lo1"}, {NodeID: "lo2"}}},
 		Descendants:    &query.Traversal{IsComplete: true, MaxDepth: 2, Nodes: []query.DepthNode{{NodeID: "ch"}, {NodeID: "lo1", Depth: 1}, {NodeID: "lo2", Depth: 1}, {NodeID: "i1", Depth: 2}}},
 		Nodes:          []query.StandardNode{node("lo1", "outcome one"), node("lo2", "outcome two"), node("i1", "indicator one")},
 		Relationships: []query.GraphRelationship{{SourceNodeID: "ch", TargetNodeID: "lo1"}, {SourceNodeID: "ch", TargetNodeID: "lo2"},

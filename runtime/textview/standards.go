@@ -2,6 +2,7 @@ package textview
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/kgc-project/kgc/runtime/query"
@@ -108,11 +109,11 @@ func standardContext(w *writer, r *query.ContextResult) {
 			w.line("  depth %d: %s | %s", a.Depth, a.NodeID, labelOf(a.NodeID))
 		}
 	}
-	neighbors(w, "Parents", "", r.DirectParents.Neighbors, nodes)
+	neighbors(w, "Parents", "", r.DirectParents, nodes)
 	d := r.Descendants
 	inTree := d != nil && len(d.Nodes) > 1 && r.DirectChildren != nil && childrenWalked(r.DirectChildren.Neighbors, d)
 	if c := r.DirectChildren; c != nil && !inTree {
-		neighbors(w, "Children", ", in hierarchy order", c.Neighbors, nodes)
+		neighbors(w, "Children", ", in hierarchy order", *c, nodes)
 	}
 	if d != nil && len(d.Nodes) > 1 {
 		what := "Descendants"
@@ -145,15 +146,31 @@ func childrenWalked(children []query.Neighbor, d *query.Traversal) bool {
 	return true
 }
 
-// neighbors writes a list of direct neighbours, or says there are none.
-func neighbors(w *writer, what, note string, nbs []query.Neighbor, nodes map[string]query.StandardNode) {
-	if len(nbs) == 0 {
+// neighbors writes a list of direct neighbours, or says there are none; a
+// cut list says which of how many it holds and how to read on.
+func neighbors(w *writer, what, note string, d query.Direct, nodes map[string]query.StandardNode) {
+	nbs := d.Neighbors
+	if d.TotalCount == 0 {
 		w.line("%s: none.", what)
 		return
 	}
-	w.line("%s (%d%s):", what, len(nbs), note)
+	count := strconv.Itoa(len(nbs))
+	if !d.IsComplete {
+		count = fmt.Sprintf("%d of %d", len(nbs), d.TotalCount)
+		if len(nbs) > 0 {
+			count = fmt.Sprintf("%d–%d of %d", d.Offset+1, d.Offset+len(nbs), d.TotalCount)
+		}
+	}
+	w.line("%s (%s%s):", what, count, note)
 	for _, nb := range nbs {
 		w.line("  - %s", entryOf(nodes, nb.NodeID))
+	}
+	if next := d.Offset + len(nbs); !d.IsComplete && next < d.TotalCount {
+		how := "raise maxNodes (at most 2000)"
+		if d.Direction == "children" {
+			how = fmt.Sprintf("next: childOffset %d (includeAllRootPaths false saves bytes)", next)
+		}
+		w.line("  … %d more (cut: %s); %s.", d.TotalCount-next, or(deref(d.TruncationReason), "bounded"), how)
 	}
 }
 
