@@ -48,6 +48,10 @@ func Load(path string, opts gate.Options) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := img.VerifyDeep(); err != nil { // as kgc verify: a resealed corrupt image is refused
+		img.Close()
+		return nil, err
+	}
 	return fromImage(path, img), nil
 }
 

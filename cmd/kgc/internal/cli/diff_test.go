@@ -121,4 +121,32 @@ func TestDiffCLIRefusals(t *testing.T) {
 	if code != ExitFailure || !strings.Contains(stderr, "a framework directory, not a package") {
 		t.Errorf("framework directory: exit %d, %q", code, stderr)
 	}
+	// A resealed image that kgc verify calls corrupt (invalid UTF-8 in a
+	// statement, the checksum made to match) is refused, not compared
+	// ("no differences", exit 0, before).
+	dir := imgtest.Images(t, nil, nil)
+	imgs, _ := filepath.Glob(filepath.Join(dir, "kgc-sample-mathematics-*.kgimg"))
+	b, err := os.ReadFile(imgs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(string(b), "Demonstrate understanding of addition")
+	if i < 0 {
+		t.Fatal("no statement to corrupt")
+	}
+	b[i] = 0xff
+	resealed := filepath.Join(t.TempDir(), "resealed.kgimg")
+	if err := os.WriteFile(resealed, imgtest.Reseal(b), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, _ = run(t, "verify", resealed)
+	if code != ExitFindings || !strings.Contains(stdout, "CORRUPT") {
+		t.Fatalf("kgc verify of the resealed image: exit %d, %q", code, stdout)
+	}
+	for _, args := range [][]string{{imgs[0], resealed}, {resealed, imgs[0]}, {resealed, resealed}} {
+		code, stdout, stderr = run(t, append([]string{"diff"}, args...)...)
+		if code != ExitFailure || stdout != "" || !strings.Contains(stderr, "corrupt") {
+			t.Errorf("diff %v: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
+	}
 }
