@@ -13,13 +13,23 @@ const (
 )
 
 // mermaidEscaper writes every character that could end a label or be read as
-// markup as a Mermaid entity code (#quot;, #35; …). The writer itself adds
-// only <br/> line breaks.
+// markup as a Mermaid entity code (#quot;, #35; …); % too, since Mermaid reads
+// a directive (%%{init: …}) anywhere in its text, before any parsing. The
+// writer itself adds only <br/> line breaks.
 var mermaidEscaper = strings.NewReplacer(
 	`"`, "#quot;", "#", "#35;", "&", "#38;", "<", "#lt;", ">", "#gt;",
 	"[", "#91;", "]", "#93;", "{", "#123;", "}", "#125;", "(", "#40;", ")", "#41;",
-	"|", "#124;", "`", "#96;", ";", "#59;", "\\", "#92;",
+	"|", "#124;", "`", "#96;", ";", "#59;", "\\", "#92;", "%", "#37;",
 )
+
+// mermaidTitle escapes a title for the front matter's double-quoted YAML
+// string: \ and " as YAML escapes, and % as \x25, which YAML reads back as %
+// but which cannot start a Mermaid directive.
+var mermaidTitle = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "%", `\x25`)
+
+// mermaidComment makes a note safe for a %% comment line: a % would let a
+// note hold %%, and with it a directive; it is written as the fullwidth ％.
+var mermaidComment = strings.NewReplacer("%", "％")
 
 // mermaidLabel joins escaped lines with <br/>.
 func mermaidLabel(lines []string) string {
@@ -46,9 +56,9 @@ var mermaidClasses = []struct {
 // matter, one subgraph per section, the notes as %% comments at the end.
 func MermaidBytes(d *Diagram) []byte {
 	var b strings.Builder
-	title := strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(clean(d.Title))
+	title := mermaidTitle.Replace(clean(d.Title))
 	if d.Subtitle != "" {
-		title += " — " + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(clean(d.Subtitle))
+		title += " — " + mermaidTitle.Replace(clean(d.Subtitle))
 	}
 	fmt.Fprintf(&b, "---\ntitle: \"%s\"\n---\n", title)
 	b.WriteString("flowchart LR\n")
@@ -103,7 +113,7 @@ func MermaidBytes(d *Diagram) []byte {
 		fmt.Fprintf(&b, "  classDef %s %s\n  class %s %s\n", c.kind, c.def, strings.Join(used[c.kind], ","), c.kind)
 	}
 	for _, n := range d.Notes {
-		fmt.Fprintf(&b, "%%%% %s\n", strings.ReplaceAll(clean(n), "%%", "% %"))
+		fmt.Fprintf(&b, "%%%% %s\n", mermaidComment.Replace(clean(n)))
 	}
 	return []byte(b.String())
 }

@@ -205,7 +205,8 @@ func testBoundsAndRights(t *testing.T, svc *query.Service) {
 
 // Labels that try to break out of their strings stay inside them.
 func testHostileLabels(t *testing.T) {
-	hostile := "x\"]) --> evil[\"<script>alert(1)</script> & #quot; \\n `tick` {b} | ; %% \x00\x1b \xff end"
+	hostile := "x\"]) --> evil[\"<script>alert(1)</script> & #quot; \\n `tick` {b} | ; %% \x00\x1b \xff end" +
+		" %%%{init: {'theme':'dark'}}%%% %%{init: {\"securityLevel\":\"loose\"}}%% \u2028A-->B"
 	d := &render.Diagram{Title: hostile, Subtitle: hostile, Notes: []string{hostile},
 		Columns: []render.Column{
 			{Sections: []render.Section{{Title: hostile, Nodes: []render.Node{{ID: "a", Kind: render.Grouping, Heading: hostile, Text: hostile, Detail: hostile}}}}},
@@ -337,9 +338,14 @@ func checkMermaid(t *testing.T, src []byte) {
 		if l == "  end" {
 			depth--
 		}
-		if strings.HasPrefix(l, "%%") && strings.Contains(l[2:], "%%") {
-			t.Errorf("a note holds %%%%: %q", l)
+		if strings.HasPrefix(l, "%%") && strings.Contains(l[2:], "%") {
+			t.Errorf("a note holds %%: %q", l)
 		}
+	}
+	// Mermaid reads a directive (%%{init: …}%%, the closing optional)
+	// anywhere in the text, front matter included.
+	if strings.Contains(string(src), "%%{") || strings.Contains(lines[1], "%") {
+		t.Errorf("the Mermaid text can hold a directive: %q", src)
 	}
 	if depth != 0 {
 		t.Errorf("subgraphs are not closed (%d open)", depth)
