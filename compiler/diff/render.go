@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/kgc-project/kgc/internal/termsafe"
 )
 
 // Output formats.
@@ -25,16 +27,24 @@ func Write(w io.Writer, r *Report, format string) error {
 	bw := bufio.NewWriter(w)
 	switch format {
 	case FormatJSON:
-		enc := json.NewEncoder(bw)
+		enc := json.NewEncoder(termsafe.NewWriter(bw)) // C1 and bidi controls as \u escapes
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
 		if err := enc.Encode(r); err != nil {
 			return err
 		}
-	case FormatMarkdown:
-		writeMarkdown(bw, r)
-	case FormatText:
-		writeText(bw, r)
+	case FormatMarkdown, FormatText:
+		// Statements, codes and IDs come from the snapshots: escape the
+		// controls a hostile one could use to drive the terminal.
+		tw := termsafe.NewWriter(bw)
+		if format == FormatText {
+			writeText(tw, r)
+		} else {
+			writeMarkdown(tw, r)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
 	default:
 		return fmt.Errorf("unknown format %q (want %s)", format, strings.Join(Formats, ", "))
 	}

@@ -150,3 +150,29 @@ func TestDiffCLIRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffEscapesTerminalControls: a new snapshot whose statement and code
+// hold escape sequences (clear the screen, retitle the window, a C1 CSI)
+// cannot drive the terminal showing its diff: text and Markdown write them
+// as \x1b, \u009b.
+func TestDiffEscapesTerminalControls(t *testing.T) {
+	old := pkgtest.Sample(t, "kgc-sample-mathematics-grades-1-3")
+	hostile := pkgtest.Sample(t, "kgc-sample-mathematics-grades-1-3")
+	hostile.Records(t, "delivery/nodes.jsonl", func(rec map[string]any) []map[string]any {
+		if p := rec["properties"].(map[string]any); p["statementCode"] == "M1.1.1.1" {
+			p["description"] = "Count\x1b[2J\x1b]0;pwned\x07 objects \u009b31m."
+			p["statementCode"] = "M1.1.1.1\x1b[8m"
+		}
+		return []map[string]any{rec}
+	})
+	hostile.Seal(t)
+	for _, format := range []string{"text", "markdown"} {
+		code, stdout, stderr := run(t, "diff", "--format", format, "--profiles", old.Profiles, old.Dir, hostile.Dir)
+		if code != ExitFindings {
+			t.Fatalf("%s: exit %d\n%s%s", format, code, stdout, stderr)
+		}
+		if strings.ContainsAny(stdout, "\x1b\x07\u009b") || !strings.Contains(stdout, `Count\x1b`) || !strings.Contains(stdout, `\u009b31m`) {
+			t.Errorf("%s: controls not escaped:\n%q", format, stdout)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/kgc-project/kgc/compiler/caseimport"
+	"github.com/kgc-project/kgc/internal/termsafe"
 )
 
 const importSynopsis = `kgc import <format> [flags] ...
@@ -91,7 +92,7 @@ func runImportCase(_ context.Context, env Env, args []string) int {
 		return ExitFailure
 	}
 	if format == "json" {
-		enc := json.NewEncoder(env.Stdout)
+		enc := json.NewEncoder(termsafe.NewWriter(env.Stdout)) // C1 and bidi controls as \u escapes
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
 		if err := enc.Encode(rep); err != nil {
@@ -109,7 +110,11 @@ func runImportCase(_ context.Context, env Env, args []string) int {
 }
 
 // printImportReport writes the report as text.
-func printImportReport(w io.Writer, r *caseimport.Report) {
+func printImportReport(out io.Writer, r *caseimport.Report) {
+	// Item types, grades, codes and identifiers come from the package: escape
+	// the controls a hostile one could use to drive the terminal.
+	w := termsafe.NewWriter(out)
+	defer w.Flush()
 	for _, f := range r.Findings {
 		fmt.Fprintln(w, f.String())
 	}

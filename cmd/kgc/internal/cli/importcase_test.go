@@ -76,3 +76,37 @@ func TestImportCaseCLI(t *testing.T) {
 		t.Error("bad input wrote the output directory")
 	}
 }
+
+// TestImportReportEscapesTerminalControls: item types, education levels,
+// codes and identifiers of a hostile package reach the report (and its
+// findings) with their escape sequences and C1 controls escaped.
+func TestImportReportEscapesTerminalControls(t *testing.T) {
+	b, err := os.ReadFile(importFixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	s = strings.Replace(s, `"CFItemType": "Domain"`, `"CFItemType": "Domain\u001b[2J\u009b31m"`, 1)
+	s = strings.Replace(s, `"educationLevel": [`, `"educationLevel": ["K\u001b]0;pwned\u0007",`, 1)
+	dir := t.TempDir()
+	in := filepath.Join(dir, "hostile.json")
+	if err := os.WriteFile(in, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, errOut := run(t, "import", "case", "-o", filepath.Join(dir, "out"), in)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s%s", code, stdout, errOut)
+	}
+	if strings.ContainsAny(stdout, "\x1b\x07\u009b") || !strings.Contains(stdout, `Domain\x1b[2J\u009b31m`) || !strings.Contains(stdout, `K\x1b]0;pwned\x07`) {
+		t.Errorf("controls not escaped:\n%q", stdout)
+	}
+	// A finding quoting a hostile identifier.
+	s = strings.Replace(string(b), `"identifier": "c0ffee00-0000-4000-8000-000000000010"`, `"identifier": "c0ffee00\u001b[2J"`, 1)
+	if err := os.WriteFile(in, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, _ = run(t, "import", "case", "-o", filepath.Join(dir, "out2"), in)
+	if code != ExitFindings || strings.Contains(stdout, "\x1b") || !strings.Contains(stdout, `c0ffee00\x1b[2J`) {
+		t.Errorf("finding: exit %d, %q", code, stdout)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kgc-project/kgc/internal/smoke"
+	"github.com/kgc-project/kgc/internal/termsafe"
 )
 
 const smokeSynopsis = `kgc smoke [--timeout D] -- SERVER_COMMAND [ARG...]
@@ -42,15 +43,15 @@ func runSmoke(ctx context.Context, env Env, args []string) int {
 		s, err = smoke.Stdio(ctx, fs.Args(), env.Stderr)
 	}
 	if err != nil {
-		fmt.Fprintln(env.Stderr, "kgc smoke: failed:", err)
+		fmt.Fprintln(env.Stderr, "kgc smoke: failed:", termsafe.String(err.Error()))
 		return ExitFindings
 	}
-	enc := json.NewEncoder(env.Stdout)
+	enc := json.NewEncoder(termsafe.NewWriter(env.Stdout)) // a server's names: C1 and bidi controls as \u escapes
 	enc.SetIndent("", "  ")
 	enc.Encode(s)
 	if s.Status != "passed" {
 		for _, f := range s.Failures {
-			fmt.Fprintln(env.Stderr, "kgc smoke: failed:", f)
+			fmt.Fprintln(env.Stderr, "kgc smoke: failed:", termsafe.String(f)) // names and URIs the server chose
 		}
 		return ExitFindings
 	}
