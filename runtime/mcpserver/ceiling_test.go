@@ -166,7 +166,7 @@ func wideSpec(n int) pkggen.Spec {
 // small fraction of what it did.
 func TestWideParentsAnswerABoundedPage(t *testing.T) {
 	imgtest.Heavy(t) // builds a 20,000-item package
-	t.Parallel()
+	// Not parallel: the allocation measured is the process's.
 	const n = 20000
 	cs, srv := client(t, images(t, wideSpec(n)))
 	var fw, snap, std string
@@ -187,10 +187,11 @@ func TestWideParentsAnswerABoundedPage(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	out, res := call(t, cs, "get_standard_context", req(map[string]any{"frameworkId": fw, "snapshotId": snap, "nodeId": std}))
 	runtime.ReadMemStats(&after)
+	t.Logf("one call allocated %.1f MB", float64(after.TotalAlloc-before.TotalAlloc)/(1<<20))
 	if out == nil {
 		t.Fatalf("error: %v", res.Content[0].(*mcp.TextContent).Text)
 	}
-	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 40<<20 {
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
 		t.Errorf("one call allocated %d MB", alloc>>20)
 	}
 	kids := out["directChildren"].(map[string]any)

@@ -94,14 +94,18 @@ func TestReadEvidenceRefusals(t *testing.T) {
 	cs, srv := client(t, images(t))
 	_, base := mathsBase(srv)
 	for uri, want := range map[string]string{
-		base + "/manifest?x=1":                   "invalid_evidence_uri",
-		base + "/manifest#top":                   "invalid_evidence_uri",
-		"kgfegmcp://catalog:443":                 "invalid_evidence_uri",
-		"kgfegmcp://user@framework/" + maths:     "invalid_evidence_uri",
-		base + "//manifest":                      "invalid_evidence_uri",
-		base + "/standard/a%2Fb":                 "invalid_evidence_uri",
-		base + "/standard/%2E%2E":                "invalid_evidence_uri",
-		base + "/standard/a%252Fb":               "invalid_evidence_uri",
+		base + "/manifest?x=1":               "invalid_evidence_uri",
+		base + "/manifest#top":               "invalid_evidence_uri",
+		"kgfegmcp://catalog:443":             "invalid_evidence_uri",
+		"kgfegmcp://user@framework/" + maths: "invalid_evidence_uri",
+		base + "//manifest":                  "invalid_evidence_uri",
+		// An encoded "/" or "%" or dot segment is part of the ID, decoded
+		// once (such IDs pass the gate); a literal dot segment is refused.
+		base + "/standard/a%2Fb":                 "standard_not_found",
+		base + "/standard/%2E%2E":                "standard_not_found",
+		base + "/standard/a%252Fb":               "standard_not_found",
+		base + "/standard/..":                    "invalid_evidence_uri",
+		base + "/standard/../provenance":         "invalid_evidence_uri",
 		base + "/standard/{node_id}":             "invalid_evidence_uri",
 		base + "/manifest/extra":                 "invalid_evidence_uri",
 		"https://example.org/x":                  "invalid_evidence_uri",

@@ -78,8 +78,9 @@ func TestResources(t *testing.T) {
 		base(maths, mathSnap) + "/standard/no-such-node":    "standard_not_found",
 		base(maths, mathSnap) + "/relationship/nope":        "resource_not_found",
 		"kgfegmcp://framework/no-such-framework":            "framework_not_found",
-		base(maths, mathSnap) + "/standard/" + ind + "?x=1": "not found", // no template matches: the SDK refuses it
-		base(maths, mathSnap) + "/standard/a%2Fb":           "invalid_evidence_uri",
+		base(maths, mathSnap) + "/standard/" + ind + "?x=1": "not found",          // no template matches: the SDK refuses it
+		base(maths, mathSnap) + "/standard/a%2Fb":           "standard_not_found", // the ID a/b
+		base(maths, mathSnap) + "/standard/./provenance":    "invalid_evidence_uri",
 	} {
 		_, err := read(t, cs, uri)
 		if err == nil || !strings.Contains(err.Error(), want) {

@@ -71,8 +71,13 @@ func RecordURIPattern(kind, frameworkID, snapshotID string) string {
 }
 
 // escape percent-encodes one identifier as a single path segment with an empty
-// safe set (RFC 3986 unreserved characters only stay literal).
+// safe set (RFC 3986 unreserved characters only stay literal); an identifier
+// that is a dot segment ("." or "..") has its dots encoded, so no client
+// resolves it away.
 func escape(s string) string {
+	if s == "." || s == ".." {
+		return strings.Repeat("%2E", len(s))
+	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -145,8 +150,11 @@ func badURI(why string) error {
 }
 
 // parseURI parses an exact resource address: no query, fragment, port or
-// userinfo; no empty, dot or extra segments; no encoded separators or double
-// encoding.
+// userinfo; no empty, dot or extra segments. Each segment is split on the
+// literal "/" and then decoded exactly once, so an identifier may hold any
+// character, "/" and "%" included (encoded as %2F and %25): the gate accepts
+// such identifiers, and every record it accepts has an address. A decoded
+// segment is only ever compared with the image's keys, never used as a path.
 func parseURI(raw string) (resourceRef, error) {
 	if raw == catalogURI {
 		return resourceRef{kind: "catalog"}, nil
@@ -164,15 +172,15 @@ func parseURI(raw string) (resourceRef, error) {
 		if p == "" {
 			return resourceRef{}, badURI("empty path segment")
 		}
+		if p == "." || p == ".." {
+			return resourceRef{}, badURI("dot segment")
+		}
 		if strings.ContainsAny(p, "{}") {
 			return resourceRef{}, badURI("unreplaced template placeholder")
 		}
 		d, err := url.PathUnescape(p)
 		if err != nil {
 			return resourceRef{}, badURI("bad percent-encoding")
-		}
-		if strings.ContainsAny(d, "/\\%") || d == "." || d == ".." {
-			return resourceRef{}, badURI("encoded separator, double encoding or dot segment")
 		}
 		seg[i] = d
 	}

@@ -81,7 +81,7 @@ var codeMeanings = map[string]string{
 		"catalog no longer has (a catalog replaced by a reload invalidates every cursor). Repeat `nextRequest` exactly, or start again " +
 		"without a cursor.",
 	"invalid_evidence_uri": "A `read_evidence` URI that is not an exact `kgfegmcp://` address: another scheme, a query or fragment, an empty, dot " +
-		"or unreplaced `{placeholder}` segment, bad or double percent-encoding, an encoded separator, or a path no template has.",
+		"or unreplaced `{placeholder}` segment, bad percent-encoding, or a path no template has.",
 	"invalid_progression_request": "A progression filter or selection the package cannot take: a facet value that is blank, repeated or not a " +
 		"value of the package's profile, a standard selected twice, or a path whose source and target are the same standard.",
 	"learning_component_not_found": "The node ID names no learning component of the package (it is missing, or it is another kind of node).",

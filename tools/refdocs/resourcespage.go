@@ -86,10 +86,12 @@ func resourcesPage(trs []*transcript) ([]byte, error) {
 
 	p.line("## Reading rules")
 	p.line("")
-	p.line("- An address is exact: no query, fragment, port or user info; no empty, `.`, `..` or unreplaced `{placeholder}` segment; no " +
-		"encoded `/`, `\\` or `%` inside a segment (no double encoding). Identifiers are written percent-encoded as one path segment " +
-		"(only `A–Z a–z 0–9 - . _ ~` stay literal, so a snapshot ID's `@` and `+` become `%40` and `%2B`), and an address with them left raw " +
-		"reads the same resource and is answered under the URI sent.")
+	p.line("- An address is exact: no query, fragment, port or user info; no empty, `.`, `..` or unreplaced `{placeholder}` segment. " +
+		"Identifiers are written percent-encoded as one path segment (only `A–Z a–z 0–9 - . _ ~` stay literal, so a snapshot ID's `@` and " +
+		"`+` become `%40` and `%2B`; an ID that is `.` or `..` is written `%2E` or `%2E%2E`), and an address with them left raw reads the " +
+		"same resource and is answered under the URI sent. Each segment is decoded exactly once, after the address is split on its literal " +
+		"`/`: an identifier holding `/`, `\\` or `%` (the gate accepts any) is reached as `%2F`, `%5C`, `%25`, and `a%252Fb` names the ID " +
+		"`a%2Fb`.")
 	p.line("- Every read carries `_meta`, the resource metadata: `canonicalUri`, `resourceKind`, `representation` (`deterministic_derived`: " +
 		"canonical JSON the server derives, or for `standard_diagram` Mermaid text; `raw_source`: the artifact's exact bytes), `mimeType`, `byteLength`, `contentSha256`, the package " +
 		"identity where the resource belongs to one, and `sourceArtifacts` (logical name, SHA-256 and size of each artifact it comes from).")
