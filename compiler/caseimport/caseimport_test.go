@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/kgc-project/kgc/compiler/caseimport"
@@ -290,6 +292,62 @@ func TestImportBadInput(t *testing.T) {
 			assocAt(pkg, 6)["destinationNodeURI"] = assocAt(pkg, 6)["originNodeURI"]
 			return []string{write(t, dir, "a.json", pkg)}
 		}, []string{caseimport.CodeCycle}},
+		// Typed values the importer read as absent (or as another value).
+		{"typed values", func(t *testing.T, dir string) []string {
+			pkg := fixture(t)
+			doc := pkg["CFDocument"].(map[string]any)
+			doc["licenseURI"], doc["subject"], doc["caseVersion"], doc["creator"] = 5, map[string]any{}, 1.1, []any{"x"}
+			assocAt(pkg, 0)["sequenceNumber"] = "first"
+			assocAt(pkg, 1)["sequenceNumber"] = 1.5
+			assocAt(pkg, 2)["sequenceNumber"] = true
+			pkg["CFItems"].([]any)[0].(map[string]any)["language"] = 7
+			return []string{write(t, dir, "a.json", pkg)}
+		}, []string{caseimport.CodeInvalidValue, caseimport.CodeInvalidValue, caseimport.CodeInvalidValue, caseimport.CodeInvalidValue,
+			caseimport.CodeInvalidValue, caseimport.CodeInvalidValue, caseimport.CodeInvalidValue, caseimport.CodeInvalidValue}},
+		// A chain 24,000 deep imported into a 17.5 MB profile kgc pack refused.
+		{"too deep", func(t *testing.T, dir string) []string {
+			pkg := fixture(t)
+			doc := pkg["CFDocument"].(map[string]any)
+			items, as := []any{}, []any{}
+			parent := doc["identifier"].(string)
+			for i := range 24000 {
+				id := fmt.Sprintf("deep-%05d", i)
+				items = append(items, map[string]any{"identifier": id, "uri": "https://x.example/" + id, "fullStatement": "level " + id})
+				as = append(as, map[string]any{"identifier": "a-" + id, "associationType": "isChildOf",
+					"originNodeURI": map[string]any{"identifier": id, "uri": "https://x.example/" + id}, "destinationNodeURI": map[string]any{"identifier": parent}})
+				parent = id
+			}
+			pkg["CFItems"], pkg["CFAssociations"] = items, as
+			return []string{write(t, dir, "a.json", pkg)}
+		}, []string{caseimport.CodeTooDeep}},
+		// A FIFO (named, or a *.json in a directory) blocked the import for
+		// ever; the docs promised case_file_unreadable.
+		{"FIFO", func(t *testing.T, dir string) []string {
+			sub := filepath.Join(dir, "in")
+			os.Mkdir(sub, 0o755)
+			for _, p := range []string{filepath.Join(dir, "pipe.json"), filepath.Join(sub, "pipe.json")} {
+				if err := syscall.Mkfifo(p, 0o644); err != nil {
+					t.Skipf("SKIP: mkfifo: %v", err)
+				}
+			}
+			return []string{filepath.Join(dir, "pipe.json"), sub, "/dev/zero"}
+		}, []string{caseimport.CodeUnreadable, caseimport.CodeUnreadable, caseimport.CodeUnreadable}},
+		// Files together over MaxInputBytes: three of 92 MiB ran out of memory
+		// at 4 GB. The third is not read.
+		{"input over the total", func(t *testing.T, dir string) []string {
+			var files []string
+			for _, n := range []string{"a.json", "b.json", "c.json"} {
+				p := filepath.Join(dir, n)
+				f, err := os.Create(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f.Truncate(92 << 20) // sparse: NUL bytes, read as not JSON
+				f.Close()
+				files = append(files, p)
+			}
+			return files
+		}, []string{caseimport.CodeNotJSON, caseimport.CodeNotJSON, caseimport.CodeTooLarge}},
 		{"all at once", func(t *testing.T, dir string) []string {
 			pkg := fixture(t)
 			assocAt(pkg, 6)["destinationNodeURI"] = assocAt(pkg, 6)["originNodeURI"]
@@ -346,5 +404,40 @@ func TestImportOutputInTheWay(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(out, "keep.txt")); string(b) != "mine" {
 		t.Error("the existing file was touched")
+	}
+}
+
+// TestStringSequenceNumbersAreReadWithAWarning: real exports (OpenSALT's
+// "What Standards Could Be") write sequenceNumber as "1": it is read as the
+// integer, ordering the siblings as written, and the report says so.
+func TestStringSequenceNumbersAreReadWithAWarning(t *testing.T) {
+	dir := t.TempDir()
+	pkg := fixture(t)
+	n := 0
+	for _, a := range assocs(pkg) {
+		a := a.(map[string]any)
+		if seq, ok := a["sequenceNumber"].(float64); ok {
+			a["sequenceNumber"] = fmt.Sprint(seq)
+			n++
+		}
+	}
+	out := filepath.Join(dir, "out")
+	rep, err := caseimport.Run([]string{write(t, dir, "a.json", pkg)}, out, caseimport.Options{})
+	if err != nil || len(rep.Findings) > 0 {
+		t.Fatalf("import: %v %+v", err, rep.Findings)
+	}
+	if len(rep.Warnings) != n || rep.Warnings[0].Code != caseimport.CodeCoerced || !strings.Contains(rep.Warnings[0].String(), "warning case_value_coerced") {
+		t.Fatalf("%d string sequence numbers, warnings %+v", n, rep.Warnings)
+	}
+	var targets []string
+	for _, line := range lines(t, filepath.Join(out, "export", "relationships.jsonl")) {
+		var r struct {
+			Target string `json:"target_identifier"`
+		}
+		json.Unmarshal([]byte(line), &r)
+		targets = append(targets, strings.TrimPrefix(r.Target, "c0ffee00-0000-4000-8000-0000000000"))
+	}
+	if got, want := strings.Join(targets, " "), "11 10 40 22 23 20 21 30 31"; got != want {
+		t.Errorf("hasChild order %s, want %s (as with integers)", got, want)
 	}
 }

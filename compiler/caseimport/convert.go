@@ -1,11 +1,11 @@
 package caseimport
 
 import (
-	"bytes"
 	"crypto/sha1"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 	"unicode"
@@ -107,6 +107,30 @@ func (m *model) arrange() []*item {
 	return order
 }
 
+// MaxDepth bounds the hierarchy an import takes: 128 levels below the
+// document (real frameworks have fewer than 10; the server walks at most 64
+// levels of ancestors a call). A deeper chain is refused with the reason.
+const MaxDepth = 128
+
+// checkDepth refuses a hierarchy deeper than MaxDepth (after arrange).
+func (m *model) checkDepth(order []*item) []Finding {
+	if len(order) == 0 {
+		return nil
+	}
+	deepest := order[0]
+	for _, it := range order {
+		if it.depth > deepest.depth {
+			deepest = it
+		}
+	}
+	if deepest.depth <= MaxDepth {
+		return nil
+	}
+	return []Finding{{Code: CodeTooDeep, File: deepest.file, Where: deepest.where, ID: deepest.id, Message: fmt.Sprintf(
+		"the isChildOf hierarchy is %d levels deep here; kgc imports at most %d (each level of untyped items becomes a statement type of the profile, and the server walks at most 64 levels a call)",
+		deepest.depth, MaxDepth)}}
+}
+
 // sortEdges orders siblings: sequenceNumber first (those without one after),
 // then listEnumeration, humanCodingScheme and statement in natural order,
 // then identifier; real root edges before fallbacks.
@@ -192,17 +216,17 @@ type relRec struct {
 	Type             string            `json:"type"`
 }
 
-// exports writes the delivery nodes and relationships JSONL.
-func (m *model) exports(order []*item, p *derived) (nodes, rels []byte, err error) {
-	var nb, rb bytes.Buffer
-	enc := func(buf *bytes.Buffer, v any) {
+// exports writes the delivery nodes and relationships JSONL to nw and rw,
+// a record at a time.
+func (m *model) exports(order []*item, p *derived, nw, rw io.Writer) (err error) {
+	enc := func(w io.Writer, v any) {
 		if err != nil {
 			return
 		}
 		var b []byte
 		if b, err = json.Marshal(v); err == nil {
-			buf.Write(b)
-			buf.WriteByte('\n')
+			b = append(b, '\n')
+			_, err = w.Write(b)
 		}
 	}
 	d := m.in.doc.raw
@@ -222,7 +246,7 @@ func (m *model) exports(order []*item, p *derived) (nodes, rels []byte, err erro
 	if p.docLang != "" {
 		root["inLanguage"] = p.docLang
 	}
-	enc(&nb, nodeRec{m.docID, []string{labelFramework}, root, "node"})
+	enc(nw, nodeRec{m.docID, []string{labelFramework}, root, "node"})
 	for _, it := range order {
 		props := common(map[string]string{"identifier": it.id, keyCaseUUID: it.id, "caseIdentifierURI": it.uri, "description": it.statement,
 			"statementType": it.typ, "normalizedStatementType": p.normalized[it.typ]})
@@ -236,7 +260,7 @@ func (m *model) exports(order []*item, p *derived) (nodes, rels []byte, err erro
 		if l := firstNonEmpty(it.lang, p.docLang); l != "" && langRe.MatchString(l) {
 			props["inLanguage"] = l
 		}
-		enc(&nb, nodeRec{it.id, []string{labelItem}, props, "node"})
+		enc(nw, nodeRec{it.id, []string{labelItem}, props, "node"})
 	}
 	parents := append([]string{""}, ids(order)...)
 	for _, par := range parents {
@@ -252,10 +276,10 @@ func (m *model) exports(order []*item, p *derived) (nodes, rels []byte, err erro
 			if e.fallback {
 				props["resolutionStatus"] = rootFallback
 			}
-			enc(&rb, relRec{e.id, "hasChild", props, src, []string{srcLabel}, e.child, []string{labelItem}, "relationship"})
+			enc(rw, relRec{e.id, "hasChild", props, src, []string{srcLabel}, e.child, []string{labelItem}, "relationship"})
 		}
 	}
-	return nb.Bytes(), rb.Bytes(), err
+	return err
 }
 
 func ids(its []*item) []string {

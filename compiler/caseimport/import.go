@@ -1,14 +1,18 @@
 package caseimport
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/kgc-project/kgc/compiler/gate"
 )
 
 // Report says what was imported and, with counts, everything that was not.
@@ -23,7 +27,10 @@ type Report struct {
 	ProfileVersion string    `json:"profileVersion,omitempty"`
 	VersionToken   string    `json:"versionToken,omitempty"`
 	Findings       []Finding `json:"findings"`
-	Items          struct {
+	// Warnings say what was read differently from how it was written (the
+	// import goes on): a sequenceNumber written as a string.
+	Warnings []Finding `json:"warnings"`
+	Items    struct {
 		Read    int `json:"read"`
 		Carried int `json:"carried"`
 		// Untyped items have no CFItemType: their statement type is
@@ -72,7 +79,7 @@ var ErrOutputExists = errors.New("the output directory exists and is not empty")
 // findings the report lists them all and nothing is written; an error means
 // the import could not run (the output directory in the way, a write failed).
 func Run(files []string, out string, o Options) (*Report, error) {
-	rep := &Report{Files: []string{}, Findings: []Finding{}, CarriedAssociations: map[string]int{}, NotCarriedAssociations: map[string]int{},
+	rep := &Report{Files: []string{}, Findings: []Finding{}, Warnings: []Finding{}, CarriedAssociations: map[string]int{}, NotCarriedAssociations: map[string]int{},
 		NotCarriedFields: map[string]int{}, NotCarriedDefinitions: map[string]int{}, StatementTypes: []TypeSummary{}, Grades: []string{}, CodePatterns: []string{}}
 	if err := checkOut(out); err != nil {
 		return nil, err
@@ -86,6 +93,7 @@ func Run(files []string, out string, o Options) (*Report, error) {
 	rep.CaseVersion = in.version
 	rep.DocumentID, rep.Title = str(in.doc.raw, "identifier"), str(in.doc.raw, "title")
 	m, f := build(in, rep)
+	in.items, in.assocs = nil, nil // converted into the model
 	fnd = append(fnd, f...)
 	if len(fnd) > 0 {
 		rep.Findings = fnd
@@ -108,32 +116,43 @@ func Run(files []string, out string, o Options) (*Report, error) {
 	}
 	order := m.arrange()
 	rep.Items.Carried = len(order)
+	if f := m.checkDepth(order); len(f) > 0 {
+		rep.Findings = f
+		return rep, nil
+	}
 	p, f := m.derive(order, o)
 	if len(f) > 0 {
 		rep.Findings = f
 		return rep, nil
 	}
 	rep.FrameworkID, rep.ProfileVersion, rep.VersionToken, rep.Rights = p.frameworkID, p.profileVersion, p.versionToken, &p.rights
-	nodes, rels, err := m.exports(order, p)
-	if err != nil {
-		return nil, err
-	}
 	prof, err := marshal(p.profile)
 	if err != nil {
 		return nil, err
+	}
+	if len(prof) > gate.MaxProfileBytes {
+		rep.Findings = []Finding{{Code: CodeProfileSize, File: in.doc.file, ID: m.docID, Message: fmt.Sprintf(
+			"the starter profile would be %d bytes, over the %d-byte (8 MiB) limit kgc pack and the gate hold a profile to (%d statement types)",
+			len(prof), gate.MaxProfileBytes, len(p.profile.StatementTypes))}}
+		return rep, nil
 	}
 	spec, err := marshal(map[string]string{"jurisdictionType": p.jurisdictionType, "nodes": "export/nodes.jsonl", "relationships": "export/relationships.jsonl",
 		"profileId": p.frameworkID, "profileVersion": p.profileVersion, "versionToken": p.versionToken, "outputRoot": "packages"})
 	if err != nil {
 		return nil, err
 	}
-	files2 := map[string][]byte{
-		"export/nodes.jsonl":         nodes,
-		"export/relationships.jsonl": rels,
-		filepath.ToSlash(filepath.Join("profiles", p.frameworkID, p.profileVersion, "profile.json")): prof,
-		"pack-spec.json": spec,
-	}
-	if err := writeAll(out, files2); err != nil {
+	err = writeAll(out, func(w *stager) error {
+		if err := w.file("export/nodes.jsonl", func(nw io.Writer) error {
+			return w.file("export/relationships.jsonl", func(rw io.Writer) error { return m.exports(order, p, nw, rw) })
+		}); err != nil {
+			return err
+		}
+		if err := w.bytes(filepath.ToSlash(filepath.Join("profiles", p.frameworkID, p.profileVersion, "profile.json")), prof); err != nil {
+			return err
+		}
+		return w.bytes("pack-spec.json", spec)
+	})
+	if err != nil {
 		return nil, err
 	}
 	rep.Written, rep.OutputDir = true, out
@@ -168,9 +187,38 @@ func checkOut(out string) error {
 	return nil
 }
 
-// writeAll writes the files into a hidden temp directory beside out and
-// renames it into place, so a reader sees the whole import or none.
-func writeAll(out string, files map[string][]byte) (err error) {
+// stager writes files into the hidden temp directory of writeAll.
+type stager struct{ dir string }
+
+// file creates name and hands fill a buffered writer on it.
+func (s *stager) file(name string, fill func(io.Writer) error) error {
+	p := filepath.Join(s.dir, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(p)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(f, 256<<10)
+	err = fill(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// bytes writes name whole.
+func (s *stager) bytes(name string, b []byte) error {
+	return s.file(name, func(w io.Writer) error { _, err := w.Write(b); return err })
+}
+
+// writeAll has write fill a hidden temp directory beside out and renames it
+// into place, so a reader sees the whole import or none.
+func writeAll(out string, write func(*stager) error) (err error) {
 	parent := filepath.Dir(filepath.Clean(out))
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return err
@@ -184,14 +232,8 @@ func writeAll(out string, files map[string][]byte) (err error) {
 			os.RemoveAll(tmp)
 		}
 	}()
-	for _, name := range sortedKeys(files) {
-		p := filepath.Join(tmp, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(p, files[name], 0o644); err != nil {
-			return err
-		}
+	if err := write(&stager{dir: tmp}); err != nil {
+		return err
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return err

@@ -80,10 +80,10 @@ func set(s ...string) map[string]bool {
 	return m
 }
 
-func (m *model) countFields(sec string, raw map[string]json.RawMessage) {
-	for k, v := range raw {
-		if !carried[sec][k] && string(v) != "null" {
-			m.rep.NotCarriedFields[sec+"."+k]++
+func (m *model) countFields(sec string, o object) {
+	for _, f := range o.fields {
+		if !carried[sec][f.name] {
+			m.rep.NotCarriedFields[sec+"."+f.name]++
 		}
 	}
 }
@@ -98,33 +98,39 @@ func build(in *input, rep *Report) (*model, []Finding) {
 	}
 	d := *in.doc
 	m.docID, m.docURI, m.title = str(d.raw, "identifier"), str(d.raw, "uri"), str(d.raw, "title")
-	for k, v := range map[string]string{"identifier": m.docID, "uri": m.docURI, "title": m.title} {
-		if v == "" {
+	for _, k := range []string{"identifier", "uri", "title"} {
+		if str(d.raw, k) == "" {
 			add(d, CodeMissingField, m.docID, "the CFDocument has no %s", k)
 		}
 	}
-	m.countFields("CFDocument", d.raw)
+	fnd = append(fnd, checkDocument(d, m.docID)...)
+	m.countFields("CFDocument", d)
 	if m.docID != "" {
 		m.index(m.docID, m.docURI)
 	}
 	for _, o := range in.items {
 		it := &item{file: o.file, where: o.where}
+		raw := o.members()
 		var ok [6]bool
-		it.id, ok[0] = strOK(o.raw, "identifier")
-		it.uri, ok[1] = strOK(o.raw, "uri")
-		it.statement, ok[2] = strOK(o.raw, "fullStatement")
-		it.code, ok[3] = strOK(o.raw, "humanCodingScheme")
-		it.itemType, ok[4] = strOK(o.raw, "CFItemType")
-		it.listEnum, ok[5] = strOK(o.raw, "listEnumeration")
-		it.lang = str(o.raw, "language")
+		it.id, ok[0] = strOK(raw, "identifier")
+		it.uri, ok[1] = strOK(raw, "uri")
+		it.statement, ok[2] = strOK(raw, "fullStatement")
+		it.code, ok[3] = strOK(raw, "humanCodingScheme")
+		it.itemType, ok[4] = strOK(raw, "CFItemType")
+		it.listEnum, ok[5] = strOK(raw, "listEnumeration")
+		var okLang bool
+		it.lang, okLang = strOK(raw, "language")
+		if !okLang {
+			add(o, CodeInvalidValue, it.id, "language is not a string")
+		}
 		for i, k := range []string{"identifier", "uri", "fullStatement", "humanCodingScheme", "CFItemType", "listEnumeration"} {
 			if !ok[i] {
 				add(o, CodeInvalidValue, it.id, "%s is not a string", k)
 			}
 		}
-		lv, okLv := strs(o.raw, "educationLevel")
-		if _, old := o.raw["educationLevel"]; !old {
-			lv, okLv = strs(o.raw, "educationalLevel") // early OpenSALT exports
+		lv, okLv := strs(raw, "educationLevel")
+		if _, old := raw["educationLevel"]; !old {
+			lv, okLv = strs(raw, "educationalLevel") // early OpenSALT exports
 		}
 		if !okLv {
 			add(o, CodeInvalidValue, it.id, "educationLevel is neither a string nor an array of strings")
@@ -158,7 +164,7 @@ func build(in *input, rep *Report) (*model, []Finding) {
 		m.byID[it.id] = it
 		m.items = append(m.items, it)
 		m.index(it.id, it.uri)
-		m.countFields("CFItems", o.raw)
+		m.countFields("CFItems", o)
 	}
 	rep.Items.Read = len(in.items)
 	if len(in.items) == 0 {
@@ -170,6 +176,32 @@ func build(in *input, rep *Report) (*model, []Finding) {
 	rep.Associations.Read = len(in.assocs)
 	fnd = append(fnd, m.cycles()...)
 	return m, fnd
+}
+
+// documentStrings are the CFDocument members kgc reads as strings.
+var documentStrings = []string{"identifier", "uri", "title", "creator", "publisher", "version", "adoptionStatus", "language", "lastChangeDateTime"}
+
+// checkDocument refuses CFDocument members of the wrong type (a number for
+// a string, an object for the subjects, a licenseURI that is not a LinkURI)
+// instead of reading them as absent.
+func checkDocument(d object, id string) []Finding {
+	var fnd []Finding
+	bad := func(k, want string) {
+		fnd = append(fnd, Finding{Code: CodeInvalidValue, File: d.file, Where: d.where + "." + k, ID: id,
+			Message: fmt.Sprintf("%s must be %s, not %s", k, want, clipRaw(d.raw[k]))})
+	}
+	for _, k := range documentStrings {
+		if _, ok := strOK(d.raw, k); !ok {
+			bad(k, "a string")
+		}
+	}
+	if _, ok := strs(d.raw, "subject"); !ok {
+		bad("subject", "a string or an array of strings")
+	}
+	if _, ok := link(d.raw, "licenseURI"); !ok {
+		bad("licenseURI", "a LinkURI {title, identifier, uri}")
+	}
+	return fnd
 }
 
 func (m *model) index(id, uri string) {
@@ -204,13 +236,28 @@ func (m *model) association(o object) []Finding {
 	add := func(code, id, format string, a ...any) {
 		fnd = append(fnd, Finding{Code: code, File: o.file, Where: o.where, ID: id, Message: fmt.Sprintf(format, a...)})
 	}
-	id := str(o.raw, "identifier")
-	typ := str(o.raw, "associationType")
-	origin, ok1 := link(o.raw, "originNodeURI")
-	dest, ok2 := link(o.raw, "destinationNodeURI")
-	if !ok1 || !ok2 {
-		add(CodeInvalidValue, id, "originNodeURI and destinationNodeURI must be LinkURI objects {title, identifier, uri}")
+	raw := o.members()
+	id, okID := strOK(raw, "identifier")
+	typ, okType := strOK(raw, "associationType")
+	origin, ok1 := link(raw, "originNodeURI")
+	dest, ok2 := link(raw, "destinationNodeURI")
+	seq, hasSeq, seqWarn, okSeq := sequence(raw["sequenceNumber"])
+	for _, c := range []struct {
+		ok   bool
+		what string
+	}{{okID, "identifier must be a string"}, {okType, "associationType must be a string"},
+		{ok1 && ok2, "originNodeURI and destinationNodeURI must be LinkURI objects {title, identifier, uri} of strings"},
+		{okSeq, "sequenceNumber must be an integer, not " + clipRaw(raw["sequenceNumber"])}} {
+		if !c.ok {
+			add(CodeInvalidValue, id, "%s", c.what)
+		}
+	}
+	if len(fnd) > 0 {
 		return fnd
+	}
+	if seqWarn {
+		m.warn(Finding{Code: CodeCoerced, File: o.file, Where: o.where + ".sequenceNumber", ID: id,
+			Message: fmt.Sprintf("sequenceNumber %s is a string; read as the integer %d (CASE: an integer)", raw["sequenceNumber"], int64(seq))})
 	}
 	for k, v := range map[string]string{"identifier": id, "associationType": typ} {
 		if v == "" {
@@ -253,7 +300,7 @@ func (m *model) association(o object) []Finding {
 	if to == m.docID {
 		to = ""
 	}
-	m.countFields("CFAssociations", o.raw)
+	m.countFields("CFAssociations", o)
 	key := [2]string{to, from}
 	if m.seenEdge[key] {
 		m.rep.NotCarriedAssociations["isChildOf (repeated pair, kept once)"]++
@@ -261,18 +308,7 @@ func (m *model) association(o object) []Finding {
 		return fnd
 	}
 	m.seenEdge[key] = true
-	e := &edge{id: id, parent: to, child: from}
-	if r, ok := o.raw["sequenceNumber"]; ok && string(r) != "null" {
-		var f float64
-		var s string
-		if json.Unmarshal(r, &f) == nil {
-			e.seq, e.hasSeq = f, true
-		} else if json.Unmarshal(r, &s) == nil {
-			if f, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil {
-				e.seq, e.hasSeq = f, true
-			}
-		}
-	}
+	e := &edge{id: id, parent: to, child: from, seq: seq, hasSeq: hasSeq}
 	if why := checkIdentity(id, maxIDLen); why != "" {
 		add(CodeIdentityFormat, id, "association identifier %s", why)
 	}
@@ -282,6 +318,37 @@ func (m *model) association(o object) []Finding {
 	m.rep.CarriedAssociations["isChildOf"]++
 	return fnd
 }
+
+// sequence reads a sequenceNumber: an integer (a JSON number without a
+// fraction), absent or null (has false); a string holding an integer, as
+// some real exports write it, is read with a warning (coerced). ok is false
+// for anything else.
+func sequence(r json.RawMessage) (seq float64, has, coerced, ok bool) {
+	if r == nil || string(r) == "null" {
+		return 0, false, false, true
+	}
+	var n json.Number
+	if r[0] != '"' && json.Unmarshal(r, &n) == nil { // (json.Number also takes "1")
+		if i, err := strconv.ParseInt(n.String(), 10, 64); err == nil {
+			return float64(i), true, false, true
+		}
+		if f, err := n.Float64(); err == nil && f == float64(int64(f)) {
+			return f, true, false, true
+		}
+		return 0, false, false, false
+	}
+	var s string
+	if json.Unmarshal(r, &s) == nil {
+		if i, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); err == nil {
+			return float64(i), true, true, true
+		}
+	}
+	return 0, false, false, false
+}
+
+// warn records a warning: the import goes on, the report says what was
+// read differently from how it was written.
+func (m *model) warn(f Finding) { m.rep.Warnings = append(m.rep.Warnings, f) }
 
 func linkName(l Link) string {
 	switch {

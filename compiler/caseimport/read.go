@@ -11,24 +11,39 @@
 // humanCodingScheme. No other association is carried over (a publisher's
 // precedes or isRelatedTo is never made a progression edge): the Report counts
 // every association type and every field left behind. Bad input (not CASE,
-// cycles in isChildOf, dangling associations, duplicate identifiers, a file
-// over MaxFileBytes) yields Findings, all of them, and nothing is written.
+// cycles in isChildOf, dangling associations, duplicate identifiers, members
+// of the wrong type, a file over MaxFileBytes, files over MaxInputBytes
+// together) yields Findings, all of them, and nothing is written.
+//
+// The files are read as streams, one record at a time, and each record keeps
+// only the members kgc carries (with a digest of every member, to tell the
+// rest apart): the import's memory is a few times its input, not the input
+// decoded whole (docs/import-case.md, "Limits").
 package caseimport
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/kgc-project/kgc/internal/safefile"
 )
 
 // MaxFileBytes bounds one input file (100 MiB): a larger file is a finding,
 // not read.
 const MaxFileBytes = 100 << 20
+
+// MaxInputBytes bounds the whole import, every file together (256 MiB): the
+// files past it are findings, not read.
+const MaxInputBytes = 256 << 20
 
 // Finding is one problem with the input.
 type Finding struct {
@@ -47,12 +62,23 @@ func (f Finding) String() string {
 	if f.Where != "" {
 		s += f.Where + ": "
 	}
-	s += "error " + f.Code + ": " + f.Message
+	s += f.Severity() + " " + f.Code + ": " + f.Message
 	if f.ID != "" {
 		s += " [" + f.ID + "]"
 	}
 	return s
 }
+
+// Severity is "warning" for the codes that do not stop an import, else
+// "error".
+func (f Finding) Severity() string {
+	if warningCodes[f.Code] {
+		return "warning"
+	}
+	return "error"
+}
+
+var warningCodes = map[string]bool{CodeCoerced: true}
 
 // Finding codes.
 const (
@@ -67,8 +93,12 @@ const (
 	CodeDuplicateID    = "case_duplicate_identifier"
 	CodeDangling       = "case_association_dangling"
 	CodeCycle          = "case_hierarchy_cycle"
+	CodeTooDeep        = "case_hierarchy_too_deep"
 	CodeNoItems        = "case_no_items"
 	CodeIdentityFormat = "case_identifier_invalid"
+	CodeProfileSize    = "case_profile_too_large"
+	// Warnings: the import goes on.
+	CodeCoerced = "case_value_coerced"
 )
 
 // Link is a CASE LinkURI: {title, identifier, uri}.
@@ -78,10 +108,32 @@ type Link struct {
 	URI        string `json:"uri"`
 }
 
-// object is one decoded JSON object with where it came from.
+// field is one member of a record: its name and a digest of its value
+// (compacted), to tell records apart without keeping what kgc does not carry.
+type field struct {
+	name string
+	sum  uint64
+}
+
+// object is one decoded JSON object with where it came from. An item or an
+// association keeps only its carried members (see carried), as one compact
+// JSON object (kept) that build decodes once; any other object keeps raw.
+// fields lists every non-null member with its digest.
 type object struct {
 	file, where string
 	raw         map[string]json.RawMessage
+	kept        []byte
+	fields      []field // sorted by name
+}
+
+// members returns the object's (kept) members.
+func (o object) members() map[string]json.RawMessage {
+	if o.raw != nil || o.kept == nil {
+		return o.raw
+	}
+	var m map[string]json.RawMessage
+	_ = json.Unmarshal(o.kept, &m) // written by record: valid
+	return m
 }
 
 // input is everything read from the files, before conversion.
@@ -93,7 +145,8 @@ type input struct {
 	assocs  []object
 	defs    map[string][]object // CFDefinitions section → entries
 	rubrics int
-	other   map[string]int // unknown top-level members by name
+	other   map[string]int    // unknown top-level members by name
+	names   map[string]string // member names, interned
 }
 
 // expand returns the input files: each FILE, or every *.json of a directory
@@ -130,46 +183,42 @@ func expand(paths []string) ([]string, []Finding) {
 	return out, fnd
 }
 
-// readFile reads one file, refusing anything but a regular file of at most
-// MaxFileBytes.
-func readFile(p string) ([]byte, *Finding) {
-	f, err := os.Open(p)
-	if err != nil {
+// open opens one input file: a regular file (a FIFO or device is refused,
+// never waited on) of at most MaxFileBytes, within what is left of
+// MaxInputBytes.
+func open(p string, left *int64) (*os.File, *Finding) {
+	f, size, err := safefile.OpenPath(p, MaxFileBytes)
+	var tl *safefile.TooLargeError
+	switch {
+	case errors.As(err, &tl):
+		return nil, &Finding{Code: CodeTooLarge, File: p, Message: fmt.Sprintf("%d bytes, over the %d-byte (100 MiB) limit of a file; not read", tl.Size, MaxFileBytes)}
+	case errors.Is(err, safefile.ErrWrongType):
+		return nil, &Finding{Code: CodeUnreadable, File: p, Message: "not a regular file (a FIFO, device, directory or symbolic link); not read"}
+	case err != nil:
 		return nil, &Finding{Code: CodeUnreadable, File: p, Message: err.Error()}
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, &Finding{Code: CodeUnreadable, File: p, Message: err.Error()}
+	if size > *left {
+		f.Close()
+		return nil, &Finding{Code: CodeTooLarge, File: p, Message: fmt.Sprintf("with the files before it, over the %d-byte (256 MiB) limit of one import; not read", MaxInputBytes)}
 	}
-	if !st.Mode().IsRegular() {
-		return nil, &Finding{Code: CodeUnreadable, File: p, Message: "not a regular file"}
-	}
-	if st.Size() > MaxFileBytes {
-		return nil, &Finding{Code: CodeTooLarge, File: p, Message: fmt.Sprintf("%d bytes, over the %d-byte (100 MiB) limit; not read", st.Size(), MaxFileBytes)}
-	}
-	b, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
-		return nil, &Finding{Code: CodeUnreadable, File: p, Message: err.Error()}
-	}
-	if len(b) > MaxFileBytes {
-		return nil, &Finding{Code: CodeTooLarge, File: p, Message: fmt.Sprintf("over the %d-byte (100 MiB) limit; not read", MaxFileBytes)}
-	}
-	return b, nil
+	*left -= size
+	return f, nil
 }
 
 // read reads and merges the CFPackages of the files: exactly one CFDocument
 // (the same one may be repeated across files that split one package).
 func read(paths []string) (*input, []Finding) {
 	files, fnd := expand(paths)
-	in := &input{files: files, defs: map[string][]object{}, other: map[string]int{}}
+	in := &input{files: files, defs: map[string][]object{}, other: map[string]int{}, names: map[string]string{}}
+	left := int64(MaxInputBytes)
 	for _, p := range files {
-		b, f := readFile(p)
-		if f != nil {
-			fnd = append(fnd, *f)
+		f, bad := open(p, &left)
+		if bad != nil {
+			fnd = append(fnd, *bad)
 			continue
 		}
-		fnd = append(fnd, in.add(p, b)...)
+		fnd = append(fnd, in.addFile(p, f)...)
+		f.Close()
 	}
 	if in.doc == nil && len(fnd) == 0 {
 		fnd = append(fnd, Finding{Code: CodeNotCASE, Message: "no CFPackage given"})
@@ -177,102 +226,341 @@ func read(paths []string) (*input, []Finding) {
 	return in, fnd
 }
 
-// add merges one file's CFPackage.
-func (in *input) add(p string, b []byte) []Finding {
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(b, &top); err != nil {
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			return []Finding{{Code: CodeNotJSON, File: p, Message: fmt.Sprintf("not JSON at byte %d: %v", se.Offset, err)}}
+// stream decodes one file token by token.
+type stream struct {
+	file  string
+	dec   *json.Decoder
+	names map[string]string // member names, interned: every record repeats the same few
+}
+
+// syntax is the finding of a decoding error (nil when err is nil).
+func (s *stream) syntax(err error) []Finding {
+	var se *json.SyntaxError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &se):
+		return []Finding{{Code: CodeNotJSON, File: s.file, Message: fmt.Sprintf("not JSON at byte %d: %v", se.Offset, err)}}
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		return []Finding{{Code: CodeNotJSON, File: s.file, Message: fmt.Sprintf("not JSON: it ends at byte %d inside a value", s.dec.InputOffset())}}
+	}
+	return []Finding{{Code: CodeUnreadable, File: s.file, Message: err.Error()}}
+}
+
+// skip skips the rest of a value whose opening delimiter was read (depth 1),
+// or nothing (depth 0).
+func (s *stream) skip(depth int) error {
+	for depth > 0 {
+		t, err := s.dec.Token()
+		if err != nil {
+			return err
 		}
+		switch t {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+	}
+	return nil
+}
+
+// addFile merges one file's CFPackage.
+func (in *input) addFile(p string, f io.Reader) []Finding {
+	s := &stream{file: p, dec: json.NewDecoder(bufio.NewReaderSize(io.LimitReader(f, MaxFileBytes+1), 64<<10)), names: in.names}
+	t, err := s.dec.Token()
+	if err != nil {
+		return s.syntax(err)
+	}
+	if t != json.Delim('{') {
 		return []Finding{{Code: CodeNotCASE, File: p, Message: "not a JSON object (a CFPackage is an object with CFDocument, CFItems and CFAssociations)"}}
 	}
-	if wrapped, ok := top["CFPackage"]; ok && top["CFDocument"] == nil {
-		top = nil
-		if err := json.Unmarshal(wrapped, &top); err != nil || top == nil {
-			return []Finding{{Code: CodeNotCASE, File: p, Where: "CFPackage", Message: "CFPackage is not a JSON object"}}
+	pk := &pkg{defs: map[string][]object{}, other: map[string]int{}}
+	if fnd, err := in.object(s, pk, ""); err != nil || len(fnd) > 0 {
+		return append(fnd, s.syntax(err)...)
+	}
+	if _, err := s.dec.Token(); err != io.EOF {
+		return []Finding{{Code: CodeNotJSON, File: p, Message: fmt.Sprintf("more data after the CFPackage, at byte %d", s.dec.InputOffset())}}
+	}
+	return in.merge(p, pk)
+}
+
+// pkg is what one CFPackage object holds.
+type pkg struct {
+	doc     *object
+	items   []object
+	assocs  []object
+	defs    map[string][]object
+	rubrics int
+	other   map[string]int
+}
+
+// object reads the members of a CFPackage object whose '{' was read, up to
+// and including its '}'. prefix names where it is ("" or "CFPackage.").
+func (in *input) object(s *stream, pk *pkg, prefix string) ([]Finding, error) {
+	var fnd []Finding
+	for s.dec.More() {
+		t, err := s.dec.Token()
+		if err != nil {
+			return fnd, err
+		}
+		key, _ := t.(string)
+		switch key {
+		case "CFPackage":
+			t, err := s.dec.Token()
+			if err != nil {
+				return fnd, err
+			}
+			if t != json.Delim('{') {
+				fnd = append(fnd, Finding{Code: CodeNotCASE, File: s.file, Where: prefix + "CFPackage", Message: "CFPackage is not a JSON object"})
+				if err := s.skip(depthOf(t)); err != nil {
+					return fnd, err
+				}
+				continue
+			}
+			f, err := in.object(s, pk, prefix+"CFPackage.")
+			fnd = append(fnd, f...)
+			if err != nil {
+				return fnd, err
+			}
+		case "CFDocument":
+			var raw json.RawMessage
+			if err := s.dec.Decode(&raw); err != nil {
+				return fnd, err
+			}
+			o, ok := record(s.file, prefix+"CFDocument", "CFDocument", raw, s.names)
+			if !ok {
+				fnd = append(fnd, Finding{Code: CodeNotCASE, File: s.file, Where: prefix + "CFDocument", Message: "CFDocument is not a JSON object"})
+				continue
+			}
+			pk.doc = &o
+		case "CFItems", "CFAssociations":
+			list, f, err := s.records(prefix+key, key)
+			fnd = append(fnd, f...)
+			if err != nil {
+				return fnd, err
+			}
+			if key == "CFItems" {
+				pk.items = append(pk.items, list...)
+			} else {
+				pk.assocs = append(pk.assocs, list...)
+			}
+		case "CFDefinitions":
+			var raw json.RawMessage
+			if err := s.dec.Decode(&raw); err != nil {
+				return fnd, err
+			}
+			fnd = append(fnd, pk.definitions(s.file, prefix, raw, s.names)...)
+		case "CFRubrics":
+			n, err := s.count()
+			if err != nil {
+				return fnd, err
+			}
+			pk.rubrics += n
+		default:
+			var discard json.RawMessage
+			if err := s.dec.Decode(&discard); err != nil {
+				return fnd, err
+			}
+			pk.other[key]++
 		}
 	}
-	if top["CFDocument"] == nil {
-		return []Finding{{Code: CodeNotCASE, File: p, Message: "no CFDocument: not a CASE CFPackage (expected an object with CFDocument, CFItems and CFAssociations, or {\"CFPackage\": …})"}}
+	_, err := s.dec.Token() // '}'
+	return fnd, err
+}
+
+// depthOf is 1 for an opening delimiter (a value to skip the rest of), else 0.
+func depthOf(t json.Token) int {
+	if t == json.Delim('{') || t == json.Delim('[') {
+		return 1
+	}
+	return 0
+}
+
+// records reads an array of objects (null: none) one element at a time.
+func (s *stream) records(where, sec string) ([]object, []Finding, error) {
+	t, err := s.dec.Token()
+	if err != nil || t == nil {
+		return nil, nil, err
+	}
+	if t != json.Delim('[') {
+		return nil, []Finding{{Code: CodeInvalidValue, File: s.file, Where: where, Message: sec + " is not an array"}}, s.skip(depthOf(t))
+	}
+	var out []object
+	var fnd []Finding
+	for i := 0; s.dec.More(); i++ {
+		var raw json.RawMessage
+		if err := s.dec.Decode(&raw); err != nil {
+			return out, fnd, err
+		}
+		at := fmt.Sprintf("%s[%d]", where, i)
+		o, ok := record(s.file, at, sec, raw, s.names)
+		if !ok {
+			fnd = append(fnd, Finding{Code: CodeInvalidValue, File: s.file, Where: at, Message: "not a JSON object"})
+			continue
+		}
+		out = append(out, o)
+	}
+	_, err = s.dec.Token() // ']'
+	return out, fnd, err
+}
+
+// count counts the elements of an array (anything else: 0), decoding none.
+func (s *stream) count() (int, error) {
+	t, err := s.dec.Token()
+	if err != nil || t != json.Delim('[') {
+		if err == nil {
+			err = s.skip(depthOf(t))
+		}
+		return 0, err
+	}
+	n := 0
+	for s.dec.More() {
+		var discard json.RawMessage
+		if err := s.dec.Decode(&discard); err != nil {
+			return n, err
+		}
+		n++
+	}
+	_, err = s.dec.Token()
+	return n, err
+}
+
+// record decodes one object: for items and associations only the members
+// kgc carries are kept (the document, one object, is kept whole); every
+// member's digest is. names interns the member names.
+func record(file, where, sec string, raw json.RawMessage, names map[string]string) (object, bool) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return object{}, false
+	}
+	o := object{file: file, where: where, raw: m, fields: make([]field, 0, len(m))}
+	keep := carried[sec]
+	if sec == "CFDocument" {
+		keep = nil
+	}
+	var buf bytes.Buffer
+	for k, v := range m {
+		if string(v) == "null" {
+			continue
+		}
+		buf.Reset()
+		if json.Compact(&buf, v) != nil {
+			buf.Write(v)
+		}
+		h := fnv.New64a()
+		h.Write(buf.Bytes())
+		o.fields = append(o.fields, field{name: intern(names, k), sum: h.Sum64()})
+		if keep != nil && !keep[k] {
+			delete(m, k)
+		}
+	}
+	sort.Slice(o.fields, func(i, j int) bool { return o.fields[i].name < o.fields[j].name })
+	if keep != nil {
+		o.kept, _ = json.Marshal(m) // the carried members only, compact
+		o.raw = nil
+	}
+	return o, true
+}
+
+// intern returns the copy of s in names (adding it while names is small).
+func intern(names map[string]string, s string) string {
+	if n, ok := names[s]; ok {
+		return n
+	}
+	if len(names) < 4096 {
+		names[s] = s
+	}
+	return s
+}
+
+// definitions reads CFDefinitions: an object of sections, each an array.
+func (pk *pkg) definitions(file, prefix string, raw json.RawMessage, names map[string]string) []Finding {
+	if string(raw) == "null" {
+		return nil
+	}
+	var defs map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &defs); err != nil {
+		return []Finding{{Code: CodeInvalidValue, File: file, Where: prefix + "CFDefinitions", Message: "CFDefinitions is not a JSON object"}}
 	}
 	var fnd []Finding
-	var doc map[string]json.RawMessage
-	if err := json.Unmarshal(top["CFDocument"], &doc); err != nil || doc == nil {
-		return []Finding{{Code: CodeNotCASE, File: p, Where: "CFDocument", Message: "CFDocument is not a JSON object"}}
-	}
-	d := object{file: p, where: "CFDocument", raw: doc}
-	id := str(doc, "identifier")
-	switch {
-	case in.doc == nil:
-		in.doc = &d
-		in.version = "1.0"
-		if v := str(doc, "caseVersion"); v != "" {
-			if v != "1.0" && v != "1.1" {
-				fnd = append(fnd, Finding{Code: CodeVersion, File: p, Where: "CFDocument.caseVersion", Message: fmt.Sprintf("CASE version %q; kgc imports CASE 1.0 and 1.1", v)})
-			}
-			in.version = v
+	for _, k := range sortedKeys(defs) {
+		if k == "extensions" {
+			pk.defs[k] = append(pk.defs[k], object{})
+			continue
 		}
-	case str(in.doc.raw, "identifier") != id:
-		fnd = append(fnd, Finding{Code: CodeMultipleDocs, File: p, ID: id, Message: fmt.Sprintf("a second CFDocument (%q, the first is %q in %s): import one framework at a time", id, str(in.doc.raw, "identifier"), in.doc.file)})
-		return fnd
-	}
-	for _, sec := range []string{"CFItems", "CFAssociations"} {
-		list, f := objects(p, sec, top[sec])
+		list, f := objects(file, prefix+"CFDefinitions."+k, "CFDefinitions."+k, defs[k], names)
 		fnd = append(fnd, f...)
-		if sec == "CFItems" {
-			in.items = append(in.items, list...)
-		} else {
-			in.assocs = append(in.assocs, list...)
-		}
-	}
-	if raw := top["CFDefinitions"]; raw != nil && string(raw) != "null" {
-		var defs map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &defs); err != nil {
-			fnd = append(fnd, Finding{Code: CodeInvalidValue, File: p, Where: "CFDefinitions", Message: "CFDefinitions is not a JSON object"})
-		}
-		for k, v := range defs {
-			list, f := objects(p, "CFDefinitions."+k, v)
-			if k == "extensions" {
-				list, f = []object{{}}, nil
-			}
-			fnd = append(fnd, f...)
-			in.defs[k] = append(in.defs[k], list...)
-		}
-	}
-	for k, v := range top {
-		switch k {
-		case "CFDocument", "CFItems", "CFAssociations", "CFDefinitions":
-		case "CFRubrics":
-			var n []json.RawMessage
-			_ = json.Unmarshal(v, &n)
-			in.rubrics += len(n)
-		default:
-			in.other[k]++
-		}
+		pk.defs[k] = append(pk.defs[k], list...)
 	}
 	return fnd
 }
 
+// merge adds one file's package to the input: the first CFDocument fixes the
+// framework; a file of another is a finding.
+func (in *input) merge(p string, pk *pkg) []Finding {
+	if pk.doc == nil {
+		return []Finding{{Code: CodeNotCASE, File: p, Message: "no CFDocument: not a CASE CFPackage (expected an object with CFDocument, CFItems and CFAssociations, or {\"CFPackage\": …})"}}
+	}
+	var fnd []Finding
+	doc := pk.doc.raw
+	id := str(doc, "identifier")
+	switch {
+	case in.doc == nil:
+		in.doc = pk.doc
+		in.version = "1.0"
+		v, ok := strOK(doc, "caseVersion")
+		switch {
+		case !ok:
+			fnd = append(fnd, Finding{Code: CodeInvalidValue, File: p, Where: pk.doc.where + ".caseVersion", Message: fmt.Sprintf("caseVersion must be a string (\"1.0\" or \"1.1\"), not %s", clipRaw(doc["caseVersion"]))})
+		case v != "" && v != "1.0" && v != "1.1":
+			fnd = append(fnd, Finding{Code: CodeVersion, File: p, Where: pk.doc.where + ".caseVersion", Message: fmt.Sprintf("CASE version %q; kgc imports CASE 1.0 and 1.1", v)})
+		case v != "":
+			in.version = v
+		}
+	case str(in.doc.raw, "identifier") != id:
+		return []Finding{{Code: CodeMultipleDocs, File: p, ID: id, Message: fmt.Sprintf("a second CFDocument (%q, the first is %q in %s): import one framework at a time", id, str(in.doc.raw, "identifier"), in.doc.file)}}
+	}
+	in.items = append(in.items, pk.items...)
+	in.assocs = append(in.assocs, pk.assocs...)
+	for k, v := range pk.defs {
+		in.defs[k] = append(in.defs[k], v...)
+	}
+	in.rubrics += pk.rubrics
+	for k, v := range pk.other {
+		in.other[k] += v
+	}
+	return fnd
+}
+
+// clipRaw shows a JSON value in a message, cut at 60 bytes.
+func clipRaw(r json.RawMessage) string {
+	s := string(r)
+	if len(s) > 60 {
+		return s[:60] + "…"
+	}
+	return s
+}
+
 // objects decodes an array of JSON objects (null or absent: none).
-func objects(p, sec string, raw json.RawMessage) ([]object, []Finding) {
+func objects(p, where, sec string, raw json.RawMessage, names map[string]string) ([]object, []Finding) {
 	if raw == nil || string(raw) == "null" {
 		return nil, nil
 	}
 	var list []json.RawMessage
 	if err := json.Unmarshal(raw, &list); err != nil {
-		return nil, []Finding{{Code: CodeInvalidValue, File: p, Where: sec, Message: sec + " is not an array"}}
+		return nil, []Finding{{Code: CodeInvalidValue, File: p, Where: where, Message: sec + " is not an array"}}
 	}
 	var out []object
 	var fnd []Finding
 	for i, r := range list {
-		var m map[string]json.RawMessage
-		where := fmt.Sprintf("%s[%d]", sec, i)
-		if err := json.Unmarshal(r, &m); err != nil || m == nil {
-			fnd = append(fnd, Finding{Code: CodeInvalidValue, File: p, Where: where, Message: "not a JSON object"})
+		at := fmt.Sprintf("%s[%d]", where, i)
+		o, ok := record(p, at, sec, r, names)
+		if !ok {
+			fnd = append(fnd, Finding{Code: CodeInvalidValue, File: p, Where: at, Message: "not a JSON object"})
 			continue
 		}
-		out = append(out, object{file: p, where: where, raw: m})
+		out = append(out, o)
 	}
 	return out, fnd
 }
@@ -336,11 +624,14 @@ func link(m map[string]json.RawMessage, k string) (Link, bool) {
 		return l, true
 	}
 	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(r, &obj); err != nil {
+	if err := json.Unmarshal(r, &obj); err != nil || obj == nil {
 		return l, false
 	}
-	l.Title, l.Identifier, l.URI = str(obj, "title"), str(obj, "identifier"), str(obj, "uri")
-	return l, true
+	var okT, okI, okU bool
+	l.Title, okT = strOK(obj, "title")
+	l.Identifier, okI = strOK(obj, "identifier")
+	l.URI, okU = strOK(obj, "uri")
+	return l, okT && okI && okU
 }
 
 // sortedKeys returns a map's keys in order.

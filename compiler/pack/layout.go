@@ -174,12 +174,7 @@ func (s *Spec) inputs() ([]input, []finding.Finding, error) {
 // openInput opens an input file: a regular file (no symlink as the last
 // element, no FIFO or device), at most MaxInputBytes.
 func openInput(p string) (*os.File, error) {
-	root, err := os.OpenRoot(filepath.Dir(p))
-	if err != nil {
-		return nil, err
-	}
-	defer root.Close()
-	f, _, err := safefile.Open(root, filepath.Base(p), MaxInputBytes)
+	f, _, err := safefile.OpenPath(p, MaxInputBytes)
 	return f, err
 }
 

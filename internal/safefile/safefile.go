@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 )
 
 // ErrWrongType is returned for a path that is not a regular file (or, for
@@ -74,6 +75,29 @@ func Read(root *os.Root, rel string, max int64) ([]byte, error) {
 		return nil, &TooLargeError{Path: rel, Size: int64(len(b)), Max: max}
 	}
 	return b, nil
+}
+
+// OpenPath opens a file a user named (a path on the command line, in a spec)
+// as Open does: a regular file of at most max bytes, opened without blocking
+// (a FIFO or device is refused, never waited on) and not through a final
+// symbolic link.
+func OpenPath(path string, max int64) (*os.File, int64, error) {
+	root, err := os.OpenRoot(filepath.Dir(path))
+	if err != nil {
+		return nil, 0, err
+	}
+	defer root.Close()
+	return Open(root, filepath.Base(path), max)
+}
+
+// ReadPath reads a file a user named as Read does (see OpenPath).
+func ReadPath(path string, max int64) ([]byte, error) {
+	root, err := os.OpenRoot(filepath.Dir(path))
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return Read(root, filepath.Base(path), max)
 }
 
 // OpenDir opens the directory rel under root and checks that it is one.

@@ -151,12 +151,7 @@ func readFile(path string, max int64) (b []byte, tooLarge *safefile.TooLargeErro
 		}
 		return fmt.Errorf("reading: %w", err)
 	}
-	root, err := os.OpenRoot(filepath.Dir(path))
-	if err != nil {
-		return nil, nil, fail(err)
-	}
-	defer root.Close()
-	b, err = safefile.Read(root, filepath.Base(path), max)
+	b, err = safefile.ReadPath(path, max)
 	if errors.As(err, &tooLarge) {
 		return nil, tooLarge, nil
 	}

@@ -115,7 +115,7 @@ func printImportReport(out io.Writer, r *caseimport.Report) {
 	// the controls a hostile one could use to drive the terminal.
 	w := termsafe.NewWriter(out)
 	defer w.Flush()
-	for _, f := range r.Findings {
+	for _, f := range append(r.Findings, r.Warnings...) {
 		fmt.Fprintln(w, f.String())
 	}
 	if len(r.Findings) > 0 {

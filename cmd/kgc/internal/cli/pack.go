@@ -6,11 +6,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/kgc-project/kgc/compiler/pack"
+	"github.com/kgc-project/kgc/internal/safefile"
 )
 
 const packSynopsis = `kgc pack [--profiles DIR] [--prompts DIR] [--dry-run] --spec FILE
@@ -85,9 +85,9 @@ func runPack(_ context.Context, env Env, args []string) int {
 			fmt.Fprintln(env.Stderr, "kgc pack: --spec and the explicit package options are mutually exclusive")
 			return ExitFailure
 		}
-		b, err := os.ReadFile(specFile)
+		b, err := safefile.ReadPath(specFile, pack.MaxSpecBytes) // no FIFO, device or huge file
 		if err != nil {
-			fmt.Fprintln(env.Stderr, "kgc pack:", err)
+			fmt.Fprintf(env.Stderr, "kgc pack: --spec %s: %v\n", specFile, err)
 			return ExitFailure
 		}
 		if spec, err = pack.DecodeSpec(b, filepath.Dir(specFile)); err != nil {
