@@ -15,6 +15,7 @@ import (
 	"github.com/kgc-project/kgc/compiler/delivery"
 	"github.com/kgc-project/kgc/compiler/gate"
 	"github.com/kgc-project/kgc/internal/jsonv"
+	"github.com/kgc-project/kgc/internal/safefile"
 	"github.com/kgc-project/kgc/runtime/kgimg"
 	"github.com/kgc-project/kgc/schema/manifest"
 )
@@ -204,7 +205,7 @@ func (t *packageTexts) statements(s *Snapshot, idx []int32) (map[int32]string, e
 	for _, i := range idx {
 		want[s.Nodes[i].ID] = i
 	}
-	f, err := os.Open(t.path)
+	f, _, err := safefile.OpenPath(t.path, 0) // the gate read it; a FIFO swapped in since is refused, not waited on
 	if err != nil {
 		return nil, err
 	}
