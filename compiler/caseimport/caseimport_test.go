@@ -261,12 +261,13 @@ func TestImportBadInput(t *testing.T) {
 			for k, v := range items[1].(map[string]any) {
 				dup[k] = v
 			}
+			dup["fullStatement"], dup["notes"] = "another statement", "a note" // a clash, not a repeat
 			pkg["CFItems"] = append(items, dup)
 			return []string{write(t, dir, "a.json", pkg)}
 		}, []string{caseimport.CodeDuplicateID}},
 		{"duplicate association identifier", func(t *testing.T, dir string) []string {
 			pkg := fixture(t)
-			assocAt(pkg, 9)["identifier"] = assocAt(pkg, 8)["identifier"]
+			assocAt(pkg, 9)["identifier"] = assocAt(pkg, 8)["identifier"] // another type and ends
 			return []string{write(t, dir, "a.json", pkg)}
 		}, []string{caseimport.CodeDuplicateID}},
 		{"dangling isChildOf", func(t *testing.T, dir string) []string {
@@ -439,5 +440,76 @@ func TestStringSequenceNumbersAreReadWithAWarning(t *testing.T) {
 	}
 	if got, want := strings.Join(targets, " "), "11 10 40 22 23 20 21 30 31"; got != want {
 		t.Errorf("hasChild order %s, want %s (as with integers)", got, want)
+	}
+}
+
+// TestRepeatedRecordsAreMergedAndClashesNamed: a real export repeats records
+// byte for byte (the Smarter Balanced mathematics specification, two
+// associations): each is kept once with a warning naming both places; a
+// record whose identifier is repeated with other members is refused with
+// the members that differ.
+func TestRepeatedRecordsAreMergedAndClashesNamed(t *testing.T) {
+	dir := t.TempDir()
+	pkg := fixture(t)
+	items, as := pkg["CFItems"].([]any), assocs(pkg)
+	pkg["CFItems"] = append(items, items[2])
+	pkg["CFAssociations"] = append(as, as[3], as[9])
+	rep, err := caseimport.Run([]string{write(t, dir, "a.json", pkg)}, filepath.Join(dir, "out"), caseimport.Options{})
+	if err != nil || len(rep.Findings) > 0 {
+		t.Fatalf("import: %v %+v", err, rep.Findings)
+	}
+	if rep.Items.Duplicates != 1 || rep.Associations.Duplicates != 2 || len(rep.Warnings) != 3 {
+		t.Fatalf("duplicates %d items, %d associations; warnings %+v", rep.Items.Duplicates, rep.Associations.Duplicates, rep.Warnings)
+	}
+	w := rep.Warnings[0]
+	if w.Code != caseimport.CodeDuplicateMerged || w.Where != "CFItems[9]" || !strings.Contains(w.Message, "a.json CFItems[2]") {
+		t.Errorf("warning %+v", w)
+	}
+	// A clash: the same identifier, other members.
+	clash := map[string]any{}
+	for k, v := range as[3].(map[string]any) {
+		clash[k] = v
+	}
+	clash["sequenceNumber"], clash["lastChangeDateTime"] = 7, "2025-01-01T00:00:00+00:00"
+	pkg["CFAssociations"] = append(as, clash)
+	rep, err = caseimport.Run([]string{write(t, dir, "b.json", pkg)}, filepath.Join(dir, "out2"), caseimport.Options{})
+	if err != nil || len(rep.Findings) != 1 || !strings.Contains(rep.Findings[0].Message, "differs in lastChangeDateTime, sequenceNumber") {
+		t.Fatalf("clash: %v %+v", err, rep.Findings)
+	}
+}
+
+// TestIdentifiersDifferingByCaseResolveExactly: two items whose identifiers
+// differ only by case each keep their own children (the case-folded lookup
+// attached both to the last one read); a reference in another case resolves
+// where it names one identifier only.
+func TestIdentifiersDifferingByCaseResolveExactly(t *testing.T) {
+	dir := t.TempDir()
+	pkg := fixture(t)
+	doc := pkg["CFDocument"].(map[string]any)["identifier"].(string)
+	item := func(id string) map[string]any {
+		return map[string]any{"identifier": id, "uri": "https://x.example/" + id, "fullStatement": "item " + id, "CFItemType": "Domain"}
+	}
+	child := func(id, parent string) map[string]any {
+		return map[string]any{"identifier": "a-" + id, "associationType": "isChildOf",
+			"originNodeURI": map[string]any{"identifier": id}, "destinationNodeURI": map[string]any{"identifier": parent}}
+	}
+	pkg["CFItems"] = []any{item("AB-1"), item("ab-1"), item("k1"), item("k2"), item("k3")}
+	pkg["CFAssociations"] = []any{child("AB-1", doc), child("ab-1", doc), child("k1", "AB-1"), child("k2", "ab-1"), child("k3", "K2")}
+	out := filepath.Join(dir, "out")
+	rep, err := caseimport.Run([]string{write(t, dir, "a.json", pkg)}, out, caseimport.Options{})
+	if err != nil || len(rep.Findings) > 0 {
+		t.Fatalf("import: %v %+v", err, rep.Findings)
+	}
+	parent := map[string]string{}
+	for _, line := range lines(t, filepath.Join(out, "export", "relationships.jsonl")) {
+		var r struct {
+			Source string `json:"source_identifier"`
+			Target string `json:"target_identifier"`
+		}
+		json.Unmarshal([]byte(line), &r)
+		parent[r.Target] = r.Source
+	}
+	if parent["k1"] != "AB-1" || parent["k2"] != "ab-1" || parent["k3"] != "k2" {
+		t.Errorf("parents %v", parent)
 	}
 }

@@ -38,7 +38,9 @@ type Report struct {
 		// under the framework as unresolved root fallbacks, as do
 		// MixedRootFallbacks (directly under the document, though their
 		// type otherwise sits under items).
-		Untyped            int `json:"untyped"`
+		Untyped int `json:"untyped"`
+		// Duplicates are records repeated member for member, kept once.
+		Duplicates         int `json:"duplicates"`
 		Orphans            int `json:"orphans"`
 		MixedRootFallbacks int `json:"mixedRootFallbacks"`
 	} `json:"items"`
@@ -46,6 +48,7 @@ type Report struct {
 		Read       int `json:"read"`
 		Carried    int `json:"carried"`
 		NotCarried int `json:"notCarried"`
+		Duplicates int `json:"duplicates"`
 		// ExternalEndpoints counts associations (not carried) with one end
 		// outside the package, such as exactMatchOf another framework.
 		ExternalEndpoints int `json:"externalEndpoints"`

@@ -14,8 +14,9 @@ type item struct {
 	id, uri, statement, code, itemType, listEnum, lang string
 	levels                                             []string
 	file, where                                        string
-	typ                                                string // the statement type it gets
-	depth                                              int    // 1 = directly under the document (min over parents)
+	fields                                             []field // every member's digest, to tell a repeat from a clash
+	typ                                                string  // the statement type it gets
+	depth                                              int     // 1 = directly under the document (min over parents)
 	parents                                            []*edge
 	hasKids                                            bool
 }
@@ -42,7 +43,7 @@ type model struct {
 	byURI      map[string]string
 	lowerIDs   map[string]string
 	seenEdge   map[[2]string]bool
-	assocIDs   map[string]string
+	assocIDs   map[string]object // by identifier: the first association
 	externalEP int
 }
 
@@ -91,7 +92,7 @@ func (m *model) countFields(sec string, o object) {
 // build checks the input and builds the model; any finding means no output.
 func build(in *input, rep *Report) (*model, []Finding) {
 	m := &model{in: in, rep: rep, byID: map[string]*item{}, kids: map[string][]*edge{}, byURI: map[string]string{},
-		lowerIDs: map[string]string{}, seenEdge: map[[2]string]bool{}, assocIDs: map[string]string{}}
+		lowerIDs: map[string]string{}, seenEdge: map[[2]string]bool{}, assocIDs: map[string]object{}}
 	var fnd []Finding
 	add := func(o object, code, id, format string, a ...any) {
 		fnd = append(fnd, Finding{Code: code, File: o.file, Where: o.where, ID: id, Message: fmt.Sprintf(format, a...)})
@@ -136,23 +137,30 @@ func build(in *input, rep *Report) (*model, []Finding) {
 			add(o, CodeInvalidValue, it.id, "educationLevel is neither a string nor an array of strings")
 		}
 		it.levels = lv
-		for k, v := range map[string]string{"identifier": it.id, "uri": it.uri, "fullStatement": it.statement} {
-			if v == "" {
-				add(o, CodeMissingField, it.id, "the CFItem has no %s (CASE requires it)", k)
+		for _, f := range []struct{ k, v string }{{"identifier", it.id}, {"uri", it.uri}, {"fullStatement", it.statement}} {
+			if f.v == "" {
+				add(o, CodeMissingField, it.id, "the CFItem has no %s (CASE requires it)", f.k)
 			}
 		}
 		if it.id == "" {
 			continue
 		}
+		if prev, dup := m.byID[it.id]; dup {
+			if diff := diffFields(prev.fields, o.fields); len(diff) > 0 {
+				add(o, CodeDuplicateID, it.id, "identifier %s is also the CFItem at %s %s, which differs in %s", it.id, prev.file, prev.where, strings.Join(diff, ", "))
+			} else {
+				m.warn(Finding{Code: CodeDuplicateMerged, File: o.file, Where: o.where, ID: it.id,
+					Message: fmt.Sprintf("the same CFItem as at %s %s, member for member: kept once", prev.file, prev.where)})
+				rep.Items.Duplicates++
+			}
+			continue
+		}
+		it.fields = o.fields
 		if why := checkIdentity(it.id, maxIDLen); why != "" {
 			add(o, CodeIdentityFormat, it.id, "identifier %s", why)
 		}
 		if why := checkIdentity(it.uri, maxURILen); why != "" {
 			add(o, CodeIdentityFormat, it.id, "uri %s", why)
-		}
-		if prev, dup := m.byID[it.id]; dup {
-			add(o, CodeDuplicateID, it.id, "identifier %s is also the CFItem at %s %s", it.id, prev.file, prev.where)
-			continue
 		}
 		if it.id == m.docID {
 			add(o, CodeDuplicateID, it.id, "identifier %s is also the CFDocument's", it.id)
@@ -205,7 +213,12 @@ func checkDocument(d object, id string) []Finding {
 }
 
 func (m *model) index(id, uri string) {
-	m.lowerIDs[strings.ToLower(id)] = id
+	low := strings.ToLower(id)
+	if prev, ok := m.lowerIDs[low]; ok && prev != id {
+		m.lowerIDs[low] = "" // two identifiers equal but for case: only exact lookups find them
+	} else if !ok {
+		m.lowerIDs[low] = id
+	}
 	if uri != "" {
 		if _, dup := m.byURI[uri]; !dup {
 			m.byURI[uri] = id
@@ -213,17 +226,27 @@ func (m *model) index(id, uri string) {
 	}
 }
 
+// known reports whether id is the document's or an item's identifier.
+func (m *model) known(id string) bool { return id != "" && (id == m.docID || m.byID[id] != nil) }
+
 // resolve finds the node a LinkURI names: by identifier, by uri, or by the
-// last segment of the uri. "" when it is outside the package.
+// last segment of the uri, each exactly first, then ignoring case where that
+// names one identifier only (CASE UUIDs are written in either case). Two
+// identifiers that differ only by case are each found exactly, never one
+// for the other. "" when it is outside the package.
 func (m *model) resolve(l Link) string {
-	for _, c := range []string{l.Identifier, m.byURI[l.URI]} {
-		if id, ok := m.lowerIDs[strings.ToLower(c)]; ok && c != "" {
-			return id
+	seg := ""
+	if i := strings.LastIndex(strings.TrimRight(l.URI, "/"), "/"); i >= 0 && l.URI != "" {
+		seg = strings.TrimSuffix(strings.TrimRight(l.URI, "/")[i+1:], ".json")
+	}
+	cands := []string{l.Identifier, m.byURI[l.URI], seg}
+	for _, c := range cands {
+		if m.known(c) {
+			return c
 		}
 	}
-	if i := strings.LastIndex(strings.TrimRight(l.URI, "/"), "/"); i >= 0 && l.URI != "" {
-		seg := strings.TrimSuffix(strings.TrimRight(l.URI, "/")[i+1:], ".json")
-		if id, ok := m.lowerIDs[strings.ToLower(seg)]; ok {
+	for _, c := range cands {
+		if id := m.lowerIDs[strings.ToLower(c)]; c != "" && id != "" {
 			return id
 		}
 	}
@@ -271,10 +294,16 @@ func (m *model) association(o object) []Finding {
 		return fnd
 	}
 	if prev, dup := m.assocIDs[id]; dup {
-		add(CodeDuplicateID, id, "association identifier %s is also the CFAssociation at %s", id, prev)
+		if diff := diffFields(prev.fields, o.fields); len(diff) > 0 {
+			add(CodeDuplicateID, id, "association identifier %s is also the CFAssociation at %s %s, which differs in %s", id, prev.file, prev.where, strings.Join(diff, ", "))
+		} else {
+			m.warn(Finding{Code: CodeDuplicateMerged, File: o.file, Where: o.where, ID: id,
+				Message: fmt.Sprintf("the same CFAssociation as at %s %s, member for member: kept once", prev.file, prev.where)})
+			m.rep.Associations.Duplicates++
+		}
 		return fnd
 	}
-	m.assocIDs[id] = o.file + " " + o.where
+	m.assocIDs[id] = o
 	from, to := m.resolve(origin), m.resolve(dest)
 	if typ != "isChildOf" {
 		if from == "" && to == "" {
@@ -317,6 +346,29 @@ func (m *model) association(o object) []Finding {
 	m.rep.Associations.Carried++
 	m.rep.CarriedAssociations["isChildOf"]++
 	return fnd
+}
+
+// diffFields names the members two records do not share with the same
+// value (compared compacted), in name order.
+func diffFields(a, b []field) []string {
+	var out []string
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case j == len(b) || (i < len(a) && a[i].name < b[j].name):
+			out = append(out, a[i].name)
+			i++
+		case i == len(a) || b[j].name < a[i].name:
+			out = append(out, b[j].name)
+			j++
+		default:
+			if a[i].sum != b[j].sum {
+				out = append(out, a[i].name)
+			}
+			i, j = i+1, j+1
+		}
+	}
+	return out
 }
 
 // sequence reads a sequenceNumber: an integer (a JSON number without a

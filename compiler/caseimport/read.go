@@ -78,7 +78,7 @@ func (f Finding) Severity() string {
 	return "error"
 }
 
-var warningCodes = map[string]bool{CodeCoerced: true}
+var warningCodes = map[string]bool{CodeCoerced: true, CodeDuplicateMerged: true}
 
 // Finding codes.
 const (
@@ -98,7 +98,8 @@ const (
 	CodeIdentityFormat = "case_identifier_invalid"
 	CodeProfileSize    = "case_profile_too_large"
 	// Warnings: the import goes on.
-	CodeCoerced = "case_value_coerced"
+	CodeCoerced         = "case_value_coerced"
+	CodeDuplicateMerged = "case_duplicate_merged"
 )
 
 // Link is a CASE LinkURI: {title, identifier, uri}.
