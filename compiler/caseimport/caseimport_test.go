@@ -38,15 +38,16 @@ func TestImportEndToEnd(t *testing.T) {
 		t.Run(c.file, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "import")
 			rep, err := caseimport.Run([]string{filepath.Join("testdata", c.file)}, out, caseimport.Options{})
-			if err != nil || len(rep.Findings) > 0 || !rep.Written {
-				t.Fatalf("import: %v %+v", err, rep.Findings)
+			if err != nil || len(findings(rep)) > 0 || !rep.Written {
+				t.Fatalf("import: %v %+v", err, findings(rep))
 			}
-			if rep.Items.Read != c.items || rep.Associations.Carried != c.carried {
-				t.Errorf("items %d, carried associations %d; want %d, %d", rep.Items.Read, rep.Associations.Carried, c.items, c.carried)
+			doc := only(t, rep)
+			if doc.Items.Read != c.items || doc.Associations.Carried != c.carried {
+				t.Errorf("items %d, carried associations %d; want %d, %d", doc.Items.Read, doc.Associations.Carried, c.items, c.carried)
 			}
 			for k, v := range c.notCarried {
-				if rep.NotCarriedAssociations[k] != v {
-					t.Errorf("not carried %s: %d, want %d (%v)", k, rep.NotCarriedAssociations[k], v, rep.NotCarriedAssociations)
+				if doc.NotCarriedAssociations[k] != v {
+					t.Errorf("not carried %s: %d, want %d (%v)", k, doc.NotCarriedAssociations[k], v, doc.NotCarriedAssociations)
 				}
 			}
 			// Only hasChild edges: no association becomes a progression.
@@ -78,7 +79,7 @@ func TestImportEndToEnd(t *testing.T) {
 				{IdentifierType: "case_identifier_uuid", CaseIdentifierUUID: c.uuid},
 				{IdentifierType: "case_identifier_uri", CaseIdentifierURI: c.uri},
 			} {
-				std, err := svc.Standard(context.Background(), query.NewStandardRequest(rep.FrameworkID, sel))
+				std, err := svc.Standard(context.Background(), query.NewStandardRequest(doc.FrameworkID, sel))
 				if err != nil {
 					t.Fatalf("get_standard %+v: %v", sel, err)
 				}
@@ -99,8 +100,8 @@ func TestImportEndToEnd(t *testing.T) {
 func TestImportOrderAndProfile(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "import")
 	rep, err := caseimport.Run([]string{filepath.Join("testdata", "riverbend-science-v1p1.json")}, out, caseimport.Options{JurisdictionType: "district"})
-	if err != nil || len(rep.Findings) > 0 {
-		t.Fatalf("import: %v %+v", err, rep.Findings)
+	if err != nil || len(findings(rep)) > 0 {
+		t.Fatalf("import: %v %+v", err, findings(rep))
 	}
 	var targets []string
 	for _, line := range lines(t, filepath.Join(out, "export", "relationships.jsonl")) {
@@ -121,8 +122,8 @@ func TestImportOrderAndProfile(t *testing.T) {
 	if got, want := strings.Join(targets, " "), "11 10 40 22 23 20 21 30 31"; got != want {
 		t.Errorf("hasChild order %s, want %s", got, want)
 	}
-	if rep.Items.Orphans != 1 || rep.RootFallbacks != 1 {
-		t.Errorf("orphans %d, fallbacks %d; want 1, 1", rep.Items.Orphans, rep.RootFallbacks)
+	if doc := only(t, rep); doc.Items.Orphans != 1 || doc.RootFallbacks != 1 {
+		t.Errorf("orphans %d, fallbacks %d; want 1, 1", doc.Items.Orphans, doc.RootFallbacks)
 	}
 	var prof map[string]any
 	b, err := os.ReadFile(filepath.Join(out, "profiles", "riverbend-elementary-science", "1.0", "profile.json"))
@@ -233,11 +234,6 @@ func TestImportBadInput(t *testing.T) {
 			pkg["CFDocument"].(map[string]any)["caseVersion"] = "2.0"
 			return []string{write(t, dir, "a.json", pkg)}
 		}, []string{caseimport.CodeVersion}},
-		{"two documents", func(t *testing.T, dir string) []string {
-			other := fixture(t)
-			other["CFDocument"].(map[string]any)["identifier"] = "another-document"
-			return []string{write(t, dir, "a.json", fixture(t)), write(t, dir, "b.json", other)}
-		}, []string{caseimport.CodeMultipleDocs}},
 		{"no items", func(t *testing.T, dir string) []string {
 			pkg := fixture(t)
 			pkg["CFItems"], pkg["CFAssociations"] = []any{}, []any{}
@@ -367,7 +363,7 @@ func TestImportBadInput(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := map[string]int{}
-			for _, f := range rep.Findings {
+			for _, f := range findings(rep) {
 				got[f.Code]++
 				if f.Message == "" {
 					t.Errorf("finding without a message: %+v", f)
@@ -379,7 +375,7 @@ func TestImportBadInput(t *testing.T) {
 			}
 			for code, n := range want {
 				if got[code] < n {
-					t.Errorf("findings %v: want %d × %s", rep.Findings, n, code)
+					t.Errorf("findings %v: want %d × %s", findings(rep), n, code)
 				}
 			}
 			if rep.Written {
@@ -424,11 +420,12 @@ func TestStringSequenceNumbersAreReadWithAWarning(t *testing.T) {
 	}
 	out := filepath.Join(dir, "out")
 	rep, err := caseimport.Run([]string{write(t, dir, "a.json", pkg)}, out, caseimport.Options{})
-	if err != nil || len(rep.Findings) > 0 {
-		t.Fatalf("import: %v %+v", err, rep.Findings)
+	if err != nil || len(findings(rep)) > 0 {
+		t.Fatalf("import: %v %+v", err, findings(rep))
 	}
-	if len(rep.Warnings) != n || rep.Warnings[0].Code != caseimport.CodeCoerced || !strings.Contains(rep.Warnings[0].String(), "warning case_value_coerced") {
-		t.Fatalf("%d string sequence numbers, warnings %+v", n, rep.Warnings)
+	doc := only(t, rep)
+	if len(doc.Warnings) != n || doc.Warnings[0].Code != caseimport.CodeCoerced || !strings.Contains(doc.Warnings[0].String(), "warning case_value_coerced") {
+		t.Fatalf("%d string sequence numbers, warnings %+v", n, doc.Warnings)
 	}
 	var targets []string
 	for _, line := range lines(t, filepath.Join(out, "export", "relationships.jsonl")) {
@@ -455,13 +452,14 @@ func TestRepeatedRecordsAreMergedAndClashesNamed(t *testing.T) {
 	pkg["CFItems"] = append(items, items[2])
 	pkg["CFAssociations"] = append(as, as[3], as[9])
 	rep, err := caseimport.Run([]string{write(t, dir, "a.json", pkg)}, filepath.Join(dir, "out"), caseimport.Options{})
-	if err != nil || len(rep.Findings) > 0 {
-		t.Fatalf("import: %v %+v", err, rep.Findings)
+	if err != nil || len(findings(rep)) > 0 {
+		t.Fatalf("import: %v %+v", err, findings(rep))
 	}
-	if rep.Items.Duplicates != 1 || rep.Associations.Duplicates != 2 || len(rep.Warnings) != 3 {
-		t.Fatalf("duplicates %d items, %d associations; warnings %+v", rep.Items.Duplicates, rep.Associations.Duplicates, rep.Warnings)
+	doc := only(t, rep)
+	if doc.Items.Duplicates != 1 || doc.Associations.Duplicates != 2 || len(doc.Warnings) != 3 {
+		t.Fatalf("duplicates %d items, %d associations; warnings %+v", doc.Items.Duplicates, doc.Associations.Duplicates, doc.Warnings)
 	}
-	w := rep.Warnings[0]
+	w := doc.Warnings[0]
 	if w.Code != caseimport.CodeDuplicateMerged || w.Where != "CFItems[9]" || !strings.Contains(w.Message, "a.json CFItems[2]") {
 		t.Errorf("warning %+v", w)
 	}
@@ -473,8 +471,8 @@ func TestRepeatedRecordsAreMergedAndClashesNamed(t *testing.T) {
 	clash["sequenceNumber"], clash["lastChangeDateTime"] = 7, "2025-01-01T00:00:00+00:00"
 	pkg["CFAssociations"] = append(as, clash)
 	rep, err = caseimport.Run([]string{write(t, dir, "b.json", pkg)}, filepath.Join(dir, "out2"), caseimport.Options{})
-	if err != nil || len(rep.Findings) != 1 || !strings.Contains(rep.Findings[0].Message, "differs in lastChangeDateTime, sequenceNumber") {
-		t.Fatalf("clash: %v %+v", err, rep.Findings)
+	if err != nil || len(findings(rep)) != 1 || !strings.Contains(findings(rep)[0].Message, "differs in lastChangeDateTime, sequenceNumber") {
+		t.Fatalf("clash: %v %+v", err, findings(rep))
 	}
 }
 
@@ -497,8 +495,8 @@ func TestIdentifiersDifferingByCaseResolveExactly(t *testing.T) {
 	pkg["CFAssociations"] = []any{child("AB-1", doc), child("ab-1", doc), child("k1", "AB-1"), child("k2", "ab-1"), child("k3", "K2")}
 	out := filepath.Join(dir, "out")
 	rep, err := caseimport.Run([]string{write(t, dir, "a.json", pkg)}, out, caseimport.Options{})
-	if err != nil || len(rep.Findings) > 0 {
-		t.Fatalf("import: %v %+v", err, rep.Findings)
+	if err != nil || len(findings(rep)) > 0 {
+		t.Fatalf("import: %v %+v", err, findings(rep))
 	}
 	parent := map[string]string{}
 	for _, line := range lines(t, filepath.Join(out, "export", "relationships.jsonl")) {
@@ -512,4 +510,22 @@ func TestIdentifiersDifferingByCaseResolveExactly(t *testing.T) {
 	if parent["k1"] != "AB-1" || parent["k2"] != "ab-1" || parent["k3"] != "k2" {
 		t.Errorf("parents %v", parent)
 	}
+}
+
+// only returns the report's one document (failing without exactly one).
+func only(t *testing.T, rep *caseimport.Report) *caseimport.Document {
+	t.Helper()
+	if len(rep.Documents) != 1 {
+		t.Fatalf("%d documents (findings %+v)", len(rep.Documents), rep.Findings)
+	}
+	return rep.Documents[0]
+}
+
+// findings are the report's findings and its documents'.
+func findings(rep *caseimport.Report) []caseimport.Finding {
+	out := append([]caseimport.Finding{}, rep.Findings...)
+	for _, d := range rep.Documents {
+		out = append(out, d.Findings...)
+	}
+	return out
 }

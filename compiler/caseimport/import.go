@@ -15,11 +15,32 @@ import (
 	"github.com/kgc-project/kgc/compiler/gate"
 )
 
-// Report says what was imported and, with counts, everything that was not.
+// Report says what was imported and, with counts, everything that was not:
+// each CFDocument of the input is one Document, imported or refused on its
+// own.
 type Report struct {
-	Written        bool      `json:"written"`
-	OutputDir      string    `json:"outputDir,omitempty"`
-	Files          []string  `json:"files"`
+	// Written says at least one document was written into OutputDir.
+	Written   bool     `json:"written"`
+	OutputDir string   `json:"outputDir,omitempty"`
+	Files     []string `json:"files"`
+	// Findings are about the input as a whole (a file unreadable, not JSON,
+	// not CASE, over a limit; a bad option): with any, nothing is written.
+	Findings []Finding `json:"findings"`
+	Warnings []Finding `json:"warnings"`
+	// Documents are the CFDocuments read, in the order first read.
+	Documents []*Document `json:"documents"`
+	// Refused counts the documents not written for their findings.
+	Refused int      `json:"refused"`
+	Next    []string `json:"next,omitempty"`
+}
+
+// Document says what was imported of one CFDocument and, with counts,
+// everything that was not.
+type Document struct {
+	Written bool `json:"written"`
+	// Exports is the directory of its exports under the output directory
+	// (export, or export/<frameworkId> when the input holds several).
+	Exports        string    `json:"exports,omitempty"`
 	CaseVersion    string    `json:"caseVersion,omitempty"`
 	DocumentID     string    `json:"documentIdentifier,omitempty"`
 	Title          string    `json:"title,omitempty"`
@@ -28,7 +49,8 @@ type Report struct {
 	VersionToken   string    `json:"versionToken,omitempty"`
 	Findings       []Finding `json:"findings"`
 	// Warnings say what was read differently from how it was written (the
-	// import goes on): a sequenceNumber written as a string.
+	// import goes on): a record repeated member for member, a sequenceNumber
+	// written as a string.
 	Warnings []Finding `json:"warnings"`
 	Items    struct {
 		Read    int `json:"read"`
@@ -49,8 +71,8 @@ type Report struct {
 		Carried    int `json:"carried"`
 		NotCarried int `json:"notCarried"`
 		Duplicates int `json:"duplicates"`
-		// ExternalEndpoints counts associations (not carried) with one end
-		// outside the package, such as exactMatchOf another framework.
+		// ExternalEndpoints counts associations with one end outside the
+		// package, such as exactMatchOf another framework.
 		ExternalEndpoints int `json:"externalEndpoints"`
 	} `json:"associations"`
 	CarriedAssociations    map[string]int `json:"carriedAssociations"`
@@ -63,7 +85,6 @@ type Report struct {
 	CodedItems             int            `json:"codedItems"`
 	CodePatterns           []string       `json:"codePatterns"`
 	Rights                 *Rights        `json:"rights,omitempty"`
-	Next                   []string       `json:"next,omitempty"`
 }
 
 // TypeSummary is one statement type of the starter profile.
@@ -78,29 +99,139 @@ type TypeSummary struct {
 // empty: kgc never writes into or over an existing import.
 var ErrOutputExists = errors.New("the output directory exists and is not empty")
 
-// Run imports the CFPackage files (or directories of them) into out. With
-// findings the report lists them all and nothing is written; an error means
-// the import could not run (the output directory in the way, a write failed).
+// Run imports the CFPackage files (or directories of them) into out: every
+// CFDocument they hold (files of one document are merged) as its own
+// framework. Findings about the input as a whole stop the import (nothing is
+// written); a document with findings is refused and named, the others are
+// written. An error means the import could not run (the output directory in
+// the way, a write failed).
 func Run(files []string, out string, o Options) (*Report, error) {
-	rep := &Report{Files: []string{}, Findings: []Finding{}, Warnings: []Finding{}, CarriedAssociations: map[string]int{}, NotCarriedAssociations: map[string]int{},
-		NotCarriedFields: map[string]int{}, NotCarriedDefinitions: map[string]int{}, StatementTypes: []TypeSummary{}, Grades: []string{}, CodePatterns: []string{}}
+	rep := &Report{Files: []string{}, Findings: []Finding{}, Warnings: []Finding{}, Documents: []*Document{}}
 	if err := checkOut(out); err != nil {
 		return nil, err
 	}
-	in, fnd := read(files)
-	rep.Files = append(rep.Files, in.files...)
-	if in.doc == nil {
-		rep.Findings = fnd
+	docs, read, fnd := read(files)
+	rep.Files = append(rep.Files, read...)
+	if len(docs) > 1 && o.FrameworkID != "" {
+		fnd = append(fnd, Finding{Code: CodeInvalidValue, Where: "--framework-id", Message: fmt.Sprintf(
+			"--framework-id names one framework; the input holds %d CFDocuments (each is imported as its own framework, its ID from its title)", len(docs))})
+	}
+	rep.Findings = append(rep.Findings, fnd...)
+	multi := len(docs) > 1
+	var plans []*plan
+	byFramework := map[string]*Document{}
+	for _, in := range docs {
+		d, pl, err := importDocument(in, o)
+		if err != nil {
+			return nil, err
+		}
+		rep.Documents = append(rep.Documents, d)
+		if pl != nil {
+			if prev := byFramework[d.FrameworkID]; prev != nil {
+				d.Findings = append(d.Findings, Finding{Code: CodeInvalidValue, File: in.doc.file, ID: d.DocumentID, Message: fmt.Sprintf(
+					"its framework ID %s (from its title) is also CFDocument %s's: import them separately with --framework-id", d.FrameworkID, prev.DocumentID)})
+				pl = nil
+			} else {
+				byFramework[d.FrameworkID] = d
+			}
+		}
+		if pl == nil {
+			rep.Refused++
+			continue
+		}
+		pl.exports = "export"
+		if multi {
+			pl.exports = "export/" + d.FrameworkID
+		}
+		d.Written, d.Exports = true, pl.exports
+		plans = append(plans, pl)
+	}
+	if len(plans) == 0 || len(rep.Findings) > 0 { // findings about the input: nothing is written
+		for _, d := range rep.Documents {
+			d.Written, d.Exports = false, ""
+		}
 		return rep, nil
 	}
+	var specs []map[string]string
+	for _, pl := range plans {
+		specs = append(specs, pl.spec())
+	}
+	var specJSON []byte
+	var err error
+	if multi {
+		specJSON, err = marshal(specs)
+	} else {
+		specJSON, err = marshal(specs[0])
+	}
+	if err != nil {
+		return nil, err
+	}
+	err = writeAll(out, func(w *stager) error {
+		for _, pl := range plans {
+			if err := pl.write(w); err != nil {
+				return err
+			}
+		}
+		return w.bytes("pack-spec.json", specJSON)
+	})
+	if err != nil {
+		for _, d := range rep.Documents {
+			d.Written = false
+		}
+		return nil, err
+	}
+	rep.Written, rep.OutputDir = true, out
+	rep.Next = []string{"cd " + out}
+	for _, pl := range plans {
+		rep.Next = append(rep.Next, "kgc check-profile "+pl.profilePath())
+	}
+	rep.Next = append(rep.Next, "kgc pack --profiles profiles --spec pack-spec.json", "kgc build --profiles profiles -o images packages/*/*", "kgmcp images")
+	return rep, nil
+}
+
+// plan is what one accepted document writes.
+type plan struct {
+	m       *model
+	order   []*item
+	p       *derived
+	profile []byte
+	exports string // directory of the exports under the output
+}
+
+func (pl *plan) profilePath() string {
+	return filepath.ToSlash(filepath.Join("profiles", pl.p.frameworkID, pl.p.profileVersion, "profile.json"))
+}
+
+// spec is the document's pack spec (paths relative to the output).
+func (pl *plan) spec() map[string]string {
+	return map[string]string{"jurisdictionType": pl.p.jurisdictionType, "nodes": pl.exports + "/nodes.jsonl", "relationships": pl.exports + "/relationships.jsonl",
+		"profileId": pl.p.frameworkID, "profileVersion": pl.p.profileVersion, "versionToken": pl.p.versionToken, "outputRoot": "packages"}
+}
+
+// write writes the document's exports and profile.
+func (pl *plan) write(w *stager) error {
+	if err := w.file(pl.exports+"/nodes.jsonl", func(nw io.Writer) error {
+		return w.file(pl.exports+"/relationships.jsonl", func(rw io.Writer) error { return pl.m.exports(pl.order, pl.p, nw, rw) })
+	}); err != nil {
+		return err
+	}
+	return w.bytes(pl.profilePath(), pl.profile)
+}
+
+// importDocument checks and converts one document: its report, and its plan
+// unless it has findings.
+func importDocument(in *input, o Options) (*Document, *plan, error) {
+	rep := &Document{Findings: []Finding{}, Warnings: []Finding{}, CarriedAssociations: map[string]int{}, NotCarriedAssociations: map[string]int{},
+		NotCarriedFields: map[string]int{}, NotCarriedDefinitions: map[string]int{}, StatementTypes: []TypeSummary{}, Grades: []string{}, CodePatterns: []string{}}
 	rep.CaseVersion = in.version
 	rep.DocumentID, rep.Title = str(in.doc.raw, "identifier"), str(in.doc.raw, "title")
+	rep.Warnings = append(rep.Warnings, in.warnings...)
 	m, f := build(in, rep)
 	in.items, in.assocs = nil, nil // converted into the model
-	fnd = append(fnd, f...)
+	fnd := append(append([]Finding{}, in.findings...), f...)
 	if len(fnd) > 0 {
 		rep.Findings = fnd
-		return rep, nil
+		return rep, nil, nil
 	}
 	rep.Associations.ExternalEndpoints = m.externalEP
 	for k, v := range in.defs {
@@ -121,47 +252,25 @@ func Run(files []string, out string, o Options) (*Report, error) {
 	rep.Items.Carried = len(order)
 	if f := m.checkDepth(order); len(f) > 0 {
 		rep.Findings = f
-		return rep, nil
+		return rep, nil, nil
 	}
 	p, f := m.derive(order, o)
 	if len(f) > 0 {
 		rep.Findings = f
-		return rep, nil
+		return rep, nil, nil
 	}
 	rep.FrameworkID, rep.ProfileVersion, rep.VersionToken, rep.Rights = p.frameworkID, p.profileVersion, p.versionToken, &p.rights
 	prof, err := marshal(p.profile)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(prof) > gate.MaxProfileBytes {
 		rep.Findings = []Finding{{Code: CodeProfileSize, File: in.doc.file, ID: m.docID, Message: fmt.Sprintf(
 			"the starter profile would be %d bytes, over the %d-byte (8 MiB) limit kgc pack and the gate hold a profile to (%d statement types)",
 			len(prof), gate.MaxProfileBytes, len(p.profile.StatementTypes))}}
-		return rep, nil
+		return rep, nil, nil
 	}
-	spec, err := marshal(map[string]string{"jurisdictionType": p.jurisdictionType, "nodes": "export/nodes.jsonl", "relationships": "export/relationships.jsonl",
-		"profileId": p.frameworkID, "profileVersion": p.profileVersion, "versionToken": p.versionToken, "outputRoot": "packages"})
-	if err != nil {
-		return nil, err
-	}
-	err = writeAll(out, func(w *stager) error {
-		if err := w.file("export/nodes.jsonl", func(nw io.Writer) error {
-			return w.file("export/relationships.jsonl", func(rw io.Writer) error { return m.exports(order, p, nw, rw) })
-		}); err != nil {
-			return err
-		}
-		if err := w.bytes(filepath.ToSlash(filepath.Join("profiles", p.frameworkID, p.profileVersion, "profile.json")), prof); err != nil {
-			return err
-		}
-		return w.bytes("pack-spec.json", spec)
-	})
-	if err != nil {
-		return nil, err
-	}
-	rep.Written, rep.OutputDir = true, out
-	rep.Next = []string{"cd " + out, "kgc check-profile profiles/" + p.frameworkID + "/" + p.profileVersion + "/profile.json",
-		"kgc pack --profiles profiles --spec pack-spec.json", "kgc build --profiles profiles -o images packages/*/*", "kgmcp images"}
-	return rep, nil
+	return rep, &plan{m: m, order: order, p: p, profile: prof}, nil
 }
 
 func marshal(v any) ([]byte, error) {

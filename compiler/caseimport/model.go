@@ -39,7 +39,7 @@ type model struct {
 	byID       map[string]*item
 	edges      []*edge
 	kids       map[string][]*edge // parent ("" = root) → child edges
-	rep        *Report
+	rep        *Document
 	byURI      map[string]string
 	lowerIDs   map[string]string
 	seenEdge   map[[2]string]bool
@@ -90,7 +90,7 @@ func (m *model) countFields(sec string, o object) {
 }
 
 // build checks the input and builds the model; any finding means no output.
-func build(in *input, rep *Report) (*model, []Finding) {
+func build(in *input, rep *Document) (*model, []Finding) {
 	m := &model{in: in, rep: rep, byID: map[string]*item{}, kids: map[string][]*edge{}, byURI: map[string]string{},
 		lowerIDs: map[string]string{}, seenEdge: map[[2]string]bool{}, assocIDs: map[string]object{}}
 	var fnd []Finding

@@ -87,7 +87,6 @@ const (
 	CodeNotJSON        = "case_not_json"
 	CodeNotCASE        = "case_not_case"
 	CodeVersion        = "case_unsupported_version"
-	CodeMultipleDocs   = "case_multiple_documents"
 	CodeMissingField   = "case_missing_field"
 	CodeInvalidValue   = "case_invalid_value"
 	CodeDuplicateID    = "case_duplicate_identifier"
@@ -137,9 +136,8 @@ func (o object) members() map[string]json.RawMessage {
 	return m
 }
 
-// input is everything read from the files, before conversion.
+// input is everything read of one CFDocument, before conversion.
 type input struct {
-	files   []string
 	doc     *object
 	version string
 	items   []object
@@ -148,6 +146,15 @@ type input struct {
 	rubrics int
 	other   map[string]int    // unknown top-level members by name
 	names   map[string]string // member names, interned
+	// findings and warnings of reading the document's records.
+	findings, warnings []Finding
+}
+
+// inputs are the documents read, by identifier, in the order first read.
+type inputs struct {
+	byID  map[string]*input
+	order []*input
+	names map[string]string
 }
 
 // expand returns the input files: each FILE, or every *.json of a directory
@@ -206,11 +213,12 @@ func open(p string, left *int64) (*os.File, *Finding) {
 	return f, nil
 }
 
-// read reads and merges the CFPackages of the files: exactly one CFDocument
-// (the same one may be repeated across files that split one package).
-func read(paths []string) (*input, []Finding) {
+// read reads the CFPackages of the files: every CFDocument, the packages of
+// one document (split across files) merged. It returns the documents, the
+// files read and the findings about the input as a whole.
+func read(paths []string) ([]*input, []string, []Finding) {
 	files, fnd := expand(paths)
-	in := &input{files: files, defs: map[string][]object{}, other: map[string]int{}, names: map[string]string{}}
+	all := &inputs{byID: map[string]*input{}, names: map[string]string{}}
 	left := int64(MaxInputBytes)
 	for _, p := range files {
 		f, bad := open(p, &left)
@@ -218,13 +226,13 @@ func read(paths []string) (*input, []Finding) {
 			fnd = append(fnd, *bad)
 			continue
 		}
-		fnd = append(fnd, in.addFile(p, f)...)
+		fnd = append(fnd, all.addFile(p, f)...)
 		f.Close()
 	}
-	if in.doc == nil && len(fnd) == 0 {
+	if len(all.order) == 0 && len(fnd) == 0 {
 		fnd = append(fnd, Finding{Code: CodeNotCASE, Message: "no CFPackage given"})
 	}
-	return in, fnd
+	return all.order, files, fnd
 }
 
 // stream decodes one file token by token.
@@ -266,24 +274,57 @@ func (s *stream) skip(depth int) error {
 	return nil
 }
 
-// addFile merges one file's CFPackage.
-func (in *input) addFile(p string, f io.Reader) []Finding {
-	s := &stream{file: p, dec: json.NewDecoder(bufio.NewReaderSize(io.LimitReader(f, MaxFileBytes+1), 64<<10)), names: in.names}
+// addFile reads one file: a CFPackage, or a JSON array of them (a bulk
+// export). Its findings are about the input as a whole; those about one
+// document's records go to that document.
+func (all *inputs) addFile(p string, f io.Reader) []Finding {
+	s := &stream{file: p, dec: json.NewDecoder(bufio.NewReaderSize(io.LimitReader(f, MaxFileBytes+1), 64<<10)), names: all.names}
 	t, err := s.dec.Token()
 	if err != nil {
 		return s.syntax(err)
 	}
-	if t != json.Delim('{') {
-		return []Finding{{Code: CodeNotCASE, File: p, Message: "not a JSON object (a CFPackage is an object with CFDocument, CFItems and CFAssociations)"}}
-	}
-	pk := &pkg{defs: map[string][]object{}, other: map[string]int{}}
-	if fnd, err := in.object(s, pk, ""); err != nil || len(fnd) > 0 {
-		return append(fnd, s.syntax(err)...)
+	var fnd []Finding
+	switch t {
+	case json.Delim('{'):
+		pk := &pkg{defs: map[string][]object{}, other: map[string]int{}}
+		f, err := pk.object(s, "")
+		if err != nil {
+			return append(fnd, s.syntax(err)...)
+		}
+		fnd = append(fnd, all.merge(p, pk, f)...)
+	case json.Delim('['):
+		if !s.dec.More() {
+			return []Finding{{Code: CodeNotCASE, File: p, Message: "an empty array: no CFPackage"}}
+		}
+		for i := 0; s.dec.More(); i++ {
+			t, err := s.dec.Token()
+			if err != nil {
+				return append(fnd, s.syntax(err)...)
+			}
+			if t != json.Delim('{') {
+				fnd = append(fnd, Finding{Code: CodeNotCASE, File: p, Where: fmt.Sprintf("[%d]", i), Message: "not a JSON object (a bulk export is an array of CFPackages)"})
+				if err := s.skip(depthOf(t)); err != nil {
+					return append(fnd, s.syntax(err)...)
+				}
+				continue
+			}
+			pk := &pkg{defs: map[string][]object{}, other: map[string]int{}}
+			f, err := pk.object(s, fmt.Sprintf("[%d].", i))
+			if err != nil {
+				return append(fnd, s.syntax(err)...)
+			}
+			fnd = append(fnd, all.merge(p, pk, f)...)
+		}
+		if _, err := s.dec.Token(); err != nil { // ']'
+			return append(fnd, s.syntax(err)...)
+		}
+	default:
+		return []Finding{{Code: CodeNotCASE, File: p, Message: "not a JSON object (a CFPackage is an object with CFDocument, CFItems and CFAssociations; a bulk export an array of them)"}}
 	}
 	if _, err := s.dec.Token(); err != io.EOF {
-		return []Finding{{Code: CodeNotJSON, File: p, Message: fmt.Sprintf("more data after the CFPackage, at byte %d", s.dec.InputOffset())}}
+		return append(fnd, Finding{Code: CodeNotJSON, File: p, Message: fmt.Sprintf("more data after the CFPackage, at byte %d", s.dec.InputOffset())})
 	}
-	return in.merge(p, pk)
+	return fnd
 }
 
 // pkg is what one CFPackage object holds.
@@ -297,8 +338,9 @@ type pkg struct {
 }
 
 // object reads the members of a CFPackage object whose '{' was read, up to
-// and including its '}'. prefix names where it is ("" or "CFPackage.").
-func (in *input) object(s *stream, pk *pkg, prefix string) ([]Finding, error) {
+// and including its '}'. prefix names where it is ("", "[3]." in a bulk
+// export; "CFPackage." is added inside the wrapper).
+func (pk *pkg) object(s *stream, prefix string) ([]Finding, error) {
 	var fnd []Finding
 	for s.dec.More() {
 		t, err := s.dec.Token()
@@ -319,7 +361,7 @@ func (in *input) object(s *stream, pk *pkg, prefix string) ([]Finding, error) {
 				}
 				continue
 			}
-			f, err := in.object(s, pk, prefix+"CFPackage.")
+			f, err := pk.object(s, prefix+"CFPackage.")
 			fnd = append(fnd, f...)
 			if err != nil {
 				return fnd, err
@@ -497,19 +539,20 @@ func (pk *pkg) definitions(file, prefix string, raw json.RawMessage, names map[s
 	return fnd
 }
 
-// merge adds one file's package to the input: the first CFDocument fixes the
-// framework; a file of another is a finding.
-func (in *input) merge(p string, pk *pkg) []Finding {
+// merge adds one package (read with findings fnd about its records) to the
+// input of its CFDocument: the first package of a document fixes its version;
+// the packages of one document split across files are merged.
+func (all *inputs) merge(p string, pk *pkg, fnd []Finding) []Finding {
 	if pk.doc == nil {
-		return []Finding{{Code: CodeNotCASE, File: p, Message: "no CFDocument: not a CASE CFPackage (expected an object with CFDocument, CFItems and CFAssociations, or {\"CFPackage\": …})"}}
+		return append(fnd, Finding{Code: CodeNotCASE, File: p, Message: "no CFDocument: not a CASE CFPackage (expected an object with CFDocument, CFItems and CFAssociations, or {\"CFPackage\": …})"})
 	}
-	var fnd []Finding
 	doc := pk.doc.raw
 	id := str(doc, "identifier")
-	switch {
-	case in.doc == nil:
-		in.doc = pk.doc
-		in.version = "1.0"
+	in := all.byID[id]
+	if in == nil {
+		in = &input{doc: pk.doc, version: "1.0", defs: map[string][]object{}, other: map[string]int{}}
+		all.byID[id] = in
+		all.order = append(all.order, in)
 		v, ok := strOK(doc, "caseVersion")
 		switch {
 		case !ok:
@@ -519,9 +562,8 @@ func (in *input) merge(p string, pk *pkg) []Finding {
 		case v != "":
 			in.version = v
 		}
-	case str(in.doc.raw, "identifier") != id:
-		return []Finding{{Code: CodeMultipleDocs, File: p, ID: id, Message: fmt.Sprintf("a second CFDocument (%q, the first is %q in %s): import one framework at a time", id, str(in.doc.raw, "identifier"), in.doc.file)}}
 	}
+	in.findings = append(in.findings, fnd...)
 	in.items = append(in.items, pk.items...)
 	in.assocs = append(in.assocs, pk.assocs...)
 	for k, v := range pk.defs {
@@ -531,7 +573,7 @@ func (in *input) merge(p string, pk *pkg) []Finding {
 	for k, v := range pk.other {
 		in.other[k] += v
 	}
-	return fnd
+	return nil
 }
 
 // clipRaw shows a JSON value in a message, cut at 60 bytes.

@@ -60,7 +60,43 @@ type Relation struct {
 // MaxSpecBytes bounds a spec file.
 const MaxSpecBytes = 1 << 20
 
-// DecodeSpec decodes a spec file strictly: one JSON object, no duplicate or
+// DecodeSpecs decodes a spec file holding one spec (an object) or several
+// (an array of them, as kgc import case writes for an input of several
+// CFDocuments), each as DecodeSpec does.
+func DecodeSpecs(data []byte, base string) ([]*Spec, error) {
+	if len(data) > MaxSpecBytes {
+		return nil, fmt.Errorf("spec: %d bytes, over the %d-byte limit", len(data), MaxSpecBytes)
+	}
+	v, errs := jsonv.Parse(data)
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("spec: %v", errs[0])
+	}
+	if v.Kind != jsonv.Array {
+		s, err := DecodeSpec(data, base)
+		if err != nil {
+			return nil, err
+		}
+		return []*Spec{s}, nil
+	}
+	if len(v.Arr) == 0 {
+		return nil, errors.New("spec: an empty array")
+	}
+	var raw []json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("spec: %w", err)
+	}
+	out := make([]*Spec, 0, len(raw))
+	for i, r := range raw {
+		s, err := DecodeSpec(r, base)
+		if err != nil {
+			return nil, fmt.Errorf("spec [%d]: %w", i, err)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// DecodeSpec decodes a spec strictly: one JSON object, no duplicate or
 // unknown keys, exact types. Relative paths are resolved against base (the
 // spec file's directory).
 func DecodeSpec(data []byte, base string) (*Spec, error) {
@@ -72,7 +108,7 @@ func DecodeSpec(data []byte, base string) (*Spec, error) {
 		return nil, fmt.Errorf("spec: %v", errs[0])
 	}
 	if v.Kind != jsonv.Object {
-		return nil, errors.New("spec: not a JSON object")
+		return nil, errors.New("spec: not a JSON object (nor an array of them)")
 	}
 	known := map[string]bool{}
 	for _, k := range []string{"jurisdictionType", "nodes", "relationships", "profileId", "profileVersion", "versionToken", "outputRoot",

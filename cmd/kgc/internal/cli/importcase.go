@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -102,8 +103,15 @@ func runImportCase(_ context.Context, env Env, args []string) int {
 	} else {
 		printImportReport(env.Stdout, rep)
 	}
-	if len(rep.Findings) > 0 {
+	switch {
+	case len(rep.Findings) > 0:
 		fmt.Fprintf(env.Stderr, "kgc import case: nothing written: %d finding(s)\n", len(rep.Findings))
+		return ExitFindings
+	case rep.Refused > 0 && rep.Written:
+		fmt.Fprintf(env.Stderr, "kgc import case: %d of %d documents refused (not written); the others are in %s\n", rep.Refused, len(rep.Documents), rep.OutputDir)
+		return ExitFindings
+	case rep.Refused > 0:
+		fmt.Fprintf(env.Stderr, "kgc import case: nothing written: %d document(s) refused\n", rep.Refused)
 		return ExitFindings
 	}
 	return ExitOK
@@ -122,12 +130,33 @@ func printImportReport(out io.Writer, r *caseimport.Report) {
 		fmt.Fprintf(w, "FAIL %s: %d finding(s); nothing written\n", strings.Join(r.Files, ", "), len(r.Findings))
 		return
 	}
-	fmt.Fprintf(w, "imported %q (CASE %s, CFDocument %s) into %s\n", r.Title, r.CaseVersion, r.DocumentID, r.OutputDir)
+	for _, d := range r.Documents {
+		printDocument(w, d, r.OutputDir)
+	}
+	if !r.Written {
+		return
+	}
+	fmt.Fprintln(w, "next:")
+	for _, n := range r.Next {
+		fmt.Fprintln(w, "  "+n)
+	}
+}
+
+// printDocument writes one document's part of the report.
+func printDocument(w io.Writer, r *caseimport.Document, out string) {
+	for _, f := range append(r.Findings, r.Warnings...) {
+		fmt.Fprintln(w, f.String())
+	}
+	if !r.Written {
+		fmt.Fprintf(w, "REFUSED %q (CFDocument %s): %d finding(s); nothing of it written\n", r.Title, r.DocumentID, len(r.Findings))
+		return
+	}
+	fmt.Fprintf(w, "imported %q (CASE %s, CFDocument %s) into %s\n", r.Title, r.CaseVersion, r.DocumentID, filepath.Join(out, r.Exports))
 	fmt.Fprintf(w, "  framework %s, profile %s/%s, version token %s\n", r.FrameworkID, r.FrameworkID, r.ProfileVersion, r.VersionToken)
-	fmt.Fprintf(w, "  items: %d read, %d carried (%d without CFItemType, typed by depth; %d without isChildOf and %d directly under the document though their type sits under items, hung under the framework as unresolved root fallbacks)\n",
-		r.Items.Read, r.Items.Carried, r.Items.Untyped, r.Items.Orphans, r.Items.MixedRootFallbacks)
-	fmt.Fprintf(w, "  associations: %d read, %d carried as hasChild, %d not carried (%d with one end outside the package)\n",
-		r.Associations.Read, r.Associations.Carried, r.Associations.NotCarried, r.Associations.ExternalEndpoints)
+	fmt.Fprintf(w, "  items: %d read, %d carried (%d repeated, kept once; %d without CFItemType, typed by depth; %d without isChildOf and %d directly under the document though their type sits under items, hung under the framework as unresolved root fallbacks)\n",
+		r.Items.Read, r.Items.Carried, r.Items.Duplicates, r.Items.Untyped, r.Items.Orphans, r.Items.MixedRootFallbacks)
+	fmt.Fprintf(w, "  associations: %d read, %d carried as hasChild, %d not carried (%d repeated, kept once; %d with one end outside the package)\n",
+		r.Associations.Read, r.Associations.Carried, r.Associations.NotCarried, r.Associations.Duplicates, r.Associations.ExternalEndpoints)
 	counts := func(title string, m map[string]int) {
 		if len(m) == 0 {
 			return
@@ -163,9 +192,5 @@ func printImportReport(out io.Writer, r *caseimport.Report) {
 	}
 	if r.Rights != nil {
 		fmt.Fprintf(w, "  rights: %s; full text allowed: %v; review status %s (review the profile before publishing)\n", r.Rights.SourceLicense, r.Rights.AllowFullText, r.Rights.ReviewStatus)
-	}
-	fmt.Fprintln(w, "next:")
-	for _, n := range r.Next {
-		fmt.Fprintln(w, "  "+n)
 	}
 }

@@ -42,14 +42,16 @@ func TestImportCaseCLI(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	var rep struct {
-		Written                bool           `json:"written"`
-		FrameworkID            string         `json:"frameworkId"`
-		NotCarriedAssociations map[string]int `json:"notCarriedAssociations"`
+		Written   bool `json:"written"`
+		Documents []struct {
+			FrameworkID            string         `json:"frameworkId"`
+			NotCarriedAssociations map[string]int `json:"notCarriedAssociations"`
+		} `json:"documents"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatal(err, stdout)
 	}
-	if !rep.Written || rep.FrameworkID != "riverbend-science" || rep.NotCarriedAssociations["precedes"] != 1 {
+	if !rep.Written || len(rep.Documents) != 1 || rep.Documents[0].FrameworkID != "riverbend-science" || rep.Documents[0].NotCarriedAssociations["precedes"] != 1 {
 		t.Errorf("report %+v", rep)
 	}
 	for _, f := range []string{"export/nodes.jsonl", "export/relationships.jsonl", "profiles/riverbend-science/1.0/profile.json", "pack-spec.json"} {
@@ -108,5 +110,65 @@ func TestImportReportEscapesTerminalControls(t *testing.T) {
 	code, stdout, _ = run(t, "import", "case", "-o", filepath.Join(dir, "out2"), in)
 	if code != ExitFindings || strings.Contains(stdout, "\x1b") || !strings.Contains(stdout, `c0ffee00\x1b[2J`) {
 		t.Errorf("finding: exit %d, %q", code, stdout)
+	}
+}
+
+// TestImportBulkExport: a JSON list of CFPackages (a bulk export) was
+// refused as "not a JSON object". Every CFDocument is imported as its own
+// framework in one command; one with findings is refused (nothing of it
+// written) and named, exit 1; the others' pack spec (an array) packs every
+// one with one kgc pack, and kgc build builds them.
+func TestImportBulkExport(t *testing.T) {
+	b, err := os.ReadFile(importFixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	variant := func(prefix, title string) string {
+		s := strings.ReplaceAll(string(b), "c0ffee00-0000-4000-8000-0000000000", prefix)
+		return strings.ReplaceAll(s, "Riverbend Elementary Science", title)
+	}
+	var bulk []json.RawMessage
+	for _, s := range []string{string(b), variant("decade00-0000-4000-8000-0000000000", "Riverbend Middle Science"),
+		variant("0badbad0-0000-4000-8000-0000000000", "Riverbend Broken Science")} {
+		bulk = append(bulk, json.RawMessage(s))
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "bulk.json")
+	data, _ := json.Marshal(bulk)
+	out := filepath.Join(dir, "imp")
+	// Refuse the third: make one of its items its own parent.
+	var pkgs []map[string]any
+	json.Unmarshal(data, &pkgs)
+	as := pkgs[2]["CFPackage"].(map[string]any)["CFAssociations"].([]any)
+	as[0].(map[string]any)["destinationNodeURI"] = as[0].(map[string]any)["originNodeURI"]
+	data, _ = json.Marshal(pkgs)
+	os.WriteFile(in, data, 0o644)
+
+	code, stdout, errOut := run(t, "import", "case", "-o", out, in)
+	if code != ExitFindings || !strings.Contains(errOut, "1 of 3 documents refused") ||
+		!strings.Contains(stdout, `REFUSED "Riverbend Broken Science"`) || !strings.Contains(stdout, "case_hierarchy_cycle") ||
+		!strings.Contains(stdout, `imported "Riverbend Middle Science"`) {
+		t.Fatalf("exit %d\n%s%s", code, stdout, errOut)
+	}
+	for _, f := range []string{"export/riverbend-elementary-science/nodes.jsonl", "export/riverbend-middle-science/relationships.jsonl",
+		"profiles/riverbend-middle-science/1.0/profile.json", "pack-spec.json"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "export/riverbend-broken-science")); err == nil {
+		t.Error("the refused document was written")
+	}
+	code, stdout, errOut = run(t, "pack", "--profiles", filepath.Join(out, "profiles"), "--spec", filepath.Join(out, "pack-spec.json"))
+	var results []struct {
+		Outcome string `json:"outcome"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &results); code != ExitOK || err != nil || len(results) != 2 || results[0].Outcome != "created" {
+		t.Fatalf("pack: exit %d %v\n%s%s", code, err, stdout, errOut)
+	}
+	pkgDirs, _ := filepath.Glob(filepath.Join(out, "packages", "*", "*"))
+	code, stdout, errOut = run(t, append([]string{"build", "--profiles", filepath.Join(out, "profiles"), "-o", filepath.Join(dir, "images")}, pkgDirs...)...)
+	if code != ExitOK || len(pkgDirs) != 2 || strings.Count(stdout, "ok ") != 2 {
+		t.Fatalf("build: exit %d, %v\n%s%s", code, pkgDirs, stdout, errOut)
 	}
 }

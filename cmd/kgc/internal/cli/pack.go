@@ -71,7 +71,7 @@ func runPack(_ context.Context, env Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "kgc pack: unexpected argument %q\n", fs.Arg(0))
 		return ExitFailure
 	}
-	spec := &s
+	specs := []*pack.Spec{&s}
 	if specFile != "" {
 		explicit := false
 		fs.Visit(func(fl *flag.Flag) {
@@ -90,7 +90,7 @@ func runPack(_ context.Context, env Env, args []string) int {
 			fmt.Fprintf(env.Stderr, "kgc pack: --spec %s: %v\n", specFile, err)
 			return ExitFailure
 		}
-		if spec, err = pack.DecodeSpec(b, filepath.Dir(specFile)); err != nil {
+		if specs, err = pack.DecodeSpecs(b, filepath.Dir(specFile)); err != nil {
 			fmt.Fprintf(env.Stderr, "kgc pack: %s: %v\n", specFile, err)
 			return ExitFailure
 		}
@@ -126,6 +126,39 @@ func runPack(_ context.Context, env Env, args []string) int {
 		}
 	}
 	format, _ := parseFormat(f.format)
+	code := ExitOK
+	var results []*pack.Result
+	for i, spec := range specs {
+		if len(specs) > 1 {
+			fmt.Fprintf(env.Stderr, "kgc pack: spec %d of %d: %s\n", i+1, len(specs), spec.ProfileID)
+		}
+		res, c := packOne(env, &f, format, spec, dryRun)
+		code = max(code, c)
+		if res != nil {
+			results = append(results, res)
+		}
+	}
+	if len(results) == 0 {
+		return code
+	}
+	enc := json.NewEncoder(env.Stdout)
+	enc.SetIndent("", "  ")
+	var err error
+	if len(specs) == 1 {
+		err = enc.Encode(results[0])
+	} else {
+		err = enc.Encode(results)
+	}
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "kgc pack: writing the summary:", err)
+		return ExitFailure
+	}
+	return code
+}
+
+// packOne packs one spec, reporting a refusal; its result, or nil and the
+// exit code.
+func packOne(env Env, f *gateFlags, format Format, spec *pack.Spec, dryRun bool) (*pack.Result, int) {
 	res, err := pack.Run(spec, pack.Options{ProfileRoot: f.profiles, PromptRoot: f.prompts, DryRun: dryRun, MaxFindings: f.maxFindings})
 	if err != nil {
 		var ue *pack.UsageError
@@ -137,26 +170,20 @@ func runPack(_ context.Context, env Env, args []string) int {
 			pr.where = "not written: " + re.Gate.Dir
 			rep.finish()
 			fmt.Fprintln(env.Stderr, "kgc pack: nothing written:", re.Reason)
-			return ExitFindings
+			return nil, ExitFindings
 		case errors.As(err, &re):
 			fmt.Fprintln(env.Stderr, "kgc pack: nothing written:", re.Reason)
-			return ExitFindings
+			return nil, ExitFindings
 		case errors.As(err, &ue):
 			fmt.Fprintln(env.Stderr, "kgc pack: nothing written:", strings.ReplaceAll(ue.Error(), "\n", "\n  "))
-			return ExitFailure
+			return nil, ExitFailure
 		default:
 			fmt.Fprintln(env.Stderr, "kgc pack: nothing written:", err)
-			return ExitFailure
+			return nil, ExitFailure
 		}
 	}
 	if res.CreatedAtSource == "default" {
 		fmt.Fprintf(env.Stderr, "kgc pack: createdAt is %s (not stated): give --created-at or SOURCE_DATE_EPOCH to record when the package was made\n", res.CreatedAt)
 	}
-	enc := json.NewEncoder(env.Stdout)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(res); err != nil {
-		fmt.Fprintln(env.Stderr, "kgc pack: writing the summary:", err)
-		return ExitFailure
-	}
-	return ExitOK
+	return res, ExitOK
 }
