@@ -70,6 +70,9 @@ type Document struct {
 		Read       int `json:"read"`
 		Carried    int `json:"carried"`
 		NotCarried int `json:"notCarried"`
+		// Publisher counts the associations carried as publisher relations
+		// (the rest of Carried is the hasChild hierarchy).
+		Publisher  int `json:"publisher"`
 		Duplicates int `json:"duplicates"`
 		// ExternalEndpoints counts associations with one end outside the
 		// package, such as exactMatchOf another framework.
@@ -204,8 +207,12 @@ func (pl *plan) profilePath() string {
 
 // spec is the document's pack spec (paths relative to the output).
 func (pl *plan) spec() map[string]string {
-	return map[string]string{"jurisdictionType": pl.p.jurisdictionType, "nodes": pl.exports + "/nodes.jsonl", "relationships": pl.exports + "/relationships.jsonl",
+	s := map[string]string{"jurisdictionType": pl.p.jurisdictionType, "nodes": pl.exports + "/nodes.jsonl", "relationships": pl.exports + "/relationships.jsonl",
 		"profileId": pl.p.frameworkID, "profileVersion": pl.p.profileVersion, "versionToken": pl.p.versionToken, "outputRoot": "packages"}
+	if len(pl.m.pubs) > 0 {
+		s["publisherRelations"] = pl.exports + "/publisher_relations.jsonl"
+	}
+	return s
 }
 
 // write writes the document's exports and profile.
@@ -214,6 +221,11 @@ func (pl *plan) write(w *stager) error {
 		return w.file(pl.exports+"/relationships.jsonl", func(rw io.Writer) error { return pl.m.exports(pl.order, pl.p, nw, rw) })
 	}); err != nil {
 		return err
+	}
+	if len(pl.m.pubs) > 0 {
+		if err := w.file(pl.exports+"/publisher_relations.jsonl", pl.m.writePublisher); err != nil {
+			return err
+		}
 	}
 	return w.bytes(pl.profilePath(), pl.profile)
 }

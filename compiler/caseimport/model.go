@@ -2,11 +2,14 @@ package caseimport
 
 import (
 	"encoding/json"
+
 	"fmt"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/kgc-project/kgc/compiler/delivery"
 )
 
 // item is one CFItem as kgc carries it.
@@ -44,6 +47,8 @@ type model struct {
 	lowerIDs   map[string]string
 	seenEdge   map[[2]string]bool
 	assocIDs   map[string]object // by identifier: the first association
+	pubs       []pubRel          // the publisher relations carried, in input order
+	seenPub    map[pubKey]bool
 	externalEP int
 }
 
@@ -92,7 +97,7 @@ func (m *model) countFields(sec string, o object) {
 // build checks the input and builds the model; any finding means no output.
 func build(in *input, rep *Document) (*model, []Finding) {
 	m := &model{in: in, rep: rep, byID: map[string]*item{}, kids: map[string][]*edge{}, byURI: map[string]string{},
-		lowerIDs: map[string]string{}, seenEdge: map[[2]string]bool{}, assocIDs: map[string]object{}}
+		lowerIDs: map[string]string{}, seenEdge: map[[2]string]bool{}, assocIDs: map[string]object{}, seenPub: map[pubKey]bool{}}
 	var fnd []Finding
 	add := func(o object, code, id, format string, a ...any) {
 		fnd = append(fnd, Finding{Code: code, File: o.file, Where: o.where, ID: id, Message: fmt.Sprintf(format, a...)})
@@ -313,8 +318,38 @@ func (m *model) association(o object) []Finding {
 		if from == "" || to == "" {
 			m.externalEP++
 		}
-		m.rep.NotCarriedAssociations[typ]++
-		m.rep.Associations.NotCarried++
+		if _, known := delivery.PublisherRelationType(typ); !known {
+			m.rep.NotCarriedAssociations[typ]++ // an extension type
+			m.rep.Associations.NotCarried++
+			return fnd
+		}
+		r := pubRel{id: id, typ: typ, origin: m.end(from, origin), destination: m.end(to, dest)}
+		for _, e := range []delivery.RelationEnd{r.origin, r.destination} {
+			if e.External() && e.URI == "" && e.Identifier == "" {
+				add(CodeMissingField, id, "%s association: an end outside the package gives neither a uri nor an identifier (%s)", typ, linkName(Link{Title: e.Title}))
+				return fnd
+			}
+		}
+		if hasSeq {
+			n := int64(seq)
+			r.seq = &n
+		}
+		if why := checkIdentity(id, maxIDLen); why != "" {
+			add(CodeIdentityFormat, id, "association identifier %s", why)
+			return fnd
+		}
+		key := pubKey{typ, r.origin, r.destination}
+		if m.seenPub[key] {
+			m.rep.NotCarriedAssociations[typ+" (repeated pair, kept once)"]++
+			m.rep.Associations.NotCarried++
+			return fnd
+		}
+		m.seenPub[key] = true
+		m.pubs = append(m.pubs, r)
+		m.countFields("CFAssociations", o)
+		m.rep.CarriedAssociations[typ]++
+		m.rep.Associations.Carried++
+		m.rep.Associations.Publisher++
 		return fnd
 	}
 	switch {
@@ -346,6 +381,34 @@ func (m *model) association(o object) []Finding {
 	m.rep.Associations.Carried++
 	m.rep.CarriedAssociations["isChildOf"]++
 	return fnd
+}
+
+// pubRel is one association carried as a publisher relation.
+type pubRel struct {
+	id, typ             string
+	origin, destination delivery.RelationEnd
+	seq                 *int64
+}
+
+// pubKey is a publisher relation's type and ends: one is carried once.
+type pubKey struct {
+	typ                 string
+	origin, destination delivery.RelationEnd
+}
+
+// end is a relation end: the node id resolved (the document's for the
+// CFDocument), else the reference as CASE gives it.
+func (m *model) end(resolved string, l Link) delivery.RelationEnd {
+	if resolved != "" {
+		return delivery.RelationEnd{NodeID: resolved}
+	}
+	clean := func(s string, max int) string {
+		if checkIdentity(s, max) != "" {
+			return ""
+		}
+		return s
+	}
+	return delivery.RelationEnd{URI: clean(l.URI, maxURILen), Identifier: clean(l.Identifier, maxIDLen), Title: clean(l.Title, maxURILen)}
 }
 
 // diffFields names the members two records do not share with the same

@@ -96,6 +96,9 @@ func stageOf(name string) finding.Stage {
 	if _, shard := manifest.ShardIndex(name); shard || manifest.IsLP(name) {
 		return finding.StageProgressions
 	}
+	if name == manifest.PublisherRelations {
+		return finding.StageGraph
+	}
 	return finding.StageReport
 }
 
@@ -159,6 +162,10 @@ func (s *state) readJSONL(name, path string, b []byte) {
 		}
 		if v.Kind != jsonv.Object {
 			f("a line must hold a JSON object, not %s", v.Kind)
+			continue
+		}
+		if name == manifest.PublisherRelations {
+			s.decodePublisherRelation(path, v, i+1)
 			continue
 		}
 		hashes = append(hashes, sha256.Sum256(line))

@@ -64,6 +64,9 @@ type Result struct {
 
 	Nodes         []*delivery.Node
 	Relationships []*delivery.Relationship
+	// PublisherRelations are the publisher-asserted relations (CASE
+	// associations other than isChildOf), in file order.
+	PublisherRelations []*delivery.PublisherRelation
 
 	// ArtifactSizes is the size in bytes of each artifact file whose
 	// checksum the gate verified, by path: what it hashed.
@@ -204,6 +207,7 @@ func (s *state) run() error {
 		s.checkHierarchy(g)
 		s.checkComponents(g)
 		s.checkDetailed(g)
+		s.checkPublisherRelations(g)
 		lp := s.checkProgressions(g)
 		s.reconcile(g, lp)
 	}

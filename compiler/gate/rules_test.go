@@ -74,7 +74,7 @@ type ruleCase struct {
 func allCases() []ruleCase {
 	var all []ruleCase
 	for _, table := range [][]ruleCase{discoveryCases(), manifestCases(), treeProfileCases(), reportDeliveryCases(),
-		graphCases(), hierarchyCases(), progressionCases(), reconcilePromptCases()} {
+		graphCases(), hierarchyCases(), progressionCases(), reconcilePromptCases(), publisherCases()} {
 		all = append(all, table...)
 	}
 	return all

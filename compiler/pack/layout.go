@@ -99,6 +99,9 @@ func (s *Spec) inputs() ([]input, []finding.Finding, error) {
 	}
 	add(manifest.Nodes, false, s.Nodes, "delivery")
 	add(manifest.Relationships, false, s.Relationships, "delivery")
+	if s.PublisherRelations != "" {
+		add(manifest.PublisherRelations, false, s.PublisherRelations, "delivery")
+	}
 	detailed := s.DetailedArtifacts
 	if s.DetailedRoot != "" {
 		entries, err := os.ReadDir(s.DetailedRoot)

@@ -26,10 +26,14 @@ type Spec struct {
 	JurisdictionType string `json:"jurisdictionType"`
 	Nodes            string `json:"nodes"`
 	Relationships    string `json:"relationships"`
-	ProfileID        string `json:"profileId"`
-	ProfileVersion   string `json:"profileVersion"`
-	VersionToken     string `json:"versionToken"`
-	OutputRoot       string `json:"outputRoot"`
+	// PublisherRelations is the publisher-asserted relations JSONL (CASE
+	// associations other than isChildOf; kgc import case writes it), packed as
+	// delivery/<its basename>.
+	PublisherRelations string `json:"publisherRelations,omitempty"`
+	ProfileID          string `json:"profileId"`
+	ProfileVersion     string `json:"profileVersion"`
+	VersionToken       string `json:"versionToken"`
+	OutputRoot         string `json:"outputRoot"`
 	// DetailedRoot is a directory whose every file is a detailed artifact;
 	// DetailedArtifacts lists them one by one (at most one of the two).
 	DetailedRoot      string   `json:"detailedRoot,omitempty"`
@@ -111,7 +115,7 @@ func DecodeSpec(data []byte, base string) (*Spec, error) {
 		return nil, errors.New("spec: not a JSON object (nor an array of them)")
 	}
 	known := map[string]bool{}
-	for _, k := range []string{"jurisdictionType", "nodes", "relationships", "profileId", "profileVersion", "versionToken", "outputRoot",
+	for _, k := range []string{"jurisdictionType", "nodes", "relationships", "publisherRelations", "profileId", "profileVersion", "versionToken", "outputRoot",
 		"detailedRoot", "detailedArtifacts", "additionalArtifacts", "snapshotRelations", "sourceDocument", "sourcePublicationDate",
 		"frameworkId", "createdAt", "learningProgressions"} {
 		known[k] = true
@@ -131,7 +135,7 @@ func DecodeSpec(data []byte, base string) (*Spec, error) {
 	if err := dec.Decode(&s); err != nil {
 		return nil, fmt.Errorf("spec: %w", err)
 	}
-	for _, p := range []*string{&s.Nodes, &s.Relationships, &s.OutputRoot, &s.DetailedRoot, &s.SourceDocument} {
+	for _, p := range []*string{&s.Nodes, &s.Relationships, &s.PublisherRelations, &s.OutputRoot, &s.DetailedRoot, &s.SourceDocument} {
 		*p = resolve(base, *p)
 	}
 	for i := range s.DetailedArtifacts {

@@ -132,6 +132,9 @@ const (
 	RelationshipDuplicateEdge     Code = "relationship_duplicate_edge"
 	RelationshipResolution        Code = "relationship_resolution_invalid"
 	RelationshipPropertyMisplaced Code = "relationship_property_misplaced"
+	PublisherRelationInvalid      Code = "publisher_relation_invalid"
+	PublisherRelationDangling     Code = "publisher_relation_dangling"
+	PublisherRelationDuplicate    Code = "publisher_relation_duplicate"
 	HierarchyCycle                Code = "hierarchy_cycle"
 	HierarchyUnreachable          Code = "hierarchy_unreachable"
 	HierarchyRootChild            Code = "hierarchy_root_child_invalid"
@@ -268,6 +271,9 @@ var Rules = []Rule{
 	rule(RelationshipDuplicateEdge, StageGraph, Error, "two relationships of one type connect the same endpoints"),
 	rule(RelationshipResolution, StageGraph, Error, "a resolutionStatus is unknown or used outside a root fallback"),
 	rule(RelationshipPropertyMisplaced, StageGraph, Error, "a property appears on a relationship type that does not define it"),
+	rule(PublisherRelationInvalid, StageGraph, Error, "a publisher relation (publisher_relations.jsonl) is malformed: an unknown member or associationType, an end that is neither a nodeId nor an outside reference with a uri or identifier, both ends outside the package, a sequenceNumber that is not an integer"),
+	rule(PublisherRelationDangling, StageGraph, Error, "a publisher relation's nodeId names no standards item or framework node of the package"),
+	rule(PublisherRelationDuplicate, StageGraph, Error, "two publisher relations share an identifier, or one type, origin and destination"),
 	rule(HierarchyCycle, StageGraph, Error, "the hierarchy has a cycle"),
 	rule(HierarchyUnreachable, StageGraph, Error, "a standards item cannot be reached from the framework root through the hierarchy"),
 	rule(HierarchyRootChild, StageGraph, Error, "a child of the root is not a root statement type (and not an unresolved root fallback), or a root type has a non-root parent"),

@@ -7,18 +7,21 @@ import (
 
 // Built-in artifact logical names (docs/reference/package-format.md).
 const (
-	Nodes                         = "nodes"
-	Relationships                 = "relationships"
-	AcademicStandardsBundle       = "academicStandardsBundle"
-	EntityProvenance              = "entityProvenance"
-	LearningComponentDedupGroups  = "learningComponentDedupGroups"
-	LearningComponentProvenance   = "learningComponentProvenance"
-	LearningComponentSummary      = "learningComponentSummary"
-	LearningComponentsBundle      = "learningComponentsBundle"
-	RelationshipsHasChild         = "relationshipsHasChild"
-	StandardsFramework            = "standardsFramework"
-	StandardsFrameworkItems       = "standardsFrameworkItems"
-	UnresolvedItems               = "unresolvedItems"
+	Nodes                        = "nodes"
+	Relationships                = "relationships"
+	AcademicStandardsBundle      = "academicStandardsBundle"
+	EntityProvenance             = "entityProvenance"
+	LearningComponentDedupGroups = "learningComponentDedupGroups"
+	LearningComponentProvenance  = "learningComponentProvenance"
+	LearningComponentSummary     = "learningComponentSummary"
+	LearningComponentsBundle     = "learningComponentsBundle"
+	RelationshipsHasChild        = "relationshipsHasChild"
+	StandardsFramework           = "standardsFramework"
+	StandardsFrameworkItems      = "standardsFrameworkItems"
+	UnresolvedItems              = "unresolvedItems"
+	// PublisherRelations are the publisher-asserted relations (CASE
+	// associations other than isChildOf): delivery/publisher_relations.jsonl.
+	PublisherRelations            = "publisherRelations"
 	ValidationReport              = "validationReport"
 	LPBuildsTowards               = "learningProgressionBuildsTowards"
 	LPFinalClaims                 = "learningProgressionFinalClaims"
@@ -40,7 +43,7 @@ var BuiltinNames = sortedCopy([]string{
 	Nodes, Relationships, AcademicStandardsBundle, EntityProvenance,
 	LearningComponentDedupGroups, LearningComponentProvenance, LearningComponentSummary,
 	LearningComponentsBundle, RelationshipsHasChild, StandardsFramework,
-	StandardsFrameworkItems, UnresolvedItems, ValidationReport,
+	StandardsFrameworkItems, UnresolvedItems, ValidationReport, PublisherRelations,
 	LPBuildsTowards, LPFinalClaims, LPNormalization, LPProvenance, LPProvenanceIndex,
 	LPRelatesTo, LPSummary, LPUnresolved, LPValidation,
 })

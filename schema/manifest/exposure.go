@@ -43,6 +43,7 @@ var exposurePolicy = map[string]exposure{
 	Nodes:                        {ExposeBulkContent, "application/x-ndjson"},
 	Relationships:                {ExposeBulkContent, "application/x-ndjson"},
 	RelationshipsHasChild:        {ExposeBulkContent, "application/x-ndjson"},
+	PublisherRelations:           {ExposeBulkContent, "application/x-ndjson"},
 	StandardsFramework:           {ExposeBulkContent, "application/json"},
 	StandardsFrameworkItems:      {ExposeBulkContent, "application/x-ndjson"},
 	LearningComponentsBundle:     {ExposeBulkContent, "application/json"},

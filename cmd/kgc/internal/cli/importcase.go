@@ -155,8 +155,9 @@ func printDocument(w io.Writer, r *caseimport.Document, out string) {
 	fmt.Fprintf(w, "  framework %s, profile %s/%s, version token %s\n", r.FrameworkID, r.FrameworkID, r.ProfileVersion, r.VersionToken)
 	fmt.Fprintf(w, "  items: %d read, %d carried (%d repeated, kept once; %d without CFItemType, typed by depth; %d without isChildOf and %d directly under the document though their type sits under items, hung under the framework as unresolved root fallbacks)\n",
 		r.Items.Read, r.Items.Carried, r.Items.Duplicates, r.Items.Untyped, r.Items.Orphans, r.Items.MixedRootFallbacks)
-	fmt.Fprintf(w, "  associations: %d read, %d carried as hasChild, %d not carried (%d repeated, kept once; %d with one end outside the package)\n",
-		r.Associations.Read, r.Associations.Carried, r.Associations.NotCarried, r.Associations.Duplicates, r.Associations.ExternalEndpoints)
+	fmt.Fprintf(w, "  associations: %d read, %d carried (%d as hasChild, %d as publisher relations, %d with one end outside the package), %d not carried, %d repeated and kept once\n",
+		r.Associations.Read, r.Associations.Carried, r.Associations.Carried-r.Associations.Publisher, r.Associations.Publisher,
+		r.Associations.ExternalEndpoints, r.Associations.NotCarried, r.Associations.Duplicates)
 	counts := func(title string, m map[string]int) {
 		if len(m) == 0 {
 			return
@@ -171,8 +172,8 @@ func printDocument(w io.Writer, r *caseimport.Document, out string) {
 			fmt.Fprintf(w, "    %-48s %d\n", k, m[k])
 		}
 	}
-	counts("carried associations", r.CarriedAssociations)
-	counts("associations NOT carried (never made progression edges)", r.NotCarriedAssociations)
+	counts("carried associations (isChildOf as the hierarchy; the others as publisher relations, never progression edges)", r.CarriedAssociations)
+	counts("associations NOT carried", r.NotCarriedAssociations)
 	counts("fields NOT carried", r.NotCarriedFields)
 	counts("definitions NOT carried", r.NotCarriedDefinitions)
 	fmt.Fprintln(w, "  statement types (starter profile):")

@@ -44,14 +44,14 @@ func TestImportCaseCLI(t *testing.T) {
 	var rep struct {
 		Written   bool `json:"written"`
 		Documents []struct {
-			FrameworkID            string         `json:"frameworkId"`
-			NotCarriedAssociations map[string]int `json:"notCarriedAssociations"`
+			FrameworkID         string         `json:"frameworkId"`
+			CarriedAssociations map[string]int `json:"carriedAssociations"`
 		} `json:"documents"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatal(err, stdout)
 	}
-	if !rep.Written || len(rep.Documents) != 1 || rep.Documents[0].FrameworkID != "riverbend-science" || rep.Documents[0].NotCarriedAssociations["precedes"] != 1 {
+	if !rep.Written || len(rep.Documents) != 1 || rep.Documents[0].FrameworkID != "riverbend-science" || rep.Documents[0].CarriedAssociations["precedes"] != 1 {
 		t.Errorf("report %+v", rep)
 	}
 	for _, f := range []string{"export/nodes.jsonl", "export/relationships.jsonl", "profiles/riverbend-science/1.0/profile.json", "pack-spec.json"} {

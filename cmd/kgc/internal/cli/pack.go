@@ -40,6 +40,7 @@ func runPack(_ context.Context, env Env, args []string) int {
 	fs.StringVar(&s.JurisdictionType, "jurisdiction-type", "", "the framework's jurisdiction type (e.g. country)")
 	fs.StringVar(&s.Nodes, "nodes", "", "the delivery nodes JSONL file")
 	fs.StringVar(&s.Relationships, "relationships", "", "the delivery relationships JSONL file")
+	fs.StringVar(&s.PublisherRelations, "publisher-relations", "", "the publisher-asserted relations JSONL file (kgc import case writes it; optional)")
 	fs.StringVar(&s.ProfileID, "profile-id", "", "the interpretation profile's ID (read from the profile root)")
 	fs.StringVar(&s.ProfileVersion, "profile-version", "", "the interpretation profile's version")
 	fs.StringVar(&s.VersionToken, "version-token", "", "the snapshot's version token (e.g. 2019, undated)")

@@ -1,0 +1,153 @@
+package delivery
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/kgc-project/kgc/internal/jsonv"
+	"github.com/kgc-project/kgc/schema/ids"
+)
+
+// PublisherRelationTypes are the relation types of publisher_relations.jsonl:
+// the CASE association types other than isChildOf (which is the hasChild
+// hierarchy), in their enum order (schema/kgimg.fbs PublisherRelationKind).
+// They are asserted by the publisher: kgc never mixes them with the generated
+// (llm_inferred) learning-progression edges.
+var PublisherRelationTypes = []string{
+	"exactMatchOf", "isRelatedTo", "precedes", "isPeerOf", "isPartOf", "replacedBy", "exemplar", "hasSkillLevel", "isTranslationOf",
+}
+
+// PublisherRelationType returns the enum value of a relation type name.
+func PublisherRelationType(name string) (uint8, bool) {
+	for i, t := range PublisherRelationTypes {
+		if t == name {
+			return uint8(i), true
+		}
+	}
+	return 0, false
+}
+
+// RelationEnd is one end of a publisher relation: a node of the package
+// (NodeID), or a reference outside it as CASE gives it (URI, Identifier,
+// Title; at least the URI or the identifier).
+type RelationEnd struct {
+	NodeID                 string
+	URI, Identifier, Title string
+}
+
+// External reports whether the end lies outside the package.
+func (e RelationEnd) External() bool { return e.NodeID == "" }
+
+// PublisherRelation is one record of publisher_relations.jsonl
+// (docs/reference/package-format.md#publisher-relations).
+type PublisherRelation struct {
+	ID                  string
+	Type                string
+	Origin, Destination RelationEnd
+	// Sequence is the association's sequenceNumber (nil when not given).
+	Sequence *int64
+	Line     int
+}
+
+// DecodePublisherRelation decodes one line's object strictly: exactly the
+// members identifier, associationType, origin, destination and optionally
+// sequenceNumber. It returns the record, or the problems (each a sentence).
+func DecodePublisherRelation(v *jsonv.Value, line int) (*PublisherRelation, []string) {
+	var bad []string
+	r := &PublisherRelation{Line: line}
+	seen := map[string]bool{}
+	for _, m := range v.Obj {
+		seen[m.Key] = true
+		switch m.Key {
+		case "identifier", "associationType":
+			if m.Val.Kind != jsonv.String {
+				bad = append(bad, m.Key+" must be a string")
+				continue
+			}
+			if m.Key == "identifier" {
+				r.ID = m.Val.Str
+			} else {
+				r.Type = m.Val.Str
+			}
+		case "origin", "destination":
+			e, why := relationEnd(m.Val)
+			if why != "" {
+				bad = append(bad, m.Key+" "+why)
+			}
+			if m.Key == "origin" {
+				r.Origin = e
+			} else {
+				r.Destination = e
+			}
+		case "sequenceNumber":
+			n, err := strconv.ParseInt(m.Val.Str, 10, 64)
+			if m.Val.Kind != jsonv.Number || err != nil {
+				bad = append(bad, "sequenceNumber must be an integer")
+				continue
+			}
+			r.Sequence = &n
+		default:
+			bad = append(bad, fmt.Sprintf("unknown member %q", m.Key))
+		}
+	}
+	for _, k := range []string{"identifier", "associationType", "origin", "destination"} {
+		if !seen[k] {
+			bad = append(bad, k+" is required")
+		}
+	}
+	if seen["identifier"] {
+		if why := ids.CheckOpaque(r.ID, ids.MaxNodeID); why != "" {
+			bad = append(bad, fmt.Sprintf("identifier %q: %s", r.ID, why))
+		}
+	}
+	if _, ok := PublisherRelationType(r.Type); seen["associationType"] && !ok {
+		bad = append(bad, fmt.Sprintf("associationType %q is not one of %v (isChildOf is the hasChild hierarchy)", r.Type, PublisherRelationTypes))
+	}
+	if len(bad) == 0 && r.Origin.External() && r.Destination.External() {
+		bad = append(bad, "neither end is a node of the package")
+	}
+	return r, bad
+}
+
+// relationEnd decodes {"nodeId": …} or {"uri"?, "identifier"?, "title"?}.
+func relationEnd(v *jsonv.Value) (RelationEnd, string) {
+	var e RelationEnd
+	if v.Kind != jsonv.Object {
+		return e, "must be an object: {\"nodeId\"} or {\"uri\", \"identifier\", \"title\"}"
+	}
+	for _, m := range v.Obj {
+		if m.Val.Kind != jsonv.String {
+			return e, m.Key + " must be a string"
+		}
+		switch m.Key {
+		case "nodeId":
+			e.NodeID = m.Val.Str
+		case "uri":
+			e.URI = m.Val.Str
+		case "identifier":
+			e.Identifier = m.Val.Str
+		case "title":
+			e.Title = m.Val.Str
+		default:
+			return e, fmt.Sprintf("has an unknown member %q", m.Key)
+		}
+	}
+	switch {
+	case e.NodeID != "" && (e.URI != "" || e.Identifier != "" || e.Title != ""):
+		return e, "is either a node of the package (nodeId) or a reference outside it (uri, identifier, title), not both"
+	case e.NodeID == "" && e.URI == "" && e.Identifier == "":
+		return e, "needs a nodeId, or for an end outside the package a uri or an identifier"
+	}
+	for _, s := range []struct {
+		v   string
+		max int
+	}{{e.NodeID, ids.MaxNodeID}, {e.Identifier, ids.MaxNodeID}, {e.URI, ids.MaxCaseURI}, {e.Title, ids.MaxCaseURI}} {
+		if s.v == "" {
+			continue
+		}
+		if why := ids.CheckOpaque(s.v, s.max); why != "" {
+			return e, fmt.Sprintf("%q: %s", s.v, why)
+		}
+	}
+	return e, ""
+}
