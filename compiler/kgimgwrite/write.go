@@ -133,6 +133,12 @@ func estimate(res *gate.Result) int {
 			n += int64(len(r.Str(p)))
 		}
 	}
+	for _, r := range res.PublisherRelations {
+		n += 128 + int64(len(r.ID))
+		for _, e := range []delivery.RelationEnd{r.Origin, r.Destination} {
+			n += int64(len(e.URI) + len(e.Identifier) + len(e.Title))
+		}
+	}
 	for _, m := range []map[string][]byte{res.EntityProvenance, res.Provenance, res.ProgressionReports} {
 		for k, v := range m {
 			n += 32 + int64(len(k)+len(v))
@@ -179,6 +185,7 @@ func (w *writer) build(b *flatbuffers.Builder) ([]byte, error) {
 	facets := w.buildFacets(b)
 	search := w.buildSearch(b)
 	prov, hasProv := w.buildProvenance(b)
+	pub, hasPub := w.buildPublisher(b)
 	policy := w.buildPolicy(b)
 	var compiledProfile, compiledManifest flatbuffers.UOffsetT
 	if !w.opts.WithoutCompiledForms {
@@ -245,6 +252,9 @@ func (w *writer) build(b *flatbuffers.Builder) ([]byte, error) {
 	}
 	if compiledSummary != 0 {
 		kgfb.ImageAddCompiledProgressionSummary(b, compiledSummary)
+	}
+	if hasPub {
+		kgfb.ImageAddPublisherRelations(b, pub)
 	}
 	b.FinishWithFileIdentifier(kgfb.ImageEnd(b), []byte(kgimg.FileIdentifier))
 	return b.FinishedBytes(), nil

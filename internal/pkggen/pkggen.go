@@ -67,6 +67,14 @@ type Spec struct {
 	// Compact writes minimal provenance records and no entity provenance (for
 	// very large synthetic packages).
 	Compact bool
+	// Publisher adds publisher-asserted relations (publisher_relations.jsonl,
+	// as kgc import case writes the CASE associations other than isChildOf):
+	// each indicator precedes the next of its standard (sequenceNumber its
+	// position), and, with AlignTo, each standard is an exactMatchOf the
+	// standard at the same position of AlignTo's framework, an end outside the
+	// package given by its CASE identifier and URI.
+	Publisher bool
+	AlignTo   *Spec
 	// Topics and Verbs feed the generated statement text.
 	Topics []string
 	Verbs  []string

@@ -276,6 +276,11 @@ func writeArtifacts(spec Spec, g *ggraph, dir string) ([]artifactFile, error) {
 			return nil, err
 		}
 	}
+	if spec.Publisher {
+		if err := add("publisherRelations", "delivery/publisher_relations.jsonl", publisherRelations(spec, g)); err != nil {
+			return nil, err
+		}
+	}
 	if spec.Progressions {
 		lpFiles, err := writeProgressions(spec, g, dir, split, prefix, relSum)
 		if err != nil {
@@ -416,4 +421,37 @@ func availability(spec Spec, c counts) string {
 		return "none"
 	}
 	return "partial"
+}
+
+// publisherRelations writes the publisher relations of spec.Publisher.
+func publisherRelations(spec Spec, g *ggraph) []byte {
+	var b strings.Builder
+	line := func(v map[string]any) {
+		j, _ := json.Marshal(v)
+		b.Write(j)
+		b.WriteByte('\n')
+	}
+	node := func(i int) map[string]any { return map[string]any{"nodeId": g.nodes[i].id} }
+	for gi := range spec.GradeLabels {
+		for si := 0; si < spec.Strands; si++ {
+			for ki := 0; ki < spec.Standards; ki++ {
+				k := [3]int{gi, si, ki}
+				if o := spec.AlignTo; o != nil && gi < len(o.GradeLabels) && si < o.Strands && ki < o.Standards {
+					other := uuidFor(fmt.Sprintf("%s:g%d:s%d:k%d", o.FrameworkID, gi, si, ki))
+					line(map[string]any{"identifier": uuidFor(fmt.Sprintf("%s:match:%v", spec.FrameworkID, k)), "associationType": "exactMatchOf",
+						"origin": node(g.standardIndex[k]), "destination": map[string]any{"uri": "urn:uuid:" + other, "identifier": other, "title": "Destination Node"}})
+				}
+				for ii := 0; ii+1 < spec.Indicators; ii++ {
+					a, okA := g.indicators[[4]int{gi, si, ki, ii}]
+					c, okC := g.indicators[[4]int{gi, si, ki, ii + 1}]
+					if !okA || !okC || g.nodes[a].fallback || g.nodes[c].fallback {
+						continue
+					}
+					line(map[string]any{"identifier": uuidFor(fmt.Sprintf("%s:precedes:%v:%d", spec.FrameworkID, k, ii)), "associationType": "precedes",
+						"origin": node(a), "destination": node(c), "sequenceNumber": ii + 1})
+				}
+			}
+		}
+	}
+	return []byte(b.String())
 }

@@ -103,6 +103,54 @@ func (k ProfileKeyKind) String() string {
 
 var profileKeyKindNames = [...]string{"GradeName", "NormalizedGrade", "StatementTypeName", "SubjectName", "NormalizedSubject"}
 
+// ChildOrder is what the order of a node's children rests on.
+type ChildOrder uint8
+
+// Child order bases. OrderUnknown is an image written before the basis was
+// recorded: its children are in the package file's order.
+const (
+	OrderNone             ChildOrder = iota // no children
+	OrderPublisher                          // the publisher's sequence numbers
+	OrderCode                               // the children's statement codes, natural order
+	OrderStatementNumbers                   // the numbers the children's statements carry
+	OrderIdentifier                         // the children's identifiers
+	OrderUnknown          ChildOrder = 255
+)
+
+// String names the basis ("None", "Publisher", …).
+func (o ChildOrder) String() string {
+	if o == OrderUnknown {
+		return "Unknown"
+	}
+	return enumName("ChildOrder", int(o), childOrderNames[:])
+}
+
+var childOrderNames = [...]string{"None", "Publisher", "Code", "StatementNumbers", "Identifier"}
+
+// PublisherKind is the type of a publisher-asserted relation.
+type PublisherKind uint8
+
+// Publisher relation types (CASE association types other than isChildOf).
+const (
+	ExactMatchOf PublisherKind = iota
+	IsRelatedTo
+	Precedes
+	IsPeerOf
+	IsPartOf
+	ReplacedBy
+	Exemplar
+	HasSkillLevel
+	IsTranslationOf
+)
+
+// PublisherKindNames spells the types as CASE does, in enum order.
+var PublisherKindNames = [...]string{"exactMatchOf", "isRelatedTo", "precedes", "isPeerOf", "isPartOf", "replacedBy", "exemplar", "hasSkillLevel", "isTranslationOf"}
+
+// String spells the type as CASE does ("exactMatchOf", …).
+func (k PublisherKind) String() string {
+	return enumName("PublisherKind", int(k), PublisherKindNames[:])
+}
+
 // enumName returns names[v], or type(v) for a value outside the enumeration.
 func enumName(typ string, v int, names []string) string {
 	if v < len(names) {
@@ -136,4 +184,18 @@ func _() {
 	_ = x[KeyStatementTypeName-ProfileKeyKind(kgfb.ProfileKeyKindStatementTypeName)]
 	_ = x[KeySubjectName-ProfileKeyKind(kgfb.ProfileKeyKindSubjectName)]
 	_ = x[KeyNormalizedSubject-ProfileKeyKind(kgfb.ProfileKeyKindNormalizedSubject)]
+	_ = x[OrderNone-ChildOrder(kgfb.ChildOrderNone)]
+	_ = x[OrderPublisher-ChildOrder(kgfb.ChildOrderPublisher)]
+	_ = x[OrderCode-ChildOrder(kgfb.ChildOrderCode)]
+	_ = x[OrderStatementNumbers-ChildOrder(kgfb.ChildOrderStatementNumbers)]
+	_ = x[OrderIdentifier-ChildOrder(kgfb.ChildOrderIdentifier)]
+	_ = x[ExactMatchOf-PublisherKind(kgfb.PublisherRelationKindExactMatchOf)]
+	_ = x[IsRelatedTo-PublisherKind(kgfb.PublisherRelationKindIsRelatedTo)]
+	_ = x[Precedes-PublisherKind(kgfb.PublisherRelationKindPrecedes)]
+	_ = x[IsPeerOf-PublisherKind(kgfb.PublisherRelationKindIsPeerOf)]
+	_ = x[IsPartOf-PublisherKind(kgfb.PublisherRelationKindIsPartOf)]
+	_ = x[ReplacedBy-PublisherKind(kgfb.PublisherRelationKindReplacedBy)]
+	_ = x[Exemplar-PublisherKind(kgfb.PublisherRelationKindExemplar)]
+	_ = x[HasSkillLevel-PublisherKind(kgfb.PublisherRelationKindHasSkillLevel)]
+	_ = x[IsTranslationOf-PublisherKind(kgfb.PublisherRelationKindIsTranslationOf)]
 }

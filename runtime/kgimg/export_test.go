@@ -49,6 +49,11 @@ func (img *Image) Places() map[string]int {
 	if cm := img.compiledManifest(); cm != nil {
 		p["compiled.framework_name"] = offsetIn(img.file, cm.Framework(nil).Name())
 	}
+	if pub := &img.v.pub; pub.count > 0 {
+		p["pub.origin0"] = offsetIn(img.file, pub.end[0].b)
+		p["pub.kind0"] = offsetIn(img.file, pub.kind)
+		p["pub.byuri0"] = offsetIn(img.file, pub.byURI.b)
+	}
 	if img.v.prov.records.len() > 0 {
 		p["prov.record0"] = offsetIn(img.file, img.v.prov.records.bytes(0))
 	}

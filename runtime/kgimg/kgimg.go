@@ -61,6 +61,7 @@ type views struct {
 	itemTokens, componentTokens, componentTags           postingList
 	codeOrder                                            U32s
 	prov                                                 provenanceCols
+	pub                                                  publisherCols
 }
 
 // beforeOpen runs between the checks of a path and its opening (a test hook:

@@ -56,7 +56,7 @@ func (r rebaser) views(v *views) views {
 	out := views{
 		n: nodeCols{
 			count: v.n.count, kind: r.bytes(v.n.kind), isCurrent: r.bytes(v.n.isCurrent),
-			order: r.u32s(v.n.order), present: r.u32s(v.n.present),
+			order: r.u32s(v.n.order), present: r.u32s(v.n.present), childOrder: r.bytes(v.n.childOrder),
 			gradeLevel: r.lists(v.n.gradeLevel), tags: r.lists(v.n.tags), labels: r.lists(v.n.labels),
 		},
 		r: relCols{
@@ -77,6 +77,16 @@ func (r rebaser) views(v *views) views {
 	}
 	for i, c := range v.n.str {
 		out.n.str[i] = r.column(c)
+	}
+	p := &v.pub
+	out.pub = publisherCols{
+		count: p.count, kind: r.bytes(p.kind), hasSeq: r.bytes(p.hasSeq), seq: r.bytes(p.seq), id: r.column(p.id),
+		outOff: r.u32s(p.outOff), outRows: r.u32s(p.outRows), inOff: r.u32s(p.inOff), inRows: r.u32s(p.inRows),
+		byIdentifier: r.u32s(p.byIdentifier), byURI: r.u32s(p.byURI),
+	}
+	for s := range 2 {
+		out.pub.end[s] = r.u32s(p.end[s])
+		out.pub.uri[s], out.pub.identifier[s], out.pub.title[s] = r.column(p.uri[s]), r.column(p.identifier[s]), r.column(p.title[s])
 	}
 	for i, c := range v.r.str {
 		out.r.str[i] = r.column(c)

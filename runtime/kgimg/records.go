@@ -70,6 +70,7 @@ var relFieldSlots = [numRelFields]int{
 type nodeCols struct {
 	count                    int
 	kind, isCurrent          []byte
+	childOrder               []byte // absent in older images
 	order, present           U32s
 	str                      [numNodeFields]column
 	gradeLevel, tags, labels listColumn
@@ -98,6 +99,7 @@ func (img *Image) resolve() {
 	n.gradeLevel = readLists(nt, slot(nodesDesc, "grade_level"))
 	n.tags = readLists(nt, slot(nodesDesc, "tags"))
 	n.labels = readLists(nt, slot(nodesDesc, "labels"))
+	n.childOrder = vecBytes(nt, slot(nodesDesc, "child_order"), 1)
 
 	rt, _ := subTable(root, slot(imageDesc, "relationships"))
 	r := &img.v.r
@@ -117,6 +119,17 @@ func (img *Image) resolve() {
 	img.v.caseURIOrder = U32s{vecBytes(root, slot(imageDesc, "case_uri_order"), 4)}
 	img.v.relIDOrder = U32s{vecBytes(root, slot(imageDesc, "relationship_id_order"), 4)}
 	img.resolveIndexes()
+	img.resolvePublisher()
+}
+
+// ChildOrder returns what the order of node n's children rests on
+// (OrderUnknown in an image written before it was recorded: its children are
+// in the package file's order).
+func (img *Image) ChildOrder(n uint32) ChildOrder {
+	if len(img.v.n.childOrder) == 0 {
+		return OrderUnknown
+	}
+	return ChildOrder(img.v.n.childOrder[n])
 }
 
 // NodeCount returns the number of nodes.

@@ -54,6 +54,14 @@ var (
 		col("identity_key"), col("in_language"), col("jurisdiction"), col("license"), col("name"),
 		col("normalized_statement_type"), col("provider"), col("statement_code"), col("statement_type"),
 		lists("grade_level"), lists("tags"), col("normalized_code"), col("provenance_json"), lists("labels"),
+		vec("child_order", 1),
+	}}
+	publisherDesc = &tableDesc{"PublisherRelations", []fieldDesc{
+		scalar("count", 4), vec("kind", 1), col("id"), vec("origin", 4), vec("destination", 4),
+		col("origin_uri"), col("origin_identifier"), col("origin_title"),
+		col("destination_uri"), col("destination_identifier"), col("destination_title"),
+		vec("sequence", 8), vec("has_sequence", 1), vec("out_offsets", 4), vec("out_rows", 4),
+		vec("in_offsets", 4), vec("in_rows", 4), vec("external_by_identifier", 4), vec("external_by_uri", 4),
 	}}
 	relationshipsDesc = &tableDesc{"Relationships", []fieldDesc{
 		scalar("count", 4), vec("label", 1), vec("source", 4), vec("target", 4), vec("source_export_order", 4),
@@ -176,7 +184,7 @@ var (
 		tables("adjacency", adjacencyDesc), tables("facets", facetDesc), table("search", searchDesc),
 		table("provenance", provenanceDesc), tables("artifacts", artifactDesc), vec("progression_summary", 1),
 		table("compiled_profile", compiledDesc), table("compiled_manifest", compiledManifestDesc),
-		table("compiled_progression_summary", compiledSummaryDesc),
+		table("compiled_progression_summary", compiledSummaryDesc), table("publisher_relations", publisherDesc),
 	}}
 )
 
@@ -189,7 +197,7 @@ var allTables = []*tableDesc{
 	searchDesc, provenanceDesc, artifactDesc, gradeMappingDesc, statementTypeDesc, policyDesc, identityDesc, imageDesc,
 	stageMappingDesc, controlledValueDesc, allowedParentDesc, profileTypeDesc, codeTypeDesc, parentRuleDesc, anomalyDesc,
 	rightsDesc, profileKeyDesc, compiledDesc, frameworkDesc, manifestArtifactDesc, checksumDesc, relationDesc, compiledManifestDesc,
-	progressionCountDesc, progressionObjectCountDesc, compiledSummaryDesc,
+	progressionCountDesc, progressionObjectCountDesc, compiledSummaryDesc, publisherDesc,
 }
 
 // slot returns the field index of name in d (its vtable slot).

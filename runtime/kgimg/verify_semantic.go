@@ -109,6 +109,14 @@ func (img *Image) verifySemantics() error {
 			return corrupt("nodes.kind", -1, "node %d has kind %d", i, k)
 		}
 	}
+	if len(nc.childOrder) != 0 && len(nc.childOrder) != n {
+		return corrupt("nodes.child_order", -1, "%d entries for %d nodes", len(nc.childOrder), n)
+	}
+	for i, b := range nc.childOrder {
+		if b > byte(OrderIdentifier) {
+			return corrupt("nodes.child_order", -1, "node %d has child order %d", i, b)
+		}
+	}
 	for i, b := range nc.isCurrent {
 		if b > 1 {
 			return corrupt("nodes.is_current", -1, "node %d has isCurrent %d (the gate accepts only true or false)", i, b)
@@ -190,6 +198,9 @@ func (img *Image) verifySemantics() error {
 		return err
 	}
 	if err := img.verifyProvenance(); err != nil {
+		return err
+	}
+	if err := img.verifyPublisher(); err != nil {
 		return err
 	}
 	return img.verifyArtifacts()
@@ -373,6 +384,9 @@ func (img *Image) verifyArtifacts() error {
 // every value the gate would refuse that the image can hold.
 func (img *Image) VerifyDeep() error {
 	v := &img.v
+	if err := img.verifyPublisherOrder(); err != nil {
+		return err
+	}
 	if cp := img.compiledProfile(); cp != nil {
 		prof, _, fs := profile.Decode(img.ProfileJSON(), profile.FileName)
 		if prof == nil || len(fs) > 0 {

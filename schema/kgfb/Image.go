@@ -474,8 +474,21 @@ func (rcv *Image) CompiledProgressionSummary(obj *CompiledProgressionSummary) *C
 	return nil
 }
 
+func (rcv *Image) PublisherRelations(obj *PublisherRelations) *PublisherRelations {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(48))
+	if o != 0 {
+		x := rcv._tab.Indirect(o + rcv._tab.Pos)
+		if obj == nil {
+			obj = new(PublisherRelations)
+		}
+		obj.Init(rcv._tab.Bytes, x)
+		return obj
+	}
+	return nil
+}
+
 func ImageStart(builder *flatbuffers.Builder) {
-	builder.StartObject(22)
+	builder.StartObject(23)
 }
 func ImageAddFormatVersion(builder *flatbuffers.Builder, formatVersion uint32) {
 	builder.PrependUint32Slot(0, formatVersion, 0)
@@ -575,6 +588,9 @@ func ImageAddCompiledManifest(builder *flatbuffers.Builder, compiledManifest fla
 }
 func ImageAddCompiledProgressionSummary(builder *flatbuffers.Builder, compiledProgressionSummary flatbuffers.UOffsetT) {
 	builder.PrependUOffsetTSlot(21, flatbuffers.UOffsetT(compiledProgressionSummary), 0)
+}
+func ImageAddPublisherRelations(builder *flatbuffers.Builder, publisherRelations flatbuffers.UOffsetT) {
+	builder.PrependUOffsetTSlot(22, flatbuffers.UOffsetT(publisherRelations), 0)
 }
 func ImageEnd(builder *flatbuffers.Builder) flatbuffers.UOffsetT {
 	return builder.EndObject()

@@ -451,8 +451,42 @@ func (rcv *Nodes) Labels(obj *StringLists) *StringLists {
 	return nil
 }
 
+func (rcv *Nodes) ChildOrder(j int) byte {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(58))
+	if o != 0 {
+		a := rcv._tab.Vector(o)
+		return rcv._tab.GetByte(a + flatbuffers.UOffsetT(j*1))
+	}
+	return 0
+}
+
+func (rcv *Nodes) ChildOrderLength() int {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(58))
+	if o != 0 {
+		return rcv._tab.VectorLen(o)
+	}
+	return 0
+}
+
+func (rcv *Nodes) ChildOrderBytes() []byte {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(58))
+	if o != 0 {
+		return rcv._tab.ByteVector(o + rcv._tab.Pos)
+	}
+	return nil
+}
+
+func (rcv *Nodes) MutateChildOrder(j int, n byte) bool {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(58))
+	if o != 0 {
+		a := rcv._tab.Vector(o)
+		return rcv._tab.MutateByte(a+flatbuffers.UOffsetT(j*1), n)
+	}
+	return false
+}
+
 func NodesStart(builder *flatbuffers.Builder) {
-	builder.StartObject(27)
+	builder.StartObject(28)
 }
 func NodesAddCount(builder *flatbuffers.Builder, count uint32) {
 	builder.PrependUint32Slot(0, count, 0)
@@ -546,6 +580,12 @@ func NodesAddProvenanceJson(builder *flatbuffers.Builder, provenanceJson flatbuf
 }
 func NodesAddLabels(builder *flatbuffers.Builder, labels flatbuffers.UOffsetT) {
 	builder.PrependUOffsetTSlot(26, flatbuffers.UOffsetT(labels), 0)
+}
+func NodesAddChildOrder(builder *flatbuffers.Builder, childOrder flatbuffers.UOffsetT) {
+	builder.PrependUOffsetTSlot(27, flatbuffers.UOffsetT(childOrder), 0)
+}
+func NodesStartChildOrderVector(builder *flatbuffers.Builder, numElems int) flatbuffers.UOffsetT {
+	return builder.StartVector(1, numElems, 1)
 }
 func NodesEnd(builder *flatbuffers.Builder) flatbuffers.UOffsetT {
 	return builder.EndObject()
