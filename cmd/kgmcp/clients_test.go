@@ -220,7 +220,7 @@ func TestTypeScriptSDKClient(t *testing.T) {
 					Name string `json:"name"`
 				} `json:"tools"`
 			}
-			if json.Unmarshal(out.Steps[0].Result, &tools) != nil || len(tools.Tools) != 19 {
+			if json.Unmarshal(out.Steps[0].Result, &tools) != nil || len(tools.Tools) != 20 {
 				t.Errorf("tools/list: %s", out.Steps[0].Result)
 			}
 			if caps := toolOK(t, "get_capabilities", out.Steps[1]); len(caps["packages"].([]any)) != 2 {
@@ -428,7 +428,7 @@ func TestInspectorCLI(t *testing.T) {
 					Annotations map[string]any `json:"annotations"`
 				} `json:"tools"`
 			}
-			if code != 0 || json.Unmarshal([]byte(out), &tools) != nil || len(tools.Tools) != 19 || tools.Tools[0].Annotations["readOnlyHint"] != true {
+			if code != 0 || json.Unmarshal([]byte(out), &tools) != nil || len(tools.Tools) != 20 || tools.Tools[0].Annotations["readOnlyHint"] != true {
 				t.Fatalf("tools/list (exit %d): %.500s", code, out)
 			}
 			out, code = inspector(t, clients, append(target, "--method", "tools/call", "--tool-name", "search_standards",

@@ -151,7 +151,7 @@ func TestMCPBBundle(t *testing.T) {
 			[]map[string]any{{"method": "tools/list"}})
 		var list struct{ Tools []any }
 		json.Unmarshal(res.Steps[0].Result, &list)
-		if !res.Steps[0].OK || len(list.Tools) != 19 {
+		if !res.Steps[0].OK || len(list.Tools) != 20 {
 			t.Errorf("the TypeScript SDK client on the bundle: %+v", res.Steps[0])
 		}
 	})

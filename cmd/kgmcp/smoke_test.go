@@ -17,14 +17,14 @@ func TestSmokeTheRealServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Status != "passed" || s.CleanExit == nil || !*s.CleanExit || s.ToolCallCount != 19 || s.ResourceReadCount != 16 {
+	if s.Status != "passed" || s.CleanExit == nil || !*s.CleanExit || s.ToolCallCount != 20 || s.ResourceReadCount != 16 {
 		t.Errorf("stdio smoke: %+v", s)
 	}
 	h, err := smoke.HTTP(context.Background(), startHTTP(t, dir).base+"/mcp")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h.Status != "passed" || h.ToolCallCount != 19 || h.ResourceReadCount != 16 {
+	if h.Status != "passed" || h.ToolCallCount != 20 || h.ResourceReadCount != 16 {
 		t.Errorf("HTTP smoke: %+v", h)
 	}
 }

@@ -233,6 +233,9 @@ func (d *driver) callTools(ctx context.Context) {
 		{"get_standard_context", std, func(sn *snapshot) map[string]any {
 			return req(merge(sn.route(), map[string]any{"nodeId": sn.standard}))
 		}, "no standard found"},
+		{"get_publisher_relations", std, func(sn *snapshot) map[string]any {
+			return req(merge(sn.route(), map[string]any{"identifier": node(sn, sn.standard), "sequenceDepth": 1}))
+		}, "no standard found"},
 		{"search_learning_components", lc, func(sn *snapshot) map[string]any {
 			return req(map[string]any{"snapshotIds": []any{sn.id}, "mode": "learning_component_text", "query": commonWords, "match": textMatch(), "limit": 5})
 		}, "no package with learning components"},

@@ -44,8 +44,8 @@ func TestSmokeShippedSamples(t *testing.T) {
 		if s.Status != "passed" || len(s.Failures) > 0 {
 			t.Fatalf("failed: %v", s.Failures)
 		}
-		if s.ToolCount != 19 || s.PromptCount != 9 || s.ResourceTemplateCount != 15 || s.FixedResourceCount != 1 ||
-			s.ResourceReadCount != 16 || s.ToolCallCount != 19 || s.PromptGetCount != 1 || len(s.Skipped) != 0 {
+		if s.ToolCount != 20 || s.PromptCount != 9 || s.ResourceTemplateCount != 15 || s.FixedResourceCount != 1 ||
+			s.ResourceReadCount != 16 || s.ToolCallCount != 20 || s.PromptGetCount != 1 || len(s.Skipped) != 0 {
 			t.Errorf("summary %+v", s)
 		}
 		b, _ := json.Marshal(s)
@@ -74,7 +74,7 @@ func TestSmokeSkipsWhatTheCatalogLacks(t *testing.T) {
 	if len(s.Skipped) == 0 {
 		t.Error("nothing skipped on a catalog without components or progressions")
 	}
-	if s.ToolCallCount+countPrefix(s.Skipped, "tool ") != 19 || s.ResourceReadCount+countPrefix(s.Skipped, "resource ") != 16 {
+	if s.ToolCallCount+countPrefix(s.Skipped, "tool ") != 20 || s.ResourceReadCount+countPrefix(s.Skipped, "resource ") != 16 {
 		t.Errorf("calls and skips do not add up: %+v", s)
 	}
 }

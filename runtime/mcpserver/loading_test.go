@@ -32,7 +32,7 @@ func TestRequestsWaitForTheCatalog(t *testing.T) {
 	cs, settle := loadingClient(t)
 	ctx := context.Background()
 	tools, err := cs.ListTools(ctx, nil)
-	if err != nil || len(tools.Tools) != 19 {
+	if err != nil || len(tools.Tools) != 20 {
 		t.Fatalf("tools/list before the catalog: %v", err)
 	}
 	readyTools, _ := ready.ListTools(ctx, nil)

@@ -130,7 +130,7 @@ func TestToolInventoryAndAnnotations(t *testing.T) {
 		}
 	}
 	caps, _ := call(t, cs, "get_capabilities", map[string]any{})
-	if len(tools.Tools) != 19 || caps["serverName"] != mcpserver.ServerName || len(caps["packages"].([]any)) != 2 || len(caps["resourceUriTemplates"].([]any)) != 15 {
+	if len(tools.Tools) != 20 || caps["serverName"] != mcpserver.ServerName || len(caps["packages"].([]any)) != 2 || len(caps["resourceUriTemplates"].([]any)) != 15 {
 		t.Errorf("capabilities: %v", caps)
 	}
 }

@@ -378,6 +378,7 @@ type contextQuery struct {
 	maxNodes, maxPaths, maxOcc   int
 	children, descendants, paths bool
 	records                      map[uint32]StandardNode // node records built so far
+	relations                    *StandardRelations      // the standard's publisher relations
 }
 
 // The lists of a context result the result ceiling cuts, in the order it
@@ -403,6 +404,7 @@ type contextLimits [cutStages]int
 // anything is built, so no build costs more than those bounds.
 func (s *Service) fitContext(q contextQuery) (*ContextResult, error) {
 	lim := contextLimits{q.maxNodes, q.maxNodes, q.maxPaths, q.maxNodes, q.maxNodes}
+	q.relations = s.standardRelations(q.p, q.origin)
 	full := s.contextResult(q, lim)
 	if ok, err := anyCeiling.fits(full); err != nil || ok {
 		return full, err
@@ -455,6 +457,7 @@ func (s *Service) contextResult(q contextQuery, lim contextLimits) *ContextResul
 		DirectParents: direct(c, p, n, kgimg.In, 0, q.maxNodes, lim[cutParents]),
 		Ancestors:     hierarchyWalk(c, p, n, kgimg.In, q.ancestorDepth, q.maxNodes, lim[cutAncestors]),
 	}
+	out.Standard.PublisherRelations = q.relations
 	if q.children {
 		d := direct(c, p, n, kgimg.Out, q.childOffset, q.maxNodes, lim[cutChildren])
 		out.DirectChildren = &d

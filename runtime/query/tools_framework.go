@@ -43,14 +43,14 @@ var implementedFeatures = []string{
 	"complete_root_path_enumeration", "cross_framework_evidence_comparison", "direct_graph_navigation", "exact_framework_lookup",
 	"exact_standard_lookup", "framework_prompt_overlays", "framework_statistics", "learning_component_lookup", "learning_component_search",
 	"learning_progression_discovery", "learning_progression_lookup", "learning_progression_paths",
-	"learning_progression_traversal", "lexical_standard_search", "manifest_declared_artifact_access",
+	"learning_progression_traversal", "lexical_standard_search", "manifest_declared_artifact_access", "official_alignments",
 	"profile_governed_exact_code_search", "profile_governed_prefix_code_search", "prompt_argument_completion",
 	"read_only_resources", "resource_links", "rights_aware_resource_access", "role_oriented_prompt_workflows",
 	"unique_current_framework_routing", "windowed_evidence_reads", "workflow_instructions",
 }
 
 var unavailableFeatures = []string{
-	"accepted_mapping_overlays", "alignment_persistence", "embeddings", "mcp_sampling", "official_alignments",
+	"accepted_mapping_overlays", "alignment_persistence", "embeddings", "mcp_sampling",
 	"semantic_candidate_retrieval", "semantic_search", "server_side_llm_execution",
 	"snapshot_alignment_candidate_retrieval", "snapshot_diffs",
 }

@@ -111,10 +111,14 @@ func packageRef(p *catalog.Package) PackageRef {
 type StandardResult struct {
 	Facets FacetEvidence `json:"facets"`
 	Location
-	Node           StandardNode   `json:"node"`
-	Package        PackageRef     `json:"package"`
-	SourceMetadata SourceMetadata `json:"sourceMetadata"`
-	StandardURI    string         `json:"standardUri"`
+	Node    StandardNode `json:"node"`
+	Package PackageRef   `json:"package"`
+	// PublisherRelations are the first of the standard's publisher-asserted
+	// relations (get_standard and get_standard_context; nil when it has
+	// none, and in the standard resource).
+	PublisherRelations *StandardRelations `json:"publisherRelations"`
+	SourceMetadata     SourceMetadata     `json:"sourceMetadata"`
+	StandardURI        string             `json:"standardUri"`
 }
 
 func standardResult(p *catalog.Package, n uint32) StandardResult {
@@ -177,6 +181,7 @@ func (s *Service) standard(_ context.Context, r StandardRequest) (*StandardResul
 		return nil, err
 	}
 	res := standardResult(p, n)
+	res.PublisherRelations = s.standardRelations(p, n)
 	return &res, nil
 }
 

@@ -47,6 +47,7 @@ func standard(w *writer, r *query.StandardResult) {
 	standardFacts(w, r.Node, r.Facets, &r.Location)
 	w.line("Cite: %s", r.StandardURI)
 	w.line("%s", packageLine(id, r.SourceMetadata))
+	standardRelations(w, r.PublisherRelations, id.SnapshotID)
 	w.line("%s", attribution(r.Package.Rights))
 }
 
@@ -128,6 +129,7 @@ func standardContext(w *writer, r *query.ContextResult) {
 	for _, s := range r.RelationshipStatuses {
 		w.line("Note: hierarchy edge %s is %s (its child's real parent could not be resolved; it hangs from the root).", s.RelationshipID, s.ResolutionStatus)
 	}
+	standardRelations(w, r.Standard.PublisherRelations, id.SnapshotID)
 	w.line("%s", attribution(r.Standard.Package.Rights))
 }
 

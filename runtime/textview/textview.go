@@ -53,6 +53,8 @@ func Render(result any, request map[string]any) (string, bool) {
 		component(w, &r.ComponentResult, r.SupportedStandards)
 	case *query.ComparisonResult:
 		comparison(w, r)
+	case *query.PublisherRelationsResult:
+		publisherRelations(w, r)
 	default:
 		return "", false
 	}

@@ -25,6 +25,7 @@ var toolErrors = map[string][]string{
 	"search_standards":                     {"unsupported_search_mode", "framework_not_found", "ambiguous_framework", "capability_unavailable", "invalid_cursor"},
 	"get_standard":                         {"framework_not_found", "ambiguous_framework", "standard_not_found", "ambiguous_graph_node"},
 	"get_standard_context":                 {"framework_not_found", "ambiguous_framework", "graph_node_not_found", "capability_unavailable"},
+	"get_publisher_relations":              {"framework_not_found", "ambiguous_framework", "standard_not_found", "ambiguous_graph_node"},
 	"search_learning_components":           {"unsupported_search_mode", "framework_not_found", "ambiguous_framework", "capability_unavailable", "invalid_cursor"},
 	"get_learning_component":               {"framework_not_found", "ambiguous_framework", "learning_component_not_found"},
 	"get_learning_component_context":       {"framework_not_found", "ambiguous_framework", "learning_component_not_found"},
