@@ -2,10 +2,13 @@ package caseimport_test
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -534,4 +537,130 @@ func findings(rep *caseimport.Report) []caseimport.Finding {
 		out = append(out, d.Findings...)
 	}
 	return out
+}
+
+// TestRealExportCarriedWhole imports a real CASE export, the Smarter Balanced
+// Math Content Specification (585 items, 3,367 associations), together with
+// a second framework built from the Common Core items its exactMatchOf
+// associations name (no published pair resolves by identifier or URI; the
+// second framework carries only those targets' identity and code, not their
+// text). One import writes both; one kgc pack spec packs both; the images
+// answer, across the two, "what is the equivalent of M.G3.C1OA.TA.3.OA.A.1
+// in the other framework?" from the publisher's own data, and the precedes
+// sequence around it.
+func TestRealExportCarriedWhole(t *testing.T) {
+	gz, err := os.ReadFile(filepath.Join("testdata", "smarter-balanced-math-content-spec.json.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	sbac := write(t, dir, "sbac.json", string(raw))
+	// The second framework: the exactMatchOf targets in Common Core (CCSS-M).
+	var pkg struct {
+		CFAssociations []struct {
+			AssociationType    string `json:"associationType"`
+			DestinationNodeURI struct{ Identifier, URI string }
+		}
+	}
+	if err := json.Unmarshal(raw, &pkg); err != nil {
+		t.Fatal(err)
+	}
+	doc := "c0ffee00-ccss-4000-8000-000000000001"
+	var items, as []any
+	seen := map[string]bool{}
+	for _, a := range pkg.CFAssociations {
+		d := a.DestinationNodeURI
+		const marker = ":CCSS-M:"
+		i := strings.Index(d.URI, marker)
+		if a.AssociationType != "exactMatchOf" || i < 0 || seen[d.Identifier] {
+			continue
+		}
+		seen[d.Identifier] = true
+		code := d.URI[i+len(marker):]
+		items = append(items, map[string]any{"identifier": d.Identifier, "uri": d.URI, "humanCodingScheme": code, "CFItemType": "Standard",
+			"fullStatement": "Common Core mathematics " + code + " (named by the Smarter Balanced specification; its text is not reproduced here)"})
+		as = append(as, map[string]any{"identifier": "x-" + d.Identifier, "associationType": "isChildOf",
+			"originNodeURI": map[string]any{"identifier": d.Identifier, "uri": d.URI}, "destinationNodeURI": map[string]any{"identifier": doc}})
+	}
+	ccss := write(t, dir, "ccss.json", map[string]any{"CFDocument": map[string]any{"identifier": doc, "uri": "urn:kgc-test:ccss-m-targets",
+		"title": "CCSS-M items named by Smarter Balanced (built by the kgc tests)", "creator": "kgc tests"}, "CFItems": items, "CFAssociations": as})
+
+	out := filepath.Join(dir, "import")
+	rep, err := caseimport.Run([]string{sbac, ccss}, out, caseimport.Options{})
+	if err != nil || len(findings(rep)) > 0 || len(rep.Documents) != 2 {
+		t.Fatalf("import: %v %+v", err, findings(rep))
+	}
+	d := rep.Documents[0]
+	want := map[string]int{"isChildOf": 570, "exactMatchOf": 914, "isRelatedTo": 1460, "precedes": 422}
+	for k, v := range want {
+		if d.CarriedAssociations[k] != v {
+			t.Errorf("carried %s: %d, want %d", k, d.CarriedAssociations[k], v)
+		}
+	}
+	if d.Items.Read != 585 || d.Associations.Read != 3367 || d.Associations.NotCarried != 1 || d.Associations.Publisher != 2796 {
+		t.Errorf("items %d, associations %d read, %d not carried, %d publisher", d.Items.Read, d.Associations.Read, d.Associations.NotCarried, d.Associations.Publisher)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "pack-spec.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	specs, err := pack.DecodeSpecs(b, out)
+	if err != nil || len(specs) != 2 {
+		t.Fatalf("specs: %v %d", err, len(specs))
+	}
+	profiles, images := filepath.Join(out, "profiles"), t.TempDir()
+	for _, spec := range specs {
+		res, err := pack.Run(spec, pack.Options{ProfileRoot: profiles, Getenv: func(string) string { return "" }})
+		if err != nil {
+			t.Fatalf("pack: %v", err)
+		}
+		data, _ := imgtest.Build(t, res.PackageDir, profiles, "")
+		if err := os.WriteFile(filepath.Join(images, res.SnapshotID+".kgimg"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	svc := query.New(imgtest.Catalog(t, images), query.Options{})
+	ctx := context.Background()
+	hit, err := svc.SearchStandards(ctx, query.NewCodeSearchRequest(query.SearchCodeExact, "M.G3.C1OA.TA.3.OA.A.1", d.FrameworkID))
+	if err != nil || len(hit.Page.Hits) != 1 {
+		t.Fatalf("search: %v %+v", err, hit)
+	}
+	r := query.NewPublisherRelationsRequest(d.FrameworkID, query.Selector{IdentifierType: "node_id", NodeID: hit.Page.Hits[0].Node.NodeID})
+	r.SequenceDepth = 2
+	res, err := svc.PublisherRelations(ctx, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var match *query.EndStandard
+	for _, x := range res.Relations {
+		if x.AssociationType == "exactMatchOf" && x.Other.External != nil && deref(x.Other.External.Code) == "3.OA.A.1" && len(x.Other.Matches) == 1 {
+			match = &x.Other.Matches[0]
+		}
+	}
+	if match == nil || match.FrameworkID != rep.Documents[1].FrameworkID || deref(match.StatementCode) != "3.OA.A.1" {
+		t.Fatalf("no served exactMatchOf 3.OA.A.1: %+v", res.Relations)
+	}
+	if res.Sequence == nil || len(res.Sequence.Before)+len(res.Sequence.After) == 0 {
+		t.Errorf("no precedes sequence around it: %+v", res.Sequence)
+	}
+	// From the other side: incoming, asserted by the Smarter Balanced snapshot.
+	back, err := svc.PublisherRelations(ctx, query.NewPublisherRelationsRequest(match.FrameworkID, query.Selector{IdentifierType: "node_id", NodeID: match.NodeID}))
+	if err != nil || len(back.Relations) == 0 || back.Relations[0].Direction != "incoming" || !strings.HasPrefix(back.Relations[0].AssertedIn, d.FrameworkID+"@") {
+		t.Fatalf("incoming: %v %+v", err, back)
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }

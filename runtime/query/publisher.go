@@ -324,6 +324,13 @@ func publisherRelationsSchema() *Schema {
 	return object(props, "identifier")
 }
 
+// NewPublisherRelationsRequest asks for the publisher relations of the
+// standard id selects in the framework's unique current snapshot, every bound
+// at its default.
+func NewPublisherRelationsRequest(frameworkID string, id Selector) PublisherRelationsRequest {
+	return newRequest[PublisherRelationsRequest](publisherRelationsSchema(), map[string]any{"frameworkId": frameworkID, "identifier": id})
+}
+
 // PublisherRelations answers get_publisher_relations.
 func (s *Service) PublisherRelations(ctx context.Context, r PublisherRelationsRequest) (*PublisherRelationsResult, error) {
 	if err := checkRequest(publisherRelationsSchema(), &r); err != nil {

@@ -161,7 +161,7 @@ func publisherRelations(w *writer, r *query.PublisherRelationsResult) {
 			}
 			w.line("  %s:", part.what)
 			for _, st := range part.steps {
-				w.line("    %d. %s — %s; cite %s", st.Depth, join(" | ", deref(st.Standard.StatementCode), st.Standard.NodeID),
+				w.line("    step %d: %s — %s; cite %s", st.Depth, join(" | ", deref(st.Standard.StatementCode), st.Standard.NodeID),
 					clip(deref(st.Standard.Description), briefChars), st.Standard.StandardURI)
 			}
 		}
