@@ -110,7 +110,7 @@ func TestImageRunsFromItsLayers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sm.Status != "passed" || sm.ToolCallCount != 19 || sm.ResourceReadCount != 16 {
+	if sm.Status != "passed" || sm.ToolCallCount != 20 || sm.ResourceReadCount != 16 {
 		t.Errorf("smoke over the image's /mcp: %+v", sm)
 	}
 }
