@@ -18,6 +18,7 @@ import (
 	"github.com/kgc-project/kgc/compiler/caseimport"
 	"github.com/kgc-project/kgc/compiler/pack"
 	"github.com/kgc-project/kgc/internal/imgtest"
+	"github.com/kgc-project/kgc/runtime/kgimg"
 	"github.com/kgc-project/kgc/runtime/query"
 )
 
@@ -627,7 +628,21 @@ func TestRealExportCarriedWhole(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	svc := query.New(imgtest.Catalog(t, images), query.Options{})
+	cat := imgtest.Catalog(t, images)
+	// The publisher's sequenceNumbers order the siblings that have them
+	// (204 of the 570 isChildOf): those parents' order rests on them.
+	bases := map[kgimg.ChildOrder]int{}
+	for _, p := range cat.Packages {
+		if p.FrameworkID() == d.FrameworkID {
+			for n := 0; n < p.Img.NodeCount(); n++ {
+				bases[p.Img.ChildOrder(uint32(n))]++
+			}
+		}
+	}
+	if bases[kgimg.OrderPublisher] == 0 || bases[kgimg.OrderCode] == 0 {
+		t.Errorf("child order bases %v: want some publisher, some code", bases)
+	}
+	svc := query.New(cat, query.Options{})
 	ctx := context.Background()
 	hit, err := svc.SearchStandards(ctx, query.NewCodeSearchRequest(query.SearchCodeExact, "M.G3.C1OA.TA.3.OA.A.1", d.FrameworkID))
 	if err != nil || len(hit.Page.Hits) != 1 {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -256,6 +257,9 @@ func (m *model) exports(order []*item, p *derived, nw, rw io.Writer) (err error)
 		if it.code != "" {
 			props["statementCode"] = it.code
 		}
+		if it.listEnum != "" {
+			props["listEnumeration"] = it.listEnum // the publisher's enumeration among its siblings
+		}
 		if g := p.grades(it.levels); len(g) > 0 {
 			b, _ := json.Marshal(g)
 			props["gradeLevel"] = string(b)
@@ -278,6 +282,9 @@ func (m *model) exports(order []*item, p *derived, nw, rw io.Writer) (err error)
 				"license": p.rights.SourceLicense, "attributionStatement": p.rights.AttributionStatement}
 			if e.fallback {
 				props["resolutionStatus"] = rootFallback
+			}
+			if e.hasSeq {
+				props["sequenceNumber"] = strconv.FormatInt(int64(e.seq), 10) // the publisher's order of the siblings
 			}
 			enc(rw, relRec{e.id, "hasChild", props, src, []string{srcLabel}, e.child, []string{labelItem}, "relationship"})
 		}

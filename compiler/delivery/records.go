@@ -69,6 +69,10 @@ const (
 	NStatementCode
 	NStatementType
 	NTags
+	// NListEnumeration (added after the alphabetical list, so the image's
+	// present bits keep their meaning) is the item's enumeration label as
+	// the publisher numbers it among its siblings (CASE listEnumeration).
+	NListEnumeration
 	NumNodeProps
 )
 
@@ -78,6 +82,7 @@ var NodePropNames = [NumNodeProps]string{
 	"caseIdentifierURI", "caseIdentifierUUID", "description", "gradeLevel", "identifier",
 	"identityKey", "inLanguage", "isCurrent", "jurisdiction", "license", "name",
 	"normalizedStatementType", "provider", "statementCode", "statementType", "tags",
+	"listEnumeration",
 }
 
 // Node is one decoded node record.
@@ -131,6 +136,10 @@ const (
 	RTargetEntity
 	RTargetEntityKey
 	RTargetEntityValue
+	// RSequenceNumber (added after the alphabetical list) is a hasChild
+	// edge's position among its parent's children as the publisher orders
+	// them (CASE sequenceNumber): an integer.
+	RSequenceNumber
 	NumRelProps
 )
 
@@ -139,7 +148,7 @@ var RelPropNames = [NumRelProps]string{
 	"attributionStatement", "author", "description", "identifier", "license", "provider",
 	"relationshipType", "resolutionStatus", "sourceEntity", "sourceEntityKey",
 	"sourceEntityValue", "supportConfidence", "targetEntity", "targetEntityKey",
-	"targetEntityValue",
+	"targetEntityValue", "sequenceNumber",
 }
 
 // Relationship types.

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/kgc-project/kgc/compiler/delivery"
@@ -61,6 +62,13 @@ func (s *state) checkRelationships(g *graph) {
 		}
 		if r.Has(delivery.RSupportConfidence) && r.Label != delivery.Supports {
 			s.relFinding(finding.RelationshipPropertyMisplaced, r, "supportConfidence is defined only on supports relationships")
+		}
+		if seq, ok := r.Prop(delivery.RSequenceNumber); ok {
+			if r.Label != delivery.HasChild {
+				s.relFinding(finding.RelationshipPropertyMisplaced, r, "sequenceNumber is defined only on hasChild relationships")
+			} else if _, err := strconv.ParseInt(seq, 10, 64); err != nil {
+				s.relFinding(finding.DeliveryPropertyDecoding, r, "sequenceNumber must be an integer written as a string (\"3\"), not %q", seq)
+			}
 		}
 		src, okS := g.byID[r.Source]
 		tgt, okT := g.byID[r.Target]

@@ -95,7 +95,13 @@ func (w *writer) buildAdjacency(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 		})
 		for _, dir := range []kgfb.Direction{kgfb.DirectionOut, kgfb.DirectionIn} {
 			rows := make([][2][]uint32, n)
+			if label == delivery.HasChild && dir == kgfb.DirectionOut {
+				rows = w.childRows // in curriculum order (order.go)
+			}
 			for _, e := range edges {
+				if label == delivery.HasChild && dir == kgfb.DirectionOut {
+					break
+				}
 				r := rels[e]
 				from, to := w.ord[r.Source], w.ord[r.Target]
 				if dir == kgfb.DirectionIn {

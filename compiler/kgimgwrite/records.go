@@ -155,6 +155,7 @@ func (w *writer) buildNodes(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 	normOff, provOff := normCode.build(b), prov.build(b)
 	kindOff, curOff := b.CreateByteVector(kind), b.CreateByteVector(isCurrent)
 	orderOff, presentOff := u32Vector(b, order), u32Vector(b, present)
+	childOrderOff := b.CreateByteVector(w.childBasis)
 	kgfb.NodesStart(b)
 	kgfb.NodesAddCount(b, uint32(len(nodes)))
 	kgfb.NodesAddKind(b, kindOff)
@@ -183,6 +184,7 @@ func (w *writer) buildNodes(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 	kgfb.NodesAddNormalizedCode(b, normOff)
 	kgfb.NodesAddProvenanceJson(b, provOff)
 	kgfb.NodesAddLabels(b, labelOff)
+	kgfb.NodesAddChildOrder(b, childOrderOff)
 	return kgfb.NodesEnd(b)
 }
 

@@ -43,6 +43,10 @@ type writer struct {
 	opts      Options
 	ord       map[string]uint32
 	normCodes []string
+	// childRows are the hasChild out-rows in curriculum order (neighbors,
+	// edges), childBasis what each node's order rests on (order.go).
+	childRows  [][2][]uint32
+	childBasis []byte
 }
 
 // ErrNotValid is returned when asked to build a package with error findings.
@@ -178,6 +182,7 @@ func (w *writer) build(b *flatbuffers.Builder) ([]byte, error) {
 		return nil, err
 	}
 	w.normCodes = w.normalizedCodes()
+	w.orderChildren()
 	nodes := w.buildNodes(b)
 	rels := w.buildRelationships(b)
 	nodeID, caseUUID, caseURI, relID := w.buildOrders(b)

@@ -110,7 +110,8 @@ func TestPresenceBitsMatchDelivery(t *testing.T) {
 			t.Errorf("node presence bit %d != delivery property %d", k, v)
 		}
 	}
-	if kgimg.PTags != uint(delivery.NumNodeProps)-1 || kgimg.RPTargetEntityValue != uint(delivery.NumRelProps)-1 ||
+	if kgimg.PListEnumeration != uint(delivery.NumNodeProps)-1 || kgimg.RPSequenceNumber != uint(delivery.NumRelProps)-1 ||
+		kgimg.PTags != uint(delivery.NTags) || kgimg.RPTargetEntityValue != uint(delivery.RTargetEntityValue) ||
 		kgimg.RPSupportConfidence != uint(delivery.RSupportConfidence) || kgimg.RPResolutionStatus != uint(delivery.RResolutionStatus) {
 		t.Error("presence bit order differs from the delivery property order")
 	}

@@ -23,6 +23,7 @@ const (
 	PStatementCode
 	PStatementType
 	PTags
+	PListEnumeration // added after the alphabetical list
 )
 
 // Presence bits of Relationships.present.
@@ -42,6 +43,7 @@ const (
 	RPTargetEntity
 	RPTargetEntityKey
 	RPTargetEntityValue
+	RPSequenceNumber // added after the alphabetical list
 )
 
 // NodeHas reports whether node n had delivery property bit p.

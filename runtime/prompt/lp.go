@@ -85,7 +85,7 @@ func noProgressionSteps(r *renderer, d *Def, v Values, p *Package, route map[str
 	case "learning_progression_teaching_sequence":
 		grades, _ := gradeLabels(p.Profile, v.List("local_grade_labels"))
 		focusSteps(r, v, p, route, grades, 10)
-		r.stepf("Read the hierarchy context of each retained standard (at most 3); its siblings in hierarchy order are the curriculum's own arrangement, not a progression:")
+		r.stepf("Read the hierarchy context of each retained standard (at most 3); its siblings, in the order the answer names (the publisher's, or derived from codes or numbers), are the curriculum's arrangement, not a progression:")
 		r.call("get_standard_context", with(route, "nodeId", "{nodeId}"))
 		componentStep(r, p, route, " (at most 5 per standard)")
 	case "learning_progression_support_plan":

@@ -167,7 +167,7 @@ func (s *Service) toolTable() []Tool {
 			Request:     standardRequestSchema(), RequestRequired: true, OutputKeys: []string{"node", "facets", "package", "sourceMetadata"},
 			handler: typedRun(s.standard)},
 		{Name: "get_standard_context", Title: "Hierarchy context of a standard",
-			Description: "Where a standard or topic sits and what is around it: root paths, parents, children, optionally descendants in hierarchy order (a topic's standards). Example: {\"request\":{\"frameworkId\":\"<fw>\",\"nodeId\":\"<id>\",\"includeDescendants\":true,\"childDepth\":2}}",
+			Description: "Where a standard or topic sits and what is around it: root paths, parents, children, optionally descendants in curriculum order (a topic's standards). Example: {\"request\":{\"frameworkId\":\"<fw>\",\"nodeId\":\"<id>\",\"includeDescendants\":true,\"childDepth\":2}}",
 			Request:     contextRequestSchema(), RequestRequired: true,
 			OutputKeys: []string{"standard", "directParents", "directChildren", "ancestors", "descendants", "rootPaths", "relationshipStatuses", "nodes", "relationships"},
 			handler:    typedRun(s.standardContext)},

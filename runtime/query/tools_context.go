@@ -59,7 +59,13 @@ type Direct struct {
 	IsComplete bool       `json:"isComplete"`
 	Neighbors  []Neighbor `json:"neighbors"`
 	// Offset is how many came before Neighbors[0] (childOffset).
-	Offset           int    `json:"offset"`
+	Offset int `json:"offset"`
+	// Order says what the children's order rests on: publisher (the
+	// publisher's sequence numbers or enumeration), code (their statement
+	// codes, natural order), statement_numbers (the numbers their statements
+	// carry), identifier (no order published), file (an image built before
+	// the order was recorded: the package file's order). Empty for parents.
+	Order            string `json:"order,omitempty" enum:"publisher,code,statement_numbers,identifier,file"`
 	OriginNodeID     string `json:"originNodeId"`
 	RelationshipType string `json:"relationshipType"`
 	// TotalCount is how many parents or children the standard has.
@@ -204,12 +210,17 @@ func hierarchyWalk(c *ctxTables, p *catalog.Package, origin uint32, dir kgimg.Di
 	img := p.Img
 	adj := img.Adjacency(kgimg.HasChild, dir)
 	order, depths, complete := bfs(img, adj, origin, depth, limit)
-	sort.Slice(order, func(i, j int) bool {
-		if depths[order[i]] != depths[order[j]] {
-			return depths[order[i]] < depths[order[j]]
-		}
-		return nodeLess(img, order[i], order[j])
-	})
+	if dir == kgimg.In {
+		// Ancestors by (depth, sourceExportOrder, node ID). Descendants stay
+		// in the walk's order: level by level, each node's children in
+		// curriculum order (its hasChild row), parents in that order.
+		sort.Slice(order, func(i, j int) bool {
+			if depths[order[i]] != depths[order[j]] {
+				return depths[order[i]] < depths[order[j]]
+			}
+			return nodeLess(img, order[i], order[j])
+		})
+	}
 	nodes := make([]DepthNode, 0, len(order))
 	for _, n := range order {
 		nodes = append(nodes, DepthNode{Depth: depths[n], NodeID: c.node(n)})
@@ -262,6 +273,7 @@ func direct(c *ctxTables, p *catalog.Package, origin uint32, dir kgimg.Direction
 		OriginNodeID: img.NodeString(origin, kgimg.NodeID), RelationshipType: p.Profile().Hierarchy.RelationshipType, TotalCount: total}
 	if dir == kgimg.Out {
 		d.Direction = "children"
+		d.Order = OrderBasis(img.ChildOrder(origin))
 	}
 	if hi < total {
 		d.TruncationReason = reason("max_nodes")
@@ -270,6 +282,24 @@ func direct(c *ctxTables, p *catalog.Package, origin uint32, dir kgimg.Direction
 		}
 	}
 	return d
+}
+
+// OrderBasis names what the order of a node's children rests on ("" when it
+// has none).
+func OrderBasis(o kgimg.ChildOrder) string {
+	switch o {
+	case kgimg.OrderPublisher:
+		return "publisher"
+	case kgimg.OrderCode:
+		return "code"
+	case kgimg.OrderStatementNumbers:
+		return "statement_numbers"
+	case kgimg.OrderIdentifier:
+		return "identifier"
+	case kgimg.OrderUnknown:
+		return "file"
+	}
+	return ""
 }
 
 // rootPaths enumerates root→origin paths through nodes within ancestorDepth of

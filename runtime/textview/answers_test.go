@@ -107,21 +107,21 @@ func TestContextListsChildrenOnce(t *testing.T) {
 	r := &query.ContextResult{
 		Standard:       query.StandardResult{Node: node("ch", "Chapter 13")},
 		Ancestors:      query.Traversal{Nodes: []query.DepthNode{{NodeID: "ch"}}},
-		DirectChildren: &query.Direct{IsComplete: true, TotalCount: 2, Neighbors: []query.Neighbor{{NodeID: "lo1"}, {NodeID: "lo2"}}},
+		DirectChildren: &query.Direct{IsComplete: true, TotalCount: 2, Order: "code", Neighbors: []query.Neighbor{{NodeID: "lo1"}, {NodeID: "lo2"}}},
 		Descendants:    &query.Traversal{IsComplete: true, MaxDepth: 2, Nodes: []query.DepthNode{{NodeID: "ch"}, {NodeID: "lo1", Depth: 1}, {NodeID: "lo2", Depth: 1}, {NodeID: "i1", Depth: 2}}},
 		Nodes:          []query.StandardNode{node("lo1", "outcome one"), node("lo2", "outcome two"), node("i1", "indicator one")},
 		Relationships: []query.GraphRelationship{{SourceNodeID: "ch", TargetNodeID: "lo1"}, {SourceNodeID: "ch", TargetNodeID: "lo2"},
 			{SourceNodeID: "lo1", TargetNodeID: "i1"}},
 	}
 	text, _ := Render(r, nil)
-	if strings.Count(text, "outcome one") != 1 || !strings.Contains(text, "Children (2) and descendants (3 to depth 2, complete), in hierarchy order:\n") ||
+	if strings.Count(text, "outcome one") != 1 || !strings.Contains(text, "Children (2) and descendants (3 to depth 2, complete), each item's children in its curriculum order (this one's: ordered by code):\n") ||
 		!strings.Contains(text, "\n    - i1 — indicator one\n") {
 		t.Errorf("children and descendants:\n%s", text)
 	}
 	r.Descendants.Nodes = r.Descendants.Nodes[:2] // cut before lo2
 	r.Descendants.IsComplete = false
 	text, _ = Render(r, nil)
-	if !strings.Contains(text, "Children (2, in hierarchy order):\n") || !strings.Contains(text, "Descendants (1 to depth 2") {
+	if !strings.Contains(text, "Children (2, ordered by code):\n") || !strings.Contains(text, "Descendants (1 to depth 2") {
 		t.Errorf("cut descendants:\n%s", text)
 	}
 }

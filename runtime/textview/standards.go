@@ -2,6 +2,7 @@ package textview
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -113,15 +114,20 @@ func standardContext(w *writer, r *query.ContextResult) {
 	neighbors(w, "Parents", "", r.DirectParents, nodes)
 	d := r.Descendants
 	inTree := d != nil && len(d.Nodes) > 1 && r.DirectChildren != nil && childrenWalked(r.DirectChildren.Neighbors, d)
+	basis := ""
+	if c := r.DirectChildren; c != nil {
+		basis = orderPhrase(c.Order)
+	}
 	if c := r.DirectChildren; c != nil && !inTree {
-		neighbors(w, "Children", ", in hierarchy order", *c, nodes)
+		neighbors(w, "Children", join("", ", ", basis), *c, nodes)
 	}
 	if d != nil && len(d.Nodes) > 1 {
 		what := "Descendants"
 		if inTree { // the tree's first level is the children: list them once
 			what = fmt.Sprintf("Children (%d) and descendants", len(r.DirectChildren.Neighbors))
 		}
-		w.line("%s (%d to depth %d%s), in hierarchy order:", what, len(d.Nodes)-1, d.MaxDepth, completeness(d.IsComplete, d.TruncationReason))
+		w.line("%s (%d to depth %d%s), each item's children in its curriculum order (this one's: %s):", what, len(d.Nodes)-1, d.MaxDepth,
+			completeness(d.IsComplete, d.TruncationReason), or(basis, "none"))
 		tree(w, origin, d, r.Relationships, nodes)
 	} else if d != nil {
 		w.line("Descendants: none.")
@@ -131,6 +137,23 @@ func standardContext(w *writer, r *query.ContextResult) {
 	}
 	standardRelations(w, r.Standard.PublisherRelations, id.SnapshotID)
 	w.line("%s", attribution(r.Standard.Package.Rights))
+}
+
+// orderPhrase says what a children's order rests on (query.OrderBasis).
+func orderPhrase(order string) string {
+	switch order {
+	case "publisher":
+		return "in the publisher's order"
+	case "code":
+		return "ordered by code"
+	case "statement_numbers":
+		return "ordered by the numbers in the statements"
+	case "identifier":
+		return "no order published; by identifier"
+	case "file":
+		return "in the package file's order (no order recorded)"
+	}
+	return ""
 }
 
 // childrenWalked reports whether the descendant walk holds every direct
@@ -191,8 +214,8 @@ func completeness(complete bool, reason *string) string {
 	return ", cut: " + or(deref(reason), "bounded")
 }
 
-// tree writes a descendant walk depth first, children in hierarchy
-// (relationship-key) order, indented by depth; a node reached twice (a
+// tree writes a descendant walk depth first, each node's children in the
+// walk's (curriculum) order, indented by depth; a node reached twice (a
 // multi-parent hierarchy) is written under its first parent only.
 func tree(w *writer, origin string, d *query.Traversal, rels []query.GraphRelationship, nodes map[string]query.StandardNode) {
 	in := map[string]int{}
@@ -200,12 +223,21 @@ func tree(w *writer, origin string, d *query.Traversal, rels []query.GraphRelati
 		in[n.NodeID] = n.Depth
 	}
 	children := map[string][]string{}
-	for _, r := range rels { // ordered by (sourceExportOrder, relationshipId)
+	for _, r := range rels {
 		if _, ok := in[r.TargetNodeID]; ok && r.TargetNodeID != origin {
 			if _, ok := in[r.SourceNodeID]; ok {
 				children[r.SourceNodeID] = append(children[r.SourceNodeID], r.TargetNodeID)
 			}
 		}
+	}
+	// The walk lists each parent's children in its curriculum order: order
+	// every child list by position in the walk.
+	pos := map[string]int{}
+	for i, n := range d.Nodes {
+		pos[n.NodeID] = i
+	}
+	for _, c := range children {
+		sort.SliceStable(c, func(a, b int) bool { return pos[c[a]] < pos[c[b]] })
 	}
 	seen := map[string]bool{origin: true}
 	var walk func(id string, depth int)
