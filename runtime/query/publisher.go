@@ -44,8 +44,8 @@ type PublisherRelation struct {
 // standards it resolves to (by CASE identifier or URI; the current snapshot
 // first).
 type EndResult struct {
-	Standard *EndStandard `json:"standard"`
-	External *ExternalRef `json:"external"`
+	Standard *EndStandard  `json:"standard"`
+	External *ExternalRef  `json:"external"`
 	Matches  []EndStandard `json:"matches"`
 }
 
