@@ -617,11 +617,32 @@ func TestRealExportCarriedWhole(t *testing.T) {
 	if err != nil || len(specs) != 2 {
 		t.Fatalf("specs: %v %d", err, len(specs))
 	}
+	// The starter profile: grades in school order (the export first uses
+	// 09, 10, 11, 12, 03, …), the CASE "Grade" type as the grade-level type.
+	var prof struct {
+		GradeLevelStatementTypes []string
+		GradeMappings            []struct{ LocalLabel string }
+	}
+	pb, err := os.ReadFile(filepath.Join(out, "profiles", d.FrameworkID, "1.0", "profile.json"))
+	if err != nil || json.Unmarshal(pb, &prof) != nil {
+		t.Fatalf("profile: %v", err)
+	}
+	var labels []string
+	for _, g := range prof.GradeMappings {
+		labels = append(labels, g.LocalLabel)
+	}
+	if got := strings.Join(labels, " "); got != "03 04 05 06 07 08 09 10 11 12" || fmt.Sprint(prof.GradeLevelStatementTypes) != "[Grade]" {
+		t.Errorf("grades %s, grade-level types %v", got, prof.GradeLevelStatementTypes)
+	}
 	profiles, images := filepath.Join(out, "profiles"), t.TempDir()
-	for _, spec := range specs {
+	for i, spec := range specs {
 		res, err := pack.Run(spec, pack.Options{ProfileRoot: profiles, Getenv: func(string) string { return "" }})
 		if err != nil {
 			t.Fatalf("pack: %v", err)
+		}
+		// createdAt: the CFDocument's lastChangeDateTime (was 1970-01-01).
+		if i == 0 && (res.CreatedAtSource == "default" || res.CreatedAt == pack.DefaultCreatedAt) {
+			t.Errorf("createdAt %s (%s)", res.CreatedAt, res.CreatedAtSource)
 		}
 		data, _ := imgtest.Build(t, res.PackageDir, profiles, "")
 		if err := os.WriteFile(filepath.Join(images, res.SnapshotID+".kgimg"), data, 0o644); err != nil {

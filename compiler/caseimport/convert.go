@@ -10,9 +10,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/kgc-project/kgc/compiler/delivery"
+	"github.com/kgc-project/kgc/internal/natural"
 )
 
 // Delivery labels and keys (docs/reference/package-format.md).
@@ -152,45 +152,12 @@ func sortEdges(m *model, es []*edge) {
 		}
 		x, y := m.byID[a.child], m.byID[b.child]
 		for _, p := range [][2]string{{x.listEnum, y.listEnum}, {x.code, y.code}, {x.statement, y.statement}} {
-			if c := natural(p[0], p[1]); c != 0 {
+			if c := natural.Compare(p[0], p[1]); c != 0 {
 				return c < 0
 			}
 		}
 		return a.child < b.child
 	})
-}
-
-// natural compares strings with digit runs compared as numbers.
-func natural(a, b string) int {
-	for a != "" && b != "" {
-		ra, rb := run(a), run(b)
-		da, db := unicode.IsDigit(rune(ra[0])), unicode.IsDigit(rune(rb[0]))
-		switch {
-		case da && db:
-			na, nb := strings.TrimLeft(ra, "0"), strings.TrimLeft(rb, "0")
-			if len(na) != len(nb) {
-				return len(na) - len(nb)
-			}
-			if c := strings.Compare(na, nb); c != 0 {
-				return c
-			}
-		default:
-			if c := strings.Compare(strings.ToLower(ra), strings.ToLower(rb)); c != 0 {
-				return c
-			}
-		}
-		a, b = a[len(ra):], b[len(rb):]
-	}
-	return len(a) - len(b)
-}
-
-func run(s string) string {
-	d := s[0] >= '0' && s[0] <= '9'
-	i := 1
-	for i < len(s) && (s[i] >= '0' && s[i] <= '9') == d {
-		i++
-	}
-	return s[:i]
 }
 
 // fallbackID is the stable relationship ID of an orphan's root edge.

@@ -209,6 +209,9 @@ func (pl *plan) profilePath() string {
 func (pl *plan) spec() map[string]string {
 	s := map[string]string{"jurisdictionType": pl.p.jurisdictionType, "nodes": pl.exports + "/nodes.jsonl", "relationships": pl.exports + "/relationships.jsonl",
 		"profileId": pl.p.frameworkID, "profileVersion": pl.p.profileVersion, "versionToken": pl.p.versionToken, "outputRoot": "packages"}
+	if pl.p.createdAt != "" {
+		s["createdAt"] = pl.p.createdAt // when the publisher last changed the framework
+	}
 	if len(pl.m.pubs) > 0 {
 		s["publisherRelations"] = pl.exports + "/publisher_relations.jsonl"
 	}

@@ -6,6 +6,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/kgc-project/kgc/internal/natural"
 )
 
 // Profile JSON (docs/reference/profile-format.md), written by kgc itself so
@@ -108,6 +111,7 @@ type derived struct {
 	subject, docLang, openLicence  string
 	frameworkID, profileVersion    string
 	versionToken, jurisdictionType string
+	createdAt                      string // the packages' createdAt (RFC 3339, UTC; "" when unknown)
 }
 
 var (
@@ -178,6 +182,9 @@ type Options struct {
 	VersionToken     string // default: CFDocument.version, else its lastChangeDateTime date, else "undated"
 	Jurisdiction     string // default: the publisher, else the creator
 	JurisdictionType string // default "unspecified"
+	// CreatedAt is the packages' createdAt (RFC 3339); default: the
+	// CFDocument's lastChangeDateTime.
+	CreatedAt string
 }
 
 // derive builds the starter profile from the model (after arrange).
@@ -214,6 +221,16 @@ func (m *model) derive(order []*item, o Options) (*derived, []Finding) {
 		}
 	} else if !tokRe.MatchString(p.versionToken) || len(p.versionToken) > 96 {
 		bad("--version-token", "%q is not a version token (lowercase letters and digits, separated by . _ -; at most 96)", p.versionToken)
+	}
+	p.createdAt = o.CreatedAt
+	if p.createdAt == "" {
+		if t, err := time.Parse(time.RFC3339, str(d, "lastChangeDateTime")); err == nil {
+			p.createdAt = t.UTC().Format(time.RFC3339)
+		}
+	} else if t, err := time.Parse(time.RFC3339, p.createdAt); err != nil {
+		bad("--created-at", "%q is not an RFC 3339 timestamp", p.createdAt)
+	} else {
+		p.createdAt = t.UTC().Format(time.RFC3339)
 	}
 	p.jurisdiction = firstNonEmpty(o.Jurisdiction, str(d, "publisher"), str(d, "creator"), "unspecified")
 	p.jurisdictionType = firstNonEmpty(o.JurisdictionType, "unspecified")
@@ -279,31 +296,39 @@ func (m *model) derive(order []*item, o Options) (*derived, []Finding) {
 	return p, fnd
 }
 
-// grades derives gradeMappings from the items' education levels.
+// grades derives gradeMappings from the items' education levels, in school
+// order (PK, K, 1, 2, … 12, numeric labels by number, then the rest), not in
+// the order the items first use them.
 func (m *model) grades(p *derived, order []*item) {
-	used := map[string]bool{}
-	p.profile.GradeMappings = []gradeMapping{}
+	var labels []string
+	seen := map[string]bool{}
 	for _, it := range order {
 		for _, l := range it.levels {
-			k := strings.ToLower(l)
-			if _, done := p.gradeOf[k]; done || used[facetKey(l)] {
-				if _, done := p.gradeOf[k]; !done {
-					p.gradeOf[k] = normalizeGrade(l)
-				}
-				continue
+			if k := strings.ToLower(l); !seen[k] {
+				seen[k] = true
+				labels = append(labels, l)
 			}
-			g := normalizeGrade(l)
-			p.gradeOf[k] = g
-			used[facetKey(l)] = true
-			gm := gradeMapping{LocalLabel: l, Aliases: []string{}, NormalizedGrades: []string{g}}
-			for _, a := range append([]string{g}, gradeAliases(g)...) {
-				if !used[facetKey(a)] {
-					used[facetKey(a)] = true
-					gm.Aliases = append(gm.Aliases, a)
-				}
-			}
-			p.profile.GradeMappings = append(p.profile.GradeMappings, gm)
-			m.rep.Grades = append(m.rep.Grades, l+" → "+g)
 		}
+	}
+	sort.SliceStable(labels, func(i, j int) bool { return natural.CompareGrades(labels[i], labels[j]) < 0 })
+	used := map[string]bool{}
+	p.profile.GradeMappings = []gradeMapping{}
+	for _, l := range labels {
+		k := strings.ToLower(l)
+		g := normalizeGrade(l)
+		p.gradeOf[k] = g
+		if used[facetKey(l)] {
+			continue // a label already an alias of another (its spelling folded)
+		}
+		used[facetKey(l)] = true
+		gm := gradeMapping{LocalLabel: l, Aliases: []string{}, NormalizedGrades: []string{g}}
+		for _, a := range append([]string{g}, gradeAliases(g)...) {
+			if !used[facetKey(a)] {
+				used[facetKey(a)] = true
+				gm.Aliases = append(gm.Aliases, a)
+			}
+		}
+		p.profile.GradeMappings = append(p.profile.GradeMappings, gm)
+		m.rep.Grades = append(m.rep.Grades, l+" → "+g)
 	}
 }

@@ -144,8 +144,7 @@ type input struct {
 	assocs  []object
 	defs    map[string][]object // CFDefinitions section → entries
 	rubrics int
-	other   map[string]int    // unknown top-level members by name
-	names   map[string]string // member names, interned
+	other   map[string]int // unknown top-level members by name
 	// findings and warnings of reading the document's records.
 	findings, warnings []Finding
 }

@@ -104,6 +104,9 @@ func (m *model) types(p *derived, order []*item) {
 		}
 		p.profile.StatementTypes = append(p.profile.StatementTypes, st)
 		m.rep.StatementTypes = append(m.rep.StatementTypes, TypeSummary{StatementType: t, NormalizedStatementType: norm, Items: s.n, Root: s.withItemParent == 0})
+		if gradeTypes[facetKey(t)] { // CASE's own name for the items that are grades
+			p.profile.GradeLevelStatementTypes = append(p.profile.GradeLevelStatementTypes, t)
+		}
 	}
 	if len(h.RootStatementTypes) == 0 {
 		// Every type also sits under items: the root gets a type of its own,
@@ -117,6 +120,9 @@ func (m *model) types(p *derived, order []*item) {
 	}
 	p.profile.Hierarchy = h
 }
+
+// gradeTypes are the CFItemType names (folded) whose items are grade levels.
+var gradeTypes = map[string]bool{"grade": true, "grade level": true, "grade-level": true, "gradelevel": true}
 
 // codes derives the code search policy from humanCodingScheme: one code type
 // per statement type that has codes, its patterns generalised from the codes.

@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/kgc-project/kgc/compiler/delivery"
+	"github.com/kgc-project/kgc/internal/natural"
 	"github.com/kgc-project/kgc/schema/kgfb"
 )
 
@@ -86,11 +87,11 @@ func (w *writer) orderRow(neighbors, edges []uint32) kgfb.ChildOrder {
 		basis, less = kgfb.ChildOrderPublisher, func(a, b int) int { return cmp64(seqs[a], seqs[b]) }
 	case all(func(i int) bool { return child(i).Str(delivery.NListEnumeration) != "" }):
 		basis, less = kgfb.ChildOrderPublisher, func(a, b int) int {
-			return natural(child(a).Str(delivery.NListEnumeration), child(b).Str(delivery.NListEnumeration))
+			return natural.Compare(child(a).Str(delivery.NListEnumeration), child(b).Str(delivery.NListEnumeration))
 		}
 	case all(func(i int) bool { return child(i).Str(delivery.NStatementCode) != "" }):
 		basis, less = kgfb.ChildOrderCode, func(a, b int) int {
-			return natural(child(a).Str(delivery.NStatementCode), child(b).Str(delivery.NStatementCode))
+			return natural.Compare(child(a).Str(delivery.NStatementCode), child(b).Str(delivery.NStatementCode))
 		}
 	default:
 		texts := make([]string, n)
@@ -119,43 +120,6 @@ func cmp64(a, b int64) int {
 		return 1
 	}
 	return 0
-}
-
-// natural compares strings with their digit runs compared as numbers, letters
-// without regard to case.
-func natural(a, b string) int {
-	for a != "" && b != "" {
-		ra, rb := run(a), run(b)
-		da, db := isDigit(ra[0]), isDigit(rb[0])
-		switch {
-		case da && db:
-			na, nb := strings.TrimLeft(ra, "0"), strings.TrimLeft(rb, "0")
-			if len(na) != len(nb) {
-				return len(na) - len(nb)
-			}
-			if c := strings.Compare(na, nb); c != 0 {
-				return c
-			}
-		default:
-			if c := strings.Compare(strings.ToLower(ra), strings.ToLower(rb)); c != 0 {
-				return c
-			}
-		}
-		a, b = a[len(ra):], b[len(rb):]
-	}
-	return len(a) - len(b)
-}
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-// run is the leading run of digits, or of anything else, of s.
-func run(s string) string {
-	d := isDigit(s[0])
-	i := 1
-	for i < len(s) && isDigit(s[i]) == d {
-		i++
-	}
-	return s[:i]
 }
 
 // enumRe matches the number a statement starts with: 3. 3) (3) a. (a) ii. (ii)
@@ -212,7 +176,7 @@ func numbersAt(texts []string, off int) ([]int64, bool) {
 // "i." "ii." "iii." are roman (ii has two letters) while "a." "b." "c." are
 // letters.
 func numberOf(s string) (kind int, v int64) {
-	if isDigit(s[0]) {
+	if s[0] >= '0' && s[0] <= '9' {
 		n, _ := strconv.ParseInt(s, 10, 64)
 		return 0, n
 	}

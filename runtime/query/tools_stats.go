@@ -3,9 +3,11 @@ package query
 import (
 	"context"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/kgc-project/kgc/internal/natural"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgimg"
 )
@@ -37,12 +39,21 @@ type ParentCount struct {
 // counter counts string values (nil for an absent value).
 type counter map[string]int
 
-func (c counter) list(nullCount int) []ValueCount {
+func (c counter) list(nullCount int) []ValueCount { return c.sorted(nullCount, strings.Compare) }
+
+// grades lists grade counts in school order (K, 1, 2, … 12; "10" after "9").
+func (c counter) grades(nullCount int) []ValueCount {
+	return c.sorted(nullCount, natural.CompareGrades)
+}
+
+// sorted lists the counts by value in cmp's order, the count of absent values
+// first.
+func (c counter) sorted(nullCount int, cmp func(a, b string) int) []ValueCount {
 	keys := make([]string, 0, len(c))
 	for k := range c {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	slices.SortFunc(keys, cmp)
 	out := make([]ValueCount, 0, len(keys)+1)
 	if nullCount > 0 {
 		out = append(out, ValueCount{Count: nullCount})
@@ -237,9 +248,9 @@ func statistics(p *catalog.Package) Statistics {
 	return Statistics{
 		TotalFrameworkNodes: frameworks, TotalItemNodes: items, TotalNodes: frameworks + items,
 		TotalRelationships:               hierarchy,
-		LocalGradeLabelCounts:            local.list(0),
-		NodeGradeLevelCounts:             grades.list(noGrade),
-		NormalizedGradeCounts:            normGrades.list(noGrade),
+		LocalGradeLabelCounts:            local.grades(0),
+		NodeGradeLevelCounts:             grades.grades(noGrade),
+		NormalizedGradeCounts:            normGrades.grades(noGrade),
 		StatementTypeCounts:              types.list(noType),
 		NormalizedStatementTypeCounts:    normTypes.list(noNormType),
 		CanonicalRelationshipLabelCounts: labels.list(0),

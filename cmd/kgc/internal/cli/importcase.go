@@ -23,17 +23,20 @@ Formats:
 Run 'kgc import case -h' for its flags.`
 
 const importCaseSynopsis = `kgc import case [--format text|json] [--framework-id ID] [--profile-version V] [--version-token TOKEN]
-                       [--jurisdiction NAME] [--jurisdiction-type TYPE] -o DIR FILE_OR_DIR...
+                       [--jurisdiction NAME] [--jurisdiction-type TYPE] [--created-at RFC3339] -o DIR FILE_OR_DIR...
 
-Reads one framework's CASE CFPackage (a file, several files of the same
-CFDocument, or directories of *.json) and writes DIR/export/nodes.jsonl,
-DIR/export/relationships.jsonl, DIR/profiles/<id>/<version>/profile.json and
+Reads CASE CFPackages (files, bulk exports that list several, directories of
+*.json; the packages of one CFDocument are merged) and writes, for each
+CFDocument, its exports (DIR/export/, or DIR/export/<frameworkId>/ when there
+are several), a starter profile (DIR/profiles/<id>/<version>/profile.json), and
 DIR/pack-spec.json, so that 'cd DIR && kgc pack --profiles profiles --spec
-pack-spec.json' packs it. isChildOf becomes the hierarchy; no other association
-is carried over, and the report lists every association type and field left
-behind. Bad input (not CASE, cycles, dangling associations, duplicate
-identifiers, a file over 100 MiB) is reported in full and nothing is written.
-DIR must not exist or be empty. Exit 0 imported, 1 findings, 2 could not run.`
+pack-spec.json' packs them all. isChildOf becomes the ordered hierarchy; every
+other association is carried as a publisher relation (never a progression
+edge); the report lists every association type and field. Records repeated
+byte for byte are kept once, with a warning. A document with findings is
+refused and named, the others written; findings about the input itself (not
+JSON, not CASE, over 100 MiB a file or 256 MiB in all) stop everything. DIR
+must not exist or be empty. Exit 0 imported, 1 findings, 2 could not run.`
 
 // runImport dispatches kgc import <format>.
 func runImport(ctx context.Context, env Env, args []string) int {
@@ -61,6 +64,7 @@ func runImportCase(_ context.Context, env Env, args []string) int {
 	fs.StringVar(&o.FrameworkID, "framework-id", "", "the framework and profile ID (default: from the CFDocument's title)")
 	fs.StringVar(&o.ProfileVersion, "profile-version", "", "the starter profile's version (default 1.0)")
 	fs.StringVar(&o.VersionToken, "version-token", "", "the snapshot's version token (default: the CFDocument's version, else its lastChangeDateTime date)")
+	fs.StringVar(&o.CreatedAt, "created-at", "", "the packages' createdAt, RFC 3339, written into the pack spec (default: the CFDocument's lastChangeDateTime)")
 	fs.StringVar(&o.Jurisdiction, "jurisdiction", "", "the framework's jurisdiction (default: the CFDocument's publisher, else its creator)")
 	fs.StringVar(&o.JurisdictionType, "jurisdiction-type", "", "the pack spec's jurisdictionType, e.g. state or country (default unspecified)")
 	// Flags may come before or after the files.

@@ -13,7 +13,7 @@ import (
 	"github.com/kgc-project/kgc/internal/safefile"
 )
 
-const packSynopsis = `kgc pack [--profiles DIR] [--prompts DIR] [--dry-run] --spec FILE
+const packSynopsis = `kgc pack [--profiles DIR] [--prompts DIR] [--dry-run] [--created-at RFC3339] --spec FILE
        kgc pack [--profiles DIR] [--prompts DIR] [--dry-run] --jurisdiction-type T --nodes FILE --relationships FILE
                 --profile-id ID --profile-version V --version-token TOKEN --output-root DIR
                 [--detailed-root DIR | --detailed-artifact FILE...] [--additional-artifact NAME=FILE...]
@@ -57,7 +57,7 @@ func runPack(_ context.Context, env Env, args []string) int {
 	fs.StringVar(&lp.RelatesTo, "lp-relates-to", "", "learning progressions to prepare: the relatesTo relationship records (JSONL)")
 	fs.StringVar(&lp.Provenance, "lp-provenance", "", "learning progressions to prepare: the per-edge provenance (JSON object by relationship ID)")
 	fs.StringVar(&lp.FinalClaims, "lp-final-claims", "", "learning progressions to prepare: the final claims, with those that did not become edges (optional)")
-	fs.StringVar(&s.CreatedAt, "created-at", "", "the manifest's createdAt, RFC 3339 (default: SOURCE_DATE_EPOCH when set, else "+pack.DefaultCreatedAt+", so the same inputs give the same package)")
+	fs.StringVar(&s.CreatedAt, "created-at", "", "the manifest's createdAt, RFC 3339; with --spec it wins over the spec's (default: the spec's, else SOURCE_DATE_EPOCH when set, else "+pack.DefaultCreatedAt+", so the same inputs give the same package)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return ExitOK
@@ -77,7 +77,7 @@ func runPack(_ context.Context, env Env, args []string) int {
 		explicit := false
 		fs.Visit(func(fl *flag.Flag) {
 			switch fl.Name {
-			case "spec", "dry-run", flagProfiles, flagPrompts, flagErrorFormat, flagMaxFindings:
+			case "spec", "dry-run", "created-at", flagProfiles, flagPrompts, flagErrorFormat, flagMaxFindings:
 			default:
 				explicit = true
 			}
@@ -94,6 +94,11 @@ func runPack(_ context.Context, env Env, args []string) int {
 		if specs, err = pack.DecodeSpecs(b, filepath.Dir(specFile)); err != nil {
 			fmt.Fprintf(env.Stderr, "kgc pack: %s: %v\n", specFile, err)
 			return ExitFailure
+		}
+		if s.CreatedAt != "" { // --created-at with --spec: it wins over the spec's
+			for _, sp := range specs {
+				sp.CreatedAt = s.CreatedAt
+			}
 		}
 	} else {
 		if lp != (pack.Progressions{}) {
