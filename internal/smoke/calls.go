@@ -153,7 +153,7 @@ func (d *driver) readTemplates(ctx context.Context) {
 		}
 		_, n, err := read(ctx, uri)
 		if err != nil {
-			d.s.fail("resources/read %s (%s): %v", uri, r.name, err)
+			d.s.failOrWithhold("resource "+r.name, uri, err, "resources/read %s (%s): %v", uri, r.name, err)
 			continue
 		}
 		d.s.Resources = append(d.s.Resources, Check{Name: r.name, Target: uri, Bytes: n})
@@ -194,6 +194,7 @@ func (d *driver) grade(ctx context.Context, sn *snapshot) string {
 // callTools calls each tool once with a valid request.
 func (d *driver) callTools(ctx context.Context) {
 	first := d.snapshots[0]
+	graded, grade := d.graded(ctx)
 	std := d.pick(func(sn *snapshot) bool { return sn.standard != "" })
 	lc := d.pick(func(sn *snapshot) bool { return sn.component != "" })
 	lp := d.pick(func(sn *snapshot) bool { return sn.lpEdge != "" })
@@ -269,9 +270,9 @@ func (d *driver) callTools(ctx context.Context) {
 		{"compare_framework_evidence", compareOn, func(*snapshot) map[string]any {
 			return req(map[string]any{"mode": "text", "query": commonWords, "match": textMatch(), "frameworkIds": frameworks, "maxMatchesPerFramework": 2})
 		}, "the catalog has one framework; comparison needs two"},
-		{"get_workflow_instructions", first, func(sn *snapshot) map[string]any {
-			return req(merge(sn.route(), map[string]any{"workflowName": "student_study_support", "gradeOrStage": d.grade(ctx, sn), "topicOrStandard": "the first topic"}))
-		}, ""},
+		{"get_workflow_instructions", graded, func(sn *snapshot) map[string]any {
+			return req(merge(sn.route(), map[string]any{"workflowName": "student_study_support", "gradeOrStage": grade, "topicOrStandard": "the first topic"}))
+		}, "no framework lists a grade"},
 	}
 	for _, c := range calls {
 		if c.sn == nil {
@@ -280,20 +281,35 @@ func (d *driver) callTools(ctx context.Context) {
 		}
 		_, n, err := d.call(ctx, c.tool, c.args(c.sn))
 		if err != nil {
-			d.s.fail("tools/call %s on %s: %v", c.tool, c.sn.id, err)
+			d.s.failOrWithhold("tool "+c.tool, c.sn.id, err, "tools/call %s on %s: %v", c.tool, c.sn.id, err)
 			continue
 		}
 		d.s.Tools = append(d.s.Tools, Check{Name: c.tool, Target: c.sn.id, Bytes: n})
 	}
 }
 
+// graded returns the first snapshot whose framework lists a grade, and the
+// grade (nil when none does).
+func (d *driver) graded(ctx context.Context) (*snapshot, string) {
+	for _, sn := range d.snapshots {
+		if g := d.grade(ctx, sn); g != "" {
+			return sn, g
+		}
+	}
+	return nil, ""
+}
+
 // getPrompt renders one prompt.
 func (d *driver) getPrompt(ctx context.Context) {
-	sn := d.snapshots[0]
+	sn, grade := d.graded(ctx)
+	if sn == nil {
+		d.s.Skipped = append(d.s.Skipped, Check{Name: "prompt student_study_support", Reason: "no framework lists a grade"})
+		return
+	}
 	res, err := d.cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "student_study_support", Arguments: map[string]string{
-		"framework_id": sn.framework, "snapshot_id": sn.id, "grade_or_stage": d.grade(ctx, sn), "topic_or_standard": "the first topic"}})
+		"framework_id": sn.framework, "snapshot_id": sn.id, "grade_or_stage": grade, "topic_or_standard": "the first topic"}})
 	if err != nil {
-		d.s.fail("prompts/get student_study_support: %v", err)
+		d.s.failOrWithhold("prompt student_study_support", sn.id, err, "prompts/get student_study_support: %v", err)
 		return
 	}
 	if len(res.Messages) != 1 {

@@ -22,23 +22,27 @@ import (
 
 // Summary is what a smoke run found.
 type Summary struct {
-	Status                string         `json:"status"` // passed | failed
-	Target                string         `json:"target"` // the command or the URL
-	ServerName            string         `json:"serverName"`
-	ServerVersion         string         `json:"serverVersion"`
-	ToolCount             int            `json:"toolCount"`
-	PromptCount           int            `json:"promptCount"`
-	ResourceTemplateCount int            `json:"resourceTemplateCount"`
-	FixedResourceCount    int            `json:"fixedResourceCount"`
-	ResourceReadCount     int            `json:"resourceReadCount"`
-	ToolCallCount         int            `json:"toolCallCount"`
-	PromptGetCount        int            `json:"promptGetCount"`
-	Resources             []Check        `json:"resources"`
-	Tools                 []Check        `json:"tools"`
-	Skipped               []Check        `json:"skipped"`
-	Failures              []string       `json:"failures"`
-	CleanExit             *bool          `json:"cleanExit,omitempty"`
-	Catalog               map[string]int `json:"catalog"`
+	Status                string  `json:"status"` // passed | failed
+	Target                string  `json:"target"` // the command or the URL
+	ServerName            string  `json:"serverName"`
+	ServerVersion         string  `json:"serverVersion"`
+	ToolCount             int     `json:"toolCount"`
+	PromptCount           int     `json:"promptCount"`
+	ResourceTemplateCount int     `json:"resourceTemplateCount"`
+	FixedResourceCount    int     `json:"fixedResourceCount"`
+	ResourceReadCount     int     `json:"resourceReadCount"`
+	ToolCallCount         int     `json:"toolCallCount"`
+	PromptGetCount        int     `json:"promptGetCount"`
+	Resources             []Check `json:"resources"`
+	Tools                 []Check `json:"tools"`
+	Skipped               []Check `json:"skipped"`
+	// Withheld are the reads and calls the packages' rights refuse, as a
+	// package not yet reviewed must (resource_access_denied,
+	// prompt_access_denied): expected, not failures.
+	Withheld  []Check        `json:"withheld"`
+	Failures  []string       `json:"failures"`
+	CleanExit *bool          `json:"cleanExit,omitempty"`
+	Catalog   map[string]int `json:"catalog"`
 }
 
 // Check is one read or call.
@@ -47,6 +51,23 @@ type Check struct {
 	Target string `json:"target,omitempty"` // the URI read or the snapshot called
 	Bytes  int    `json:"bytes,omitempty"`
 	Reason string `json:"reason,omitempty"` // why it was skipped
+}
+
+// withheld reports whether err is the server withholding something the
+// package's rights do not allow (not a failure of the server).
+func withheld(err error) bool {
+	m := err.Error()
+	return strings.Contains(m, "resource_access_denied") || strings.Contains(m, "prompt_access_denied")
+}
+
+// failOrWithhold records err of a read or call of target: a rights refusal as
+// withheld, anything else as a failure.
+func (s *Summary) failOrWithhold(name, target string, err error, format string, args ...any) {
+	if withheld(err) {
+		s.Withheld = append(s.Withheld, Check{Name: name, Target: target, Reason: err.Error()})
+		return
+	}
+	s.fail(format, args...)
 }
 
 func (s *Summary) fail(format string, args ...any) {
@@ -66,7 +87,7 @@ func expectedTools() []string {
 // Run drives one connected session. The caller owns the session and, for
 // stdio, the process.
 func Run(ctx context.Context, cs *mcp.ClientSession, target string) *Summary {
-	s := &Summary{Target: target, Resources: []Check{}, Tools: []Check{}, Skipped: []Check{}, Failures: []string{}, Catalog: map[string]int{}}
+	s := &Summary{Target: target, Resources: []Check{}, Tools: []Check{}, Skipped: []Check{}, Withheld: []Check{}, Failures: []string{}, Catalog: map[string]int{}}
 	if init := cs.InitializeResult(); init != nil && init.ServerInfo != nil {
 		s.ServerName, s.ServerVersion = init.ServerInfo.Name, init.ServerInfo.Version
 	}
@@ -81,6 +102,7 @@ func Run(ctx context.Context, cs *mcp.ClientSession, target string) *Summary {
 	sort.Slice(s.Resources, func(i, j int) bool { return s.Resources[i].Name < s.Resources[j].Name })
 	sort.Slice(s.Tools, func(i, j int) bool { return s.Tools[i].Name < s.Tools[j].Name })
 	sort.Slice(s.Skipped, func(i, j int) bool { return s.Skipped[i].Name < s.Skipped[j].Name })
+	sort.Slice(s.Withheld, func(i, j int) bool { return s.Withheld[i].Name < s.Withheld[j].Name })
 	s.ResourceReadCount, s.ToolCallCount = len(s.Resources), len(s.Tools)
 	s.Status = "passed"
 	if len(s.Failures) > 0 {

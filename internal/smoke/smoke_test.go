@@ -99,3 +99,36 @@ func TestSmokeRefusesAnotherInventory(t *testing.T) {
 		t.Errorf("an empty server: %+v", s)
 	}
 }
+
+// TestSmokeReportsRightsRefusalsAsWithheld: a package not yet reviewed
+// (full text withheld, generated derivatives review_required) is served as
+// its rights say: the resources and prompts it refuses are reported as
+// withheld, and the smoke passes (they were failures).
+func TestSmokeReportsRightsRefusalsAsWithheld(t *testing.T) {
+	spec := pkggen.Shipped()[0]
+	spec.FrameworkID, spec.DenyFullText, spec.Derivatives = "kgc-aaa-unreviewed", true, "review_required"
+	dir := imgtest.Images(t, []pkggen.Spec{spec}, nil)
+	for _, sh := range pkggen.Shipped() { // the unreviewed package alone
+		m, _ := filepath.Glob(filepath.Join(dir, sh.FrameworkID+"@*.kgimg"))
+		for _, p := range m {
+			os.Remove(p)
+		}
+	}
+	cat := imgtest.Catalog(t, dir)
+	s := smoke.Run(context.Background(), connect(t, mcpserver.New(cat, mcpserver.Options{}).MCP()), "in-memory")
+	if s.Status != "passed" || len(s.Failures) > 0 {
+		t.Fatalf("failed: %v", s.Failures)
+	}
+	names := map[string]bool{}
+	for _, w := range s.Withheld {
+		names[w.Name] = true
+		if !strings.Contains(w.Reason, "access_denied") {
+			t.Errorf("withheld without a rights refusal: %+v", w)
+		}
+	}
+	for _, want := range []string{"resource standard", "prompt student_study_support", "tool get_workflow_instructions"} {
+		if !names[want] {
+			t.Errorf("%s not reported withheld: %+v", want, s.Withheld)
+		}
+	}
+}

@@ -133,7 +133,7 @@ var (
 		scalar("has_official_activities", 1), scalar("has_official_assessment_guidance", 1),
 		scalar("has_official_resources", 1), strs("role_notes"), table("rights", rightsDesc),
 		strs("comparison_dimensions"), tables("known_source_anomalies", anomalyDesc), strs("required_disclosures"),
-		tables("keys", profileKeyDesc),
+		tables("keys", profileKeyDesc), str("rights_reviewed_by"), str("rights_reviewed_at"), str("rights_review_note"),
 	}}
 	frameworkDesc = &tableDesc{"FrameworkMetadata", []fieldDesc{
 		str("name"), str("jurisdiction"), str("jurisdiction_type"), str("issuing_authority"), str("provider"),

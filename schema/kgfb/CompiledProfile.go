@@ -644,8 +644,32 @@ func (rcv *CompiledProfile) KeysLength() int {
 	return 0
 }
 
+func (rcv *CompiledProfile) RightsReviewedBy() []byte {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(92))
+	if o != 0 {
+		return rcv._tab.ByteVector(o + rcv._tab.Pos)
+	}
+	return nil
+}
+
+func (rcv *CompiledProfile) RightsReviewedAt() []byte {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(94))
+	if o != 0 {
+		return rcv._tab.ByteVector(o + rcv._tab.Pos)
+	}
+	return nil
+}
+
+func (rcv *CompiledProfile) RightsReviewNote() []byte {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(96))
+	if o != 0 {
+		return rcv._tab.ByteVector(o + rcv._tab.Pos)
+	}
+	return nil
+}
+
 func CompiledProfileStart(builder *flatbuffers.Builder) {
-	builder.StartObject(44)
+	builder.StartObject(47)
 }
 func CompiledProfileAddProfileId(builder *flatbuffers.Builder, profileId flatbuffers.UOffsetT) {
 	builder.PrependUOffsetTSlot(0, flatbuffers.UOffsetT(profileId), 0)
@@ -841,6 +865,15 @@ func CompiledProfileAddKeys(builder *flatbuffers.Builder, keys flatbuffers.UOffs
 }
 func CompiledProfileStartKeysVector(builder *flatbuffers.Builder, numElems int) flatbuffers.UOffsetT {
 	return builder.StartVector(4, numElems, 4)
+}
+func CompiledProfileAddRightsReviewedBy(builder *flatbuffers.Builder, rightsReviewedBy flatbuffers.UOffsetT) {
+	builder.PrependUOffsetTSlot(44, flatbuffers.UOffsetT(rightsReviewedBy), 0)
+}
+func CompiledProfileAddRightsReviewedAt(builder *flatbuffers.Builder, rightsReviewedAt flatbuffers.UOffsetT) {
+	builder.PrependUOffsetTSlot(45, flatbuffers.UOffsetT(rightsReviewedAt), 0)
+}
+func CompiledProfileAddRightsReviewNote(builder *flatbuffers.Builder, rightsReviewNote flatbuffers.UOffsetT) {
+	builder.PrependUOffsetTSlot(46, flatbuffers.UOffsetT(rightsReviewNote), 0)
 }
 func CompiledProfileEnd(builder *flatbuffers.Builder) flatbuffers.UOffsetT {
 	return builder.EndObject()

@@ -2,6 +2,7 @@ package profile
 
 import (
 	"strings"
+	"time"
 
 	"github.com/kgc-project/kgc/internal/jsonv"
 	"github.com/kgc-project/kgc/schema/finding"
@@ -146,6 +147,22 @@ func (d *decoder) read(o *jsonv.Obj, p *Profile) {
 		})
 	})
 	p.RequiredDisclosures = strs(o, "requiredDisclosures", false)
+	if rr := o.Object("rightsReview", false); rr.Valid() {
+		r := &RightsReview{ReviewedBy: nonBlank(rr, "reviewedBy", true)}
+		if at, ok := rr.Str("reviewedAt", true); ok {
+			r.ReviewedAt = at
+			if _, err := time.Parse(time.RFC3339, at); err != nil {
+				if _, err := time.Parse("2006-01-02", at); err != nil {
+					rr.Invalid("reviewedAt", "%s must be an RFC 3339 timestamp or a YYYY-MM-DD date", jsonv.Join(rr.Path, "reviewedAt"))
+				}
+			}
+		}
+		if n, ok := rr.Str("note", false); ok {
+			r.Note = &n
+		}
+		rr.Done()
+		p.RightsReview = r
+	}
 	o.Field("progressionHeuristics", false) // legacy, unused
 	o.Done()
 }

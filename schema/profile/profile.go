@@ -45,6 +45,16 @@ type Profile struct {
 	ComparisonDimensions     []string               `json:"comparisonDimensions"`
 	KnownSourceAnomalies     []Anomaly              `json:"knownSourceAnomalies"`
 	RequiredDisclosures      []string               `json:"requiredDisclosures"`
+	// RightsReview records who reviewed the rights and when (kgc
+	// review-rights writes it); nil when the profile records none.
+	RightsReview *RightsReview `json:"rightsReview,omitempty"`
+}
+
+// RightsReview is who reviewed a profile's rights, when, and why.
+type RightsReview struct {
+	ReviewedBy string  `json:"reviewedBy"`
+	ReviewedAt string  `json:"reviewedAt"`
+	Note       *string `json:"note,omitempty"`
 }
 
 // SubjectVocabulary is the controlled subject vocabulary.

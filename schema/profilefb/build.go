@@ -43,6 +43,10 @@ func Build(b *flatbuffers.Builder, p *profile.Profile) flatbuffers.UOffsetT {
 	rightsPolicy := w.Rights(&p.Rights)
 	dims, anomalies, disclosures := w.Strs(p.ComparisonDimensions), w.anomalies(p.KnownSourceAnomalies), w.Strs(p.RequiredDisclosures)
 	keys := w.keys(p)
+	var reviewBy, reviewAt, reviewNote flatbuffers.UOffsetT
+	if r := p.RightsReview; r != nil {
+		reviewBy, reviewAt, reviewNote = s(r.ReviewedBy), s(r.ReviewedAt), w.OptStr(r.Note)
+	}
 
 	kgfb.CompiledProfileStart(b)
 	kgfb.CompiledProfileAddProfileId(b, id)
@@ -90,6 +94,13 @@ func Build(b *flatbuffers.Builder, p *profile.Profile) flatbuffers.UOffsetT {
 	kgfb.CompiledProfileAddKnownSourceAnomalies(b, anomalies)
 	kgfb.CompiledProfileAddRequiredDisclosures(b, disclosures)
 	kgfb.CompiledProfileAddKeys(b, keys)
+	if r := p.RightsReview; r != nil {
+		kgfb.CompiledProfileAddRightsReviewedBy(b, reviewBy)
+		kgfb.CompiledProfileAddRightsReviewedAt(b, reviewAt)
+		if r.Note != nil {
+			kgfb.CompiledProfileAddRightsReviewNote(b, reviewNote)
+		}
+	}
 	return kgfb.CompiledProfileEnd(b)
 }
 

@@ -101,6 +101,9 @@ func Decode(cp *kgfb.CompiledProfile) *profile.Profile {
 		ComparisonDimensions: fbkit.StrsAt(t, cpComparisonDimensions),
 		RequiredDisclosures:  fbkit.StrsAt(t, cpRequiredDisclosures),
 	}
+	if by := cp.RightsReviewedBy(); by != nil {
+		p.RightsReview = &profile.RightsReview{ReviewedBy: string(by), ReviewedAt: string(cp.RightsReviewedAt()), Note: fbkit.OptStr(cp.RightsReviewNote())}
+	}
 	p.GradeMappings = fbkit.Slice[profile.GradeMapping](t, cpGradeMappings)
 	var gm kgfb.GradeMapping
 	for i := range p.GradeMappings {

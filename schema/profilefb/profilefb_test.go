@@ -67,6 +67,15 @@ func TestRoundTrip(t *testing.T) {
 				t.Errorf("%s (%s): the compiled profile decodes to\n%+v\nwant\n%+v", path, variant.name, got, v)
 			}
 		}
+		// A recorded rights review, with and without a note.
+		note := "CC BY 4.0 confirmed with the publisher"
+		for _, r := range []*profile.RightsReview{{ReviewedBy: "A. Reviewer", ReviewedAt: "2026-12-06"}, {ReviewedBy: "B", ReviewedAt: "2026-12-06T10:00:00Z", Note: &note}} {
+			v := clone(p)
+			v.RightsReview = r
+			if got := Decode(compile(v)); !reflect.DeepEqual(got, v) {
+				t.Errorf("%s (review %+v): the compiled profile decodes to %+v", path, r, got.RightsReview)
+			}
+		}
 	}
 }
 

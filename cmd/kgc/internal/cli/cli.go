@@ -37,6 +37,7 @@ func commands() []command {
 		{"pack", "turn delivery exports, detailed documents and a profile into a pending package", runPack},
 		{"import", "import a framework from another format (case: a CASE CFPackage → exports, starter profile, pack spec)", runImport},
 		{"check-profile", "check interpretation profiles (and their prompt configs) on their own, every problem reported", runCheckProfile},
+		{"review-rights", "record a rights review in a profile (licence, status, full text, derivatives, who and when)", runReviewRights},
 		{"inspect", "show an image's identity, counts and sections", runInspect},
 		{"verify", "check images (header, checksum, structure); print their SHA-256", runVerify},
 		{"diff", "compare two snapshots of a framework (packages or images): what changed, by standard", runDiff},

@@ -196,6 +196,6 @@ func printDocument(w io.Writer, r *caseimport.Document, out string) {
 		fmt.Fprintf(w, "    %s\n", p)
 	}
 	if r.Rights != nil {
-		fmt.Fprintf(w, "  rights: %s; full text allowed: %v; review status %s (review the profile before publishing)\n", r.Rights.SourceLicense, r.Rights.AllowFullText, r.Rights.ReviewStatus)
+		fmt.Fprintf(w, "  rights: %s; full text allowed: %v; review status %s (review the profile, then record it: kgc review-rights)\n", r.Rights.SourceLicense, r.Rights.AllowFullText, r.Rights.ReviewStatus)
 	}
 }

@@ -172,3 +172,54 @@ func TestImportBulkExport(t *testing.T) {
 		t.Fatalf("build: exit %d, %v\n%s%s", code, pkgDirs, stdout, errOut)
 	}
 }
+
+// TestReviewRightsInOneStep: the rights of an imported, unreviewed profile
+// are reviewed with one command (no hand-edited JSON): the profile keeps its
+// members' order, records who and when, passes the checker, and the package
+// packed from it carries the reviewed rights; a review that would not pass is
+// refused and writes nothing.
+func TestReviewRightsInOneStep(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "imp")
+	if code, _, errOut := run(t, "import", "case", "-o", out, importFixture); code != ExitOK {
+		t.Fatalf("import: %s", errOut)
+	}
+	prof := filepath.Join(out, "profiles/riverbend-elementary-science/1.0/profile.json")
+	before, _ := os.ReadFile(prof)
+	code, stdout, errOut := run(t, "review-rights", "--status", "nonsense", "--by", "R. Reviewer", prof)
+	if after, _ := os.ReadFile(prof); code != ExitFindings || string(after) != string(before) || !strings.Contains(errOut, "rights.reviewStatus") {
+		t.Fatalf("a bad review: exit %d, %s%s", code, stdout, errOut)
+	}
+	if code, _, errOut := run(t, "review-rights", prof); code != ExitFailure || !strings.Contains(errOut, "--by is required") {
+		t.Errorf("no reviewer: exit %d, %s", code, errOut)
+	}
+	code, stdout, errOut = run(t, "review-rights", "--by", "R. Reviewer", "--at", "2026-12-06", "--derivatives", "allowed", "--note", "CC BY 4.0 confirmed", prof)
+	if code != ExitOK || !strings.Contains(stdout, "pack the package again") {
+		t.Fatalf("review: exit %d, %s%s", code, stdout, errOut)
+	}
+	after, _ := os.ReadFile(prof)
+	var p struct {
+		Rights       map[string]any
+		RightsReview map[string]any
+	}
+	json.Unmarshal(after, &p)
+	if p.Rights["reviewStatus"] != "approved" || p.Rights["allowGeneratedDerivatives"] != "allowed" || p.RightsReview["reviewedBy"] != "R. Reviewer" ||
+		p.RightsReview["reviewedAt"] != "2026-12-06" || p.RightsReview["note"] != "CC BY 4.0 confirmed" {
+		t.Errorf("profile rights %v, review %v", p.Rights, p.RightsReview)
+	}
+	// Only the rights changed, and the review was added at the end.
+	if !strings.HasPrefix(string(after), string(before[:strings.Index(string(before), `"rights"`)])) {
+		t.Error("the members before the rights changed")
+	}
+	if code, _, errOut := run(t, "check-profile", prof); code != ExitOK {
+		t.Errorf("check-profile: %s", errOut)
+	}
+	code, stdout, errOut = run(t, "pack", "--profiles", filepath.Join(out, "profiles"), "--spec", filepath.Join(out, "pack-spec.json"))
+	if code != ExitOK {
+		t.Fatalf("pack: %s%s", stdout, errOut)
+	}
+	m, _ := filepath.Glob(filepath.Join(out, "packages", "*", "*", "package_manifest.json"))
+	mb, _ := os.ReadFile(m[0])
+	if !strings.Contains(string(mb), `"reviewStatus": "approved"`) && !strings.Contains(string(mb), `"reviewStatus":"approved"`) {
+		t.Errorf("the package's rights are not the reviewed ones")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/kgc-project/kgc/internal/smoke"
@@ -49,6 +50,14 @@ func runSmoke(ctx context.Context, env Env, args []string) int {
 	enc := json.NewEncoder(termsafe.NewWriter(env.Stdout)) // a server's names: C1 and bidi controls as \u escapes
 	enc.SetIndent("", "  ")
 	enc.Encode(s)
+	if len(s.Withheld) > 0 {
+		names := make([]string, len(s.Withheld))
+		for i, w := range s.Withheld {
+			names[i] = w.Name
+		}
+		fmt.Fprintf(env.Stderr, "kgc smoke: %d read(s) or call(s) withheld by the packages' rights, as expected of a package whose rights are not reviewed or allowed (not failures): %s; kgc review-rights records a review\n",
+			len(s.Withheld), termsafe.String(strings.Join(names, ", ")))
+	}
 	if s.Status != "passed" {
 		for _, f := range s.Failures {
 			fmt.Fprintln(env.Stderr, "kgc smoke: failed:", termsafe.String(f)) // names and URIs the server chose
