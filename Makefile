@@ -107,7 +107,7 @@ HEAVY = runtime/mcpserver cmd/kgc/internal/cli compiler/gate runtime/kgimg
 MODULE = $(shell $(GO) list -m)
 RACE_CHILD = cmd/kgmcp cmd/kgc examples bench/askbench
 RACE_PURE = runtime/query compiler/pack runtime/render internal/ociimage compiler/diff tools/refdocs internal/canonjson \
-	internal/pkggen compiler/caseimport compiler/delivery internal/lint \
+	internal/pkggen compiler/caseimport compiler/childorder compiler/delivery internal/lint \
 	runtime/prompt runtime/textview internal/jsonv internal/excerpt internal/safefile internal/termsafe internal/natural schema/manifest schema/profile \
 	schema/finding schema/promptcfg schema/lpsummary schema/manifestfb schema/profilefb schema/lpsummaryfb
 RACE_FREE = $(RACE_CHILD) $(RACE_PURE)

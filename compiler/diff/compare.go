@@ -26,6 +26,7 @@ func Compare(a, b *Snapshot) (*Report, error) {
 		FrameworkID: a.FrameworkID, Old: side(a), New: side(b),
 		StandardsAdded: []Standard{}, StandardsRemoved: []Standard{}, StandardsChanged: []Change{},
 		ComponentsAdded: []Component{}, ComponentsRemoved: []Component{}, ComponentsReworded: []ComponentChange{},
+		MetadataChanged: compareMetadata(a.Meta, b.Meta),
 	}
 	var w wanted
 	for j := range b.Nodes {
@@ -71,9 +72,12 @@ func Compare(a, b *Snapshot) (*Report, error) {
 			w.compRemoved = append(w.compRemoved, int32(i))
 		}
 	}
-	added, removed := compareEdges(a, b, m)
+	added, removed, rescored := compareEdges(a, b, m)
 	r.SupportsAdded, r.EdgesAdded = splitSupports(added)
 	r.SupportsRemoved, r.EdgesRemoved = splitSupports(removed)
+	r.SupportsRescored = rescored
+	r.ChildrenReordered = compareChildren(a, b, m)
+	r.PublisherAdded, r.PublisherRemoved = comparePublisher(a, b, m)
 	if err := fillStatements(r, a, b, &w); err != nil {
 		return nil, err
 	}
@@ -84,13 +88,14 @@ func Compare(a, b *Snapshot) (*Report, error) {
 func side(s *Snapshot) Side {
 	return Side{SnapshotID: s.SnapshotID, Source: s.Source, Format: s.Format,
 		Standards: s.Count(KindItem), LearningComponents: s.Count(KindComponent),
-		SupportsEdges: s.EdgeCount(EdgeSupports), ProgressionEdges: len(s.Edges) - s.EdgeCount(EdgeSupports)}
+		SupportsEdges: s.EdgeCount(EdgeSupports), ProgressionEdges: len(s.Edges) - s.EdgeCount(EdgeSupports),
+		PublisherRelations: len(s.Pub)}
 }
 
 // standard returns node i of s as a report shows it (without its statement).
 func standard(s *Snapshot, i int32) Standard {
 	n := &s.Nodes[i]
-	st := Standard{ID: n.ID, CaseUUID: n.CaseUUID, Code: n.Code, Grades: s.GradeList(i), Parents: []NodeRef{}}
+	st := Standard{ID: n.ID, CaseUUID: n.CaseUUID, Code: n.Code, Type: n.Type, Grades: s.GradeList(i), Parents: []NodeRef{}}
 	for _, p := range s.Parents(i) {
 		st.Parents = append(st.Parents, ref(s, p))
 	}
@@ -124,6 +129,9 @@ func changed(a, b *Snapshot, m *matching, i, j int32) (Change, bool) {
 	if na.ID != nb.ID || na.CaseUUID != nb.CaseUUID {
 		kinds = append(kinds, ChangeReidentified)
 	}
+	if na.Type != nb.Type {
+		kinds = append(kinds, ChangeRetyped)
+	}
 	if len(kinds) == 0 {
 		return Change{}, false
 	}
@@ -152,9 +160,10 @@ func moved(a, b *Snapshot, m *matching, i, j int32) bool {
 	return !slices.Equal(pa, pb)
 }
 
-// compareEdges lists the progression edges only in b (added) and only in a
-// (removed), an old edge taken to the new snapshot through the matching.
-func compareEdges(a, b *Snapshot, m *matching) (added, removed []GraphEdge) {
+// compareEdges lists the progression and supports edges only in b (added)
+// and only in a (removed), an old edge taken to the new snapshot through the
+// matching, and the supports edges on both sides whose confidence changed.
+func compareEdges(a, b *Snapshot, m *matching) (added, removed, rescored []GraphEdge) {
 	type mapped struct {
 		e   Edge
 		old int
@@ -170,10 +179,12 @@ func compareEdges(a, b *Snapshot, m *matching) (added, removed []GraphEdge) {
 		if e.Type == EdgeRelatesTo && f > t {
 			f, t = t, f
 		}
-		ms = append(ms, mapped{Edge{From: f, To: t, Type: e.Type}, k})
+		e.From, e.To = f, t
+		ms = append(ms, mapped{e, k})
 	}
 	slices.SortFunc(ms, func(x, y mapped) int { return cmpEdge(x.e, y.e) })
 	var addedIdx []int
+	rescored = []GraphEdge{}
 	i, j := 0, 0
 	for i < len(ms) || j < len(b.Edges) {
 		switch {
@@ -184,6 +195,11 @@ func compareEdges(a, b *Snapshot, m *matching) (added, removed []GraphEdge) {
 			addedIdx = append(addedIdx, j)
 			j++
 		default:
+			if o, n := ms[i].e, b.Edges[j]; o.HasConf != n.HasConf || o.Conf != n.Conf {
+				ge := edge(b, n)
+				ge.OldConfidence = confidence(o)
+				rescored = append(rescored, ge)
+			}
 			i++
 			j++
 		}
@@ -196,7 +212,142 @@ func compareEdges(a, b *Snapshot, m *matching) (added, removed []GraphEdge) {
 	for _, k := range gone {
 		removed = append(removed, edge(a, a.Edges[k]))
 	}
+	return added, removed, rescored
+}
+
+// confidence returns a supports edge's supportConfidence, nil when it has
+// none.
+func confidence(e Edge) *float64 {
+	if !e.HasConf {
+		return nil
+	}
+	c := e.Conf
+	return &c
+}
+
+// compareChildren lists the parents whose children common to both snapshots
+// come in another order (with the basis of each order): the framework root
+// first, then parents in the new snapshot's export order.
+func compareChildren(a, b *Snapshot, m *matching) []Reorder {
+	out := []Reorder{}
+	parents := make([]int32, 0, len(b.children))
+	for p := range b.children {
+		parents = append(parents, p)
+	}
+	slices.Sort(parents)
+	for _, p := range parents {
+		op := RootParent
+		if p != RootParent {
+			if op = m.newToOld[p]; op < 0 {
+				continue
+			}
+		}
+		oldKids, ok := a.children[op]
+		if !ok {
+			continue
+		}
+		newKids := b.children[p]
+		inNew := make(map[int32]bool, len(newKids))
+		for _, c := range newKids {
+			inNew[c] = true
+		}
+		var common []int32 // old children present under the new parent, as new indexes
+		inOld := make(map[int32]bool, len(oldKids))
+		for _, c := range oldKids {
+			if n := m.oldToNew[c]; n >= 0 && inNew[n] {
+				common = append(common, n)
+				inOld[n] = true
+			}
+		}
+		var now []int32
+		for _, c := range newKids {
+			if inOld[c] {
+				now = append(now, c)
+			}
+		}
+		if slices.Equal(common, now) { // a basis that changed but orders alike is no news
+			continue
+		}
+		ro := Reorder{Parent: ref(b, p), OldBasis: a.basis[op], NewBasis: b.basis[p], Old: []NodeRef{}, New: []NodeRef{}}
+		for _, c := range common {
+			ro.Old = append(ro.Old, ref(a, m.newToOld[c]))
+		}
+		for _, c := range now {
+			ro.New = append(ro.New, ref(b, c))
+		}
+		out = append(out, ro)
+	}
+	return out
+}
+
+// comparePublisher lists the publisher relations only in b (added) and only
+// in a (removed), an old relation's ends taken to the new snapshot through
+// the matching (an end whose node has no counterpart makes it removed).
+func comparePublisher(a, b *Snapshot, m *matching) (added, removed []PublisherEdge) {
+	through := func(i int32) int32 {
+		if i < 0 {
+			return i
+		}
+		return m.oldToNew[i]
+	}
+	type mapped struct {
+		r   PubRel
+		old int
+	}
+	var gone []int
+	var ms []mapped
+	for k, r := range a.Pub {
+		f, t := through(r.From), through(r.To)
+		if (r.From >= 0 && f < 0) || (r.To >= 0 && t < 0) {
+			gone = append(gone, k)
+			continue
+		}
+		r.From, r.To = f, t
+		ms = append(ms, mapped{r, k})
+	}
+	slices.SortFunc(ms, func(x, y mapped) int { return cmpPub(x.r, y.r) })
+	var addedIdx []int
+	i, j := 0, 0
+	for i < len(ms) || j < len(b.Pub) {
+		switch {
+		case j == len(b.Pub) || (i < len(ms) && cmpPub(ms[i].r, b.Pub[j]) < 0):
+			gone = append(gone, ms[i].old)
+			i++
+		case i == len(ms) || cmpPub(ms[i].r, b.Pub[j]) > 0:
+			addedIdx = append(addedIdx, j)
+			j++
+		default:
+			i++
+			j++
+		}
+	}
+	slices.Sort(gone)
+	added, removed = []PublisherEdge{}, []PublisherEdge{}
+	for _, k := range addedIdx {
+		added = append(added, publisherEdge(b, b.Pub[k]))
+	}
+	for _, k := range gone {
+		removed = append(removed, publisherEdge(a, a.Pub[k]))
+	}
 	return added, removed
+}
+
+func publisherEdge(s *Snapshot, r PubRel) PublisherEdge {
+	pe := PublisherEdge{Type: r.Type}
+	end := func(i int32, ext ExternalRef) (*NodeRef, *ExternalRef) {
+		if i == External {
+			return nil, &ext
+		}
+		n := ref(s, i)
+		return &n, nil
+	}
+	pe.Source, pe.SourceExternal = end(r.From, r.FromExt)
+	pe.Target, pe.TargetExternal = end(r.To, r.ToExt)
+	if r.HasSeq {
+		seq := r.Seq
+		pe.Sequence = &seq
+	}
+	return pe
 }
 
 // splitSupports separates the supports edges from the progression edges.
@@ -213,7 +364,7 @@ func splitSupports(list []GraphEdge) (supports, progressions []GraphEdge) {
 }
 
 func edge(s *Snapshot, e Edge) GraphEdge {
-	return GraphEdge{Type: edgeTypeName(e.Type), Source: ref(s, e.From), Target: ref(s, e.To)}
+	return GraphEdge{Type: edgeTypeName(e.Type), Source: ref(s, e.From), Target: ref(s, e.To), Confidence: confidence(e)}
 }
 
 // wanted records, for each report entry that shows statements, the node
@@ -223,6 +374,36 @@ type wanted struct {
 	// stdReworded and compReworded hold old and new index and the entry.
 	stdReworded, compReworded [][3]int32
 }
+
+// ends returns the ends of an edge that are nodes (not the framework root).
+func ends(refs ...*NodeRef) []*NodeRef {
+	var out []*NodeRef
+	for _, r := range refs {
+		if r != nil && !r.Root {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// indexesOf returns the node index of each referenced node ID.
+func indexesOf(s *Snapshot, refs []*NodeRef) map[string]int32 {
+	out := make(map[string]int32, len(refs))
+	if len(refs) == 0 {
+		return out
+	}
+	for _, r := range refs {
+		out[r.ID] = -1
+	}
+	for i := range s.Nodes {
+		if _, ok := out[s.Nodes[i].ID]; ok {
+			out[s.Nodes[i].ID] = int32(i)
+		}
+	}
+	return out
+}
+
+func text(t map[int32]string, i int32) *string { s := t[i]; return &s }
 
 // fillStatements reads the statements the report shows (when both snapshots
 // can supply them) and computes the word diffs of reworded ones.
@@ -235,6 +416,35 @@ func fillStatements(r *Report, a, b *Snapshot, w *wanted) error {
 	for _, p := range slices.Concat(w.stdReworded, w.compReworded) {
 		oldIdx, newIdx = append(oldIdx, p[0]), append(newIdx, p[1])
 	}
+	// The ends of the edges listed, old ones from a and the others from b.
+	var oldEnds, newEnds []*NodeRef
+	for _, l := range [][]GraphEdge{r.SupportsRemoved, r.EdgesRemoved} {
+		for k := range l {
+			oldEnds = append(oldEnds, ends(&l[k].Source, &l[k].Target)...)
+		}
+	}
+	for _, l := range [][]GraphEdge{r.SupportsAdded, r.SupportsRescored, r.EdgesAdded} {
+		for k := range l {
+			newEnds = append(newEnds, ends(&l[k].Source, &l[k].Target)...)
+		}
+	}
+	for k := range r.PublisherRemoved {
+		oldEnds = append(oldEnds, ends(r.PublisherRemoved[k].Source, r.PublisherRemoved[k].Target)...)
+	}
+	for k := range r.PublisherAdded {
+		newEnds = append(newEnds, ends(r.PublisherAdded[k].Source, r.PublisherAdded[k].Target)...)
+	}
+	oldAt, newAt := indexesOf(a, oldEnds), indexesOf(b, newEnds)
+	for _, i := range oldAt {
+		if i >= 0 {
+			oldIdx = append(oldIdx, i)
+		}
+	}
+	for _, i := range newAt {
+		if i >= 0 {
+			newIdx = append(newIdx, i)
+		}
+	}
 	ta, err := a.texts.statements(a, oldIdx)
 	if err != nil {
 		return err
@@ -243,7 +453,12 @@ func fillStatements(r *Report, a, b *Snapshot, w *wanted) error {
 	if err != nil {
 		return err
 	}
-	text := func(t map[int32]string, i int32) *string { s := t[i]; return &s }
+	for _, e := range oldEnds {
+		e.Statement = text(ta, oldAt[e.ID])
+	}
+	for _, e := range newEnds {
+		e.Statement = text(tb, newAt[e.ID])
+	}
 	for k, j := range w.stdAdded {
 		r.StandardsAdded[k].Statement = text(tb, j)
 	}
@@ -285,12 +500,17 @@ func (r *Report) summarize() {
 				s.Moved++
 			case ChangeReidentified:
 				s.Reidentified++
+			case ChangeRetyped:
+				s.Retyped++
 			}
 		}
 	}
 	s.ComponentsAdded, s.ComponentsRemoved, s.ComponentsReworded = len(r.ComponentsAdded), len(r.ComponentsRemoved), len(r.ComponentsReworded)
 	s.SupportsAdded, s.SupportsRemoved = len(r.SupportsAdded), len(r.SupportsRemoved)
 	s.EdgesAdded, s.EdgesRemoved = len(r.EdgesAdded), len(r.EdgesRemoved)
+	s.MetadataChanged, s.ChildrenReordered, s.SupportsRescored = len(r.MetadataChanged), len(r.ChildrenReordered), len(r.SupportsRescored)
+	s.PublisherAdded, s.PublisherRemoved = len(r.PublisherAdded), len(r.PublisherRemoved)
 	r.Equal = s.StandardsAdded+s.StandardsRemoved+s.StandardsChanged+s.ComponentsAdded+s.ComponentsRemoved+s.ComponentsReworded+
-		s.SupportsAdded+s.SupportsRemoved+s.EdgesAdded+s.EdgesRemoved == 0
+		s.SupportsAdded+s.SupportsRemoved+s.SupportsRescored+s.EdgesAdded+s.EdgesRemoved+
+		s.MetadataChanged+s.ChildrenReordered+s.PublisherAdded+s.PublisherRemoved == 0
 }

@@ -12,12 +12,14 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kgc-project/kgc/compiler/childorder"
 	"github.com/kgc-project/kgc/compiler/delivery"
 	"github.com/kgc-project/kgc/compiler/gate"
 	"github.com/kgc-project/kgc/internal/jsonv"
 	"github.com/kgc-project/kgc/internal/safefile"
 	"github.com/kgc-project/kgc/runtime/kgimg"
 	"github.com/kgc-project/kgc/schema/manifest"
+	"github.com/kgc-project/kgc/schema/profile"
 )
 
 // RefusedError is returned for a package that does not pass the validation
@@ -96,7 +98,49 @@ func FromGate(source string, res *gate.Result) *Snapshot {
 			ID: strings.Clone(n.ID), CaseUUID: strings.Clone(n.Str(delivery.NCaseIdentifierUUID)),
 			Code: strings.Clone(n.Str(delivery.NStatementCode)), Hash: statementHash(desc, has),
 			Grades: s.internGrades(n.GradeLevel), Parent: NoParent, Kind: kind,
+			Type: s.internType(n.Str(delivery.NStatementType)),
 		})
+	}
+	s.Meta = metadata(res.Manifest, res.Profile)
+	at := func(id string) (int32, bool) {
+		if id == s.RootID {
+			return RootParent, true
+		}
+		i, ok := index[id]
+		return i, ok
+	}
+	// The children in the order kgc build writes them (package childorder).
+	pos := make(map[string]int, len(res.Nodes))
+	for i, n := range res.Nodes {
+		pos[n.ID] = i
+	}
+	rows, basis := childorder.Rows(res.Nodes, res.Relationships, func(id string) (int, bool) { i, ok := pos[id]; return i, ok })
+	for i, row := range rows {
+		parent, ok := at(res.Nodes[i].ID)
+		if !ok || len(row) == 0 {
+			continue
+		}
+		for _, e := range row {
+			if c, ok := index[res.Relationships[e].Target]; ok {
+				s.children[parent] = append(s.children[parent], c)
+			}
+		}
+		s.basis[parent] = basis[i].String()
+	}
+	for _, p := range res.PublisherRelations {
+		r := PubRel{Type: strings.Clone(p.Type)}
+		end := func(e delivery.RelationEnd) (int32, ExternalRef) {
+			if i, ok := at(e.NodeID); ok && !e.External() {
+				return i, ExternalRef{}
+			}
+			return External, ExternalRef{URI: strings.Clone(e.URI), Identifier: strings.Clone(e.Identifier), Title: strings.Clone(e.Title)}
+		}
+		r.From, r.FromExt = end(p.Origin)
+		r.To, r.ToExt = end(p.Destination)
+		if p.Sequence != nil {
+			r.Seq, r.HasSeq = *p.Sequence, true
+		}
+		s.Pub = append(s.Pub, r)
 	}
 	for _, r := range res.Relationships {
 		from, okFrom := index[r.Source]
@@ -112,7 +156,7 @@ func FromGate(source string, res *gate.Result) *Snapshot {
 		case delivery.BuildsTowards, delivery.RelatesTo, delivery.Supports:
 			if okFrom && okTo {
 				t := map[string]uint8{delivery.BuildsTowards: EdgeBuildsTowards, delivery.RelatesTo: EdgeRelatesTo, delivery.Supports: EdgeSupports}[r.Label]
-				s.Edges = append(s.Edges, Edge{From: from, To: to, Type: t})
+				s.Edges = append(s.Edges, Edge{From: from, To: to, Type: t, Conf: r.Confidence, HasConf: r.Has(delivery.RSupportConfidence)})
 			}
 		}
 	}
@@ -149,9 +193,57 @@ func fromImage(path string, img *kgimg.Image) *Snapshot {
 			Code:   strings.Clone(img.NodeString(n, kgimg.NodeStatementCode)),
 			Hash:   statementHash(img.NodeString(n, kgimg.NodeDescription), img.NodeHas(n, kgimg.PDescription)),
 			Grades: s.internGrades(img.NodeGradeLevel(n).Strings()), Parent: NoParent, Kind: kind,
+			Type: s.internType(img.NodeString(n, kgimg.NodeStatementType)),
 		})
 	}
 	root := img.RootNode()
+	var prof *profile.Profile
+	if p, _, _ := profile.Decode(img.ProfileJSON(), "profile.json"); p != nil {
+		prof = p
+	}
+	m, _ := img.CompiledManifest()
+	s.Meta = metadata(m, prof)
+	// The children as the image orders them (kgc build, package childorder).
+	hasChild := img.Adjacency(kgimg.HasChild, kgimg.Out)
+	for _, n := range append([]uint32{root}, order...) {
+		kids, _ := hasChild.Row(n)
+		if kids.Len() == 0 {
+			continue
+		}
+		parent := RootParent
+		if n != root {
+			parent = index[n]
+		}
+		for k := range kids.Len() {
+			if c := index[kids.At(k)]; c >= 0 {
+				s.children[parent] = append(s.children[parent], c)
+			}
+		}
+		b := img.ChildOrder(n)
+		if b == kgimg.OrderUnknown {
+			s.basis[parent] = "file"
+		} else {
+			s.basis[parent] = childorder.Basis(b).String()
+		}
+	}
+	for i := range img.PublisherRelationCount() {
+		r := PubRel{Type: img.PublisherKindOf(i).String()}
+		end := func(side kgimg.Side) (int32, ExternalRef) {
+			n := img.PublisherEnd(i, side)
+			switch {
+			case n == root:
+				return RootParent, ExternalRef{}
+			case int(n) < len(index) && index[n] >= 0:
+				return index[n], ExternalRef{}
+			}
+			uri, id, title := img.PublisherExternal(i, side)
+			return External, ExternalRef{URI: strings.Clone(uri), Identifier: strings.Clone(id), Title: strings.Clone(title)}
+		}
+		r.From, r.FromExt = end(kgimg.Origin)
+		r.To, r.ToExt = end(kgimg.Destination)
+		r.Seq, r.HasSeq = img.PublisherSequence(i)
+		s.Pub = append(s.Pub, r)
+	}
 	for r := 0; r < img.RelationshipCount(); r++ {
 		src, dst := img.RelSource(uint32(r)), img.RelTarget(uint32(r))
 		from, to := index[src], index[dst]
@@ -166,7 +258,12 @@ func fromImage(path string, img *kgimg.Image) *Snapshot {
 		case kgimg.BuildsTowards, kgimg.RelatesTo, kgimg.Supports:
 			if from >= 0 && to >= 0 {
 				t := map[kgimg.RelLabel]uint8{kgimg.BuildsTowards: EdgeBuildsTowards, kgimg.RelatesTo: EdgeRelatesTo, kgimg.Supports: EdgeSupports}[img.RelLabel(uint32(r))]
-				s.Edges = append(s.Edges, Edge{From: from, To: to, Type: t})
+				hasConf := img.RelHas(uint32(r), kgimg.RPSupportConfidence)
+				conf := 0.0
+				if hasConf {
+					conf = img.RelConfidence(uint32(r))
+				}
+				s.Edges = append(s.Edges, Edge{From: from, To: to, Type: t, Conf: conf, HasConf: hasConf})
 			}
 		}
 	}

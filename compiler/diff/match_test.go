@@ -99,3 +99,60 @@ func TestDiffWords(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffOrderTypesConfidencePublisher checks the comparisons a person
+// deciding to publish needs beyond statements: statement types, the order
+// of a parent's children (only the children on both sides count), supports
+// confidence, and publisher relations followed through the matching.
+func TestDiffOrderTypesConfidencePublisher(t *testing.T) {
+	rows := [][4]string{{"p", "up", "P", "parent"}, {"a", "ua", "P.1", "first"}, {"b", "ub", "P.2", "second"}, {"c", "uc", "P.3", "third"}, {"lc", "", "", "component"}}
+	a, b := snap(rows...), snap(rows...)
+	for _, s := range []*Snapshot{a, b} {
+		s.Nodes[4].Kind = KindComponent
+		s.Nodes[0].Type = "Strand"
+	}
+	b.Nodes[0].Type = "Domain"
+	a.children[0], a.basis[0] = []int32{1, 2, 3}, "code"
+	b.children[0], b.basis[0] = []int32{2, 1}, "publisher" // c gone from under p: a and b swapped
+	a.children[RootParent], a.basis[RootParent] = []int32{0}, "code"
+	b.children[RootParent], b.basis[RootParent] = []int32{0}, "identifier" // same order, other basis: no news
+	a.Edges = []Edge{{From: 4, To: 1, Type: EdgeSupports, Conf: 0.5, HasConf: true}, {From: 4, To: 2, Type: EdgeSupports, Conf: 0.7, HasConf: true}}
+	b.Edges = []Edge{{From: 4, To: 1, Type: EdgeSupports, Conf: 0.9, HasConf: true}, {From: 4, To: 2, Type: EdgeSupports, Conf: 0.7, HasConf: true}}
+	ext := ExternalRef{URI: "https://example.org/uri/X.1", Identifier: "X.1"}
+	a.Pub = []PubRel{{Type: "precedes", From: 1, To: 2, Seq: 1, HasSeq: true}, {Type: "exactMatchOf", From: 1, To: External, ToExt: ext}}
+	b.Pub = []PubRel{{Type: "precedes", From: 1, To: 2, Seq: 1, HasSeq: true}, {Type: "exactMatchOf", From: 2, To: External, ToExt: ext}}
+	a.normalizeEdges()
+	b.normalizeEdges()
+	r := compare(t, a, b)
+	if len(r.StandardsChanged) != 1 || !slices.Equal(r.StandardsChanged[0].Changes, []string{ChangeRetyped}) ||
+		r.StandardsChanged[0].Old.Type != "Strand" || r.StandardsChanged[0].New.Type != "Domain" {
+		t.Errorf("changed %+v, want p retyped Strand → Domain", r.StandardsChanged)
+	}
+	if len(r.ChildrenReordered) != 1 {
+		t.Fatalf("reordered %+v, want p only (the root kept its order)", r.ChildrenReordered)
+	}
+	ro := r.ChildrenReordered[0]
+	ids := func(refs []NodeRef) (out []string) {
+		for _, x := range refs {
+			out = append(out, x.ID)
+		}
+		return out
+	}
+	if ro.Parent.ID != "p" || !slices.Equal(ids(ro.Old), []string{"a", "b"}) || !slices.Equal(ids(ro.New), []string{"b", "a"}) ||
+		ro.OldBasis != "code" || ro.NewBasis != "publisher" {
+		t.Errorf("reorder %+v", ro)
+	}
+	if len(r.SupportsRescored) != 1 || r.SupportsRescored[0].Target.ID != "a" || *r.SupportsRescored[0].OldConfidence != 0.5 || *r.SupportsRescored[0].Confidence != 0.9 {
+		t.Errorf("rescored %+v, want lc → a 0.5 → 0.9", r.SupportsRescored)
+	}
+	if len(r.SupportsAdded)+len(r.SupportsRemoved) != 0 {
+		t.Errorf("a rescored edge is neither added nor removed: %+v %+v", r.SupportsAdded, r.SupportsRemoved)
+	}
+	if len(r.PublisherAdded) != 1 || r.PublisherAdded[0].Source.ID != "b" || r.PublisherAdded[0].TargetExternal.Identifier != "X.1" ||
+		len(r.PublisherRemoved) != 1 || r.PublisherRemoved[0].Source.ID != "a" {
+		t.Errorf("publisher added %+v removed %+v, want the alignment moved from a to b", r.PublisherAdded, r.PublisherRemoved)
+	}
+	if r.Equal {
+		t.Error("reported equal")
+	}
+}

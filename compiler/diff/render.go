@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/kgc-project/kgc/internal/termsafe"
@@ -88,18 +89,85 @@ func grades(g []string) string {
 	return strings.Join(g, ", ")
 }
 
-// summaryLine is the one-line summary both text and Markdown print.
+// summaryLine is the one-line summary both text and Markdown print: every
+// kind of change with a count, the others left out.
 func summaryLine(s Summary) string {
-	return fmt.Sprintf("standards: %d added, %d removed, %d changed (%d reworded, %d recoded, %d regraded, %d moved, %d reidentified); "+
-		"learning components: %d added, %d removed, %d reworded; supports edges: %d added, %d removed; progression edges: %d added, %d removed",
-		s.StandardsAdded, s.StandardsRemoved, s.StandardsChanged, s.Reworded, s.Recoded, s.Regraded, s.Moved, s.Reidentified,
-		s.ComponentsAdded, s.ComponentsRemoved, s.ComponentsReworded, s.SupportsAdded, s.SupportsRemoved, s.EdgesAdded, s.EdgesRemoved)
+	var parts []string
+	part := func(what string, counts ...any) {
+		var ps []string
+		for k := 0; k < len(counts); k += 2 {
+			if n := counts[k+1].(int); n > 0 {
+				ps = append(ps, fmt.Sprintf("%d %s", n, counts[k]))
+			}
+		}
+		if len(ps) > 0 {
+			parts = append(parts, what+": "+strings.Join(ps, ", "))
+		}
+	}
+	part("rights, profile and metadata", "changed", s.MetadataChanged)
+	part("standards", "added", s.StandardsAdded, "removed", s.StandardsRemoved, "changed", s.StandardsChanged)
+	if s.StandardsChanged > 0 {
+		part("  changes", "reworded", s.Reworded, "recoded", s.Recoded, "regraded", s.Regraded, "moved", s.Moved,
+			"reidentified", s.Reidentified, "retyped", s.Retyped)
+		parts[len(parts)-1] = strings.TrimPrefix(parts[len(parts)-1], "  changes: ")
+		parts[len(parts)-2] += " (" + parts[len(parts)-1] + ")"
+		parts = parts[:len(parts)-1]
+	}
+	if s.ChildrenReordered == 1 {
+		part("children reordered", "parent", 1)
+	} else {
+		part("children reordered", "parents", s.ChildrenReordered)
+	}
+	part("learning components", "added", s.ComponentsAdded, "removed", s.ComponentsRemoved, "reworded", s.ComponentsReworded)
+	part("supports edges", "added", s.SupportsAdded, "removed", s.SupportsRemoved, "rescored", s.SupportsRescored)
+	part("progression edges", "added", s.EdgesAdded, "removed", s.EdgesRemoved)
+	part("publisher relations", "added", s.PublisherAdded, "removed", s.PublisherRemoved)
+	if len(parts) == 0 {
+		return "no differences"
+	}
+	return strings.Join(parts, "; ")
 }
 
 func sideLine(s Side) string {
-	return fmt.Sprintf("%s (%s %s): %d standards, %d learning components, %d supports edges, %d progression edges",
-		s.SnapshotID, s.Format, s.Source, s.Standards, s.LearningComponents, s.SupportsEdges, s.ProgressionEdges)
+	return fmt.Sprintf("%s (%s %s): %d standards, %d learning components, %d supports edges, %d progression edges, %d publisher relations",
+		s.SnapshotID, s.Format, s.Source, s.Standards, s.LearningComponents, s.SupportsEdges, s.ProgressionEdges, s.PublisherRelations)
 }
+
+// basisText says what an order of children rests on.
+func basisText(b string) string {
+	switch b {
+	case "publisher":
+		return "in the publisher's order"
+	case "code":
+		return "ordered by code"
+	case "statement_numbers":
+		return "ordered by the numbers in the statements"
+	case "identifier":
+		return "no order published; by identifier"
+	case "file":
+		return "in file order (an image built before kgc recorded orders)"
+	}
+	return "(no children)"
+}
+
+// valueText shows a metadata value, quoted, or (none).
+func valueText(v string) string {
+	if v == "" {
+		return "(none)"
+	}
+	return strconv.Quote(v)
+}
+
+// Edge sections: each kind apart, the three never mixed.
+const (
+	titleSupports    = "supports edges (learning component → standard), by standard"
+	titleProgression = "progression edges (generated learning progressions), by standard"
+	titlePublisher   = "publisher relations (asserted by the framework's publisher), by standard"
+)
+
+// maxListed bounds the children a text or Markdown reorder lists per side
+// (JSON lists them all).
+const maxListed = 40
 
 // wordDiffText renders a word diff as git's --word-diff=plain does.
 func wordDiffText(ops []WordOp) string {
@@ -125,6 +193,12 @@ func writeText(w io.Writer, r *Report) {
 	}
 	fmt.Fprintf(w, "%s\nmatched standards: %d by node ID, %d by CASE UUID, %d by statement code\n",
 		summaryLine(r.Summary), r.MatchedBy.NodeID, r.MatchedBy.CaseUUID, r.MatchedBy.StatementCode)
+	if len(r.MetadataChanged) > 0 {
+		fmt.Fprintf(w, "\nrights, profile and metadata changed (%d):\n", len(r.MetadataChanged))
+		for _, f := range r.MetadataChanged {
+			fmt.Fprintf(w, "  ~ %s: %s -> %s\n", f.Field, valueText(f.Old), valueText(f.New))
+		}
+	}
 	for _, l := range []struct {
 		title string
 		mark  string
@@ -135,7 +209,7 @@ func writeText(w io.Writer, r *Report) {
 		}
 		fmt.Fprintf(w, "\n%s (%d):\n", l.title, len(l.list))
 		for _, s := range l.list {
-			fmt.Fprintf(w, "  %s %s  grades %s  under %s\n", l.mark, stdLabel(s), grades(s.Grades), labels(s.Parents, label))
+			fmt.Fprintf(w, "  %s %s  %s  grades %s  under %s\n", l.mark, stdLabel(s), typeText(s.Type), grades(s.Grades), labels(s.Parents, label))
 			if s.Statement != nil {
 				fmt.Fprintf(w, "      %s\n", oneLine(*s.Statement))
 			}
@@ -145,6 +219,16 @@ func writeText(w io.Writer, r *Report) {
 		fmt.Fprintf(w, "\nstandards changed (%d):\n", len(r.StandardsChanged))
 		for _, c := range r.StandardsChanged {
 			writeTextChange(w, c)
+		}
+	}
+	if len(r.ChildrenReordered) > 0 {
+		fmt.Fprintf(w, "\nchildren reordered under %d parent(s) (the children under the parent on both sides, in each snapshot's order):\n", len(r.ChildrenReordered))
+		for _, ro := range r.ChildrenReordered {
+			fmt.Fprintf(w, "  ~ %s: %s", label(ro.Parent), basisText(ro.NewBasis))
+			if ro.OldBasis != ro.NewBasis {
+				fmt.Fprintf(w, " (was %s)", basisText(ro.OldBasis))
+			}
+			fmt.Fprintf(w, "\n      old: %s\n      new: %s\n", listed(ro.Old, shortLabel), listed(ro.New, shortLabel))
 		}
 	}
 	for _, l := range []struct {
@@ -171,19 +255,74 @@ func writeText(w io.Writer, r *Report) {
 			}
 		}
 	}
-	for _, l := range []struct {
-		title, mark string
-		list        []GraphEdge
-	}{{"supports edges added", "+", r.SupportsAdded}, {"supports edges removed", "-", r.SupportsRemoved},
-		{"progression edges added", "+", r.EdgesAdded}, {"progression edges removed", "-", r.EdgesRemoved}} {
-		if len(l.list) == 0 {
-			continue
+	writeTextGroups(w, titleSupports, fmt.Sprintf("%d added, %d removed, %d rescored", len(r.SupportsAdded), len(r.SupportsRemoved), len(r.SupportsRescored)),
+		groupSupports(r.SupportsAdded, r.SupportsRemoved, r.SupportsRescored))
+	writeTextGroups(w, titleProgression, fmt.Sprintf("%d added, %d removed", len(r.EdgesAdded), len(r.EdgesRemoved)),
+		groupProgressions(r.EdgesAdded, r.EdgesRemoved))
+	writeTextGroups(w, titlePublisher, fmt.Sprintf("%d added, %d removed", len(r.PublisherAdded), len(r.PublisherRemoved)),
+		groupPublisher(r.PublisherAdded, r.PublisherRemoved))
+}
+
+// writeTextGroups writes one kind of edge, grouped by standard, each end
+// with its code and statement.
+func writeTextGroups(w io.Writer, title, counts string, groups []edgeGroup) {
+	if len(groups) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%s: %s\n", title, counts)
+	for _, g := range groups {
+		if g.Head == nil {
+			fmt.Fprintln(w, "  (both ends outside the package)")
+		} else {
+			fmt.Fprintf(w, "  %s\n", withStatement(*g.Head))
 		}
-		fmt.Fprintf(w, "\n%s (%d):\n", l.title, len(l.list))
-		for _, e := range l.list {
-			fmt.Fprintf(w, "  %s %s %s -> %s\n", l.mark, e.Type, label(e.Source), label(e.Target))
+		for _, l := range g.Lines {
+			other := extText(l.External)
+			if l.Other != nil {
+				other = withStatement(*l.Other)
+			}
+			if l.Other == nil && l.External == nil {
+				other = ""
+			}
+			fmt.Fprintf(w, "    %s %s %s", l.Mark, l.Verb, other)
+			if l.Note != "" {
+				fmt.Fprintf(w, "  [%s]", l.Note)
+			}
+			fmt.Fprintln(w)
 		}
 	}
+}
+
+// withStatement names a node and the start of its statement.
+func withStatement(n NodeRef) string {
+	if n.Statement == nil || *n.Statement == "" {
+		return label(n)
+	}
+	return label(n) + "  " + clip(oneLine(*n.Statement), 100)
+}
+
+// shortLabel names a node by its code alone where it has one.
+func shortLabel(n NodeRef) string {
+	if n.Code != "" {
+		return n.Code
+	}
+	return label(n)
+}
+
+// listed joins at most maxListed names.
+func listed(refs []NodeRef, one func(NodeRef) string) string {
+	if len(refs) <= maxListed {
+		return labels(refs, one)
+	}
+	return labels(refs[:maxListed], one) + fmt.Sprintf(", … %d more", len(refs)-maxListed)
+}
+
+// typeText shows a statement type, or (no type).
+func typeText(t string) string {
+	if t == "" {
+		return "(no type)"
+	}
+	return t
 }
 
 func writeTextChange(w io.Writer, c Change) {
@@ -209,6 +348,8 @@ func writeTextChange(w io.Writer, c Change) {
 			if c.Old.CaseUUID != c.New.CaseUUID {
 				fmt.Fprintf(w, "      CASE UUID: %s -> %s\n", c.Old.CaseUUID, c.New.CaseUUID)
 			}
+		case ChangeRetyped:
+			fmt.Fprintf(w, "      statement type: %s -> %s\n", typeText(c.Old.Type), typeText(c.New.Type))
 		}
 	}
 }

@@ -197,6 +197,24 @@ func TestDiffMutatedSample(t *testing.T) {
 	if s := r.Summary; s.Reworded != 1 || s.Recoded != 2 || s.Regraded != 1 || s.Moved != 1 || s.StandardsAdded+s.StandardsRemoved+s.EdgesAdded+s.EdgesRemoved != 0 {
 		t.Errorf("summary %+v", s)
 	}
+	// Recoding M1.1.1.2 as M1.1.1.9 puts it last among its siblings (they
+	// are ordered by code); the moved standard left M1.1.2 and joined M1.1.3
+	// last, which reorders no child present on both sides.
+	if len(r.ChildrenReordered) != 1 {
+		t.Fatalf("reordered %+v, want M1.1.1 only", r.ChildrenReordered)
+	}
+	ro := r.ChildrenReordered[0]
+	short := func(refs []NodeRef) string {
+		var out []string
+		for _, n := range refs {
+			out = append(out, n.Code)
+		}
+		return strings.Join(out, " ")
+	}
+	if ro.Parent.Code != "M1.1.1" || short(ro.Old) != "M1.1.1.1 M1.1.1.2 M1.1.1.3" || short(ro.New) != "M1.1.1.1 M1.1.1.3 M1.1.1.9" ||
+		ro.OldBasis != "code" || ro.NewBasis != "code" {
+		t.Errorf("reorder of %s: %s (%s) → %s (%s)", ro.Parent.Code, short(ro.Old), ro.OldBasis, short(ro.New), ro.NewBasis)
+	}
 	out := render(t, r)
 	for f, needle := range map[string]string{
 		FormatText:     "[-Demonstrate-]",
@@ -287,5 +305,110 @@ func TestDiffRefusesInvalidPackage(t *testing.T) {
 	var refused *RefusedError
 	if !asRefused(err, &refused) || refused.Result.Findings.Errors() == 0 {
 		t.Fatalf("an invalid package was not refused with its findings: %v", err)
+	}
+}
+
+// TestDiffForAPersonDecidingToPublish compares a package whose rights were
+// unreviewed with the same framework approved, carrying its publisher's
+// relations and one supports edge rescored: the rights come first, every
+// edge is shown with its ends' codes and statements, grouped by standard,
+// and packages and images give the same report.
+func TestDiffForAPersonDecidingToPublish(t *testing.T) {
+	spec := mathSpec(t)
+	spec.DenyFullText, spec.Derivatives = true, "review_required"
+	old := pkgtest.Write(t, spec)
+	spec.DenyFullText, spec.Derivatives, spec.Publisher = false, "", true
+	new := pkgtest.Write(t, spec)
+	rescored := ""
+	new.Records(t, "delivery/relationships.jsonl", func(rec map[string]any) []map[string]any {
+		if rec["label"] == "supports" && rescored == "" {
+			rec["properties"].(map[string]any)["supportConfidence"] = "0.25"
+			rescored = rec["target_identifier"].(string)
+		}
+		return []map[string]any{rec}
+	})
+	new.Seal(t)
+	sum := sha256.Sum256(new.Read(t, "delivery/relationships.jsonl"))
+	new.Doc(t, "detailed/lp_normalization_receipt.json", func(doc map[string]any) {
+		doc["outputSha256"].(map[string]any)["relationships"] = "sha256:" + hex.EncodeToString(sum[:])
+	})
+	new.Seal(t)
+
+	r := compare(t, load(t, old.Dir, old.Profiles), load(t, new.Dir, new.Profiles))
+	fields := map[string]FieldChange{}
+	for i, f := range r.MetadataChanged {
+		fields[f.Field] = f
+		if i == 0 && !strings.HasPrefix(f.Field, "rights.") {
+			t.Errorf("the first metadata change is %s: rights come first", f.Field)
+		}
+	}
+	for name, want := range map[string][2]string{
+		"rights.allowFullText":             {"false", "true"},
+		"rights.allowGeneratedDerivatives": {"review_required", "allowed"},
+	} {
+		if f := fields[name]; f.Old != want[0] || f.New != want[1] {
+			t.Errorf("%s: %q → %q, want %q → %q", name, f.Old, f.New, want[0], want[1])
+		}
+	}
+	if r.Summary.PublisherAdded == 0 || r.Summary.PublisherAdded != r.New.PublisherRelations || r.Summary.PublisherRemoved != 0 {
+		t.Errorf("publisher relations added %d of %d, removed %d", r.Summary.PublisherAdded, r.New.PublisherRelations, r.Summary.PublisherRemoved)
+	}
+	for _, p := range r.PublisherAdded {
+		if p.Source == nil || p.Source.Statement == nil || *p.Source.Statement == "" || p.Source.Code == "" {
+			t.Fatalf("publisher relation without its source's code and statement: %+v", p)
+		}
+	}
+	if len(r.SupportsRescored) != 1 || r.SupportsRescored[0].Target.ID != rescored || *r.SupportsRescored[0].Confidence != 0.25 ||
+		r.SupportsRescored[0].OldConfidence == nil || r.SupportsRescored[0].Target.Statement == nil || r.SupportsRescored[0].Source.Statement == nil {
+		t.Errorf("rescored %+v, want the edge into %s at 0.25 with both statements", r.SupportsRescored, rescored)
+	}
+	if len(r.StandardsChanged)+len(r.ChildrenReordered)+len(r.EdgesAdded)+len(r.EdgesRemoved) != 0 {
+		t.Errorf("changes beyond rights, relations and confidence: %+v", r.Summary)
+	}
+	text := render(t, r)[FormatText]
+	rights := strings.Index(text, "rights, profile and metadata changed")
+	pub := strings.Index(text, titlePublisher)
+	sup := strings.Index(text, titleSupports)
+	if rights < 0 || pub < 0 || sup < 0 || rights > sup || sup > pub {
+		t.Errorf("sections missing or out of order (rights %d, supports %d, publisher %d):\n%s", rights, sup, pub, text)
+	}
+	// Grouped by standard: the publisher section names each standard once,
+	// with its statement, and its relations under it.
+	lines := strings.Split(text[pub:], "\n")
+	heads := map[string]int{}
+	for _, l := range lines {
+		if strings.HasPrefix(l, "  ") && !strings.HasPrefix(l, "    ") {
+			heads[l]++
+		}
+	}
+	for h, n := range heads {
+		if n > 1 {
+			t.Errorf("standard listed %d times in the publisher section: %q", n, h)
+		}
+	}
+	if !strings.Contains(text, "+ precedes -> M") || !strings.Contains(text, "[sequence ") {
+		t.Errorf("no precedes relation with its sequence shown:\n%s", text[pub:min(len(text), pub+2000)])
+	}
+
+	// The same report from images, but for where each side was read.
+	dir := t.TempDir()
+	var imgs []string
+	for k, f := range []*pkgtest.Fixture{old, new} {
+		data, _ := imgtest.Build(t, f.Dir, f.Profiles, "")
+		p := filepath.Join(dir, []string{"old.kgimg", "new.kgimg"}[k])
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		imgs = append(imgs, p)
+	}
+	fromImg := compare(t, load(t, imgs[0], ""), load(t, imgs[1], ""))
+	for _, x := range []*Report{r, fromImg} {
+		x.Old.Source, x.New.Source, x.Old.Format, x.New.Format = "OLD", "NEW", "x", "x"
+	}
+	a, b := render(t, r), render(t, fromImg)
+	for _, f := range Formats {
+		if a[f] != b[f] {
+			t.Errorf("%s: package and image reports differ:\n%s\n---\n%s", f, a[f], b[f])
+		}
 	}
 }

@@ -20,6 +20,9 @@ const (
 	EdgeSupports      uint8 = 3
 )
 
+// External marks a publisher relation's end outside the package.
+const External int32 = -3
+
 // NoParent marks an item without a hasChild parent; RootParent an item whose
 // parent is the framework node.
 const (
@@ -43,6 +46,8 @@ type Node struct {
 	// nodes, RootParent or NoParent; further parents are in Snapshot.more.
 	Parent int32
 	Kind   uint8
+	// Type is the statementType.
+	Type string
 }
 
 // Edge is one supports edge (component → item) or progression edge (item →
@@ -50,7 +55,10 @@ type Node struct {
 // undirected).
 type Edge struct {
 	From, To int32
-	Type     uint8
+	// Conf is a supports edge's supportConfidence, when HasConf.
+	Conf    float64
+	Type    uint8
+	HasConf bool
 }
 
 // Snapshot is the compact form of one framework snapshot that Compare reads:
@@ -70,8 +78,38 @@ type Snapshot struct {
 	grades   []string
 	gradeIdx map[string]uint32
 	// more holds the second and later parents of multi-parent items.
-	more  map[int32][]int32
+	more map[int32][]int32
+	// types interns the statement types (a few distinct values).
+	types map[string]string
+	// Meta is the snapshot's rights, profile and metadata fields.
+	Meta []Field
+	// children holds each parent's children in curriculum order (the
+	// framework root under RootParent) and basis what that order rests on
+	// (publisher, code, statement_numbers, identifier; file for an image
+	// written before the basis was recorded).
+	children map[int32][]int32
+	basis    map[int32]string
+	// Pub holds the publisher-asserted relations, sorted.
+	Pub   []PubRel
 	texts textSource
+}
+
+// PubRel is one publisher-asserted relation: its CASE association type and
+// ends, each a node index, RootParent (the framework node) or External (then
+// its reference as CASE gives it).
+type PubRel struct {
+	Type           string
+	From, To       int32
+	FromExt, ToExt ExternalRef
+	Seq            int64
+	HasSeq         bool
+}
+
+// ExternalRef is an end outside the package as the publisher names it.
+type ExternalRef struct {
+	URI        string `json:"uri,omitempty"`
+	Identifier string `json:"identifier,omitempty"`
+	Title      string `json:"title,omitempty"`
 }
 
 // textSource returns the statements of the nodes at the given indexes (each
@@ -85,7 +123,8 @@ const gradeSep = "\x1f"
 
 // newSnapshot returns an empty snapshot ready for adding nodes.
 func newSnapshot(source, format string) *Snapshot {
-	return &Snapshot{Source: source, Format: format, grades: []string{""}, gradeIdx: map[string]uint32{"": 0}, more: map[int32][]int32{}}
+	return &Snapshot{Source: source, Format: format, grades: []string{""}, gradeIdx: map[string]uint32{"": 0}, more: map[int32][]int32{},
+		children: map[int32][]int32{}, basis: map[int32]string{}, types: map[string]string{}}
 }
 
 // Close releases what the snapshot holds open (an image mapping).
@@ -109,6 +148,16 @@ func (s *Snapshot) internGrades(list []string) uint32 {
 	s.grades = append(s.grades, key)
 	s.gradeIdx[key] = i
 	return i
+}
+
+// internType returns the snapshot's copy of a statement type.
+func (s *Snapshot) internType(t string) string {
+	if c, ok := s.types[t]; ok {
+		return c
+	}
+	c := strings.Clone(t)
+	s.types[c] = c
+	return c
 }
 
 // GradeList returns the grades of node i.
@@ -187,8 +236,31 @@ func (s *Snapshot) normalizeEdges() {
 			e.From, e.To = e.To, e.From
 		}
 	}
-	slices.SortFunc(s.Edges, cmpEdge)
-	s.Edges = slices.Compact(s.Edges)
+	slices.SortStableFunc(s.Edges, cmpEdge)
+	s.Edges = slices.CompactFunc(s.Edges, func(a, b Edge) bool { return cmpEdge(a, b) == 0 })
+	slices.SortStableFunc(s.Pub, cmpPub)
+	s.Pub = slices.CompactFunc(s.Pub, func(a, b PubRel) bool { return cmpPub(a, b) == 0 })
+}
+
+// cmpPub orders publisher relations by type, ends and sequence.
+func cmpPub(a, b PubRel) int {
+	return cmp.Or(cmp.Compare(a.Type, b.Type), cmp.Compare(a.From, b.From), cmp.Compare(a.To, b.To),
+		cmpExt(a.FromExt, b.FromExt), cmpExt(a.ToExt, b.ToExt), cmpSeq(a, b))
+}
+
+// cmpSeq orders a relation without a sequence number before every one with.
+func cmpSeq(a, b PubRel) int {
+	switch {
+	case a.HasSeq != b.HasSeq && a.HasSeq:
+		return 1
+	case a.HasSeq != b.HasSeq:
+		return -1
+	}
+	return cmp.Compare(a.Seq, b.Seq)
+}
+
+func cmpExt(a, b ExternalRef) int {
+	return cmp.Or(strings.Compare(a.URI, b.URI), strings.Compare(a.Identifier, b.Identifier), strings.Compare(a.Title, b.Title))
 }
 
 func cmpEdge(a, b Edge) int {

@@ -17,11 +17,16 @@ const diffSynopsis = `kgc diff [--format text|markdown|json] [--profiles DIR] [-
 
 Compares two snapshots of one framework, each a package directory (run through
 the validation gate; a package that fails it is refused with its findings) or a
-.kgimg image: standards added, removed, reworded (word-level diff), recoded,
-regraded, moved or reidentified, learning components added, removed or
-reworded, progression edges added or removed. Nodes are matched by node ID,
-then CASE UUID, then statement code; each changed standard says which key
-matched it.
+.kgimg image. First the rights, profile and metadata that changed (licence,
+review status, full text, derivatives, who reviewed, the profile), then
+standards added, removed, reworded (word-level diff), recoded, regraded, moved,
+reidentified or retyped, parents whose children were reordered, learning
+components added, removed or reworded, supports edges added, removed or
+rescored, generated progression edges and publisher relations added or
+removed, each edge with its ends' codes and statements, grouped by standard.
+Nodes are matched by node ID, then CASE UUID, then statement code; each
+changed standard says which key matched it. To review a profile change,
+compare the image built before it with the package packed after it.
 
 Exit codes: 0 the snapshots are equal, 1 they differ, 2 the comparison could
 not run (bad usage, unreadable input, a refused package, two frameworks).`
