@@ -95,6 +95,38 @@ func TestPublisherRelationsAcrossTheCatalog(t *testing.T) {
 		t.Errorf("sequence text:\n%s", text)
 	}
 
+	// compare_framework_evidence lists the alignments between the compared
+	// frameworks before the matches, apart from them.
+	out, res = call(t, cs, "compare_framework_evidence", req(map[string]any{"frameworkIds": []any{a.FrameworkID, b.FrameworkID},
+		"mode": "code_exact", "query": "B1.1.1"}))
+	if out == nil {
+		t.Fatalf("compare: %v", res.Content[0].(*mcp.TextContent).Text)
+	}
+	al := out["publisherAlignments"].(map[string]any)
+	list := al["alignments"].([]any)
+	if al["totalCount"] != 1.0 || len(list) != 1 {
+		t.Fatalf("alignments: %v", al)
+	}
+	x := list[0].(map[string]any)
+	if x["associationType"] != "exactMatchOf" || x["assertedBy"] != "publisher" || x["origin"].(map[string]any)["nodeId"] != stdA ||
+		x["destination"].(map[string]any)["nodeId"] != stdB || !strings.HasPrefix(x["assertedIn"].(string), a.FrameworkID+"@") {
+		t.Errorf("alignment: %v", x)
+	}
+	text = res.Content[0].(*mcp.TextContent).Text
+	head := strings.Index(text, "Publisher alignments between these frameworks (1 alignment)")
+	line := strings.Index(text, "1. A B1.1.1 | "+stdA+" is an exact match of (exactMatchOf) B B1.1.1 | "+stdB+"; asserted by A")
+	first := strings.Index(text, "\nA. ")
+	if head < 0 || line < head || first < line {
+		t.Errorf("compare text (the alignments come first, apart from the matches):\n%s", text)
+	}
+	// Matches in both whose publisher relations stay inside one framework
+	// (the indicators' precedes): no alignments.
+	out, _ = call(t, cs, "compare_framework_evidence", req(map[string]any{"frameworkIds": []any{a.FrameworkID, b.FrameworkID},
+		"mode": "code_exact", "query": "B1.1.1.1"}))
+	if n := len(out["sections"].([]any)[0].(map[string]any)["matches"].([]any)); n != 1 || out["publisherAlignments"] != nil {
+		t.Errorf("%d matches; alignments for matches without any across frameworks: %v", n, out["publisherAlignments"])
+	}
+
 	// get_standard shows them, labelled.
 	out, res = call(t, cs, "get_standard", req(map[string]any{"frameworkId": a.FrameworkID, "identifier": sel(stdA)}))
 	pr := out["publisherRelations"].(map[string]any)

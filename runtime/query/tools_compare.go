@@ -76,12 +76,40 @@ func compareSchema() *Schema {
 // ComparisonResult is compare_framework_evidence's result: one section per
 // framework, each from its own package-local search, never merged.
 type ComparisonResult struct {
-	Disclosures     []string            `json:"disclosures"`
-	EpistemicStatus string              `json:"epistemicStatus" enum:"deterministic_derived"`
-	Request         ComparisonRequest   `json:"request"`
-	Sections        []ComparisonSection `json:"sections"`
-	Warnings        []ComparisonWarning `json:"warnings"`
+	Disclosures     []string          `json:"disclosures"`
+	EpistemicStatus string            `json:"epistemicStatus" enum:"deterministic_derived"`
+	Request         ComparisonRequest `json:"request"`
+	// PublisherAlignments are the relations the compared frameworks'
+	// publishers assert between them that touch a match (null when there
+	// are none): publisher-asserted facts, apart from the search matches.
+	PublisherAlignments *ComparisonAlignments `json:"publisherAlignments"`
+	Sections            []ComparisonSection   `json:"sections"`
+	Warnings            []ComparisonWarning   `json:"warnings"`
 }
+
+// ComparisonAlignments lists the publisher alignments of a comparison: the
+// first maxComparisonAlignments and how many there are.
+type ComparisonAlignments struct {
+	Notice     string                `json:"notice"`
+	Alignments []ComparisonAlignment `json:"alignments"`
+	TotalCount int                   `json:"totalCount"`
+}
+
+// ComparisonAlignment is one publisher-asserted relation between standards
+// of two compared frameworks, as CASE orients it (origin associationType
+// destination), and the snapshot whose publisher asserts it.
+type ComparisonAlignment struct {
+	AssertedBy      string      `json:"assertedBy" enum:"publisher"`
+	AssertedIn      string      `json:"assertedIn"`
+	AssociationType string      `json:"associationType"`
+	RelationID      string      `json:"relationId"`
+	SequenceNumber  *int64      `json:"sequenceNumber"`
+	Origin          EndStandard `json:"origin"`
+	Destination     EndStandard `json:"destination"`
+}
+
+// maxComparisonAlignments bounds the publisher alignments a comparison lists.
+const maxComparisonAlignments = 20
 
 // ComparisonRequest is the canonical resolved request: snapshotIds holds the
 // snapshot each framework was answered from, in frameworkIds order.
@@ -250,7 +278,61 @@ func (s *Service) compare(ctx context.Context, r CompareRequest) (*ComparisonRes
 		return a.GraphPackageID < b.GraphPackageID
 	})
 	sortComparisonWarnings(out.Warnings)
+	out.PublisherAlignments = s.comparisonAlignments(pkgs, out.Sections)
 	return fitComparison(out)
+}
+
+// comparisonAlignments finds the publisher relations between standards of
+// two different compared snapshots with at least one end among the matches,
+// resolved as get_publisher_relations resolves them (in the sections' order,
+// then the matches' rank), or nil when there are none.
+func (s *Service) comparisonAlignments(pkgs []*catalog.Package, sections []ComparisonSection) *ComparisonAlignments {
+	compared := map[string]*catalog.Package{}
+	hasAny := false
+	for _, p := range pkgs {
+		compared[p.SnapshotID()] = p
+		hasAny = hasAny || p.Img.PublisherRelationCount() > 0
+	}
+	if !hasAny {
+		return nil
+	}
+	var all []ComparisonAlignment
+	seen := map[[4]string]bool{}
+	for _, sec := range sections {
+		p := compared[sec.SnapshotID]
+		for _, m := range sec.Matches {
+			n, ok := p.Img.NodeByID(m.SearchHit.Node.NodeID)
+			if !ok {
+				continue
+			}
+			here := endStandard(p, n)
+			for _, r := range s.relationsOf(p, n, func(kgimg.PublisherKind) bool { return true }) {
+				others := r.Other.Matches
+				if r.Other.Standard != nil {
+					others = []EndStandard{*r.Other.Standard}
+				}
+				for _, o := range others {
+					if compared[o.SnapshotID] == nil || o.FrameworkID == here.FrameworkID {
+						continue
+					}
+					a := ComparisonAlignment{AssertedBy: "publisher", AssertedIn: r.AssertedIn, AssociationType: r.AssociationType,
+						RelationID: r.RelationID, SequenceNumber: r.SequenceNumber, Origin: here, Destination: o}
+					if r.Direction == "incoming" {
+						a.Origin, a.Destination = o, here
+					}
+					key := [4]string{a.AssertedIn, a.RelationID, a.Origin.SnapshotID + "\x00" + a.Origin.NodeID, a.Destination.SnapshotID + "\x00" + a.Destination.NodeID}
+					if !seen[key] {
+						seen[key] = true
+						all = append(all, a)
+					}
+				}
+			}
+		}
+	}
+	if len(all) == 0 {
+		return nil
+	}
+	return &ComparisonAlignments{Notice: PublisherNotice, Alignments: all[:min(len(all), maxComparisonAlignments)], TotalCount: len(all)}
 }
 
 // compareSection runs the package-local search of one section and loads the

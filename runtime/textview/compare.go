@@ -1,6 +1,7 @@
 package textview
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/kgc-project/kgc/internal/canonjson"
@@ -21,6 +22,7 @@ func comparison(w *writer, r *query.ComparisonResult) {
 	for _, d := range r.Disclosures {
 		w.line("Disclosure: %s", flat(d))
 	}
+	alignments(w, r)
 	said := map[string]string{} // a profile disclosure → the section that stated it
 	for i, s := range r.Sections {
 		w.line("")
@@ -65,6 +67,42 @@ func comparison(w *writer, r *query.ComparisonResult) {
 	}
 	for _, x := range r.Warnings {
 		w.line("Warning %s: %s", x.Code, flat(x.Message))
+	}
+}
+
+// alignments writes the publisher alignments between the compared
+// frameworks, before the sections' search matches: each as CASE orients it,
+// its ends by section letter, code and ID, and the statement and URI of an
+// end that is not one of its section's matches.
+func alignments(w *writer, r *query.ComparisonResult) {
+	a := r.PublisherAlignments
+	if a == nil || len(a.Alignments) == 0 {
+		return
+	}
+	letter, matched := map[string]string{}, map[[2]string]bool{}
+	for i, s := range r.Sections {
+		letter[s.SnapshotID] = marker(i)
+		for _, m := range s.Matches {
+			matched[[2]string{s.SnapshotID, m.SearchHit.Node.NodeID}] = true
+		}
+	}
+	count := plural(a.TotalCount, "alignment")
+	if len(a.Alignments) < a.TotalCount {
+		count = fmt.Sprintf("first %d of %d", len(a.Alignments), a.TotalCount)
+	}
+	w.line("")
+	w.line("Publisher alignments between these frameworks (%s) — asserted by a publisher in its CASE data; not search matches, not generated:", count)
+	end := func(e query.EndStandard) string {
+		return letter[e.SnapshotID] + " " + join(" | ", deref(e.StatementCode), e.NodeID)
+	}
+	for i, x := range a.Alignments {
+		rel := query.PublisherRelation{AssociationType: x.AssociationType, Direction: "outgoing"}
+		w.line("  %d. %s %s (%s) %s; asserted by %s", i+1, end(x.Origin), relationVerb(rel), x.AssociationType, end(x.Destination), or(letter[x.AssertedIn], x.AssertedIn))
+		for _, e := range []query.EndStandard{x.Origin, x.Destination} {
+			if !matched[[2]string{e.SnapshotID, e.NodeID}] {
+				w.line("     %s — %s; cite %s", end(e), clip(deref(e.Description), briefChars), e.StandardURI)
+			}
+		}
 	}
 }
 
