@@ -7,8 +7,11 @@
 // the children's statement codes in natural order (B5.1.3.1.2 before
 // B5.1.3.1.10), else the numbers their statements carry ("1.", "(a)", "ii.",
 // also after a stem every sibling shares: "Pupils should be able to: 3. use
-// metres…"), else their identifiers. Ties keep the (sourceExportOrder,
-// relationship ID) order.
+// metres…"), else their grades (school order, when each child's lowest
+// grade differs from its siblings'), else the codes beneath them (each
+// child's own code, or the smallest code in its subtree: uncoded strands
+// under coded standards), else their identifiers. Ties keep the
+// (sourceExportOrder, relationship ID) order.
 package childorder
 
 import (
@@ -33,12 +36,14 @@ const (
 	Code                          // the children's statement codes, natural order
 	StatementNumbers              // the numbers the children's statements carry
 	Identifier                    // the children's identifiers
+	Grade                         // the children's lowest grades, school order
+	CodesBelow                    // each child's code, else the smallest code beneath it
 )
 
-var basisNames = [...]string{"none", "publisher", "code", "statement_numbers", "identifier"}
+var basisNames = [...]string{"none", "publisher", "code", "statement_numbers", "identifier", "grade", "codes_below"}
 
 // String names the basis as answers and reports spell it: none, publisher,
-// code, statement_numbers, identifier.
+// code, statement_numbers, identifier, grade, codes_below.
 func (b Basis) String() string {
 	if int(b) < len(basisNames) {
 		return basisNames[b]
@@ -74,20 +79,67 @@ func Rows(nodes []*delivery.Node, rels []*delivery.Relationship, index func(id s
 		}
 		rows[from] = append(rows[from], e)
 	}
+	below := codesBelow(nodes, rels, rows, index)
 	basis = make([]Basis, len(nodes))
 	for i, row := range rows {
 		basis[i] = Sort(row, func(e int) *delivery.Relationship { return rels[e] }, func(e int) *delivery.Node {
 			j, _ := index(rels[e].Target)
 			return nodes[j]
+		}, func(e int) string {
+			j, _ := index(rels[e].Target)
+			return below(j)
 		})
 	}
 	return rows, basis
 }
 
+// codesBelow returns, per node, its own statement code, else the smallest
+// (natural order) code in its subtree, else "": computed on first use, once
+// per node, children before parents (the hierarchy is acyclic).
+func codesBelow(nodes []*delivery.Node, rels []*delivery.Relationship, rows [][]int, index func(id string) (int, bool)) func(int) string {
+	memo := make([]string, len(nodes))
+	done := make([]bool, len(nodes))
+	return func(start int) string {
+		type frame struct{ n, k int }
+		stack := []frame{{start, 0}}
+		for len(stack) > 0 {
+			f := &stack[len(stack)-1]
+			if done[f.n] {
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			if c := nodes[f.n].Str(delivery.NStatementCode); c != "" {
+				memo[f.n], done[f.n] = c, true
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			if f.k < len(rows[f.n]) {
+				j, _ := index(rels[rows[f.n][f.k]].Target)
+				f.k++
+				if !done[j] {
+					stack = append(stack, frame{j, 0})
+				}
+				continue
+			}
+			best := ""
+			for _, e := range rows[f.n] {
+				j, _ := index(rels[e].Target)
+				if c := memo[j]; c != "" && (best == "" || natural.Compare(c, best) < 0) {
+					best = c
+				}
+			}
+			memo[f.n], done[f.n] = best, true
+			stack = stack[:len(stack)-1]
+		}
+		return memo[start]
+	}
+}
+
 // Sort puts one parent's child edges (given in their tie order) into
 // curriculum order, in place, and returns the basis it rests on. rel and
-// child return an edge's relationship and its child node.
-func Sort[E any](edges []E, rel func(E) *delivery.Relationship, child func(E) *delivery.Node) Basis {
+// child return an edge's relationship and its child node, below the child's
+// code or else the smallest code beneath it ("" for none).
+func Sort[E any](edges []E, rel func(E) *delivery.Relationship, child func(E) *delivery.Node, below func(E) string) Basis {
 	n := len(edges)
 	if n == 0 {
 		return None
@@ -127,6 +179,10 @@ func Sort[E any](edges []E, rel func(E) *delivery.Relationship, child func(E) *d
 		}
 		if keys, ok := statementNumbers(texts); ok {
 			basis, less = StatementNumbers, func(a, b int) int { return cmp64(keys[a], keys[b]) }
+		} else if grades, ok := lowestGrades(n, func(i int) []string { return child(edges[i]).GradeLevel }); ok {
+			basis, less = Grade, func(a, b int) int { return natural.CompareGrades(grades[a], grades[b]) }
+		} else if all(func(i int) bool { return below(edges[i]) != "" }) {
+			basis, less = CodesBelow, func(a, b int) int { return natural.Compare(below(edges[a]), below(edges[b])) }
 		} else {
 			basis, less = Identifier, func(a, b int) int { return strings.Compare(child(edges[a]).ID, child(edges[b]).ID) }
 		}
@@ -141,6 +197,30 @@ func Sort[E any](edges []E, rel func(E) *delivery.Relationship, child func(E) *d
 		edges[k] = orig[i]
 	}
 	return basis
+}
+
+// lowestGrades returns each child's lowest grade (school order) when every
+// child names one and no two share it; false otherwise.
+func lowestGrades(n int, grades func(i int) []string) ([]string, bool) {
+	out := make([]string, n)
+	seen := make(map[string]bool, n)
+	for i := range n {
+		g := grades(i)
+		if len(g) == 0 {
+			return nil, false
+		}
+		low := g[0]
+		for _, x := range g[1:] {
+			if natural.CompareGrades(x, low) < 0 {
+				low = x
+			}
+		}
+		if seen[low] {
+			return nil, false
+		}
+		seen[low], out[i] = true, low
+	}
+	return out, true
 }
 
 func cmp64(a, b int64) int {

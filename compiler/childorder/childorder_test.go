@@ -11,7 +11,12 @@ import (
 
 // child is one child of a test parent: its ID, code, statement, list
 // enumeration and the sequenceNumber of its edge ("" for none).
-type child struct{ id, code, text, enum, seq string }
+type child struct {
+	id, code, text, enum, seq string
+	grades                    []string
+	// kids are the child's own children (for codes beneath it).
+	kids []child
+}
 
 // order sorts the children of one parent given in file order and returns
 // their IDs in curriculum order and the basis.
@@ -19,20 +24,25 @@ func order(t *testing.T, kids []child) (string, childorder.Basis) {
 	t.Helper()
 	nodes := []*delivery.Node{{ID: "parent"}}
 	var rels []*delivery.Relationship
-	for i, k := range kids {
-		n := &delivery.Node{ID: k.id}
-		for p, v := range map[delivery.NodeProp]string{delivery.NStatementCode: k.code, delivery.NDescription: k.text, delivery.NListEnumeration: k.enum} {
-			if v != "" {
-				n.SetProp(p, v)
+	var add func(parent string, kids []child)
+	add = func(parent string, kids []child) {
+		for _, k := range kids {
+			n := &delivery.Node{ID: k.id, GradeLevel: k.grades}
+			for p, v := range map[delivery.NodeProp]string{delivery.NStatementCode: k.code, delivery.NDescription: k.text, delivery.NListEnumeration: k.enum} {
+				if v != "" {
+					n.SetProp(p, v)
+				}
 			}
+			nodes = append(nodes, n)
+			r := &delivery.Relationship{ID: fmt.Sprintf("r%03d", len(rels)), Label: delivery.HasChild, Source: parent, Target: k.id, Order: len(rels)}
+			if k.seq != "" {
+				r.SetProp(delivery.RSequenceNumber, k.seq)
+			}
+			rels = append(rels, r)
+			add(k.id, k.kids)
 		}
-		nodes = append(nodes, n)
-		r := &delivery.Relationship{ID: fmt.Sprintf("r%03d", i), Label: delivery.HasChild, Source: "parent", Target: k.id, Order: i}
-		if k.seq != "" {
-			r.SetProp(delivery.RSequenceNumber, k.seq)
-		}
-		rels = append(rels, r)
 	}
+	add("parent", kids)
 	index := map[string]int{}
 	for i, n := range nodes {
 		index[n.ID] = i
@@ -42,7 +52,7 @@ func order(t *testing.T, kids []child) (string, childorder.Basis) {
 	for _, e := range rows[0] {
 		ids = append(ids, rels[e].Target)
 	}
-	if basis[1] != childorder.None {
+	if len(kids[0].kids) == 0 && basis[1] != childorder.None {
 		t.Errorf("a childless node's basis is %v, want none", basis[1])
 	}
 	return strings.Join(ids, " "), basis[0]
@@ -77,6 +87,19 @@ func TestCurriculumOrder(t *testing.T) {
 		{"mixed kinds of number: identifiers", []child{
 			{id: "z", text: "1. one"}, {id: "y", text: "b. two"}, {id: "x", text: "no number"},
 		}, "x y z", childorder.Identifier},
+		{"grades in school order", []child{
+			{id: "a", text: "GRADE TEN", grades: []string{"10"}}, {id: "b", text: "GRADE NINE", grades: []string{"09", "10"}},
+			{id: "c", text: "KINDERGARTEN", grades: []string{"K"}},
+		}, "c b a", childorder.Grade},
+		{"uncoded strands by the codes beneath them", []child{
+			{id: "s1", text: "Measurement", grades: []string{"1"}, kids: []child{{id: "x", code: "M1.2.10"}, {id: "y", code: "M1.2.2"}}},
+			{id: "s2", text: "Number", grades: []string{"1"}, kids: []child{{id: "z", text: "uncoded", kids: []child{{id: "w", code: "M1.1.1"}}}}},
+			{id: "s3", code: "M1.0"},
+		}, "s3 s2 s1", childorder.CodesBelow},
+		{"a child with nothing coded beneath it: identifiers", []child{
+			{id: "s2", text: "Number", grades: []string{"1"}, kids: []child{{id: "w", code: "M1.1.1"}}},
+			{id: "s1", text: "Measurement", grades: []string{"1"}, kids: []child{{id: "x", text: "uncoded"}}},
+		}, "s1 s2", childorder.Identifier},
 		{"ties keep the file order", []child{
 			{id: "a", code: "X.1"}, {id: "b", code: "x.1"}, {id: "c", code: "X.0"},
 		}, "c a b", childorder.Code},

@@ -142,6 +142,10 @@ func basisText(b string) string {
 		return "ordered by code"
 	case "statement_numbers":
 		return "ordered by the numbers in the statements"
+	case "grade":
+		return "ordered by grade"
+	case "codes_below":
+		return "ordered by the codes beneath them"
 	case "identifier":
 		return "no order published; by identifier"
 	case "file":

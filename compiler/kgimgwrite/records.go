@@ -156,6 +156,7 @@ func (w *writer) buildNodes(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 	kindOff, curOff := b.CreateByteVector(kind), b.CreateByteVector(isCurrent)
 	orderOff, presentOff := u32Vector(b, order), u32Vector(b, present)
 	childOrderOff := b.CreateByteVector(w.childBasis)
+	curPosOff := u32Vector(b, w.curPos)
 	kgfb.NodesStart(b)
 	kgfb.NodesAddCount(b, uint32(len(nodes)))
 	kgfb.NodesAddKind(b, kindOff)
@@ -185,6 +186,7 @@ func (w *writer) buildNodes(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 	kgfb.NodesAddProvenanceJson(b, provOff)
 	kgfb.NodesAddLabels(b, labelOff)
 	kgfb.NodesAddChildOrder(b, childOrderOff)
+	kgfb.NodesAddCurriculumPosition(b, curPosOff)
 	return kgfb.NodesEnd(b)
 }
 

@@ -47,6 +47,8 @@ type writer struct {
 	// edges), childBasis what each node's order rests on (order.go).
 	childRows  [][2][]uint32
 	childBasis []byte
+	// curPos is each node's curriculum position (order.go).
+	curPos []uint32
 }
 
 // ErrNotValid is returned when asked to build a package with error findings.
@@ -183,6 +185,7 @@ func (w *writer) build(b *flatbuffers.Builder) ([]byte, error) {
 	}
 	w.normCodes = w.normalizedCodes()
 	w.orderChildren()
+	w.curriculumPositions()
 	nodes := w.buildNodes(b)
 	rels := w.buildRelationships(b)
 	nodeID, caseUUID, caseURI, relID := w.buildOrders(b)

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,6 +16,7 @@ import (
 
 	"github.com/kgc-project/kgc/compiler/kgimgwrite"
 	"github.com/kgc-project/kgc/internal/imgtest"
+	"github.com/kgc-project/kgc/internal/natural"
 	"github.com/kgc-project/kgc/internal/pkgtest"
 )
 
@@ -161,5 +163,64 @@ func TestArtifactsAreCheckedAgainWhereEmbedded(t *testing.T) {
 	res.ArtifactSizes = nil
 	if got, err := kgimgwrite.Build(res, read, kgimgwrite.Options{Compiler: "kgc test"}); err != nil || !bytes.Equal(got, want) {
 		t.Fatalf("build without measured sizes: %v (equal %v)", err, bytes.Equal(got, want))
+	}
+}
+
+// TestCurriculumPositions: the root comes first, then the standards depth
+// first with each parent's children in curriculum order, then the learning
+// components in export order. In the mathematics sample the grades are
+// ordered by grade, the uncoded strands by the codes beneath them and the
+// standards by code, so the coded standards come in natural code order:
+// M1.1.1, M1.1.1.1, …, M1.1.2, …, M3.3.3.3.
+func TestCurriculumPositions(t *testing.T) {
+	f := pkgtest.Sample(t, "kgc-sample-mathematics-grades-1-3")
+	data, _ := imgtest.Build(t, f.Dir, f.Profiles, "")
+	img, err := kgimg.OpenBytes(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	byPos := make([]uint32, img.NodeCount())
+	for n := range uint32(img.NodeCount()) {
+		byPos[img.CurriculumPosition(n)] = n
+	}
+	if byPos[0] != img.RootNode() {
+		t.Fatalf("position 0 is node %d, not the root", byPos[0])
+	}
+	var codes []string
+	lastComponent, seenComponent, uncoded := uint32(0), false, 0
+	for _, n := range byPos[1:] {
+		switch img.NodeKind(n) {
+		case kgimg.ItemNode:
+			if seenComponent {
+				t.Fatalf("standard %s after a learning component", img.NodeString(n, kgimg.NodeID))
+			}
+			if c := img.NodeString(n, kgimg.NodeStatementCode); c != "" {
+				codes = append(codes, c)
+			} else {
+				uncoded++
+			}
+		case kgimg.ComponentNode:
+			if seenComponent && img.NodeOrder(n) < lastComponent {
+				t.Fatalf("learning components out of export order")
+			}
+			seenComponent, lastComponent = true, img.NodeOrder(n)
+		}
+	}
+	sorted := slices.Clone(codes)
+	slices.SortFunc(sorted, natural.Compare)
+	if !slices.Equal(codes, sorted) || len(codes) == 0 || codes[0] != "M1.1.1" || codes[len(codes)-1] != "M3.3.3.3" {
+		t.Errorf("standards in curriculum order: %.200s …", strings.Join(codes, " "))
+	}
+	if uncoded != 3+9 { // three grades, three strands each
+		t.Errorf("%d uncoded items, want 12 (grades and strands)", uncoded)
+	}
+	root := img.RootNode()
+	if b := img.ChildOrder(root); b != kgimg.OrderGrade {
+		t.Errorf("the grades are ordered by %s, want Grade", b)
+	}
+	grades, _ := img.Adjacency(kgimg.HasChild, kgimg.Out).Row(root)
+	if b := img.ChildOrder(grades.At(0)); b != kgimg.OrderCodesBelow {
+		t.Errorf("a grade's strands are ordered by %s, want CodesBelow", b)
 	}
 }

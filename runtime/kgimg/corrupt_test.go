@@ -136,6 +136,8 @@ func TestCraftedImagesAreRefused(t *testing.T) {
 		{"supportConfidence above 1", func(b []byte) { binary.LittleEndian.PutUint64(b[at["rel.confidence"]:], math.Float64bits(1.5)) }},
 		{"negative supportConfidence", func(b []byte) { binary.LittleEndian.PutUint64(b[at["rel.confidence"]:], math.Float64bits(-0.25)) }},
 		{"isCurrent neither true nor false", func(b []byte) { b[at["node.is_current"]] = 7 }},
+		{"two nodes at one curriculum position", func(b []byte) { copy(b[at["node.cur_pos"]:at["node.cur_pos"]+4], b[at["node.cur_pos"]+4:]) }},
+		{"curriculum position past the last node", func(b []byte) { u32(b, at["node.cur_pos"], 0xfffffff0) }},
 		{"unsupported format version", func(b []byte) { u32(b, 8, 2) }},
 	}
 	for _, c := range cases {

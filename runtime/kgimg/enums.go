@@ -114,6 +114,8 @@ const (
 	OrderCode                               // the children's statement codes, natural order
 	OrderStatementNumbers                   // the numbers the children's statements carry
 	OrderIdentifier                         // the children's identifiers
+	OrderGrade                              // the children's lowest grades, school order
+	OrderCodesBelow                         // each child's code, else the smallest code beneath it
 	OrderUnknown          ChildOrder = 255
 )
 
@@ -125,7 +127,7 @@ func (o ChildOrder) String() string {
 	return enumName("ChildOrder", int(o), childOrderNames[:])
 }
 
-var childOrderNames = [...]string{"None", "Publisher", "Code", "StatementNumbers", "Identifier"}
+var childOrderNames = [...]string{"None", "Publisher", "Code", "StatementNumbers", "Identifier", "Grade", "CodesBelow"}
 
 // PublisherKind is the type of a publisher-asserted relation.
 type PublisherKind uint8
@@ -189,6 +191,8 @@ func _() {
 	_ = x[OrderCode-ChildOrder(kgfb.ChildOrderCode)]
 	_ = x[OrderStatementNumbers-ChildOrder(kgfb.ChildOrderStatementNumbers)]
 	_ = x[OrderIdentifier-ChildOrder(kgfb.ChildOrderIdentifier)]
+	_ = x[OrderGrade-ChildOrder(kgfb.ChildOrderGrade)]
+	_ = x[OrderCodesBelow-ChildOrder(kgfb.ChildOrderCodesBelow)]
 	_ = x[ExactMatchOf-PublisherKind(kgfb.PublisherRelationKindExactMatchOf)]
 	_ = x[IsRelatedTo-PublisherKind(kgfb.PublisherRelationKindIsRelatedTo)]
 	_ = x[Precedes-PublisherKind(kgfb.PublisherRelationKindPrecedes)]

@@ -38,6 +38,7 @@ func (img *Image) Places() map[string]int {
 		"rel.label":       offsetIn(img.file, img.v.r.label),
 		"rel.confidence":  offsetIn(img.file, img.v.r.confidence),
 		"node.is_current": offsetIn(img.file, img.v.n.isCurrent),
+		"node.cur_pos":    offsetIn(img.file, img.v.n.curPos.b),
 		"payload":         HeaderSize,
 	}
 	if cp := img.compiledProfile(); cp != nil {

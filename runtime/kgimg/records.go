@@ -71,6 +71,7 @@ type nodeCols struct {
 	count                    int
 	kind, isCurrent          []byte
 	childOrder               []byte // absent in older images
+	curPos                   U32s   // absent in older images
 	order, present           U32s
 	str                      [numNodeFields]column
 	gradeLevel, tags, labels listColumn
@@ -100,6 +101,7 @@ func (img *Image) resolve() {
 	n.tags = readLists(nt, slot(nodesDesc, "tags"))
 	n.labels = readLists(nt, slot(nodesDesc, "labels"))
 	n.childOrder = vecBytes(nt, slot(nodesDesc, "child_order"), 1)
+	n.curPos = U32s{vecBytes(nt, slot(nodesDesc, "curriculum_position"), 4)}
 
 	rt, _ := subTable(root, slot(imageDesc, "relationships"))
 	r := &img.v.r
@@ -130,6 +132,17 @@ func (img *Image) ChildOrder(n uint32) ChildOrder {
 		return OrderUnknown
 	}
 	return ChildOrder(img.v.n.childOrder[n])
+}
+
+// CurriculumPosition returns node n's position in curriculum order (the
+// root first, then the items depth first with each parent's children in
+// their curriculum order, then the other nodes), or its sourceExportOrder in
+// an image written before positions were recorded.
+func (img *Image) CurriculumPosition(n uint32) uint32 {
+	if img.v.n.curPos.Len() == 0 {
+		return img.NodeOrder(n)
+	}
+	return img.v.n.curPos.At(int(n))
 }
 
 // NodeCount returns the number of nodes.

@@ -113,8 +113,21 @@ func (img *Image) verifySemantics() error {
 		return corrupt("nodes.child_order", -1, "%d entries for %d nodes", len(nc.childOrder), n)
 	}
 	for i, b := range nc.childOrder {
-		if b > byte(OrderIdentifier) {
+		if b > byte(OrderCodesBelow) {
 			return corrupt("nodes.child_order", -1, "node %d has child order %d", i, b)
+		}
+	}
+	if l := nc.curPos.Len(); l != 0 {
+		if l != n {
+			return corrupt("nodes.curriculum_position", -1, "%d entries for %d nodes", l, n)
+		}
+		seen := make([]uint64, (n+63)/64)
+		for i := range l {
+			p := nc.curPos.At(i)
+			if int(p) >= n || seen[p/64]&(1<<(p%64)) != 0 {
+				return corrupt("nodes.curriculum_position", -1, "node %d has position %d: not a permutation of the %d nodes", i, p, n)
+			}
+			seen[p/64] |= 1 << (p % 64)
 		}
 	}
 	for i, b := range nc.isCurrent {

@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/kgc-project/kgc/internal/imgtest"
+	"github.com/kgc-project/kgc/runtime/mcpserver"
 )
 
 // rootPathsOracle lists every root-to-node path of the source hierarchy by
@@ -50,18 +52,18 @@ func pathKeys(paths [][]string) []string {
 // package alone, hasMore says whether more exist, every hierarchy path is a
 // real root-to-match path with the source's codes and descriptions, and all
 // of them are listed; no_matches appears exactly on empty sections.
-func checkComparison(t *testing.T, out map[string]any, sources map[string]string, query string, k int) {
+func checkComparison(t *testing.T, srv *mcpserver.Server, out map[string]any, sources map[string]string, query string, k int) {
 	t.Helper()
 	for _, s := range out["sections"].([]any) {
 		sec := s.(map[string]any)
 		snap := sec["snapshotId"].(string)
-		nodes := sourceNodes(t, sources[snap])
+		nodes := placed(t, srv, snap, sourceNodes(t, sources[snap]))
 		rels := sourceRels(t, sources[snap])
 		byID := map[string]srcNode{}
 		for _, n := range nodes {
 			byID[n.id] = n
 		}
-		want := textOracle(nodes, query, "tokens", "any", false)
+		want := textOracle(t, nodes, query, "tokens", "any", false)
 		matches := sec["matches"].([]any)
 		hits := make([]map[string]any, len(matches))
 		for i, m := range matches {
@@ -134,7 +136,7 @@ func TestCompareCorpus(t *testing.T) {
 	t.Parallel()
 	imgtest.Heavy(t)
 	dir, sources := corpusImages(t)
-	cs, _ := client(t, dir)
+	cs, srv := client(t, dir)
 	const ng = "nigeria-nerdc-mathematics-primary-1-3"
 	fws := []any{"ghana-nacca-primary-mathematics-basic-4-6", "india-cbse-science-learning-framework-classes-9-10", ng}
 	for _, q := range []string{"fractions", "number", "energy"} {
@@ -145,7 +147,7 @@ func TestCompareCorpus(t *testing.T) {
 			if out == nil {
 				t.Fatalf("%s: %s", q, res.Content[0].(*mcp.TextContent).Text)
 			}
-			checkComparison(t, out, sources, q, k)
+			checkComparison(t, srv, out, sources, q, k)
 			flat, _ := call(t, cs, "compare_framework_evidence", r)
 			a, _ := json.Marshal(out)
 			b, _ := json.Marshal(flat)

@@ -27,7 +27,7 @@ func TestCorpusSurface(t *testing.T) {
 		fw, snap := p.FrameworkID(), p.SnapshotID()
 		t.Run(snap, func(t *testing.T) {
 			t.Parallel() // each snapshot is independent; the client session is safe for concurrent calls
-			nodes := sourceNodes(t, sources[snap])
+			nodes := placed(t, srv, snap, sourceNodes(t, sources[snap]))
 			route := map[string]any{"frameworkId": fw, "snapshotId": snap}
 			with := func(extra map[string]any) map[string]any { return merged(route, extra) }
 			for _, tool := range []string{"get_framework", "get_framework_statistics"} {
@@ -90,7 +90,7 @@ func corpusTextSearch(t *testing.T, cs *mcp.ClientSession, nodes []srcNode, snap
 			if q.operator != "" {
 				match["operator"] = q.operator
 			}
-			want := textOracle(nodes, q.query, q.mode, q.operator, false)
+			want := textOracle(t, nodes, q.query, q.mode, q.operator, false)
 			hits := pageAll(t, cs, "search_standards", map[string]any{"snapshotIds": []any{snap}, "mode": "text", "query": q.query, "match": match}, 100)
 			sameRanking(t, q.query+"/"+q.mode, hits, want)
 			if !inRanked(want, n.id) {
@@ -184,7 +184,7 @@ func corpusComponents(t *testing.T, cs *mcp.ClientSession, nodes []srcNode, with
 		toks := textnorm.Tokens(n.description)
 		if len(toks) > 1 {
 			q := strings.Join(toks[:2], " ")
-			want := textOracle(nodes, q, "tokens", "all", true)
+			want := textOracle(t, nodes, q, "tokens", "all", true)
 			hits := pageAll(t, cs, "search_learning_components", map[string]any{"snapshotIds": []any{snap}, "mode": "learning_component_text",
 				"query": q, "match": map[string]any{"matchMode": "tokens", "operator": "all"}}, 100)
 			sameRanking(t, "component "+q, hits, want)

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/kgc-project/kgc/internal/textnorm"
+	"github.com/kgc-project/kgc/runtime/mcpserver"
 )
 
 // srcNode is a node as the package's delivery file states it: the oracle the
@@ -20,7 +21,44 @@ type srcNode struct {
 	id, description, code, statementType, normType string
 	grades, tags                                   []string
 	order                                          int
-	item, component                                bool
+	// pos is the curriculum position (placed); -1 until read.
+	pos             int
+	item, component bool
+}
+
+// placed sets each node's curriculum position, read from the served image of
+// the package (a snapshot ID, or a framework with one package): the column
+// kgc build writes, checked on its own by compiler/kgimgwrite's
+// TestCurriculumPositions. The oracles break score ties with it, as the
+// server's deterministic_search_ranking_v2 does.
+func placed(t *testing.T, srv *mcpserver.Server, snapOrFramework string, nodes []srcNode) []srcNode {
+	t.Helper()
+	for _, p := range srv.Catalog().Packages {
+		if p.SnapshotID() != snapOrFramework && p.FrameworkID() != snapOrFramework {
+			continue
+		}
+		for i := range nodes {
+			n, ok := p.Img.NodeByID(nodes[i].id)
+			if !ok {
+				t.Fatalf("%s: node %s is not in the image", snapOrFramework, nodes[i].id)
+			}
+			nodes[i].pos = int(p.Img.CurriculumPosition(n))
+		}
+		return nodes
+	}
+	t.Fatalf("no package %s served", snapOrFramework)
+	return nil
+}
+
+// tieLess orders two equally ranked nodes: curriculum position, then ID.
+func tieLess(t *testing.T, a, b srcNode) bool {
+	if a.pos < 0 || b.pos < 0 {
+		t.Fatal("oracle ranking without curriculum positions: call placed")
+	}
+	if a.pos != b.pos {
+		return a.pos < b.pos
+	}
+	return a.id < b.id
 }
 
 // deliveryLines returns the lines of the package's one delivery file whose
@@ -51,7 +89,7 @@ func sourceNodes(t *testing.T, dir string) []srcNode {
 		}
 		p := rec.Properties
 		n := srcNode{id: p["identifier"], description: p["description"], code: p["statementCode"], statementType: p["statementType"],
-			normType: p["normalizedStatementType"], order: i, item: rec.Labels[0] == "StandardsFrameworkItem", component: rec.Labels[0] == "LearningComponent"}
+			normType: p["normalizedStatementType"], order: i, pos: -1, item: rec.Labels[0] == "StandardsFrameworkItem", component: rec.Labels[0] == "LearningComponent"}
 		_ = json.Unmarshal([]byte(p["gradeLevel"]), &n.grades)
 		_ = json.Unmarshal([]byte(p["tags"]), &n.tags)
 		out = append(out, n)
@@ -63,10 +101,14 @@ type ranked struct {
 	id    string
 	score int
 	lead  string
+	node  srcNode
 }
 
+// String leaves the node out of the comparison sameRanking makes.
+func (r ranked) String() string { return fmt.Sprintf("{%s %d %s}", r.id, r.score, r.lead) }
+
 // textOracle ranks the items of one package for a text query by brute force.
-func textOracle(nodes []srcNode, query, mode, operator string, components bool) []ranked {
+func textOracle(t *testing.T, nodes []srcNode, query, mode, operator string, components bool) []ranked {
 	q := textnorm.Tokens(query)
 	var terms []string
 	for _, t := range q {
@@ -92,14 +134,14 @@ func textOracle(nodes []srcNode, query, mode, operator string, components bool) 
 			matched = len(terms)
 		}
 		if ok {
-			out = append(out, ranked{id: n.id, score: 1000000 * matched / len(terms)})
+			out = append(out, ranked{id: n.id, score: 1000000 * matched / len(terms), node: n})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].score != out[j].score {
 			return out[i].score > out[j].score
 		}
-		return out[i].id < out[j].id
+		return tieLess(t, out[i].node, out[j].node)
 	})
 	return out
 }
@@ -118,7 +160,7 @@ func mathCode(s string) string { return strings.ToLower(strings.ReplaceAll(s, " 
 
 // codeOracle ranks the maths items for a code query: exact, or equal to the
 // prefix or continuing it after the "." delimiter.
-func codeOracle(nodes []srcNode, query string, prefix bool) []ranked {
+func codeOracle(t *testing.T, nodes []srcNode, query string, prefix bool) []ranked {
 	q := mathCode(query)
 	for prefix && strings.HasSuffix(q, ".") {
 		q = strings.TrimSuffix(q, ".")
@@ -130,16 +172,16 @@ func codeOracle(nodes []srcNode, query string, prefix bool) []ranked {
 			continue
 		}
 		if c == q {
-			out = append(out, ranked{id: n.id, score: 1000000, lead: c})
+			out = append(out, ranked{id: n.id, score: 1000000, lead: c, node: n})
 		} else if prefix && strings.HasPrefix(c, q+".") {
-			out = append(out, ranked{id: n.id, score: 500000, lead: c})
+			out = append(out, ranked{id: n.id, score: 500000, lead: c, node: n})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].lead != out[j].lead {
 			return out[i].lead < out[j].lead
 		}
-		return out[i].id < out[j].id
+		return tieLess(t, out[i].node, out[j].node)
 	})
 	return out
 }

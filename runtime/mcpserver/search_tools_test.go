@@ -12,8 +12,8 @@ import (
 func TestSearchStandardsTextAgreesWithBruteForce(t *testing.T) {
 	t.Parallel()
 	imgtest.Heavy(t)
-	cs, _ := client(t, images(t))
-	nodes := sourceNodes(t, samplePackageDir(t, maths))
+	cs, srv := client(t, images(t))
+	nodes := placed(t, srv, maths, sourceNodes(t, samplePackageDir(t, maths)))
 	for _, q := range []struct{ query, mode, operator string }{
 		{"telling the time", "tokens", "all"},
 		{"Telling TIME length", "tokens", "any"},
@@ -26,7 +26,7 @@ func TestSearchStandardsTextAgreesWithBruteForce(t *testing.T) {
 		if q.operator != "" {
 			match["operator"] = q.operator
 		}
-		want := textOracle(nodes, q.query, q.mode, q.operator, false)
+		want := textOracle(t, nodes, q.query, q.mode, q.operator, false)
 		if len(want) == 0 {
 			t.Fatalf("%q matches nothing in the sample; pick another query", q.query)
 		}
@@ -74,8 +74,8 @@ func toStrings(v any) []string {
 }
 
 func TestSearchStandardsCodes(t *testing.T) {
-	cs, _ := client(t, images(t))
-	nodes := sourceNodes(t, samplePackageDir(t, maths))
+	cs, srv := client(t, images(t))
+	nodes := placed(t, srv, maths, sourceNodes(t, samplePackageDir(t, maths)))
 	for _, q := range []struct {
 		mode, query string
 		prefix      bool
@@ -83,7 +83,7 @@ func TestSearchStandardsCodes(t *testing.T) {
 		{"code_exact", "m1.1.1", false}, {"code_exact", " M2.1.1.2 ", false}, {"code_prefix", "M1.1", true},
 		{"code_prefix", "m2.", true}, {"code_prefix", "M3", true}, {"code_prefix", "M", true}, {"code_exact", "M9.9.9", false},
 	} {
-		want := codeOracle(nodes, q.query, q.prefix)
+		want := codeOracle(t, nodes, q.query, q.prefix)
 		for _, limit := range []int{2, 100} {
 			hits := pageAll(t, cs, "search_standards", map[string]any{"snapshotIds": []any{mathSnapshot(t, cs)}, "mode": q.mode, "query": q.query}, limit)
 			sameRanking(t, q.mode+" "+q.query, hits, want)
@@ -98,7 +98,7 @@ func TestSearchStandardsCodes(t *testing.T) {
 		t.Fatalf("codeMatch %v", cm)
 	}
 	d := der[0].(map[string]any)
-	parent := codeOracle(nodes, "M1.1.1", false)
+	parent := codeOracle(t, nodes, "M1.1.1", false)
 	if d["status"] != "matched_unique" || d["derivedCode"] != "M1.1.1" || len(d["matchedParentNodeIds"].([]any)) != 1 ||
 		d["matchedParentNodeIds"].([]any)[0] != parent[0].id || len(hit["warnings"].([]any)) != 0 {
 		t.Errorf("derivation %v, warnings %v", d, hit["warnings"])
@@ -115,8 +115,8 @@ func mathSnapshot(t *testing.T, cs *mcp.ClientSession) string {
 }
 
 func TestSearchStandardsFilters(t *testing.T) {
-	cs, _ := client(t, images(t))
-	nodes := sourceNodes(t, samplePackageDir(t, maths))
+	cs, srv := client(t, images(t))
+	nodes := placed(t, srv, maths, sourceNodes(t, samplePackageDir(t, maths)))
 	search := func(extra map[string]any) []map[string]any {
 		r := merged(map[string]any{"frameworkIds": []any{maths}, "mode": "code_prefix", "query": "M1"}, extra)
 		return pageAll(t, cs, "search_standards", r, 100)
@@ -203,11 +203,11 @@ func TestSearchFederationAndCapabilities(t *testing.T) {
 }
 
 func TestSearchComponents(t *testing.T) {
-	cs, _ := client(t, images(t))
-	nodes := sourceNodes(t, samplePackageDir(t, maths))
+	cs, srv := client(t, images(t))
+	nodes := placed(t, srv, maths, sourceNodes(t, samplePackageDir(t, maths)))
 	base := map[string]any{"frameworkIds": []any{maths}}
 	with := func(extra map[string]any) map[string]any { return merged(base, extra) }
-	want := textOracle(nodes, "counting whole numbers", "tokens", "any", true)
+	want := textOracle(t, nodes, "counting whole numbers", "tokens", "any", true)
 	hits := pageAll(t, cs, "search_learning_components", with(map[string]any{"mode": "learning_component_text", "query": "counting whole numbers",
 		"match": map[string]any{"matchMode": "tokens", "operator": "any"}}), 3)
 	sameRanking(t, "component text", hits, want)
@@ -230,7 +230,7 @@ func TestSearchComponents(t *testing.T) {
 
 	// Supported code: every component supporting a standard under the prefix,
 	// once, carrying each matched standard.
-	stds := codeOracle(nodes, "M1.1", true)
+	stds := codeOracle(t, nodes, "M1.1", true)
 	hits = pageAll(t, cs, "search_learning_components", with(map[string]any{"mode": "learning_component_supported_code_prefix", "query": "M1.1"}), 5)
 	if len(hits) == 0 {
 		t.Fatal("no component supports a standard under M1.1")

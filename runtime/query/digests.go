@@ -210,7 +210,7 @@ func (s *Service) indexSetSha256(pkgs []*catalog.Package) string {
 		w.raw("]")
 	}
 	w.raw(`,"ranking":`)
-	w.value("deterministic_search_ranking_v1")
+	w.value("deterministic_search_ranking_v2")
 	w.raw("}")
 	return w.sum()
 }

@@ -38,7 +38,7 @@ func refIndexSetSha256(pkgs []*catalog.Package) string {
 		parts = append(parts, obj{"graphPackageId": p.GraphPackageID(), "image": hex.EncodeToString(sum[:])})
 	}
 	v, _ := canonjson.Sha256(obj{"packages": parts, "lexical": textnorm.LexicalVersion, "facet": textnorm.FacetVersion,
-		"ranking": "deterministic_search_ranking_v1", "cursor": 1})
+		"ranking": "deterministic_search_ranking_v2", "cursor": 1})
 	return v
 }
 

@@ -128,7 +128,7 @@ func ExampleService_SearchStandards() {
 	}
 	fmt.Println(len(walk.Distances), "standards reached;", walk.TruncationReasons)
 	// Output:
-	// standards with both words: 12 - first: M3.1.1.2
+	// standards with both words: 12 - first: M1.1.1
 	// M1.1.1 1000000
 	// M1.1.1.1 500000
 	// M1.1.1.2 500000

@@ -29,7 +29,7 @@ func codeTypeInfo(cp profile.CodeSearchPolicy, name string) *profile.CodeType {
 }
 
 // codeScopes returns the ancestors of n whose statement type scopes its code
-// (the code type's scopeStatementTypes), ordered by (sourceExportOrder, nodeId).
+// (the code type's scopeStatementTypes), in curriculum order (nodeLess).
 func codeScopes(p *catalog.Package, n uint32) []uint32 {
 	ct := codeTypeInfo(p.Profile().CodeSearchPolicy, codeTypeOf(p, n))
 	if ct == nil || len(ct.ScopeStatementTypes) == 0 {

@@ -32,7 +32,7 @@ func (h *searchHit) key(byCode bool) []any {
 	}
 	m := h.pkg.Manifest
 	return []any{lead, m.FrameworkID, m.SnapshotID, m.GraphType, m.PackageRevision, m.GraphPackageID,
-		h.pkg.Img.NodeString(h.node, kgimg.NodeID), int(h.pkg.Img.NodeOrder(h.node))}
+		int(h.pkg.Img.CurriculumPosition(h.node)), h.pkg.Img.NodeString(h.node, kgimg.NodeID), int(h.pkg.Img.NodeOrder(h.node))}
 }
 
 // compareKeys orders two keys term by term: numbers numerically, strings by
@@ -75,12 +75,12 @@ func number(v any) (float64, bool) {
 // validPosition reports whether a decoded cursor position has the shape of a
 // key: a lead of the mode's type, five strings, a number, a string, a number.
 func validPosition(pos []any, byCode bool) bool {
-	if len(pos) != 8 {
+	if len(pos) != 9 {
 		return false
 	}
-	kinds := "nsssnssn"
+	kinds := "nsssnsnsn"
 	if byCode {
-		kinds = "ssssnssn"
+		kinds = "ssssnsnsn"
 	}
 	for i, k := range kinds {
 		_, isNum := pos[i].(float64)
@@ -194,10 +194,13 @@ func compareHitToKey(h *searchHit, pos []any, byCode bool) int {
 	if c := compareTerm(m.GraphPackageID, pos[5]); c != 0 {
 		return c
 	}
-	if c := compareTerm(h.pkg.Img.NodeString(h.node, kgimg.NodeID), pos[6]); c != 0 {
+	if c := compareTerm(float64(h.pkg.Img.CurriculumPosition(h.node)), pos[6]); c != 0 {
 		return c
 	}
-	return compareTerm(float64(h.pkg.Img.NodeOrder(h.node)), pos[7])
+	if c := compareTerm(h.pkg.Img.NodeString(h.node, kgimg.NodeID), pos[7]); c != 0 {
+		return c
+	}
+	return compareTerm(float64(h.pkg.Img.NodeOrder(h.node)), pos[8])
 }
 
 // compareHits orders two hits exactly as compareKeys orders their keys,
@@ -229,6 +232,12 @@ func compareHits(a, b *searchHit, byCode bool) int {
 		if x := strings.Compare(ma.GraphPackageID, mb.GraphPackageID); x != 0 {
 			return x
 		}
+	}
+	if pa, pb := a.pkg.Img.CurriculumPosition(a.node), b.pkg.Img.CurriculumPosition(b.node); pa != pb {
+		if pa < pb {
+			return -1
+		}
+		return 1
 	}
 	if x := strings.Compare(a.pkg.Img.NodeString(a.node, kgimg.NodeID), b.pkg.Img.NodeString(b.node, kgimg.NodeID)); x != 0 {
 		return x

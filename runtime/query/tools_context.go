@@ -65,7 +65,7 @@ type Direct struct {
 	// codes, natural order), statement_numbers (the numbers their statements
 	// carry), identifier (no order published), file (an image built before
 	// the order was recorded: the package file's order). Empty for parents.
-	Order            string `json:"order,omitempty" enum:"publisher,code,statement_numbers,identifier,file"`
+	Order            string `json:"order,omitempty" enum:"publisher,code,statement_numbers,grade,codes_below,identifier,file"`
 	OriginNodeID     string `json:"originNodeId"`
 	RelationshipType string `json:"relationshipType"`
 	// TotalCount is how many parents or children the standard has.
@@ -155,8 +155,11 @@ func relLess(img *kgimg.Image, a, b uint32) bool {
 	return img.RelString(a, kgimg.RelID) < img.RelString(b, kgimg.RelID)
 }
 
+// nodeLess orders nodes by curriculum position (the image's depth-first
+// walk of the ordered hierarchy; sourceExportOrder in older images), then
+// node ID.
 func nodeLess(img *kgimg.Image, a, b uint32) bool {
-	if oa, ob := img.NodeOrder(a), img.NodeOrder(b); oa != ob {
+	if oa, ob := img.CurriculumPosition(a), img.CurriculumPosition(b); oa != ob {
 		return oa < ob
 	}
 	return img.NodeString(a, kgimg.NodeID) < img.NodeString(b, kgimg.NodeID)
@@ -211,7 +214,7 @@ func hierarchyWalk(c *ctxTables, p *catalog.Package, origin uint32, dir kgimg.Di
 	adj := img.Adjacency(kgimg.HasChild, dir)
 	order, depths, complete := bfs(img, adj, origin, depth, limit)
 	if dir == kgimg.In {
-		// Ancestors by (depth, sourceExportOrder, node ID). Descendants stay
+		// Ancestors by (depth, curriculum position, node ID). Descendants stay
 		// in the walk's order: level by level, each node's children in
 		// curriculum order (its hasChild row), parents in that order.
 		sort.Slice(order, func(i, j int) bool {
@@ -296,6 +299,10 @@ func OrderBasis(o kgimg.ChildOrder) string {
 		return "statement_numbers"
 	case kgimg.OrderIdentifier:
 		return "identifier"
+	case kgimg.OrderGrade:
+		return "grade"
+	case kgimg.OrderCodesBelow:
+		return "codes_below"
 	case kgimg.OrderUnknown:
 		return "file"
 	}

@@ -166,7 +166,11 @@ func standardSearch(w *writer, r *query.SearchResult[query.StandardHit], request
 	}
 	snaps.write(w, "standard")
 	if len(pg.Hits) > 0 {
-		w.line("Hits are retrieval candidates, not alignments.")
+		order := "best first"
+		if mode, _ := request["mode"].(string); mode != "text" {
+			order = "by code"
+		}
+		w.line("Hits are retrieval candidates, not alignments; %s, ties in curriculum order.", order)
 	}
 	hitNumber := map[string]int{} // snapshot and node ID → hit number
 	for i, h := range pg.Hits {

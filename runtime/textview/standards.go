@@ -148,6 +148,10 @@ func orderPhrase(order string) string {
 		return "ordered by code"
 	case "statement_numbers":
 		return "ordered by the numbers in the statements"
+	case "grade":
+		return "ordered by grade"
+	case "codes_below":
+		return "ordered by the codes beneath them"
 	case "identifier":
 		return "no order published; by identifier"
 	case "file":

@@ -12,6 +12,8 @@ const (
 	ChildOrderCode             ChildOrder = 2
 	ChildOrderStatementNumbers ChildOrder = 3
 	ChildOrderIdentifier       ChildOrder = 4
+	ChildOrderGrade            ChildOrder = 5
+	ChildOrderCodesBelow       ChildOrder = 6
 )
 
 var EnumNamesChildOrder = map[ChildOrder]string{
@@ -20,6 +22,8 @@ var EnumNamesChildOrder = map[ChildOrder]string{
 	ChildOrderCode:             "Code",
 	ChildOrderStatementNumbers: "StatementNumbers",
 	ChildOrderIdentifier:       "Identifier",
+	ChildOrderGrade:            "Grade",
+	ChildOrderCodesBelow:       "CodesBelow",
 }
 
 var EnumValuesChildOrder = map[string]ChildOrder{
@@ -28,6 +32,8 @@ var EnumValuesChildOrder = map[string]ChildOrder{
 	"Code":             ChildOrderCode,
 	"StatementNumbers": ChildOrderStatementNumbers,
 	"Identifier":       ChildOrderIdentifier,
+	"Grade":            ChildOrderGrade,
+	"CodesBelow":       ChildOrderCodesBelow,
 }
 
 func (v ChildOrder) String() string {

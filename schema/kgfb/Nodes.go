@@ -485,8 +485,34 @@ func (rcv *Nodes) MutateChildOrder(j int, n byte) bool {
 	return false
 }
 
+func (rcv *Nodes) CurriculumPosition(j int) uint32 {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(60))
+	if o != 0 {
+		a := rcv._tab.Vector(o)
+		return rcv._tab.GetUint32(a + flatbuffers.UOffsetT(j*4))
+	}
+	return 0
+}
+
+func (rcv *Nodes) CurriculumPositionLength() int {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(60))
+	if o != 0 {
+		return rcv._tab.VectorLen(o)
+	}
+	return 0
+}
+
+func (rcv *Nodes) MutateCurriculumPosition(j int, n uint32) bool {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(60))
+	if o != 0 {
+		a := rcv._tab.Vector(o)
+		return rcv._tab.MutateUint32(a+flatbuffers.UOffsetT(j*4), n)
+	}
+	return false
+}
+
 func NodesStart(builder *flatbuffers.Builder) {
-	builder.StartObject(28)
+	builder.StartObject(29)
 }
 func NodesAddCount(builder *flatbuffers.Builder, count uint32) {
 	builder.PrependUint32Slot(0, count, 0)
@@ -586,6 +612,12 @@ func NodesAddChildOrder(builder *flatbuffers.Builder, childOrder flatbuffers.UOf
 }
 func NodesStartChildOrderVector(builder *flatbuffers.Builder, numElems int) flatbuffers.UOffsetT {
 	return builder.StartVector(1, numElems, 1)
+}
+func NodesAddCurriculumPosition(builder *flatbuffers.Builder, curriculumPosition flatbuffers.UOffsetT) {
+	builder.PrependUOffsetTSlot(28, flatbuffers.UOffsetT(curriculumPosition), 0)
+}
+func NodesStartCurriculumPositionVector(builder *flatbuffers.Builder, numElems int) flatbuffers.UOffsetT {
+	return builder.StartVector(4, numElems, 4)
 }
 func NodesEnd(builder *flatbuffers.Builder) flatbuffers.UOffsetT {
 	return builder.EndObject()
