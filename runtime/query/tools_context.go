@@ -310,7 +310,8 @@ func OrderBasis(o kgimg.ChildOrder) string {
 }
 
 // rootPaths enumerates root→origin paths through nodes within ancestorDepth of
-// the origin, depth first in relationship-key order, all-or-nothing per path;
+// the origin, depth first with each node's children in curriculum order,
+// all-or-nothing per path;
 // limit (at most maxPaths) is where the result ceiling stops it earlier.
 func rootPaths(c *ctxTables, p *catalog.Package, origin uint32, depth, maxPaths, maxOcc, limit int) RootPaths {
 	img := p.Img
@@ -347,7 +348,7 @@ func rootPaths(c *ctxTables, p *catalog.Package, origin uint32, depth, maxPaths,
 			paths = append(paths, RootPath{NodeIDs: nids, RelationshipIDs: rids})
 			return true
 		}
-		nb, ed := out.Row(n) // in relationship-key order
+		nb, ed := out.Row(n) // children in curriculum order: paths come in curriculum order
 		for i := 0; i < nb.Len(); i++ {
 			m := nb.At(i)
 			if _, ok := within[m]; !ok {
