@@ -663,6 +663,24 @@ func TestRealExportCarriedWhole(t *testing.T) {
 	if bases[kgimg.OrderPublisher] == 0 || bases[kgimg.OrderCode] == 0 {
 		t.Errorf("child order bases %v: want some publisher, some code", bases)
 	}
+	// The document's top level (the grades, an uncoded grouping and items
+	// the export leaves under the document) by the codes beneath them: the
+	// grades first, in school order.
+	for _, p := range cat.Packages {
+		if p.FrameworkID() != d.FrameworkID {
+			continue
+		}
+		img := p.Img
+		root := img.RootNode()
+		kids, _ := img.Adjacency(kgimg.HasChild, kgimg.Out).Row(root)
+		var top []string
+		for i := range min(kids.Len(), 7) {
+			top = append(top, img.NodeString(kids.At(i), kgimg.NodeStatementCode))
+		}
+		if img.ChildOrder(root) != kgimg.OrderCodesBelow || strings.Join(top, " ") != "M.G3 M.G4 M.G5 M.G6 M.G7 M.G8 M.GHS" {
+			t.Errorf("top level %v, ordered by %s", top, img.ChildOrder(root))
+		}
+	}
 	svc := query.New(cat, query.Options{})
 	ctx := context.Background()
 	hit, err := svc.SearchStandards(ctx, query.NewCodeSearchRequest(query.SearchCodeExact, "M.G3.C1OA.TA.3.OA.A.1", d.FrameworkID))
@@ -686,6 +704,13 @@ func TestRealExportCarriedWhole(t *testing.T) {
 	}
 	if res.Sequence == nil || len(res.Sequence.Before)+len(res.Sequence.After) == 0 {
 		t.Errorf("no precedes sequence around it: %+v", res.Sequence)
+	}
+	// A comparison of the two lists the alignment first, though the text
+	// search finds the statement in the Smarter Balanced framework only.
+	cmp, err := svc.CompareFrameworkEvidence(ctx, query.NewCompareRequest("interpret products of whole numbers", d.FrameworkID, match.FrameworkID))
+	if err != nil || cmp.PublisherAlignments == nil || cmp.PublisherAlignments.Alignments[0].AssociationType != "exactMatchOf" ||
+		deref(cmp.PublisherAlignments.Alignments[0].Destination.StatementCode) != "3.OA.A.1" {
+		t.Errorf("comparison alignments: %v %+v", err, cmp)
 	}
 	// From the other side: incoming, asserted by the Smarter Balanced snapshot.
 	back, err := svc.PublisherRelations(ctx, query.NewPublisherRelationsRequest(match.FrameworkID, query.Selector{IdentifierType: "node_id", NodeID: match.NodeID}))
