@@ -134,7 +134,7 @@ var script = []Question{
 			{Tool: "search_standards", Args: `{"request":{"mode":"code_exact","query":"B4.1.1.1.1","frameworkIds":["ghana-nacca-primary-mathematics-basic-4-6"]}}`,
 				Extract: []Extract{{"b4_parent_code", `in: [^\n]*> (B4(?:\.\d+)+) `}}},
 			{Tool: "search_standards", Args: `{"request":{"mode":"code_prefix","query":"{{b4_parent_code}}","frameworkIds":["ghana-nacca-primary-mathematics-basic-4-6"]}}`,
-				Needed: "needed because the hit names its parent only inside its path (code and a cut statement), with no node ID and no siblings; the parent's code is searched as a prefix"},
+				Needed: "needed because the hit names its parent (code, type and ID) but not the parent's other children; the parent's code searched as a prefix lists them with their statements"},
 		},
 		Facts: []Fact{
 			has("its statement", "Model number quantities, place value for multi-digit using graph sheets or multi-base materials up to 100,000"),
@@ -171,9 +171,9 @@ var script = []Question{
 		Steps: []Step{
 			{Tool: "get_framework_statistics", Args: `{"request":{"frameworkId":"india-cbse-science-learning-framework-classes-9-10"}}`},
 			{Tool: "search_standards", Args: `{"request":{"mode":"code_exact","query":"CLO7","frameworkIds":["india-cbse-science-learning-framework-classes-9-10"],"localGradeLabels":["Class X"]}}`,
+				// The hit shows the path through each parent, with its type
+				// and ID: no get_standard_context.
 				Extract: []Extract{{"clo7", `CLO7 \| (<id>) \| [^\n]*\| Class X`}}},
-			{Tool: "get_standard_context", Args: `{"request":{"frameworkId":"india-cbse-science-learning-framework-classes-9-10","nodeId":"{{clo7}}"}}`,
-				Needed: "needed because the hit shows only the first of its two parent paths"},
 		},
 		Facts: []Fact{
 			re("235 items have more than one parent", `235[^\n]{0,40}(more than one parent|multi-parent|two parents)`),

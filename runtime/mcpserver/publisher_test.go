@@ -134,3 +134,34 @@ func TestPublisherRelationsAcrossTheCatalog(t *testing.T) {
 		t.Errorf("get_standard: %v\n%s", pr, res.Content[0].(*mcp.TextContent).Text)
 	}
 }
+
+// TestHitsSayWhyTheyHangFromTheRoot: items the source left without a
+// resolved parent are marked as such in the hit's location (structured and
+// text); the others name their parent's ID to open.
+func TestHitsSayWhyTheyHangFromTheRoot(t *testing.T) {
+	t.Parallel()
+	s := bigSpec()
+	s.FrameworkID, s.Standards, s.Indicators, s.Unresolved = "kgc-unresolved-fixture", 2, 3, 2
+	cs, _ := client(t, images(t, s))
+	out, res := call(t, cs, "search_standards", req(map[string]any{"frameworkIds": []any{s.FrameworkID}, "mode": "code_prefix", "query": "B1", "limit": 100}))
+	if out == nil {
+		t.Fatal(res.Content[0].(*mcp.TextContent).Text)
+	}
+	fallbacks, withParent := 0, 0
+	for _, h := range out["page"].(map[string]any)["hits"].([]any) {
+		loc := h.(map[string]any) // the location's fields are the hit's
+		if loc["rootFallback"] == true {
+			fallbacks++
+			if len(loc["parents"].([]any)) != 0 {
+				t.Errorf("a root fallback lists parents: %v", loc)
+			}
+		} else if ps := loc["parents"].([]any); len(ps) == 1 && ps[0].(map[string]any)["nodeId"] != "" {
+			withParent++
+		}
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	if fallbacks != 2 || withParent == 0 || !strings.Contains(text, "could not be resolved (attached to the framework root as a fallback)") ||
+		!strings.Contains(text, " (parent ") {
+		t.Errorf("%d root fallbacks, %d with a parent:\n%s", fallbacks, withParent, text)
+	}
+}

@@ -42,7 +42,7 @@ func placeLabel(img *kgimg.Image, n uint32) string {
 }
 
 // hierarchyPath returns the labels from the root down to n, following each
-// node's first parent (in relationship-key order), at most depth levels up.
+// node's first parent (in curriculum order), at most depth levels up.
 func hierarchyPath(img *kgimg.Image, n uint32, depth int) []string {
 	return labelledPath(img, n, depth, nodeLabel)
 }
@@ -57,7 +57,13 @@ func labelledPath(img *kgimg.Image, n uint32, depth int, nodeLabel func(*kgimg.I
 		if parents.Len() == 0 {
 			break
 		}
-		n = parents.At(0)
+		first := parents.At(0) // the first parent in curriculum order
+		for i := 1; i < parents.Len(); i++ {
+			if nodeLess(img, parents.At(i), first) {
+				first = parents.At(i)
+			}
+		}
+		n = first
 		if seen[n] {
 			break
 		}

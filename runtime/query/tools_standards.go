@@ -3,6 +3,9 @@ package query
 import (
 	"context"
 	"encoding/json"
+	"slices"
+	"sort"
+	"strings"
 
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
@@ -127,19 +130,63 @@ func standardResult(p *catalog.Package, n uint32) StandardResult {
 }
 
 // Location is where a standard sits: the labels (code and the start of the
-// description, placeLabel) of its first root path (following each node's
-// first parent, in relationship-key order) from the framework root down to
-// the standard itself, and how many parents it has
-// (more than one in a multi-parent hierarchy, whose other paths
-// get_standard_context lists).
+// description, placeLabel) of its first root path from the framework root
+// down to the standard itself, how many parents it has, the path through
+// each of its first maxPlaceParents parents (in curriculum order) with the
+// parent's node ID to open, and whether it hangs from the root only because
+// its real parent could not be resolved.
 type Location struct {
 	HierarchyPath []string `json:"hierarchyPath"`
 	ParentCount   int      `json:"parentCount"`
+	// Parents are the first maxPlaceParents parents, each with its own path
+	// from the root (the framework root leaves it out).
+	Parents []ParentPlace `json:"parents"`
+	// RootFallback is true for a standard attached to the framework root
+	// because the source did not resolve its parent (resolutionStatus
+	// unresolvedRootFallback).
+	RootFallback bool `json:"rootFallback"`
 }
 
+// ParentPlace is one parent of a standard: its node ID, statement type and
+// the labels of its first path from the framework root down to it.
+type ParentPlace struct {
+	NodeID        string   `json:"nodeId"`
+	StatementType *string  `json:"statementType"`
+	Path          []string `json:"path"`
+}
+
+// maxPlaceParents bounds the parents a Location lists.
+const maxPlaceParents = 4
+
 func locationOf(img *kgimg.Image, n uint32) Location {
-	parents, _ := img.Adjacency(kgimg.HasChild, kgimg.In).Row(n)
-	return Location{HierarchyPath: labelledPath(img, n, placementDepth, placeLabel), ParentCount: parents.Len()}
+	parents, edges := img.Adjacency(kgimg.HasChild, kgimg.In).Row(n)
+	root := img.RootNode()
+	loc := Location{ParentCount: parents.Len(), Parents: []ParentPlace{}}
+	order := make([]int, parents.Len())
+	for i := range order {
+		order[i] = i
+		if parents.At(i) == root && img.RelString(edges.At(i), kgimg.RelResolutionStatus) != "" {
+			loc.RootFallback = true
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return nodeLess(img, parents.At(order[a]), parents.At(order[b])) })
+	for _, i := range order[:min(len(order), maxPlaceParents)] {
+		p := parents.At(i)
+		if p == root {
+			continue
+		}
+		pp := ParentPlace{NodeID: strings.Clone(img.NodeString(p, kgimg.NodeID)), Path: labelledPath(img, p, placementDepth, placeLabel)}
+		if t := img.NodeString(p, kgimg.NodeStatementType); t != "" {
+			pp.StatementType = ptr(strings.Clone(t))
+		}
+		loc.Parents = append(loc.Parents, pp)
+	}
+	if len(loc.Parents) > 0 {
+		loc.HierarchyPath = append(slices.Clone(loc.Parents[0].Path), placeLabel(img, n))
+	} else {
+		loc.HierarchyPath = labelledPath(img, n, placementDepth, placeLabel)
+	}
+	return loc
 }
 
 // standardURI is the standard resource of node ID id.

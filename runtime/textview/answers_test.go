@@ -155,3 +155,33 @@ func TestPackagesShowCreatedAt(t *testing.T) {
 		}
 	}
 }
+
+// TestHitsShowEveryParent: a standard under several parents shows the path
+// through each listed parent with the parent's type and ID, says how many
+// more there are, hangs from the root with the reason when its parent could
+// not be resolved, and a hit in the same place as an earlier one says so.
+func TestHitsShowEveryParent(t *testing.T) {
+	two := query.Location{ParentCount: 5, HierarchyPath: []string{"FW", "Class X", "Chapter 3", "CLO7"}, Parents: []query.ParentPlace{
+		{NodeID: "ch3", StatementType: ptr("Chapter"), Path: []string{"FW", "Class X", "Chapter 3"}},
+		{NodeID: "lo2", StatementType: ptr("NCERT Learning Outcome"), Path: []string{"FW", "Class X", "LO2 Classifies materials"}},
+	}}
+	fallback := query.Location{ParentCount: 1, RootFallback: true, HierarchyPath: []string{"FW", "B5.1.4.1"}}
+	hit := func(id string, loc query.Location) query.StandardHit {
+		h := query.StandardHit{Node: node(id, "statement "+id), Location: loc}
+		h.PackageIdentity.SnapshotID = "fw@1"
+		return h
+	}
+	r := &query.SearchResult[query.StandardHit]{Page: query.SearchPage[query.StandardHit]{
+		Hits: []query.StandardHit{hit("clo7", two), hit("clo8", two), hit("b5", fallback)}, ReturnedCount: 3}}
+	text, _ := Render(r, map[string]any{"query": "x", "mode": "text"})
+	for _, want := range []string{
+		"   in: Class X > Chapter 3 (parent Chapter ch3)\n",
+		"   also in: Class X > LO2 Classifies materials (parent NCERT Learning Outcome lo2); 3 more parents: get_standard_context lists every path\n",
+		"2. clo8\n   statement clo8\n   in: as hit 1\n",
+		"   in: top level, because the source's parent for it could not be resolved (attached to the framework root as a fallback)\n",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("want\n%s\nin:\n%s", want, text)
+		}
+	}
+}

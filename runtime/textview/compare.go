@@ -58,7 +58,7 @@ func comparison(w *writer, r *query.ComparisonResult) {
 					w.line("     in: %s", steps(p))
 				}
 			} else {
-				w.line("     in: %s", placement(h.Location))
+				placeLines(w, "     ", h.Location, 0)
 			}
 		}
 		if s.HasMore && s.NextCursor != nil {

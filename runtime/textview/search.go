@@ -176,12 +176,17 @@ func standardSearch(w *writer, r *query.SearchResult[query.StandardHit], request
 	for i, h := range pg.Hits {
 		hitNumber[h.PackageIdentity.SnapshotID+" "+h.Node.NodeID] = i + 1
 	}
+	placed := map[string]int{} // snapshot and placement → the first hit there
 	for i, h := range pg.Hits {
 		n := h.Node
 		w.line("%d. %s%s", i+1, snaps.tag(h.PackageIdentity.SnapshotID),
 			join(" | ", deref(n.StatementCode), n.NodeID, typeLabel(n), gradeLabel(h.Facets)))
 		w.line("   %s", flat(deref(n.Description)))
-		w.line("   in: %s", placement(h.Location))
+		key := h.PackageIdentity.SnapshotID + " " + placeKey(h.Location)
+		placeLines(w, "   ", h.Location, placed[key])
+		if placed[key] == 0 {
+			placed[key] = i + 1
+		}
 		if h.Score.MatchedTermCount < h.Score.QueryTermCount {
 			w.line("   matched %d of %d terms: %s", h.Score.MatchedTermCount, h.Score.QueryTermCount, list(h.MatchedTerms))
 		}

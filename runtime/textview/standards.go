@@ -23,7 +23,13 @@ func standardFacts(w *writer, n query.StandardNode, f query.FacetEvidence, loc *
 	w.line("Standard %s", join(" | ", deref(n.StatementCode), n.NodeID, typeLabel(n), gradeLabel(f)))
 	w.line("Text: %s", or(flat(deref(n.Description)), "(no description)"))
 	if loc != nil {
-		w.line("In: %s", placement(*loc))
+		for i, l := range placement(*loc) {
+			if i == 0 {
+				w.line("In: %s", l)
+			} else {
+				w.line("Also in: %s", l)
+			}
+		}
 	}
 	var facts []string
 	if t := deref(f.NormalizedStatementType); t != "" {

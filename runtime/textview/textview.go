@@ -15,6 +15,7 @@ package textview
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -168,16 +169,59 @@ func path(labels []string) string {
 	return strings.Join(out, " > ")
 }
 
-// placement renders where a standard sits, with a note on other parents.
-func placement(loc query.Location) string {
-	p := path(loc.HierarchyPath)
-	if p == "" {
-		p = "top level"
+// placement renders where a standard sits: the path through each parent it
+// lists, each with the parent's ID to open, how many more parents it has,
+// and why it hangs from the root when its parent could not be resolved. The
+// first line follows "in: ", the others "also in: ".
+func placement(loc query.Location) []string {
+	if loc.RootFallback {
+		return []string{"top level, because the source's parent for it could not be resolved (attached to the framework root as a fallback)"}
 	}
-	if loc.ParentCount > 1 {
-		p += fmt.Sprintf(" (first of %d parents; get_standard_context lists every path)", loc.ParentCount)
+	if len(loc.Parents) == 0 {
+		return []string{or(path(loc.HierarchyPath), "top level")}
 	}
-	return p
+	var out []string
+	for _, p := range loc.Parents {
+		// path leaves out the root and the last label: keep the parent's.
+		out = append(out, or(path(append(slices.Clone(p.Path), "")), "top level")+" (parent "+join(" ", deref(p.StatementType), p.NodeID)+")")
+	}
+	if more := loc.ParentCount - len(loc.Parents); more > 0 {
+		noun := "parents"
+		if more == 1 {
+			noun = "parent"
+		}
+		out[len(out)-1] += fmt.Sprintf("; %d more %s: get_standard_context lists every path", more, noun)
+	}
+	return out
+}
+
+// placeLines writes a standard's placement: "in:" and "also in:" lines at
+// the indent given, or "in: as hit k" when an earlier hit (same) sits in
+// exactly the same place.
+func placeLines(w *writer, indent string, loc query.Location, same int) {
+	if same > 0 {
+		w.line("%sin: as hit %d", indent, same)
+		return
+	}
+	for i, l := range placement(loc) {
+		if i == 0 {
+			w.line("%sin: %s", indent, l)
+		} else {
+			w.line("%salso in: %s", indent, l)
+		}
+	}
+}
+
+// placeKey identifies a placement: hits with equal keys sit in one place.
+func placeKey(loc query.Location) string {
+	k := fmt.Sprint(loc.RootFallback, loc.ParentCount)
+	for _, p := range loc.Parents {
+		k += " " + p.NodeID
+	}
+	if len(loc.Parents) == 0 {
+		k += " " + strings.Join(loc.HierarchyPath[:max(0, len(loc.HierarchyPath)-1)], "\x00")
+	}
+	return k
 }
 
 // gradeLabel is a standard's grade: its local labels, else its grade levels.
