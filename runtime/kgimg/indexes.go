@@ -166,6 +166,17 @@ func (img *Image) ItemTokensWithPrefix(prefix string, max int) []string {
 	return img.v.itemTokens.keysWithPrefix(prefix, max)
 }
 
+// ItemTokenCount returns how many distinct tokens the items' descriptions
+// hold.
+func (img *Image) ItemTokenCount() int { return img.v.itemTokens.keys.len() }
+
+// ItemTokenAt returns the i-th token in key order (aliasing the image: copy
+// what outlives the call) and how many items' descriptions hold it.
+func (img *Image) ItemTokenAt(i int) (token []byte, items int) {
+	p := &img.v.itemTokens
+	return p.keys.bytes(i), int(p.starts.At(i+1) - p.starts.At(i))
+}
+
 // ComponentTokensWithPrefix is ItemTokensWithPrefix over the learning
 // components' descriptions.
 func (img *Image) ComponentTokensWithPrefix(prefix string, max int) []string {

@@ -19,14 +19,20 @@ func TestFewMatchesSuggestWhatFindsMore(t *testing.T) {
 		reasons                    []string
 	}{
 		{"counts", "tokens", "all", nil, []string{"word_forms"}},
-		{"count money dragons", "tokens", "all", nil, []string{"any_token"}},
+		{"count money dragons", "tokens", "all", nil, []string{"any_token", "absent_words"}},
 		{"money step 3", "exact_phrase", "", []string{"GRADE ONE"}, []string{"without_filter"}},
+		{"substraction", "tokens", "all", nil, []string{"spelling"}},
+		{"counting", "stems", "all", []string{"Grade 2"}, []string{"grade_label"}},
+		{"M1.1", "code_exact", "", nil, []string{"code_prefix"}},
 	} {
 		match := map[string]any{"matchMode": c.matchMode}
 		if c.operator != "" {
 			match["operator"] = c.operator
 		}
 		r := map[string]any{"mode": "text", "query": c.query, "match": match}
+		if c.matchMode == "code_exact" {
+			r = map[string]any{"mode": "code_exact", "query": c.query}
+		}
 		if c.grades != nil {
 			r["localGradeLabels"] = c.grades
 		}
@@ -41,6 +47,12 @@ func TestFewMatchesSuggestWhatFindsMore(t *testing.T) {
 		for _, x := range sugs {
 			s := x.(map[string]any)
 			reasons = append(reasons, s["reason"].(string))
+			if s["call"] == "" { // a finding: why nothing was found
+				if text := res.Content[0].(*mcp.TextContent).Text; s["reason"] != "absent_words" || !strings.Contains(text, "Note: "+s["message"].(string)) {
+					t.Errorf("%q: a suggestion without a call: %v\n%s", c.query, s, text)
+				}
+				continue
+			}
 			tool, args, ok := strings.Cut(s["call"].(string), " ")
 			var a map[string]any
 			if !ok || json.Unmarshal([]byte(args), &a) != nil {

@@ -25,12 +25,15 @@ const maxGroupingExamples = 3
 
 // SearchSuggestion is a call that finds more than the search did.
 type SearchSuggestion struct {
-	// Reason is word_forms, groupings, any_token or without_filter.
-	Reason     string `json:"reason" enum:"word_forms,groupings,any_token,without_filter"`
+	// Reason is spelling (a close word the packages use), absent_words (no
+	// standard uses the word: no call), grade_label (an unknown label: the
+	// known ones, and the call with the one it reads as), code_prefix,
+	// word_forms, groupings, any_token or without_filter.
+	Reason     string `json:"reason" enum:"spelling,absent_words,grade_label,code_prefix,word_forms,groupings,any_token,without_filter"`
 	Message    string `json:"message"`
 	MatchCount int    `json:"matchCount"`
 	// Call is the exact call to make: a tool name and its arguments as
-	// one line of JSON.
+	// one line of JSON ("" when there is none to make).
 	Call string `json:"call"`
 }
 
@@ -55,13 +58,49 @@ func callLine(tool string, request any) string {
 	return tool + " " + string(b)
 }
 
-// standardSuggestions works out what finds more than r did (found matches).
+// standardSuggestions works out what finds more than r did (found matches),
+// and says why nothing was found where it can: words no searched package
+// uses (with the close words it does use), an unknown grade label (with the
+// known ones), the prefix search an exact code search misses.
 func standardSuggestions(pkgs []*catalog.Package, r StandardSearchRequest, found int) []SearchSuggestion {
 	out := []SearchSuggestion{}
-	if r.Mode != "text" || r.Match == nil {
-		return out
-	}
 	r.Cursor = nil
+	try := func(reason, message string, alt StandardSearchRequest) {
+		if n, _ := countStandards(pkgs, alt); n > found {
+			out = append(out, SearchSuggestion{Reason: reason, Message: message, MatchCount: n, Call: callLine("search_standards", alt)})
+		}
+	}
+	grades := gradeLabelSuggestions(pkgs, r, found)
+	out = append(out, grades...)
+	switch {
+	case r.Mode == "text" && r.Match != nil:
+		out = append(out, spellingSuggestions(pkgs, r.Query, found, func(q string) (int, string) {
+			alt := r
+			alt.Query = q
+			n, _ := countStandards(pkgs, alt)
+			return n, callLine("search_standards", alt)
+		})...)
+		out = append(out, textSuggestions(pkgs, r, found)...)
+	case r.Mode == SearchCodeExact:
+		alt := r
+		alt.Mode = SearchCodePrefix
+		try("code_prefix", fmt.Sprintf("standards whose codes start with %q (code_prefix)", r.Query), alt)
+	}
+	for _, f := range activeFilters(r) {
+		if f.name == "localGradeLabels" && len(grades) > 0 {
+			continue // the grade-label suggestion names the labels and the call
+		}
+		alt := f.without(r)
+		try("without_filter", "without the "+f.name+" filter", alt)
+	}
+	return out
+}
+
+// textSuggestions are the text-mode calls that find more: other word forms,
+// any word instead of all, the grouping nodes (topics) the default leaves
+// out.
+func textSuggestions(pkgs []*catalog.Package, r StandardSearchRequest, found int) []SearchSuggestion {
+	var out []SearchSuggestion
 	try := func(reason, message string, alt StandardSearchRequest) {
 		if n, _ := countStandards(pkgs, alt); n > found {
 			out = append(out, SearchSuggestion{Reason: reason, Message: message, MatchCount: n, Call: callLine("search_standards", alt)})
@@ -89,10 +128,6 @@ func standardSuggestions(pkgs []*catalog.Package, r StandardSearchRequest, found
 				Message: "grouping nodes (topics, strands) match; their standards are their children, which may not repeat the words: " +
 					groupingExamples(run)})
 		}
-	}
-	for _, f := range activeFilters(r) {
-		alt := f.without(r)
-		try("without_filter", "without the "+f.name+" filter", alt)
 	}
 	return out
 }

@@ -84,7 +84,11 @@ type ComparisonResult struct {
 	// are none): publisher-asserted facts, apart from the search matches.
 	PublisherAlignments *ComparisonAlignments `json:"publisherAlignments"`
 	Sections            []ComparisonSection   `json:"sections"`
-	Warnings            []ComparisonWarning   `json:"warnings"`
+	// Suggestions (beyond the contract) say, when a section found nothing,
+	// which query words no compared framework uses and the comparison
+	// with the close words they do use.
+	Suggestions []SearchSuggestion  `json:"suggestions"`
+	Warnings    []ComparisonWarning `json:"warnings"`
 }
 
 // ComparisonAlignments lists the publisher alignments of a comparison: the
@@ -153,7 +157,11 @@ type ComparisonSection struct {
 	SnapshotID                 string                         `json:"snapshotId"`
 	SourceMetadata             SourceMetadata                 `json:"sourceMetadata"`
 	SourceRoleCapabilities     profile.SourceRoleCapabilities `json:"sourceRoleCapabilities"`
-	Warnings                   []ComparisonWarning            `json:"warnings"`
+	// TotalMatchingCount is how many standards of this package match in
+	// all (beyond the contract): the matches shown are all of them, or the
+	// first of this many.
+	TotalMatchingCount int                 `json:"totalMatchingCount"`
+	Warnings           []ComparisonWarning `json:"warnings"`
 }
 
 // ComparisonMatch is one retained hit; HierarchyPaths and ContextComplete are
@@ -251,7 +259,7 @@ func (s *Service) compare(ctx context.Context, r CompareRequest) (*ComparisonRes
 	if err != nil {
 		return nil, err
 	}
-	out := &ComparisonResult{Disclosures: comparisonDisclosures, EpistemicStatus: "deterministic_derived", Warnings: []ComparisonWarning{},
+	out := &ComparisonResult{Disclosures: comparisonDisclosures, EpistemicStatus: "deterministic_derived", Warnings: []ComparisonWarning{}, Suggestions: []SearchSuggestion{},
 		Request: ComparisonRequest{FrameworkIDs: r.FrameworkIDs, IncludeContextPaths: r.IncludeContextPaths, IncludeGroupings: r.IncludeGroupings,
 			LocalGradeLabels: nonNil(r.LocalGradeLabels), Match: r.Match, MaxMatchesPerFramework: r.MaxMatchesPerFramework, Mode: string(r.Mode),
 			NormalizedGrades: nonNil(r.NormalizedGrades), Query: r.Query, SnapshotIDs: make([]string, len(pkgs))}}
@@ -279,6 +287,7 @@ func (s *Service) compare(ctx context.Context, r CompareRequest) (*ComparisonRes
 	})
 	sortComparisonWarnings(out.Warnings)
 	out.PublisherAlignments = s.comparisonAlignments(pkgs, out.Sections)
+	out.Suggestions = comparisonSuggestions(pkgs, r, out.Sections)
 	return fitComparison(out)
 }
 
@@ -382,7 +391,7 @@ func (s *Service) compareSection(ctx context.Context, r CompareRequest, p *catal
 	}
 	res := page.Result.(*SearchResult[StandardHit])
 	sec.PackageSearchWarnings = res.Page.Warnings
-	sec.HasMore, sec.NextCursor = res.Page.HasMore, res.Page.NextCursor
+	sec.HasMore, sec.NextCursor, sec.TotalMatchingCount = res.Page.HasMore, res.Page.NextCursor, res.Page.TotalMatchingCount
 	for _, h := range res.Page.Hits {
 		m := ComparisonMatch{SearchHit: h, RetrievalStatus: "retrieval_candidate"}
 		if r.IncludeContextPaths {
@@ -489,4 +498,36 @@ func fitComparison(out *ComparisonResult) (*ComparisonResult, error) {
 		}
 	}
 	return nil, ResultTooLarge("the comparison (lower maxMatchesPerFramework, or set includeContextPaths false)")
+}
+
+// comparisonSuggestions handles a text comparison in which a section found
+// nothing: each query word no compared package uses is named, with the
+// comparison again under the close words they do use (counted over all the
+// compared packages).
+func comparisonSuggestions(pkgs []*catalog.Package, r CompareRequest, sections []ComparisonSection) []SearchSuggestion {
+	out := []SearchSuggestion{}
+	empty := false
+	for _, sec := range sections {
+		empty = empty || len(sec.Matches) == 0
+	}
+	if !empty || r.Mode != "text" || r.Match == nil {
+		return out
+	}
+	search := StandardSearchRequest{Mode: r.Mode, Match: r.Match, IncludeGroupings: r.IncludeGroupings,
+		LocalGradeLabels: r.LocalGradeLabels, NormalizedGrades: r.NormalizedGrades}
+	found := 0
+	for _, sec := range sections {
+		found += sec.TotalMatchingCount
+	}
+	return append(out, spellingSuggestions(pkgs, r.Query, found, func(q string) (int, string) {
+		search.Query = q
+		n := 0
+		for _, p := range pkgs { // each framework searched on its own, as the comparison does
+			k, _ := countStandards([]*catalog.Package{p}, search)
+			n += k
+		}
+		alt := r
+		alt.Query = q
+		return n, callLine("compare_framework_evidence", alt)
+	})...)
 }

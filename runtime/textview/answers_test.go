@@ -185,3 +185,26 @@ func TestHitsShowEveryParent(t *testing.T) {
 		}
 	}
 }
+
+// TestComparisonSaysHowComplete: each section says whether its matches are
+// all there are, and a warning a section shows is not repeated at the end.
+func TestComparisonSaysHowComplete(t *testing.T) {
+	hit := func(id string) query.ComparisonMatch {
+		return query.ComparisonMatch{SearchHit: query.StandardHit{Node: node(id, "statement "+id)}}
+	}
+	warn := query.ComparisonWarning{Code: "no_matches", SnapshotID: "c@1", Message: "the package-local search found no standards"}
+	r := &query.ComparisonResult{Request: query.ComparisonRequest{Query: "x", Mode: "text", MaxMatchesPerFramework: 2}, Sections: []query.ComparisonSection{
+		{SnapshotID: "a@1", Matches: []query.ComparisonMatch{hit("a1"), hit("a2")}, TotalMatchingCount: 23},
+		{SnapshotID: "b@1", Matches: []query.ComparisonMatch{hit("b1"), hit("b2")}, TotalMatchingCount: 2},
+		{SnapshotID: "c@1", Matches: []query.ComparisonMatch{}, Warnings: []query.ComparisonWarning{warn}},
+	}, Warnings: []query.ComparisonWarning{warn}}
+	text, _ := Render(r, nil)
+	for _, want := range []string{"  Matches: 2 of 23, best first", "  Matches: all 2.\n"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("want %q in:\n%s", want, text)
+		}
+	}
+	if strings.Count(text, "Warning no_matches") != 1 {
+		t.Errorf("the section's warning is repeated:\n%s", text)
+	}
+}

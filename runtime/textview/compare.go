@@ -49,6 +49,15 @@ func comparison(w *writer, r *query.ComparisonResult) {
 		for _, x := range s.PackageSearchWarnings {
 			w.line("  Warning %s: %s", x.Code, flat(x.Message))
 		}
+		switch n := len(s.Matches); {
+		case n == 0:
+		case s.TotalMatchingCount > n:
+			w.line("  Matches: %d of %d, best first (the rest: More matches, below).", n, s.TotalMatchingCount)
+		case n == 1:
+			w.line("  Matches: the only one.")
+		default:
+			w.line("  Matches: all %d.", n)
+		}
 		for j, m := range s.Matches {
 			h := m.SearchHit
 			w.line("  %d. %s", j+1, join(" | ", deref(h.Node.StatementCode), h.Node.NodeID, typeLabel(h.Node), gradeLabel(h.Facets)))
@@ -65,9 +74,24 @@ func comparison(w *writer, r *query.ComparisonResult) {
 			w.line("  More matches: search_standards %s", continueCompare(q, s))
 		}
 	}
-	for _, x := range r.Warnings {
-		w.line("Warning %s: %s", x.Code, flat(x.Message))
+	// The comparison's warnings are its sections' (each shown there); only
+	// one no section holds is repeated here.
+	shown := map[string]bool{}
+	for _, sec := range r.Sections {
+		for _, x := range sec.Warnings {
+			shown[warningKey(x)] = true
+		}
 	}
+	for _, x := range r.Warnings {
+		if !shown[warningKey(x)] {
+			w.line("Warning %s: %s", x.Code, flat(x.Message))
+		}
+	}
+	suggestions(w, r.Suggestions)
+}
+
+func warningKey(x query.ComparisonWarning) string {
+	return strings.Join([]string{x.Code, x.SnapshotID, x.Message, deref(x.NodeID), deref(x.RelationshipID)}, "\x00")
 }
 
 // alignments writes the publisher alignments between the compared

@@ -250,8 +250,16 @@ func suggestions(w *writer, ss []query.SearchSuggestion) {
 	if len(ss) == 0 {
 		return
 	}
-	w.line("To find more:")
+	head := false
 	for _, x := range ss {
+		if x.Call == "" { // a finding, not a call: why nothing was found
+			w.line("Note: %s.", x.Message)
+			continue
+		}
+		if !head {
+			w.line("To find more:")
+			head = true
+		}
 		w.line("- %s: %s. Call: %s", plural(x.MatchCount, "match"), x.Message, x.Call)
 	}
 }
