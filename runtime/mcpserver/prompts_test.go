@@ -183,13 +183,34 @@ func checkPrompts(t *testing.T, cs *mcp.ClientSession, pkgs []promptPkg) {
 			if strings.HasPrefix(d.Name, "learning_progression_") && !p.progressions {
 				// Without stored progressions the workflow still renders,
 				// says so, and calls no progression tool.
-				if !strings.Contains(msg, "Stored learning progressions are unavailable") {
-					t.Errorf("%s on %s: no unavailability disclosure", d.Name, p.snap)
+				if !strings.Contains(msg, "Stored learning-progression capability unavailable") || !strings.Contains(msg, "[LLM-INFERRED / GENERATED]") {
+					t.Errorf("%s on %s: no unavailability disclosure, or no [LLM-INFERRED / GENERATED] label", d.Name, p.snap)
 				}
 				for _, m := range templateLine.FindAllStringSubmatch(msg, -1) {
 					if strings.Contains(m[1], "progression") {
 						t.Errorf("%s on %s: calls %s", d.Name, p.snap, m[1])
 					}
+				}
+			}
+			if d.Name == "learning_progression_teaching_sequence" && p.progressions {
+				// The direct links are read per kind: outgoing builds,
+				// incoming builds, related.
+				var kinds []string
+				for _, m := range templateLine.FindAllStringSubmatch(msg, -1) {
+					if m[1] == "get_standard_progressions" {
+						var r struct{ Request struct{ ConnectionKind string } }
+						json.Unmarshal([]byte(m[2]), &r)
+						kinds = append(kinds, r.Request.ConnectionKind)
+					}
+				}
+				if strings.Join(kinds, " ") != "outgoing_builds incoming_builds related" {
+					t.Errorf("%s on %s: direct calls %v", d.Name, p.snap, kinds)
+				}
+			}
+			if d.Name == "multigrade_lesson_plan" {
+				// The grades in the room are searched at once.
+				if n := strings.Count(msg, "`search_standards`"); n != 1 {
+					t.Errorf("%s on %s: %d searches, want 1", d.Name, p.snap, n)
 				}
 			}
 			// Each template is answered by its tool in runtime/query (TestPromptTemplates…).

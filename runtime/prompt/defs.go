@@ -17,7 +17,7 @@
 package prompt
 
 // Version is the prompt library version every prompt is registered at.
-const Version = "1.4.0"
+const Version = "1.5.0"
 
 // MaxRenderedBytes bounds a rendered message (the reference's
 // MAX_RENDERED_PROMPT_BYTES); a larger one is prompt_rendering_error.

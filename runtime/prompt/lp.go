@@ -3,9 +3,15 @@ package prompt
 // lpProvenanceCap is how many full provenance resources one workflow opens.
 const lpProvenanceCap = 10
 
-// connectionKinds are the link kinds a workflow reads one at a time: a page
-// of `all` that stops at the size ceiling can end before any related link.
-var connectionKinds = []string{"incoming_builds", "outgoing_builds", "related"}
+// connectionKinds are the link kinds a workflow reads one at a time (a page
+// of `all` that stops at the size ceiling can end before any related link),
+// in the reference's order: what the standard builds towards, what builds
+// towards it, then related links.
+var connectionKinds = []string{"outgoing_builds", "incoming_builds", "related"}
+
+// labelInferred labels an ordering or dependency a model proposes where no
+// progression is stored.
+const labelInferred = "[LLM-INFERRED / GENERATED]"
 
 // lpSteps are the steps of the three stored-progression workflows
 // (the learning_progression_* prompts of docs/reference/prompts.md).
@@ -97,7 +103,7 @@ func noProgressionSteps(r *renderer, d *Def, v Values, p *Package, route map[str
 		r.stepf("Read the package totals; report that there are no stored progressions to review, and review the hierarchy's coverage instead only if the caller asks:")
 		r.call("get_framework_statistics", route)
 	}
-	r.stepf("Write the %s following the guidance and output rules below, stating first that stored learning progressions are unavailable for %s and that any ordering is your own %s.", d.Title, p.SnapshotID, labelNew)
+	r.stepf("Write the %s following the guidance and output rules below, stating first that the stored learning-progression capability is unavailable for %s, and label every ordering or dependency you propose %s: a hypothesis, not a stored edge.", d.Title, p.SnapshotID, labelInferred)
 }
 
 func orNone(s string) string {

@@ -2,6 +2,7 @@ package prompt
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kgc-project/kgc/runtime/kgerr"
@@ -194,9 +195,9 @@ func workflowDisclosures(d *Def, p *Package) []string {
 	if p.HasProgressions {
 		out = append(out, "Stored buildsTowards/relatesTo edges are generated judgments with confidences ("+labelGenerated+"), not official prerequisites or sequences; hasChild is structure, not progression.")
 	} else if strings.HasPrefix(d.Name, "learning_progression_") {
-		out = append(out, "Stored learning progressions are unavailable: this package ("+p.SnapshotID+") declares none, so this "+
+		out = append(out, "Stored learning-progression capability unavailable: this package ("+p.SnapshotID+") declares no stored progressions, so this "+
 			"output rests on the standards, their hierarchy and any learning components only; every ordering or dependency in it is "+
-			"generated ("+labelNew+"), not stored evidence. list_frameworks shows which snapshots carry progressions (includedGraphTypes).")
+			labelInferred+", not stored evidence. list_frameworks shows which snapshots carry progressions (includedGraphTypes).")
 	}
 	return out
 }
@@ -204,6 +205,11 @@ func workflowDisclosures(d *Def, p *Package) []string {
 // focusSteps resolves topic_or_standard to standards: a first search page or
 // an exact lookup.
 func focusSteps(r *renderer, v Values, p *Package, route map[string]any, grades []string, limit int) {
+	focusStepsKeeping(r, v, p, route, grades, limit, "keep at most 3 that fit")
+}
+
+// focusStepsKeeping is focusSteps saying how many hits to keep.
+func focusStepsKeeping(r *renderer, v Values, p *Package, route map[string]any, grades []string, limit int, keep string) {
 	q := v.Str("topic_or_standard")
 	search := map[string]any{"snapshotIds": []string{p.SnapshotID}, "limit": limit}
 	if len(grades) > 0 {
@@ -214,7 +220,7 @@ func focusSteps(r *renderer, v Values, p *Package, route map[string]any, grades 
 		search["mode"], search["query"] = "text", q
 		search["match"] = map[string]any{"matchMode": "stems", "operator": "any"}
 		search["includeGroupings"] = true
-		r.stepf("Find the standards for the topic, any form of its words, topics included (one page of %d hits; keep at most 3 that fit; a hit marked (grouping) is a topic whose standards are its children, listed by get_standard_context with includeDescendants; if the result lists calls that find more, try them; if nothing fits, say so and stop rather than writing from general knowledge):", limit)
+		r.stepf("Find the standards for the topic, any form of its words, topics included (one page of %d hits; %s; a hit marked (grouping) is a topic whose standards are its children, listed by get_standard_context with includeDescendants; if the result lists calls that find more, try them; if nothing fits, say so and stop rather than writing from general knowledge):", limit, keep)
 		r.call("search_standards", search)
 	case "statement_code":
 		search["mode"], search["query"] = "code_exact", q
@@ -273,25 +279,41 @@ func generationSteps(r *renderer, d *Def, v Values, p *Package, route map[string
 	r.stepf("Write the %s following the guidance and output rules below.", strings.ToLower(d.Title))
 }
 
-// multigradeSteps are the steps of multigrade_lesson_plan.
+// multigradeSteps are the steps of multigrade_lesson_plan. The grades the
+// framework knows are searched at once (one call: each hit names its
+// grade); a grade it does not know gets a search of its own, unfiltered.
 func multigradeSteps(r *renderer, v Values, p *Package, route map[string]any) {
+	vg := Values{"topic_or_standard": v.Str("topic_or_standard"), "focus_mode": v.Str("focus_mode")}
+	if vg["focus_mode"] != "topic" && vg["focus_mode"] != "statement_code" {
+		vg["focus_mode"] = "topic"
+		vg["topic_or_standard"] = "{key words of the selected standard}"
+	}
+	var known, unknown []string
 	for _, g := range v.List("grades_in_room") {
 		labels, _ := gradeLabels(p.Profile, []string{g})
 		if len(labels) == 0 {
-			r.line("Note: %q is not a local grade label of this framework; its search has no grade filter, so check each hit's facets.resolvedLocalGradeLabels.", g)
+			unknown = append(unknown, g)
 		}
-		vg := Values{"topic_or_standard": v.Str("topic_or_standard"), "focus_mode": v.Str("focus_mode")}
-		if vg["focus_mode"] != "topic" && vg["focus_mode"] != "statement_code" {
-			vg["focus_mode"] = "topic"
-			vg["topic_or_standard"] = "{key words of the selected standard}"
+		for _, l := range labels {
+			if !slices.Contains(known, l) {
+				known = append(known, l)
+			}
 		}
+	}
+	if len(known) > 0 {
+		r.line("For %s, in one search (each hit names its grade):", strings.Join(quoted(known), ", "))
+		focusStepsKeeping(r, vg, p, route, known, min(25, 10*len(known)), "keep at most 3 per grade")
+	}
+	for _, g := range unknown {
+		r.line("Note: %q is not a local grade label of this framework; its search has no grade filter, so check each hit's facets.resolvedLocalGradeLabels.", g)
 		r.line("For %q:", g)
-		focusSteps(r, vg, p, route, labels, 10)
+		focusSteps(r, vg, p, route, nil, 10)
 	}
 	componentStep(r, p, route, " (every requested grade)")
 	r.stepf("Compare supportedStandards across the grades: a component supporting standards in more than one requested grade is a candidate shared core; single-grade components are differentiated work. The shared core rests on a model's decomposition, not on curriculum-authored equivalence.")
 	r.stepf("Write the lesson plan following the guidance and output rules below.")
 }
+
 
 // writeOutput writes the output rules.
 func writeOutput(r *renderer, d *Def, v Values, p *Package) {
@@ -313,6 +335,9 @@ func writeOutput(r *renderer, d *Def, v Values, p *Package) {
 		r.bullet("Learner context (the caller's report): %s", l)
 	}
 	if strings.HasPrefix(d.Name, "learning_progression_") {
+		if !p.HasProgressions {
+			r.bullet("Label every ordering or dependency you propose %s: the package stores no progression to back it.", labelInferred)
+		}
 		r.bullet("Keep visible every bound, warning, truncation, empty or partial result and rights denial the tools report.")
 	}
 }
