@@ -198,7 +198,9 @@ func checkPrompts(t *testing.T, cs *mcp.ClientSession, pkgs []promptPkg) {
 				var kinds []string
 				for _, m := range templateLine.FindAllStringSubmatch(msg, -1) {
 					if m[1] == "get_standard_progressions" {
-						var r struct{ Request struct{ ConnectionKind string } }
+						var r struct {
+							Request struct{ ConnectionKind string }
+						}
 						json.Unmarshal([]byte(m[2]), &r)
 						kinds = append(kinds, r.Request.ConnectionKind)
 					}

@@ -314,7 +314,6 @@ func multigradeSteps(r *renderer, v Values, p *Package, route map[string]any) {
 	r.stepf("Write the lesson plan following the guidance and output rules below.")
 }
 
-
 // writeOutput writes the output rules.
 func writeOutput(r *renderer, d *Def, v Values, p *Package) {
 	lang := v.Str("output_language")
