@@ -114,7 +114,7 @@ func TestHTTPBatchWithADuplicateIDAnswersBoth(t *testing.T) {
 		t.Fatalf("batch with a control character in a URI: %d %s", status, body)
 	}
 	for _, m := range batch {
-		if (m["id"] == 1.0 && errCode(m) != -32602) || (m["id"] == 2.0 && m["result"] == nil) {
+		if (m["id"] == 1.0 && errCode(m) != -32002) || (m["id"] == 2.0 && m["result"] == nil) {
 			t.Errorf("batch with a control character in a URI: %s", body)
 		}
 	}
@@ -142,4 +142,37 @@ func errMessage(m map[string]any) string {
 	e, _ := m["error"].(map[string]any)
 	s, _ := e["message"].(string)
 	return s
+}
+
+// TestAnswersFollowTheNegotiatedProtocol: a resource that is not there is
+// -32002 up to protocol 2025-11-25 and -32602 after it (SEP-2164), whether
+// no template matches its address (the SDK's answer) or a template's address
+// names no record (kgc's); a client of a protocol before 2025-06-18, which
+// has no outputSchema, lists tools without one.
+func TestAnswersFollowTheNegotiatedProtocol(t *testing.T) {
+	s := startHTTP(t, shippedImages(t))
+	for _, c := range []struct {
+		version string
+		code    float64
+		outputs bool
+	}{{"2024-11-05", -32002, false}, {"2025-03-26", -32002, false}, {"2025-06-18", -32002, true}, {"2025-11-25", -32002, true}} {
+		for _, uri := range []string{"kgfegmcp://nowhere", "kgfegmcp://framework/kgc-sample-mathematics-grades-1-3/snapshot/kgc-sample-mathematics-grades-1-3%402026%2Be2a8ceb6a0e6/standard/none"} {
+			status, body, err := s.post(t, `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"`+uri+`"}}`, protocolHeader, c.version)
+			var m map[string]any
+			if err != nil || status != 200 || json.Unmarshal([]byte(body), &m) != nil || errCode(m) != c.code {
+				t.Errorf("%s, %s: %d %s, want code %v", c.version, uri, status, body, c.code)
+			}
+		}
+		_, body, _ := s.post(t, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, protocolHeader, c.version)
+		if n := strings.Count(body, `"outputSchema"`); (n == 20) != c.outputs || (n == 0) == c.outputs {
+			t.Errorf("%s: %d output schemas in the tool list", c.version, n)
+		}
+	}
+	// The protocol after 2025-11-25 says which version each request speaks.
+	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"0"},"io.modelcontextprotocol/clientCapabilities":{}}`
+	status, body, _ := s.post(t, `{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"kgfegmcp://nowhere",`+meta+`}}`, protocolHeader, "2026-07-28", "Mcp-Method", "resources/read", "Mcp-Name", "kgfegmcp://nowhere")
+	var m map[string]any
+	if json.Unmarshal([]byte(body), &m) != nil || errCode(m) != -32602 {
+		t.Errorf("2026-07-28: %d %s, want -32602", status, body)
+	}
 }

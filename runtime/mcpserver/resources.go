@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 
 	"github.com/kgc-project/kgc/internal/canonjson"
 	"github.com/kgc-project/kgc/runtime/kgerr"
@@ -65,12 +66,53 @@ func canonicalURIs(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
+// Resource-not-found codes: -32002 is what the specifications up to
+// 2025-11-25 name; later ones (SEP-2164) use -32602, Invalid Params.
+const (
+	codeNotFoundLegacy = -32002
+	lastLegacyNotFound = "2025-11-25"
+)
+
+// notFoundCodes gives every resource-not-found answer of resources/read the
+// one code the request's protocol version names (the SDK's own, for an
+// address no template matches, and kgc's, for a record a template's address
+// does not hold, alike).
+func notFoundCodes(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		var je *jsonrpc.Error
+		if method != "resources/read" || !errors.As(err, &je) {
+			return res, err
+		}
+		if je.Code == codeNotFoundLegacy || je.Code == mcp.CodeResourceNotFound && je.Message == "Resource not found" {
+			c := *je
+			c.Code = codeNotFoundLegacy
+			if protocolOf(req) > lastLegacyNotFound {
+				c.Code = jsonrpc.CodeInvalidParams
+			}
+			return res, &c
+		}
+		return res, err
+	}
+}
+
+// protocolOf returns the protocol version a request speaks: the one its own
+// _meta carries (2026-07-28 and later), else its session's (from initialize,
+// or the Mcp-Protocol-Version header of a stateless HTTP request); "" when
+// neither says, which a transport reads as 2025-03-26.
+func protocolOf(req mcp.Request) string {
+	if r, ok := req.(interface{ ProtocolVersion() string }); ok {
+		return r.ProtocolVersion()
+	}
+	return ""
+}
+
 func (s *Server) resourceError(uri string, err error) error {
 	var de *kgerr.Error
 	if errors.As(err, &de) {
 		code := int64(jsonrpc.CodeInvalidParams)
-		if de.Code == kgerr.ResourceNotFound {
-			code = -32002
+		if strings.HasSuffix(de.Code, "_not_found") { // the resource, its record or its route is not there
+			code = codeNotFoundLegacy // notFoundCodes sets the request's
 		}
 		data, _ := canonjson.Marshal(map[string]any{"uri": uri})
 		return &jsonrpc.Error{Code: code, Message: de.Error(), Data: data}

@@ -100,7 +100,7 @@ func NewLoading(l *catalog.Loading, opts Options) *Server {
 		Logger:            SDKLogger(log),
 		CompletionHandler: s.complete,
 	})
-	s.mcp.AddReceivingMiddleware(encodedResults, s.guard, canonicalURIs, listedSchemas)
+	s.mcp.AddReceivingMiddleware(encodedResults, s.guard, notFoundCodes, canonicalURIs, listedSchemas)
 	s.registerTools()
 	s.registerResources()
 	s.registerPrompts()

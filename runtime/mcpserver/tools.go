@@ -54,18 +54,28 @@ func (s *Server) registerTools() {
 	}
 }
 
+// firstOutputSchemas is the first protocol version whose tools carry an
+// outputSchema.
+const firstOutputSchemas = "2025-06-18"
+
 // listedSchemas answers tools/list with each tool's real input and output
-// schemas (see registeredSchema). The SDK builds a fresh list per call; the
+// schemas (see registeredSchema); a client of a protocol older than
+// 2025-06-18, which has no outputSchema, gets none (the output schemas are
+// most of the list's bytes). The SDK builds a fresh list per call; the
 // registered tools are copied, never changed.
 func listedSchemas(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
 		if lr, ok := res.(*mcp.ListToolsResult); ok && err == nil && method == "tools/list" {
 			schemas := toolSchemas()
+			outputs := protocolOf(req) >= firstOutputSchemas
 			for i, t := range lr.Tools {
 				if s, ok := schemas[t.Name]; ok {
 					c := *t
 					c.InputSchema, c.OutputSchema = s[0], s[1]
+					if !outputs {
+						c.OutputSchema = nil
+					}
 					lr.Tools[i] = &c
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -73,6 +74,18 @@ func (s *Schema) hasProperty(name string) bool {
 	return false
 }
 
+// absentNotNull is an optional property as published: where null only means
+// "absent" (validate still takes it), the plain type, which strict clients
+// (the inspector's strict mode) do not warn about.
+func absentNotNull(p *Schema) *Schema {
+	if len(p.Types) < 2 || !slices.Contains(p.Types, "null") {
+		return p
+	}
+	c := *p
+	c.Types = slices.DeleteFunc(slices.Clone(p.Types), func(t string) bool { return t == "null" })
+	return &c
+}
+
 // MarshalJSON writes the JSON Schema tools/list publishes: what a client
 // needs to build a call. The checks that only refuse what no careful caller
 // writes — patterns, a minimum length of 1, unique items — are enforced by
@@ -99,6 +112,9 @@ func (s *Schema) MarshalJSON() ([]byte, error) {
 		for name, p := range s.Properties {
 			if !p.Hidden {
 				shown[name] = p
+				if !slices.Contains(s.Required, name) {
+					shown[name] = absentNotNull(p)
+				}
 			}
 		}
 		m["properties"] = shown
@@ -204,13 +220,16 @@ func flatten(m map[string]any, alts []*Schema, discriminator string) {
 			if _, done := props[name]; done || name == discriminator {
 				continue
 			}
+			r := requiredIn[name]
 			c := *p
+			if len(r) == 0 {
+				c = *absentNotNull(p)
+			}
 			if byBranch {
 				props[name] = &c
 				continue
 			}
 			var notes []string
-			r := requiredIn[name]
 			switch {
 			case len(in[name]) < len(alts) && len(r) == len(in[name]):
 				notes = append(notes, "required with "+which(discriminator, in[name], values))

@@ -123,7 +123,7 @@ func errorsPage(trs []*transcript, domain []domainCode, raisers map[string][]str
 	p.line("")
 	p.table([]string{"request", "domain error or input error", "unexpected failure"}, [][]string{
 		{"`tools/call`", "a result with `isError: true` and one text block holding the error text", "`isError` result, `internal_error: …` (fixed text)"},
-		{"`resources/read`", "JSON-RPC error -32002 for `resource_not_found`, -32602 for every other code; `data.uri` is the URI sent", "JSON-RPC -32603, fixed text"},
+		{"`resources/read`", "a resource that is not there (`resource_not_found`, `framework_not_found`, `standard_not_found`, any `*_not_found`, or an address no template matches): JSON-RPC -32002 for protocols up to 2025-11-25, -32602 after (SEP-2164); every other code -32602; `data.uri` is the URI sent", "JSON-RPC -32603, fixed text"},
 		{"`prompts/get`", "JSON-RPC error -32602 whose message is the error text", "JSON-RPC -32603, fixed text"},
 		{"`completion/complete`", "JSON-RPC error -32602", "JSON-RPC -32603"},
 	})
