@@ -174,7 +174,7 @@ func (s *Service) standardProgressions(_ context.Context, r StandardProgressions
 	req["limit"] = r.Limit
 	filter := &lpFilter{selected: map[uint32]bool{std: true}}
 	stdID := img.NodeString(std, kgimg.NodeID)
-	return s.page(&lpCollection{
+	out, err := s.page(&lpCollection{
 		tool: "get_standard_progressions", p: p, request: req, cursor: r.Cursor, limit: r.Limit,
 		stream: standardStream(img, std, kind),
 		match: func(c lpCandidate) (Connection, bool) {
@@ -182,6 +182,10 @@ func (s *Service) standardProgressions(_ context.Context, r StandardProgressions
 		},
 		scope: "either", filters: filter.echo(), resolved: []string{stdID},
 	})
+	if err == nil && len(out.Connections) == 0 && !out.Page.HasMore && r.Cursor == nil {
+		out.NearbyNotice = nearbyEdges(img, std)
+	}
+	return out, err
 }
 
 // connection is a connections[] entry.

@@ -236,6 +236,9 @@ func (s *Service) traverse(_ context.Context, r TraverseRequest) (*TraversalResu
 	t := walk(p.Img, origin, dir, maxDepth, maxNodes, maxEdges)
 	t.rows = newRowCache()
 	out := s.traversalResult(p, req, origin, t, len(t.edges), false)
+	if len(t.edges) == 0 {
+		out.NearbyNotice = nearbyEdges(p.Img, origin)
+	}
 	if ok, err := fitsCeiling(out); err != nil || ok {
 		return out, err
 	}

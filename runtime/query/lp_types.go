@@ -118,6 +118,10 @@ type ProgressionCollection struct {
 	Filters                 ProgressionFilters `json:"filters"`
 	Page                    CollectionPage     `json:"page"`
 	ResolvedStandardNodeIDs []string           `json:"resolvedStandardNodeIds"`
+	// NearbyNotice (beyond the contract; absent unless the answer is empty
+	// for one standard) says that no stored edge touches the standard and
+	// which standards below or beside it have edges.
+	NearbyNotice string `json:"nearbyNotice,omitempty"`
 }
 
 // Connection is one edge of a collection and how its endpoints matched.
@@ -179,6 +183,9 @@ type TraversalResult struct {
 	ScopeComplete     bool              `json:"scopeComplete"`
 	TraversalNotice   string            `json:"traversalNotice"`
 	TruncationReasons []string          `json:"truncationReasons"` // depth_limit, node_limit, edge_limit, work_limit, byte_limit
+	// NearbyNotice (beyond the contract; absent unless the origin has no
+	// stored edge) says which standards below or beside it have edges.
+	NearbyNotice string `json:"nearbyNotice,omitempty"`
 }
 
 // NodeDepth is a node reached by a walk and its least number of hops.
