@@ -28,7 +28,7 @@ const (
 // corpusSnapshots are the package directories the benchmark builds.
 var corpusSnapshots = []string{ghanaSnap, cbseSnap, nigeriaLC, nigeriaStd}
 
-// script is the replayed conversation: ten questions over the four packages,
+// script is the replayed conversation: sixteen questions over the four packages,
 // asked in one session, each answered with the calls a careful model makes
 // after reading the tool list, working from the text of each result alone.
 // Values learnt from a result (a snapshot ID, a node ID, a code) are
@@ -241,6 +241,105 @@ var script = []Question{
 			has("node IDs (codes repeat in this framework)", "525022ad-d730-5b3a-8605-834d6d6dcdfa"),
 			standardURI("URI of the chapter", cbseSnap, "9f5005b1-2078-5a08-ae89-cf0c0ae37431"),
 			has("attribution (CBSE)", attrCBSE),
+		},
+	},
+	// q11–q16 ask what issue "Answers a model can trust" found costly: a
+	// misspelt word, an exact code that only begins codes, a grade label
+	// written out, whether a comparison shows everything, a standard under
+	// two parents, and the order of equally ranked hits.
+	{
+		ID: "q11", Asker: "teacher",
+		Text: "Which Primary 2 objectives in Nigeria deal with multiplcation?",
+		Steps: []Step{
+			// The teacher's spelling, as typed.
+			{Tool: "search_standards", Args: `{"request":{"mode":"text","query":"multiplcation","match":{"matchMode":"stems","operator":"all"},"snapshotIds":["{{nigeria_lc}}"],"localGradeLabels":["PRIMARY TWO"]}}`,
+				Extract: []Extract{{"spelt", `did you mean "([a-z]+)" for "multiplcation"`}}},
+			{Tool: "search_standards", Args: `{"request":{"mode":"text","query":"{{spelt}}","match":{"matchMode":"stems","operator":"all"},"snapshotIds":["{{nigeria_lc}}"],"localGradeLabels":["PRIMARY TWO"]}}`,
+				Needed: "needed because the word is misspelt: the first answer names the spelling the package uses, with its count, and this is its call"},
+		},
+		Facts: []Fact{
+			has("objective: multiply numbers using repeated additions", "multiply numbers using repeated additions"),
+			has("objective: apply correctness in multiplications", "apply correctness in multiplications as important in everyday activities"),
+			has("topic 3. Multiplication under BASIC OPERATIONS", "3. Multiplication", "THEME: BASIC OPERATIONS"),
+			has("grade label PRIMARY TWO", "PRIMARY TWO"),
+			standardURI("URI of \"multiply numbers using repeated additions\"", nigeriaLC, "d0cd9a59-89d9-5e69-9935-02a4237050a2"),
+			has("attribution (Nigeria)", attrNigeria),
+		},
+	},
+	{
+		ID: "q12", Asker: "teacher",
+		Text: "What does Ghana's B5.1.3 cover?",
+		Steps: []Step{
+			{Tool: "search_standards", Args: `{"request":{"mode":"code_exact","query":"B5.1.3","frameworkIds":["ghana-nacca-primary-mathematics-basic-4-6"]}}`},
+			{Tool: "search_standards", Args: `{"request":{"mode":"code_prefix","query":"B5.1.3","frameworkIds":["ghana-nacca-primary-mathematics-basic-4-6"]}}`,
+				Needed: "needed because B5.1.3 is a sub-strand's position, not a standard's code: the first answer says 7 codes start with it and gives this call"},
+		},
+		Facts: []Fact{
+			has("content standard B5.1.3.1", "B5.1.3.1", "Demonstrate understanding of strategies for comparing, adding, subtracting and multiplying fractions"),
+			has("its indicators B5.1.3.1.1–6", "B5.1.3.1.1", "B5.1.3.1.2", "B5.1.3.1.3", "B5.1.3.1.4", "B5.1.3.1.5", "B5.1.3.1.6"),
+			has("sub-strand: Number: Fractions", "Sub-Strand 3: Number: Fractions"),
+			standardURI("URI of B5.1.3.1", ghanaSnap, "1fad27cd-0a4d-5ca0-8a1c-367486bd5b2e"),
+			has("attribution (Ghana)", attrGhana),
+		},
+	},
+	{
+		ID: "q13", Asker: "teacher",
+		Text: "What do Ghana's Basic Five pupils learn about decimals?",
+		Steps: []Step{
+			// The grade as the teacher says it.
+			{Tool: "search_standards", Args: `{"request":{"mode":"text","query":"decimals","match":{"matchMode":"stems","operator":"all"},"frameworkIds":["ghana-nacca-primary-mathematics-basic-4-6"],"localGradeLabels":["Basic Five"]}}`,
+				Extract: []Extract{{"label", `"Basic Five" reads as "([^"]+)"`}}},
+			{Tool: "search_standards", Args: `{"request":{"mode":"text","query":"decimals","match":{"matchMode":"stems","operator":"all"},"frameworkIds":["ghana-nacca-primary-mathematics-basic-4-6"],"localGradeLabels":["{{label}}"]}}`,
+				Needed: "needed because the framework writes the grade BASIC 5: the first answer lists its labels, the one Basic Five reads as, and the count"},
+		},
+		Facts: []Fact{
+			has("content standard B5.1.4.1", "B5.1.4.1", "Demonstrate understanding of decimals fractions and strategies for comparing, adding and subtracting decimal fraction"),
+			has("indicators", "Round decimals to the nearest tenth and hundredth", "Describe and represent decimals (up to the thousandths)"),
+			re("B5.1.4.1's parent could not be resolved", `(?i)could not be resolved`),
+			has("grade label BASIC 5", "BASIC 5"),
+			standardURI("URI of B5.1.4.1.3", ghanaSnap, "f6425088-33c9-50be-8858-f117da8a765b"),
+			has("attribution (Ghana)", attrGhana),
+		},
+	},
+	{
+		ID: "q14", Asker: "officer",
+		Text: "Show me three standards on measurement from Ghana and from Nigeria: is that all they have?",
+		Steps: []Step{
+			{Tool: "compare_framework_evidence", Args: `{"request":{"frameworkIds":["ghana-nacca-primary-mathematics-basic-4-6","nigeria-nerdc-mathematics-primary-1-3"],"snapshotIds":["{{nigeria_lc}}"],"mode":"text","query":"measurement","match":{"matchMode":"stems","operator":"all"},"maxMatchesPerFramework":3}}`},
+		},
+		Facts: []Fact{
+			has("Ghana: 3 of its 6 matches shown", "Matches: 3 of 6"),
+			has("Nigeria: 3 of its 18", "Matches: 3 of 18"),
+			has("the call for the rest", "More matches: search_standards"),
+			has("each package's attribution", attrGhana, attrNigeria),
+		},
+	},
+	{
+		ID: "q15", Asker: "teacher",
+		Text: "Where are CBSE's Class IX learning outcomes on force and the laws of motion filed?",
+		Steps: []Step{
+			// Each hit shows the path through each of its parents.
+			{Tool: "search_standards", Args: `{"request":{"mode":"text","query":"force laws motion","match":{"matchMode":"stems","operator":"all"},"frameworkIds":["india-cbse-science-learning-framework-classes-9-10"],"localGradeLabels":["Class IX"],"limit":3}}`},
+		},
+		Facts: []Fact{
+			has("CLO64's statement", "CLO64", "Calculates the unknown from the given data relevant to force and laws of motion."),
+			has("first parent: Chapter 9 – Force & Laws of Motion", "Chapter 9 – Force & Laws of Motion"),
+			re("second parent: NCERT learning outcome LO6", `\bLO6\b[^\n]*NCERT Learning Outcome`),
+			has("the chapter's ID to open", "f9cb0ea8-1669-5acd-9905-91ea11ef9109"),
+			standardURI("URI of CLO64", cbseSnap, "182450ad-f024-58a6-a027-5b48a08c6748"),
+			has("attribution (CBSE)", attrCBSE),
+		},
+	},
+	{
+		ID: "q16", Asker: "teacher",
+		Text: "List Ghana's Basic 5 fraction standards in the curriculum's order.",
+		Steps: []Step{
+			{Tool: "search_standards", Args: `{"request":{"mode":"text","query":"fractions","match":{"matchMode":"stems","operator":"all"},"frameworkIds":["ghana-nacca-primary-mathematics-basic-4-6"],"localGradeLabels":["BASIC 5"]}}`},
+		},
+		Facts: []Fact{
+			re("the content standard before its indicators, indicators in order", `(?s)B5\.1\.3\.1 \|.*B5\.1\.3\.1\.1 \|.*B5\.1\.3\.1\.2 \|.*B5\.1\.3\.1\.6 \|.*B5\.1\.4\.1 \|`),
+			re("the order is said", `ties in curriculum order`),
+			has("attribution (Ghana)", attrGhana),
 		},
 	},
 }

@@ -2,6 +2,7 @@ package query
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -161,7 +162,13 @@ func spellingSuggestions(pkgs []*catalog.Package, query string, found int, rerun
 	var out []SearchSuggestion
 	for _, w := range unknownWords(pkgs, query) {
 		var offered bool
+		var stems []string // a word form of a word offered finds what it finds
 		for _, c := range closeWords(pkgs, w) {
+			st := lightStem(c.word)
+			if slices.Contains(stems, st) {
+				continue
+			}
+			stems = append(stems, st)
 			if n, call := rerun(replaceWord(query, w, c.word)); n > found {
 				offered = true
 				out = append(out, SearchSuggestion{Reason: "spelling", MatchCount: n, Call: call,
