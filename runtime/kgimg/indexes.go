@@ -177,6 +177,16 @@ func (img *Image) ItemTokenAt(i int) (token []byte, items int) {
 	return p.keys.bytes(i), int(p.starts.At(i+1) - p.starts.At(i))
 }
 
+// ComponentTokenCount and ComponentTokenAt are ItemTokenCount and
+// ItemTokenAt over the learning components' descriptions.
+func (img *Image) ComponentTokenCount() int { return img.v.componentTokens.keys.len() }
+
+// ComponentTokenAt: see ComponentTokenCount.
+func (img *Image) ComponentTokenAt(i int) (token []byte, components int) {
+	p := &img.v.componentTokens
+	return p.keys.bytes(i), int(p.starts.At(i+1) - p.starts.At(i))
+}
+
 // ComponentTokensWithPrefix is ItemTokensWithPrefix over the learning
 // components' descriptions.
 func (img *Image) ComponentTokensWithPrefix(prefix string, max int) []string {

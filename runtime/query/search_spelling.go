@@ -27,14 +27,42 @@ const (
 	maxSpellWords = 3
 )
 
+// vocabulary is the words of one kind of record a package's search index
+// holds: the standards' (items) or the learning components'.
+type vocabulary struct {
+	record   string // what holds the words, as a sentence names it
+	count    func(img *kgimg.Image) int
+	at       func(img *kgimg.Image, i int) ([]byte, int)
+	lookup   func(img *kgimg.Image, token string) (kgimg.U32s, bool)
+	prefixed func(img *kgimg.Image) func(prefix string, max int) []string
+}
+
+// The two vocabularies.
+var (
+	itemWords = vocabulary{
+		record:   "standard",
+		count:    (*kgimg.Image).ItemTokenCount,
+		at:       (*kgimg.Image).ItemTokenAt,
+		lookup:   (*kgimg.Image).ItemToken,
+		prefixed: func(img *kgimg.Image) func(string, int) []string { return img.ItemTokensWithPrefix },
+	}
+	componentWords = vocabulary{
+		record:   "learning component",
+		count:    (*kgimg.Image).ComponentTokenCount,
+		at:       (*kgimg.Image).ComponentTokenAt,
+		lookup:   (*kgimg.Image).ComponentToken,
+		prefixed: func(img *kgimg.Image) func(string, int) []string { return img.ComponentTokensWithPrefix },
+	}
+)
+
 // unknownWords returns the query's distinct tokens that no package of pkgs
-// holds, neither as written nor in another form.
-func unknownWords(pkgs []*catalog.Package, query string) []string {
+// holds in vocabulary v, neither as written nor in another form.
+func unknownWords(v vocabulary, pkgs []*catalog.Package, query string) []string {
 	var out []string
 	for _, t := range distinct(textnorm.Tokens(query)) {
 		known := false
 		for _, p := range pkgs {
-			if _, ok := p.Img.ItemToken(t); ok || len(wordForms(p.Img.ItemTokensWithPrefix, t)) > 1 {
+			if _, ok := v.lookup(p.Img, t); ok || len(wordForms(v.prefixed(p.Img), t)) > 1 {
 				known = true
 				break
 			}
@@ -58,7 +86,7 @@ type closeWord struct {
 // distance allowed for w (1 up to 5 letters, 2 beyond; 0 below 3 letters),
 // the most used first (then the nearer, then in word order), at most
 // maxSpellWords.
-func closeWords(pkgs []*catalog.Package, w string) []closeWord {
+func closeWords(v vocabulary, pkgs []*catalog.Package, w string) []closeWord {
 	target := []rune(w)
 	limit := 1
 	switch {
@@ -71,8 +99,8 @@ func closeWords(pkgs []*catalog.Package, w string) []closeWord {
 	var buf []rune
 	for _, p := range pkgs[:min(len(pkgs), maxSpellPackages)] {
 		img := p.Img
-		for i := range img.ItemTokenCount() {
-			tok, uses := img.ItemTokenAt(i)
+		for i := range v.count(img) {
+			tok, uses := v.at(img, i)
 			n := utf8.RuneCount(tok)
 			if n < len(target)-limit || n > len(target)+limit {
 				continue
@@ -158,12 +186,12 @@ func replaceWord(query, from, to string) string {
 // holds, the package words close to it, each counted by running the
 // corrected search (rerun returns its match count and the call that makes
 // it); a word with none is reported as unused when nothing was found.
-func spellingSuggestions(pkgs []*catalog.Package, query string, found int, rerun func(query string) (int, string)) []SearchSuggestion {
+func spellingSuggestions(v vocabulary, pkgs []*catalog.Package, query string, found int, rerun func(query string) (int, string)) []SearchSuggestion {
 	var out []SearchSuggestion
-	for _, w := range unknownWords(pkgs, query) {
+	for _, w := range unknownWords(v, pkgs, query) {
 		var offered bool
 		var stems []string // a word form of a word offered finds what it finds
-		for _, c := range closeWords(pkgs, w) {
+		for _, c := range closeWords(v, pkgs, w) {
 			st := lightStem(c.word)
 			if slices.Contains(stems, st) {
 				continue
@@ -177,7 +205,7 @@ func spellingSuggestions(pkgs []*catalog.Package, query string, found int, rerun
 		}
 		if !offered && found == 0 {
 			out = append(out, SearchSuggestion{Reason: "absent_words",
-				Message: fmt.Sprintf("no standard of the searched frameworks uses %q, nor a word close to it", w)})
+				Message: fmt.Sprintf("no %s of the searched frameworks uses %q, nor a word close to it", v.record, w)})
 		}
 	}
 	return out

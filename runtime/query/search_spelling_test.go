@@ -76,6 +76,19 @@ func TestEmptySearchesSayWhy(t *testing.T) {
 		t.Errorf("a label that reads as none offers a call: %+v", x)
 	}
 
+	lc, err := s.SearchComponents(ctx, NewComponentSearchRequest("countng", maths))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixedLC, err := s.SearchComponents(ctx, NewComponentSearchRequest("counting", maths))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ss := lc.Page.Suggestions; len(ss) == 0 || ss[0].Reason != "spelling" || !strings.HasPrefix(ss[0].Call, "search_learning_components ") ||
+		ss[0].MatchCount != fixedLC.Page.TotalMatchingCount || ss[0].MatchCount == 0 {
+		t.Errorf("component spelling suggestions %+v; the corrected search finds %d", ss, fixedLC.Page.TotalMatchingCount)
+	}
+
 	cmp, err := s.CompareFrameworkEvidence(ctx, NewCompareRequest("substraction", maths, "kgc-sample-english-grades-1-2"))
 	if err != nil {
 		t.Fatal(err)

@@ -74,7 +74,7 @@ func standardSuggestions(pkgs []*catalog.Package, r StandardSearchRequest, found
 	out = append(out, grades...)
 	switch {
 	case r.Mode == "text" && r.Match != nil:
-		out = append(out, spellingSuggestions(pkgs, r.Query, found, func(q string) (int, string) {
+		out = append(out, spellingSuggestions(itemWords, pkgs, r.Query, found, func(q string) (int, string) {
 			alt := r
 			alt.Query = q
 			n, _ := countStandards(pkgs, alt)

@@ -519,7 +519,7 @@ func comparisonSuggestions(pkgs []*catalog.Package, r CompareRequest, sections [
 	for _, sec := range sections {
 		found += sec.TotalMatchingCount
 	}
-	return append(out, spellingSuggestions(pkgs, r.Query, found, func(q string) (int, string) {
+	return append(out, spellingSuggestions(itemWords, pkgs, r.Query, found, func(q string) (int, string) {
 		search.Query = q
 		n := 0
 		for _, p := range pkgs { // each framework searched on its own, as the comparison does

@@ -35,9 +35,12 @@ type ComponentSearchRequest struct {
 
 // NewComponentSearchRequest searches the learning components of the given
 // frameworks (every served framework when none is given) for query's words
-// (SearchText, MatchTokens, OperatorAll), every other field at its default.
+// (mode learning_component_text, MatchTokens, OperatorAll), every other
+// field at its default.
 func NewComponentSearchRequest(query string, frameworkIDs ...string) ComponentSearchRequest {
-	r := newRequest[ComponentSearchRequest](searchComponentsSchema(), searchArgs(SearchText, query, frameworkIDs))
+	args := searchArgs(SearchText, query, frameworkIDs)
+	args["mode"] = lcText // the text mode of this tool (SearchText was refused as unsupported)
+	r := newRequest[ComponentSearchRequest](searchComponentsSchema(), args)
 	r.Match = Words(MatchTokens, OperatorAll)
 	return r
 }
@@ -138,11 +141,42 @@ func (s *Service) searchComponents(_ context.Context, r ComponentSearchRequest) 
 	if r.Mode == lcText || r.Mode == lcTag {
 		run.keepTop(r.Cursor, false, r.Limit)
 	}
+	if err := matchComponents(run, pkgs, &r, tokens, queryTerms); err != nil {
+		return nil, err
+	}
+	paged, err := searchPage(s, run, pagingInput{tool: "search_learning_components", mode: string(r.Mode), cursor: r.Cursor, limit: r.Limit,
+		request: r.effective(), pkgs: pkgs, scope: scope},
+		func(h *searchHit) ComponentHit { return componentHit(h, string(r.Mode), queryTerms) })
+	if err != nil {
+		return nil, err
+	}
+	if run.matched == 0 && r.Cursor == nil && r.Mode == lcText {
+		// A word no component uses: the close words they do use, counted.
+		res := paged.Result.(*SearchResult[ComponentHit])
+		res.Page.Suggestions = spellingSuggestions(componentWords, pkgs, r.Query, 0, func(q string) (int, string) {
+			alt := r
+			alt.Query, alt.Cursor = q, nil
+			count := &searchRun{normalized: map[string]string{}}
+			count.keepTop(nil, false, 1)
+			toks, terms := queryTokens(q, true)
+			if matchComponents(count, pkgs, &alt, toks, terms) != nil {
+				return 0, ""
+			}
+			return count.matched, callLine("search_learning_components", alt)
+		})
+	}
+	return paged, nil
+}
+
+// matchComponents offers every learning component of pkgs that r matches to
+// run (a mode its package cannot serve is a warning, or for an exact scope
+// an error).
+func matchComponents(run *searchRun, pkgs []*catalog.Package, r *ComponentSearchRequest, tokens []string, queryTerms int) error {
 	for _, p := range pkgs {
 		if sm := standardsMode(string(r.Mode)); sm != "" {
 			if code := modeWarning(p, sm); code != "" {
 				if err := run.unavailable(p, code, string(r.Mode)); err != nil {
-					return nil, err
+					return err
 				}
 				continue
 			}
@@ -169,15 +203,13 @@ func (s *Service) searchComponents(_ context.Context, r ComponentSearchRequest) 
 			prefix := r.Mode == lcCodePrefix
 			q, err := normalizedCodeQuery(p, r.Query, prefix)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			run.normalized[p.GraphPackageID()] = q
 			run.hits = append(run.hits, supportedCodeHits(p, q, prefix)...)
 		}
 	}
-	return searchPage(s, run, pagingInput{tool: "search_learning_components", mode: string(r.Mode), cursor: r.Cursor, limit: r.Limit,
-		request: r.effective(), pkgs: pkgs, scope: scope},
-		func(h *searchHit) ComponentHit { return componentHit(h, string(r.Mode), queryTerms) })
+	return nil
 }
 
 // supportedCodeHits follows the supports edges into the standards a code query

@@ -286,6 +286,7 @@ func componentSearch(w *writer, r *query.SearchResult[query.ComponentHit], reque
 		supportedLines(w, "   supports: ", h.PackageIdentity.SnapshotID, h.SupportedStandards, seen)
 	}
 	warnings(w, pg.Warnings, pg.WarningsOmitted, snaps)
+	suggestions(w, pg.Suggestions)
 }
 
 // supportedLines writes the standards a component supports, one a line
