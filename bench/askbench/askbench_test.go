@@ -14,8 +14,8 @@ func TestScriptIsWellFormed(t *testing.T) {
 	if err := validate(script); err != nil {
 		t.Fatal(err)
 	}
-	if len(script) != 10 {
-		t.Errorf("the script has %d questions, want 10", len(script))
+	if len(script) != 16 {
+		t.Errorf("the script has %d questions, want 16", len(script))
 	}
 }
 

@@ -1,4 +1,4 @@
-// Command askbench replays how a model inside an MCP host uses kgmcp: ten
+// Command askbench replays how a model inside an MCP host uses kgmcp: sixteen
 // realistic teacher and curriculum-officer questions over the four complete
 // corpus packages, each answered with the tool calls a careful model makes
 // after reading the tool list, working only from the text content blocks of

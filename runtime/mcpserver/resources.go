@@ -84,7 +84,7 @@ func notFoundCodes(next mcp.MethodHandler) mcp.MethodHandler {
 		if method != "resources/read" || !errors.As(err, &je) {
 			return res, err
 		}
-		if je.Code == codeNotFoundLegacy || je.Code == mcp.CodeResourceNotFound && je.Message == "Resource not found" {
+		if je.Code == codeNotFoundLegacy || je.Code == jsonrpc.CodeInvalidParams && je.Message == "Resource not found" { // the SDK's ResourceNotFoundError
 			c := *je
 			c.Code = codeNotFoundLegacy
 			if protocolOf(req) > lastLegacyNotFound {
