@@ -157,6 +157,7 @@ func (w *writer) buildNodes(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 	orderOff, presentOff := u32Vector(b, order), u32Vector(b, present)
 	childOrderOff := b.CreateByteVector(w.childBasis)
 	curPosOff := u32Vector(b, w.curPos)
+	repeatedOff := b.CreateByteVector(repeatedDescriptions(w.res.Nodes))
 	kgfb.NodesStart(b)
 	kgfb.NodesAddCount(b, uint32(len(nodes)))
 	kgfb.NodesAddKind(b, kindOff)
@@ -187,6 +188,7 @@ func (w *writer) buildNodes(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 	kgfb.NodesAddLabels(b, labelOff)
 	kgfb.NodesAddChildOrder(b, childOrderOff)
 	kgfb.NodesAddCurriculumPosition(b, curPosOff)
+	kgfb.NodesAddRepeatedDescription(b, repeatedOff)
 	return kgfb.NodesEnd(b)
 }
 
@@ -251,4 +253,24 @@ func (w *writer) buildRelationships(b *flatbuffers.Builder) flatbuffers.UOffsetT
 	kgfb.RelationshipsAddProvider(b, colOffs[5])
 	kgfb.RelationshipsAddResolutionStatus(b, colOffs[6])
 	return kgfb.RelationshipsEnd(b)
+}
+
+// repeatedDescriptions marks, per node, the standards items whose non-empty
+// description another item has word for word.
+func repeatedDescriptions(nodes []*delivery.Node) []byte {
+	count := map[string]int{}
+	for _, n := range nodes {
+		if n.Kind == delivery.KindItem {
+			if d := n.Str(delivery.NDescription); d != "" {
+				count[d]++
+			}
+		}
+	}
+	out := make([]byte, len(nodes))
+	for i, n := range nodes {
+		if n.Kind == delivery.KindItem && count[n.Str(delivery.NDescription)] > 1 {
+			out[i] = 1
+		}
+	}
+	return out
 }

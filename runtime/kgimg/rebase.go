@@ -56,7 +56,7 @@ func (r rebaser) views(v *views) views {
 	out := views{
 		n: nodeCols{
 			count: v.n.count, kind: r.bytes(v.n.kind), isCurrent: r.bytes(v.n.isCurrent),
-			order: r.u32s(v.n.order), present: r.u32s(v.n.present), childOrder: r.bytes(v.n.childOrder), curPos: r.u32s(v.n.curPos),
+			order: r.u32s(v.n.order), present: r.u32s(v.n.present), childOrder: r.bytes(v.n.childOrder), curPos: r.u32s(v.n.curPos), repeated: r.bytes(v.n.repeated),
 			gradeLevel: r.lists(v.n.gradeLevel), tags: r.lists(v.n.tags), labels: r.lists(v.n.labels),
 		},
 		r: relCols{

@@ -72,6 +72,7 @@ type nodeCols struct {
 	kind, isCurrent          []byte
 	childOrder               []byte // absent in older images
 	curPos                   U32s   // absent in older images
+	repeated                 []byte // absent in older images
 	order, present           U32s
 	str                      [numNodeFields]column
 	gradeLevel, tags, labels listColumn
@@ -102,6 +103,7 @@ func (img *Image) resolve() {
 	n.labels = readLists(nt, slot(nodesDesc, "labels"))
 	n.childOrder = vecBytes(nt, slot(nodesDesc, "child_order"), 1)
 	n.curPos = U32s{vecBytes(nt, slot(nodesDesc, "curriculum_position"), 4)}
+	n.repeated = vecBytes(nt, slot(nodesDesc, "repeated_description"), 1)
 
 	rt, _ := subTable(root, slot(imageDesc, "relationships"))
 	r := &img.v.r
@@ -143,6 +145,14 @@ func (img *Image) CurriculumPosition(n uint32) uint32 {
 		return img.NodeOrder(n)
 	}
 	return img.v.n.curPos.At(int(n))
+}
+
+// DescriptionRepeated reports whether node n is a standards item whose
+// description another item repeats word for word (false in an image written
+// before this was recorded).
+func (img *Image) DescriptionRepeated(n uint32) bool {
+	r := img.v.n.repeated
+	return len(r) != 0 && r[n] != 0
 }
 
 // NodeCount returns the number of nodes.

@@ -54,7 +54,7 @@ var (
 		col("identity_key"), col("in_language"), col("jurisdiction"), col("license"), col("name"),
 		col("normalized_statement_type"), col("provider"), col("statement_code"), col("statement_type"),
 		lists("grade_level"), lists("tags"), col("normalized_code"), col("provenance_json"), lists("labels"),
-		vec("child_order", 1), vec("curriculum_position", 4),
+		vec("child_order", 1), vec("curriculum_position", 4), vec("repeated_description", 1),
 	}}
 	publisherDesc = &tableDesc{"PublisherRelations", []fieldDesc{
 		scalar("count", 4), vec("kind", 1), col("id"), vec("origin", 4), vec("destination", 4),

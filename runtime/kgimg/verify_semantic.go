@@ -117,6 +117,14 @@ func (img *Image) verifySemantics() error {
 			return corrupt("nodes.child_order", -1, "node %d has child order %d", i, b)
 		}
 	}
+	if len(nc.repeated) != 0 && len(nc.repeated) != n {
+		return corrupt("nodes.repeated_description", -1, "%d entries for %d nodes", len(nc.repeated), n)
+	}
+	for i, b := range nc.repeated {
+		if b > 1 || b == 1 && nc.kind[i] != byte(kgfb.NodeKindItem) {
+			return corrupt("nodes.repeated_description", -1, "node %d has %d", i, b)
+		}
+	}
 	if l := nc.curPos.Len(); l != 0 {
 		if l != n {
 			return corrupt("nodes.curriculum_position", -1, "%d entries for %d nodes", l, n)
@@ -400,6 +408,9 @@ func (img *Image) VerifyDeep() error {
 	if err := img.verifyPublisherOrder(); err != nil {
 		return err
 	}
+	if err := img.verifyRepeated(); err != nil {
+		return err
+	}
 	if cp := img.compiledProfile(); cp != nil {
 		prof, _, fs := profile.Decode(img.ProfileJSON(), profile.FileName)
 		if prof == nil || len(fs) > 0 {
@@ -555,4 +566,28 @@ var strictParsers = sync.Pool{New: func() any { return new(jsonv.Parser) }}
 func strictJSON(ps *jsonv.Parser, b []byte) bool {
 	v, errs := ps.Parse(b)
 	return v != nil && len(errs) == 0
+}
+
+// verifyRepeated checks the repeated-description flags against the items'
+// descriptions (VerifyDeep: a map of every description).
+func (img *Image) verifyRepeated() error {
+	nc := &img.v.n
+	if len(nc.repeated) == 0 {
+		return nil
+	}
+	count := map[string]int{}
+	for i := range nc.count {
+		if NodeKind(nc.kind[i]) == ItemNode {
+			if d := img.NodeString(uint32(i), NodeDescription); d != "" {
+				count[d]++
+			}
+		}
+	}
+	for i := range nc.count {
+		want := NodeKind(nc.kind[i]) == ItemNode && count[img.NodeString(uint32(i), NodeDescription)] > 1
+		if (nc.repeated[i] == 1) != want {
+			return corrupt("nodes.repeated_description", -1, "node %d is flagged %d, but its description is repeated: %v", i, nc.repeated[i], want)
+		}
+	}
+	return nil
 }

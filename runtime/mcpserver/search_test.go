@@ -21,8 +21,10 @@ type srcNode struct {
 	id, description, code, statementType, normType string
 	grades, tags                                   []string
 	order                                          int
-	// pos is the curriculum position (placed); -1 until read.
+	// pos is the curriculum position (placed); -1 until read. repeated:
+	// another item has the same description (the image's flag).
 	pos             int
+	repeated        bool
 	item, component bool
 }
 
@@ -43,6 +45,7 @@ func placed(t *testing.T, srv *mcpserver.Server, snapOrFramework string, nodes [
 				t.Fatalf("%s: node %s is not in the image", snapOrFramework, nodes[i].id)
 			}
 			nodes[i].pos = int(p.Img.CurriculumPosition(n))
+			nodes[i].repeated = p.Img.DescriptionRepeated(n)
 		}
 		return nodes
 	}
@@ -50,10 +53,14 @@ func placed(t *testing.T, srv *mcpserver.Server, snapOrFramework string, nodes [
 	return nil
 }
 
-// tieLess orders two equally ranked nodes: curriculum position, then ID.
+// tieLess orders two equally ranked nodes: a statement before its repeats,
+// then curriculum position, then ID.
 func tieLess(t *testing.T, a, b srcNode) bool {
 	if a.pos < 0 || b.pos < 0 {
 		t.Fatal("oracle ranking without curriculum positions: call placed")
+	}
+	if a.repeated != b.repeated { // the statement before its repeats
+		return !a.repeated
 	}
 	if a.pos != b.pos {
 		return a.pos < b.pos

@@ -32,7 +32,16 @@ func (h *searchHit) key(byCode bool) []any {
 	}
 	m := h.pkg.Manifest
 	return []any{lead, m.FrameworkID, m.SnapshotID, m.GraphType, m.PackageRevision, m.GraphPackageID,
-		int(h.pkg.Img.CurriculumPosition(h.node)), h.pkg.Img.NodeString(h.node, kgimg.NodeID), int(h.pkg.Img.NodeOrder(h.node))}
+		repeatKey(h), int(h.pkg.Img.CurriculumPosition(h.node)), h.pkg.Img.NodeString(h.node, kgimg.NodeID), int(h.pkg.Img.NodeOrder(h.node))}
+}
+
+// repeatKey ranks a statement before its repeats: 1 for a hit whose
+// description another item of its package repeats word for word.
+func repeatKey(h *searchHit) int {
+	if h.pkg.Img.DescriptionRepeated(h.node) {
+		return 1
+	}
+	return 0
 }
 
 // compareKeys orders two keys term by term: numbers numerically, strings by
@@ -75,12 +84,12 @@ func number(v any) (float64, bool) {
 // validPosition reports whether a decoded cursor position has the shape of a
 // key: a lead of the mode's type, five strings, a number, a string, a number.
 func validPosition(pos []any, byCode bool) bool {
-	if len(pos) != 9 {
+	if len(pos) != 10 {
 		return false
 	}
-	kinds := "nsssnsnsn"
+	kinds := "nsssnsnnsn"
 	if byCode {
-		kinds = "ssssnsnsn"
+		kinds = "ssssnsnnsn"
 	}
 	for i, k := range kinds {
 		_, isNum := pos[i].(float64)
@@ -194,13 +203,16 @@ func compareHitToKey(h *searchHit, pos []any, byCode bool) int {
 	if c := compareTerm(m.GraphPackageID, pos[5]); c != 0 {
 		return c
 	}
-	if c := compareTerm(float64(h.pkg.Img.CurriculumPosition(h.node)), pos[6]); c != 0 {
+	if c := compareTerm(float64(repeatKey(h)), pos[6]); c != 0 {
 		return c
 	}
-	if c := compareTerm(h.pkg.Img.NodeString(h.node, kgimg.NodeID), pos[7]); c != 0 {
+	if c := compareTerm(float64(h.pkg.Img.CurriculumPosition(h.node)), pos[7]); c != 0 {
 		return c
 	}
-	return compareTerm(float64(h.pkg.Img.NodeOrder(h.node)), pos[8])
+	if c := compareTerm(h.pkg.Img.NodeString(h.node, kgimg.NodeID), pos[8]); c != 0 {
+		return c
+	}
+	return compareTerm(float64(h.pkg.Img.NodeOrder(h.node)), pos[9])
 }
 
 // compareHits orders two hits exactly as compareKeys orders their keys,
@@ -232,6 +244,9 @@ func compareHits(a, b *searchHit, byCode bool) int {
 		if x := strings.Compare(ma.GraphPackageID, mb.GraphPackageID); x != 0 {
 			return x
 		}
+	}
+	if ra, rb := repeatKey(a), repeatKey(b); ra != rb {
+		return ra - rb
 	}
 	if pa, pb := a.pkg.Img.CurriculumPosition(a.node), b.pkg.Img.CurriculumPosition(b.node); pa != pb {
 		if pa < pb {

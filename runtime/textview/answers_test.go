@@ -208,3 +208,20 @@ func TestComparisonSaysHowComplete(t *testing.T) {
 		t.Errorf("the section's warning is repeated:\n%s", text)
 	}
 }
+
+// TestRepeatedStatementsAreNamedOnce: a hit whose statement an earlier hit
+// of the page has word for word points to it instead of repeating it.
+func TestRepeatedStatementsAreNamedOnce(t *testing.T) {
+	long := "At later grades, pupils recognise area as an attribute of plane figures."
+	hit := func(id, text string) query.StandardHit {
+		h := query.StandardHit{Node: node(id, text)}
+		h.PackageIdentity.SnapshotID = "fw@1"
+		return h
+	}
+	r := &query.SearchResult[query.StandardHit]{Page: query.SearchPage[query.StandardHit]{
+		Hits: []query.StandardHit{hit("a", long), hit("b", "short"), hit("c", long), hit("d", "short")}, ReturnedCount: 4}}
+	text, _ := Render(r, map[string]any{"query": "area", "mode": "text"})
+	if strings.Count(text, long) != 1 || !strings.Contains(text, "3. c\n   (the statement of hit 1, word for word)\n") || strings.Count(text, "   short\n") != 2 {
+		t.Errorf("repeated statements:\n%s", text)
+	}
+}

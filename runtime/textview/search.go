@@ -177,11 +177,20 @@ func standardSearch(w *writer, r *query.SearchResult[query.StandardHit], request
 		hitNumber[h.PackageIdentity.SnapshotID+" "+h.Node.NodeID] = i + 1
 	}
 	placed := map[string]int{} // snapshot and placement → the first hit there
+	said := map[string]int{}   // a statement → the first hit that has it
 	for i, h := range pg.Hits {
 		n := h.Node
 		w.line("%d. %s%s", i+1, snaps.tag(h.PackageIdentity.SnapshotID),
 			join(" | ", deref(n.StatementCode), n.NodeID, typeLabel(n), gradeLabel(h.Facets)))
-		w.line("   %s", flat(deref(n.Description)))
+		d := flat(deref(n.Description))
+		if k := said[d]; k > 0 && len(d) > 40 {
+			w.line("   (the statement of hit %d, word for word)", k)
+		} else {
+			w.line("   %s", d)
+			if k == 0 {
+				said[d] = i + 1
+			}
+		}
 		key := h.PackageIdentity.SnapshotID + " " + placeKey(h.Location)
 		placeLines(w, "   ", h.Location, placed[key])
 		if placed[key] == 0 {

@@ -511,8 +511,42 @@ func (rcv *Nodes) MutateCurriculumPosition(j int, n uint32) bool {
 	return false
 }
 
+func (rcv *Nodes) RepeatedDescription(j int) byte {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(62))
+	if o != 0 {
+		a := rcv._tab.Vector(o)
+		return rcv._tab.GetByte(a + flatbuffers.UOffsetT(j*1))
+	}
+	return 0
+}
+
+func (rcv *Nodes) RepeatedDescriptionLength() int {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(62))
+	if o != 0 {
+		return rcv._tab.VectorLen(o)
+	}
+	return 0
+}
+
+func (rcv *Nodes) RepeatedDescriptionBytes() []byte {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(62))
+	if o != 0 {
+		return rcv._tab.ByteVector(o + rcv._tab.Pos)
+	}
+	return nil
+}
+
+func (rcv *Nodes) MutateRepeatedDescription(j int, n byte) bool {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(62))
+	if o != 0 {
+		a := rcv._tab.Vector(o)
+		return rcv._tab.MutateByte(a+flatbuffers.UOffsetT(j*1), n)
+	}
+	return false
+}
+
 func NodesStart(builder *flatbuffers.Builder) {
-	builder.StartObject(29)
+	builder.StartObject(30)
 }
 func NodesAddCount(builder *flatbuffers.Builder, count uint32) {
 	builder.PrependUint32Slot(0, count, 0)
@@ -618,6 +652,12 @@ func NodesAddCurriculumPosition(builder *flatbuffers.Builder, curriculumPosition
 }
 func NodesStartCurriculumPositionVector(builder *flatbuffers.Builder, numElems int) flatbuffers.UOffsetT {
 	return builder.StartVector(4, numElems, 4)
+}
+func NodesAddRepeatedDescription(builder *flatbuffers.Builder, repeatedDescription flatbuffers.UOffsetT) {
+	builder.PrependUOffsetTSlot(29, flatbuffers.UOffsetT(repeatedDescription), 0)
+}
+func NodesStartRepeatedDescriptionVector(builder *flatbuffers.Builder, numElems int) flatbuffers.UOffsetT {
+	return builder.StartVector(1, numElems, 1)
 }
 func NodesEnd(builder *flatbuffers.Builder) flatbuffers.UOffsetT {
 	return builder.EndObject()
