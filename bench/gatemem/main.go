@@ -1,3 +1,9 @@
+// Command gatemem measures the validation gate's memory: it runs the gate
+// over one package directory and prints whether it passed, its findings, the
+// time and the peak heap in use (docs/validation.md, "Memory");
+// -memprofile writes a heap profile after the run.
+//
+//	go run ./bench/gatemem -profiles PROFILES PACKAGE_DIR
 package main
 
 import (
@@ -12,8 +18,8 @@ import (
 )
 
 func main() {
-	profiles := flag.String("profiles", "", "")
-	memprof := flag.String("memprofile", "", "")
+	profiles := flag.String("profiles", "", "profile root")
+	memprof := flag.String("memprofile", "", "write a heap profile to this file")
 	flag.Parse()
 	var peak uint64
 	stop := make(chan struct{})

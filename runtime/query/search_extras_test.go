@@ -12,7 +12,7 @@ import (
 )
 
 // sampleCatalog loads the shipped sample packages.
-func sampleCatalog(t *testing.T) *catalog.Catalog {
+func sampleCatalog(t testing.TB) *catalog.Catalog {
 	t.Helper()
 	return imgtest.Catalog(t, imgtest.Images(t, nil, nil))
 }

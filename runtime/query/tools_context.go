@@ -63,8 +63,10 @@ type Direct struct {
 	// Order says what the children's order rests on: publisher (the
 	// publisher's sequence numbers or enumeration), code (their statement
 	// codes, natural order), statement_numbers (the numbers their statements
-	// carry), identifier (no order published), file (an image built before
-	// the order was recorded: the package file's order). Empty for parents.
+	// carry), grade (their grades, school order), codes_below (the codes
+	// beneath each child), identifier (no order published), file (an image
+	// built before the order was recorded: the package file's order). Empty
+	// for parents.
 	Order            string `json:"order,omitempty" enum:"publisher,code,statement_numbers,grade,codes_below,identifier,file"`
 	OriginNodeID     string `json:"originNodeId"`
 	RelationshipType string `json:"relationshipType"`
