@@ -83,7 +83,9 @@ func ExampleService_StandardProgressions() {
 	defer done()
 	ctx := context.Background()
 	const maths = "kgc-sample-mathematics-grades-1-3"
-	code := func(c string) query.Selector { return query.Selector{IdentifierType: "statement_code", StatementCode: c} }
+	code := func(c string) query.Selector {
+		return query.Selector{IdentifierType: "statement_code", StatementCode: c}
+	}
 	edges, err := svc.StandardProgressions(ctx, query.NewStandardProgressionsRequest(maths, code("M2.1.2.2")))
 	if err != nil {
 		log.Fatal(err)
