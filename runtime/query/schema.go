@@ -626,11 +626,3 @@ func array(items *Schema, max int, desc string) *Schema {
 
 func pattern(s *Schema, p string) *Schema { s.Pattern = p; return s }
 
-// decode unmarshals a validated request into its typed struct.
-func decode[T any](raw json.RawMessage) (*T, error) {
-	var v T
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return nil, fail("request", "%v", err)
-	}
-	return &v, nil
-}

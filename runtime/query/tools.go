@@ -91,15 +91,14 @@ func (s *Service) Call(ctx context.Context, name string, args json.RawMessage) (
 	}
 	// An absent request is the empty one, defaults and all (a tool whose
 	// request is required was refused above).
-	raw := json.RawMessage("{}")
+	req := &jsonv.Value{Kind: jsonv.Object}
 	if t.Request != nil {
-		rv := v.Get("request")
-		if rv == nil || rv.Kind != jsonv.Object {
-			rv = &jsonv.Value{Kind: jsonv.Object}
+		if rv := v.Get("request"); rv != nil && rv.Kind == jsonv.Object {
+			req = rv
 		}
-		raw = canonjson.Encode(t.Request.withDefaults(rv))
+		req = t.Request.withDefaults(req)
 	}
-	out, err := t.run(ctx, raw)
+	out, err := t.run(ctx, req)
 	if err != nil {
 		return nil, t.explain(err)
 	}
@@ -145,7 +144,7 @@ func (s *Service) toolTable() []Tool {
 	return []Tool{
 		{Name: "get_capabilities", Title: "Server and package capabilities",
 			Description: "What this server and each package can do: tools, search modes, counts, rights. Use when unsure whether a package has codes, learning components or progressions. Example: {}",
-			OutputKeys:  []string{"serverName", "toolNames", "packages"}, handler: handler{run: func(ctx context.Context, _ json.RawMessage) (any, error) { return s.Capabilities(ctx) },
+			OutputKeys:  []string{"serverName", "toolNames", "packages"}, handler: handler{run: func(ctx context.Context, _ *jsonv.Value) (any, error) { return s.Capabilities(ctx) },
 				result: reflect.TypeFor[*CapabilitiesResult]()}},
 		{Name: "list_frameworks", Title: "List accepted frameworks",
 			Description: "Start here: the curriculum frameworks served, one entry per snapshot (name, jurisdiction, grades, what it contains, rights), filterable. Returns the snapshotId to pin in later calls. Example: {\"request\":{\"query\":\"nigeria mathematics\"}}",
@@ -219,7 +218,7 @@ func (s *Service) toolTable() []Tool {
 		{Name: "get_workflow_instructions", Title: "Workflow instructions (prompts as a tool)",
 			Description: "For hosts without MCP prompts: the steps of a teacher, student or reviewer workflow (the prompt of that name), with the exact tool calls to make. Example: {\"request\":{\"workflowName\":\"teacher_guide_draft\",\"frameworkId\":\"<fw>\",\"gradeOrStage\":\"GRADE ONE\",\"topicOrStandard\":\"addition\"}}",
 			Request:     workflowSchema(), RequestRequired: true, OutputKeys: []string{"rendered", "effectiveRequest", "package", "profileSha256", "manifestSha256", "instructionsNotice"},
-			handler: handler{run: func(ctx context.Context, raw json.RawMessage) (any, error) { return s.workflow(ctx, raw) },
+			handler: handler{run: func(ctx context.Context, req *jsonv.Value) (any, error) { return s.workflow(ctx, req) },
 				result: reflect.TypeFor[*WorkflowResult]()}},
 		{Name: "read_evidence", Title: "Read a resource in windows",
 			Description: "Read a kgfegmcp:// resource (a URI from a result) in windows, for hosts that cannot read resources; continue with page.nextRequest. JSON. Example: {\"request\":{\"uri\":\"kgfegmcp://catalog\"}}",

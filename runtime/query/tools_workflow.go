@@ -148,27 +148,20 @@ func (s *Service) WorkflowInstructions(ctx context.Context, r WorkflowRequest) (
 		}
 		request[prompt.Camel(name)] = v
 	}
-	b, err := canonjson.Marshal(request)
+	v, err := canonjson.ValueOf(request)
 	if err != nil {
 		return nil, fail("request", "%v", err)
-	}
-	v, errs := jsonv.Parse(b)
-	if v == nil || len(errs) > 0 {
-		return nil, fail("request", "is not a JSON object")
 	}
 	schema := workflowSchema()
 	schema.compile()
 	if err := schema.validate(v, "request"); err != nil {
 		return nil, err
 	}
-	return s.workflow(ctx, canonjson.Encode(schema.withDefaults(v)))
+	return s.workflow(ctx, schema.withDefaults(v))
 }
 
-func (s *Service) workflow(ctx context.Context, raw json.RawMessage) (*WorkflowResult, error) {
-	var req map[string]any
-	if err := json.Unmarshal(raw, &req); err != nil {
-		return nil, fail("request", "%v", err)
-	}
+func (s *Service) workflow(ctx context.Context, doc *jsonv.Value) (*WorkflowResult, error) {
+	req, _ := canonjson.Plain(doc).(map[string]any)
 	name, _ := req["workflowName"].(string)
 	d, ok := prompt.Lookup(name)
 	if !ok || !d.Workflow {

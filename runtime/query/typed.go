@@ -2,7 +2,6 @@ package query
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"reflect"
 
@@ -17,21 +16,23 @@ import (
 // answers it. The tool table reaches the same handler through typedRun, so
 // both paths give the same answer.
 
-// handler is what answers a tool, and the Go type of its result.
+// handler is what answers a tool, and the Go type of its result. run takes
+// the request as a document Call has validated and completed with the
+// schema's defaults.
 type handler struct {
-	run    func(ctx context.Context, raw json.RawMessage) (any, error)
+	run    func(ctx context.Context, req *jsonv.Value) (any, error)
 	result reflect.Type
 }
 
-// typedRun adapts a typed handler to the tool table: the arguments were
-// validated and their defaults filled by Call.
+// typedRun adapts a typed handler to the tool table: the request document
+// crosses to its Go type once (canonjson.Decode), no JSON text between.
 func typedRun[Req, Res any](h func(context.Context, Req) (Res, error)) handler {
-	return handler{run: func(ctx context.Context, raw json.RawMessage) (any, error) {
-		r, err := decode[Req](raw)
-		if err != nil {
-			return nil, err
+	return handler{run: func(ctx context.Context, req *jsonv.Value) (any, error) {
+		var r Req
+		if err := canonjson.Decode(req, &r); err != nil {
+			return nil, fail("request", "%v", err)
 		}
-		return h(ctx, *r)
+		return h(ctx, r)
 	}, result: reflect.TypeFor[Res]()}
 }
 
@@ -47,26 +48,21 @@ func pagedRun[Req, Page any](h func(context.Context, Req) (*Paged, error)) handl
 // breaks it) and rewrites it with the schema's defaults for any field the
 // schema lets it leave out.
 func checkRequest[Req any](schema *Schema, r *Req) error {
-	b, err := canonjson.Marshal(r)
+	v, err := canonjson.ValueOf(r) // the document r encodes to, no text between
 	if err != nil {
 		return fmt.Errorf("query: encoding the request: %w", err)
-	}
-	v, errs := jsonv.Parse(b)
-	if v == nil || len(errs) > 0 {
-		return fmt.Errorf("query: the encoded request does not parse: %v", errs)
 	}
 	if err := schema.validate(v, "request"); err != nil {
 		return err
 	}
-	return json.Unmarshal(canonjson.Encode(schema.withDefaults(v)), r)
+	return canonjson.Decode(schema.withDefaults(v), r)
 }
 
 // newRequest returns the request of a schema with every default filled in
 // over the given required members.
 func newRequest[Req any](schema *Schema, required map[string]any) Req {
 	var r Req
-	b, _ := canonjson.Marshal(required)
-	v, _ := jsonv.Parse(b)
-	json.Unmarshal(canonjson.Encode(schema.withDefaults(v)), &r)
+	v, _ := canonjson.ValueOf(required)
+	canonjson.Decode(schema.withDefaults(v), &r)
 	return r
 }
