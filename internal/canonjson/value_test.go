@@ -23,17 +23,16 @@ type vRequest struct {
 	VEmbedded
 	Mode    string            `json:"mode"`
 	Query   string            `json:"query"`
-	Match   *vInner            `json:"match,omitempty"`
+	Match   *vInner           `json:"match,omitempty"`
 	Grades  []string          `json:"grades"`
-	Sel     vInner             `json:"identifier"`
+	Sel     vInner            `json:"identifier"`
 	Deep    bool              `json:"deep"`
 	Ratio   float64           `json:"ratio"`
 	Extra   map[string]any    `json:"extra,omitempty"`
 	Raw     json.RawMessage   `json:"raw,omitempty"`
 	Any     any               `json:"any"`
 	Labels  map[string]string `json:"labels"`
-	private int
-	Skipped string `json:"-"`
+	Skipped string            `json:"-"`
 }
 
 func samples() []vRequest {

@@ -625,4 +625,3 @@ func array(items *Schema, max int, desc string) *Schema {
 }
 
 func pattern(s *Schema, p string) *Schema { s.Pattern = p; return s }
-
