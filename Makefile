@@ -108,7 +108,7 @@ MODULE = $(shell $(GO) list -m)
 RACE_CHILD = cmd/kgmcp cmd/kgc examples bench/askbench
 RACE_PURE = runtime/query compiler/pack runtime/render internal/ociimage compiler/diff tools/refdocs internal/canonjson \
 	internal/pkggen compiler/caseimport compiler/childorder compiler/delivery internal/lint \
-	runtime/prompt runtime/textview internal/jsonv internal/excerpt internal/safefile internal/termsafe internal/natural schema/manifest schema/profile \
+	runtime/prompt runtime/textview internal/jsonv internal/excerpt internal/safefile internal/termsafe internal/natural internal/digraph internal/transcript schema/manifest schema/profile \
 	schema/finding schema/promptcfg schema/lpsummary schema/manifestfb schema/profilefb schema/lpsummaryfb
 RACE_FREE = $(RACE_CHILD) $(RACE_PURE)
 # Tests that need the optional real corpus (internal/corpus: $$KGC_CORPUS, else

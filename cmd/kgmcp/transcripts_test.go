@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/kgc-project/kgc/internal/imgtest"
+	"github.com/kgc-project/kgc/internal/transcript"
 )
 
 var update = flag.Bool("update", false, "rewrite the responses of the golden transcripts in testdata/transcripts")
@@ -37,20 +37,6 @@ func corpusImages(t *testing.T) string {
 	return dir
 }
 
-// transcript is one golden file: a comment, the request and the response,
-// and — for a tool result whose text is readable — that text as the model
-// reads it, unescaped (derived from the response, for reviewers; checked
-// like the response).
-type transcript struct {
-	comment, request, response, text string
-}
-
-const (
-	requestMark  = "-- request --\n"
-	responseMark = "-- response --\n"
-	textMark     = "-- text --\n"
-)
-
 // readableText is the first text block of a tool result when it is not JSON
 // (the readable text of runtime/textview), or "".
 func readableText(response string) string {
@@ -69,39 +55,16 @@ func readableText(response string) string {
 	if strings.HasPrefix(t, "{") || !strings.Contains(t, "\n") {
 		return ""
 	}
-	return t
+	return strings.TrimSuffix(t, "\n")
 }
 
-func parseTranscript(b []byte) (transcript, error) {
-	s := string(b)
-	i := strings.Index(s, requestMark)
-	if i < 0 {
-		return transcript{}, fmt.Errorf("no %q section", strings.TrimSpace(requestMark))
-	}
-	tr := transcript{comment: s[:i]}
-	rest := s[i+len(requestMark):]
-	if j := strings.Index(rest, responseMark); j >= 0 {
-		tr.request, tr.response = rest[:j], rest[j+len(responseMark):]
-	} else {
-		tr.request = rest
-	}
-	if j := strings.Index(tr.response, "\n"+textMark); j >= 0 {
-		tr.response, tr.text = tr.response[:j+1], tr.response[j+1+len(textMark):]
-	}
-	tr.request = strings.TrimSuffix(tr.request, "\n")
-	tr.response = strings.TrimSuffix(tr.response, "\n")
-	if strings.Contains(tr.request, "\n") {
-		return transcript{}, fmt.Errorf("the request must be one line")
-	}
-	return tr, nil
-}
+// parseTranscript reads a golden file (internal/transcript).
+func parseTranscript(b []byte) (transcript.Transcript, error) { return transcript.Parse(b) }
 
-func (tr transcript) bytes() []byte {
-	out := tr.comment + requestMark + tr.request + "\n" + responseMark + tr.response + "\n"
-	if t := readableText(tr.response); t != "" {
-		out += textMark + t
-	}
-	return []byte(out)
+// recorded is tr with its text section derived from its response.
+func recorded(tr transcript.Transcript) []byte {
+	tr.Text = readableText(tr.Response)
+	return tr.Format()
 }
 
 // replay sends every transcript of dir, in name order, on one stdio session
@@ -124,27 +87,27 @@ func replay(t *testing.T, dir, images string) {
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
-		c.send(t, tr.request)
+		c.send(t, tr.Request)
 		if !c.out.Scan() {
 			t.Fatalf("%s: kgmcp closed stdout: %v\n%s", name, c.out.Err(), tail(c.stderr.String()))
 		}
 		got := c.out.Text()
 		if *update {
-			if got != tr.response || tr.text != readableText(got) {
-				tr.response = got
-				if err := os.WriteFile(f, tr.bytes(), 0o644); err != nil {
+			if got != tr.Response || tr.Text != readableText(got) {
+				tr.Response = got
+				if err := os.WriteFile(f, recorded(tr), 0o644); err != nil {
 					t.Fatal(err)
 				}
 				t.Logf("%s: rewritten", name)
 			}
 			continue
 		}
-		if tr.text != readableText(tr.response) {
+		if tr.Text != readableText(tr.Response) {
 			t.Errorf("%s: the text section is not the response's text (rewrite it with -update)", name)
 		}
-		if got != tr.response {
+		if got != tr.Response {
 			t.Errorf("%s: the response differs from the transcript at byte %d\n got: %.400s\nwant: %.400s",
-				name, firstDiff(got, tr.response), got[min(firstDiff(got, tr.response), len(got)):], tr.response[min(firstDiff(got, tr.response), len(tr.response)):])
+				name, firstDiff(got, tr.Response), got[min(firstDiff(got, tr.Response), len(got)):], tr.Response[min(firstDiff(got, tr.Response), len(tr.Response)):])
 		}
 	}
 }
@@ -180,7 +143,7 @@ func TestTranscriptResultsMatchTheirOutputSchemas(t *testing.T) {
 			} `json:"tools"`
 		} `json:"result"`
 	}
-	if err := json.Unmarshal([]byte(tr.response), &list); err != nil {
+	if err := json.Unmarshal([]byte(tr.Response), &list); err != nil {
 		t.Fatal(err)
 	}
 	for _, tool := range list.Result.Tools {
@@ -207,7 +170,7 @@ func TestTranscriptResultsMatchTheirOutputSchemas(t *testing.T) {
 				Name string `json:"name"`
 			} `json:"params"`
 		}
-		if json.Unmarshal([]byte(tr.request), &req) != nil || req.Method != "tools/call" {
+		if json.Unmarshal([]byte(tr.Request), &req) != nil || req.Method != "tools/call" {
 			continue
 		}
 		var resp struct {
@@ -216,7 +179,7 @@ func TestTranscriptResultsMatchTheirOutputSchemas(t *testing.T) {
 				StructuredContent any  `json:"structuredContent"`
 			} `json:"result"`
 		}
-		if err := json.Unmarshal([]byte(tr.response), &resp); err != nil || resp.Result == nil || resp.Result.IsError {
+		if err := json.Unmarshal([]byte(tr.Response), &resp); err != nil || resp.Result == nil || resp.Result.IsError {
 			continue
 		}
 		rs := schemas[req.Params.Name]
@@ -243,7 +206,7 @@ func TestTranscriptResultsMatchTheirOutputSchemas(t *testing.T) {
 			StructuredContent map[string]any `json:"structuredContent"`
 		} `json:"result"`
 	}
-	json.Unmarshal([]byte(tr.response), &resp)
+	json.Unmarshal([]byte(tr.Response), &resp)
 	good := resp.Result.StructuredContent
 	for name, mutate := range map[string]func(m map[string]any){
 		"wrong type":    func(m map[string]any) { m["node"].(map[string]any)["nodeId"] = 5 },
@@ -279,7 +242,7 @@ func TestTranscriptRequestsMatchTheirInputSchemas(t *testing.T) {
 			} `json:"tools"`
 		} `json:"result"`
 	}
-	if err := json.Unmarshal([]byte(tr.response), &list); err != nil {
+	if err := json.Unmarshal([]byte(tr.Response), &list); err != nil {
 		t.Fatal(err)
 	}
 	schemas := map[string]*jsonschema.Resolved{}
@@ -302,7 +265,7 @@ func TestTranscriptRequestsMatchTheirInputSchemas(t *testing.T) {
 				Arguments any    `json:"arguments"`
 			} `json:"params"`
 		}
-		if json.Unmarshal([]byte(tr.request), &req) != nil || req.Method != "tools/call" || schemas[req.Params.Name] == nil {
+		if json.Unmarshal([]byte(tr.Request), &req) != nil || req.Method != "tools/call" || schemas[req.Params.Name] == nil {
 			continue
 		}
 		args := req.Params.Arguments
@@ -314,7 +277,7 @@ func TestTranscriptRequestsMatchTheirInputSchemas(t *testing.T) {
 		verdict := schemas[req.Params.Name].Validate(args)
 		schemaReason := strings.HasPrefix(filepath.Base(f), "input-")
 		switch {
-		case !strings.Contains(tr.response, "Input validation error") && !strings.Contains(tr.response, "unsupported_search_mode"):
+		case !strings.Contains(tr.Response, "Input validation error") && !strings.Contains(tr.Response, "unsupported_search_mode"):
 			accepted++
 			if verdict != nil {
 				t.Errorf("%s: the server answered a call its published schema refuses: %v", f, verdict)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/kgc-project/kgc/compiler/delivery"
+	"github.com/kgc-project/kgc/internal/digraph"
 )
 
 // item is one CFItem as kgc carries it.
@@ -495,7 +496,7 @@ func (m *model) cycles() []Finding {
 		}
 		adj[idx[e.child]] = append(adj[idx[e.child]], idx[e.parent])
 	}
-	for _, comp := range scc(adj) {
+	for _, comp := range digraph.StronglyConnected(adj) {
 		if len(comp) < 2 {
 			continue
 		}
@@ -512,61 +513,4 @@ func (m *model) cycles() []Finding {
 			Message: fmt.Sprintf("isChildOf associations form a cycle through %d items: %s", len(ids), strings.Join(shown, ", "))})
 	}
 	return fnd
-}
-
-// scc returns the strongly connected components (Tarjan, iterative).
-func scc(adj [][]int) [][]int {
-	n := len(adj)
-	index, low := make([]int, n), make([]int, n)
-	on := make([]bool, n)
-	for i := range index {
-		index[i] = -1
-	}
-	var comps [][]int
-	var stack []int
-	next := 0
-	type frame struct{ v, i int }
-	for s := 0; s < n; s++ {
-		if index[s] >= 0 {
-			continue
-		}
-		call := []frame{{s, 0}}
-		index[s], low[s] = next, next
-		next++
-		stack, on[s] = append(stack, s), true
-		for len(call) > 0 {
-			f := &call[len(call)-1]
-			if f.i < len(adj[f.v]) {
-				w := adj[f.v][f.i]
-				f.i++
-				if index[w] < 0 {
-					index[w], low[w] = next, next
-					next++
-					stack, on[w] = append(stack, w), true
-					call = append(call, frame{w, 0})
-				} else if on[w] && index[w] < low[f.v] {
-					low[f.v] = index[w]
-				}
-				continue
-			}
-			v := f.v
-			call = call[:len(call)-1]
-			if len(call) > 0 && low[v] < low[call[len(call)-1].v] {
-				low[call[len(call)-1].v] = low[v]
-			}
-			if low[v] == index[v] {
-				var comp []int
-				for {
-					w := stack[len(stack)-1]
-					stack, on[w] = stack[:len(stack)-1], false
-					comp = append(comp, w)
-					if w == v {
-						break
-					}
-				}
-				comps = append(comps, comp)
-			}
-		}
-	}
-	return comps
 }

@@ -22,20 +22,9 @@ import (
 	"github.com/kgc-project/kgc/schema/profile"
 )
 
-// RefusedError is returned for a package that does not pass the validation
-// gate: Result holds its findings.
-type RefusedError struct {
-	Dir    string
-	Result *gate.Result
-}
-
-func (e *RefusedError) Error() string {
-	return fmt.Sprintf("package %s does not pass the validation gate (%d error(s)); it cannot be compared", e.Dir, e.Result.Findings.Errors())
-}
-
 // Load reads one side of a comparison: a package directory, through the
 // validation gate with opts (a package with error findings is a
-// *RefusedError), or a .kgimg image, opened and verified by runtime/kgimg and
+// *gate.RefusedError), or a .kgimg image, opened and verified by runtime/kgimg and
 // read in place. Only the compact Snapshot is kept: the gate's decoded
 // package is dropped when Load returns; an image stays mapped (not on the
 // heap) until Close, for the statements a report shows.
@@ -65,7 +54,7 @@ func loadPackage(dir string, opts gate.Options) (*Snapshot, error) {
 		return nil, err
 	}
 	if !res.Valid() {
-		return nil, &RefusedError{Dir: dir, Result: res}
+		return nil, fmt.Errorf("%w; it cannot be compared", &gate.RefusedError{Dir: dir, Result: res})
 	}
 	s := FromGate(dir, res)
 	s.texts = &packageTexts{path: filepath.Join(dir, filepath.FromSlash(res.Manifest.Path(manifest.Nodes)))}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -104,7 +105,7 @@ func load(t *testing.T, path, profiles string) *Snapshot {
 	t.Helper()
 	s, err := Load(path, gate.Options{ProfileRoot: profiles})
 	if err != nil {
-		var refused *RefusedError
+		var refused *gate.RefusedError
 		if ok := asRefused(err, &refused); ok {
 			t.Fatalf("%v: %+v", err, refused.Result.Findings.Items())
 		}
@@ -114,12 +115,8 @@ func load(t *testing.T, path, profiles string) *Snapshot {
 	return s
 }
 
-func asRefused(err error, target **RefusedError) bool {
-	r, ok := err.(*RefusedError)
-	if ok {
-		*target = r
-	}
-	return ok
+func asRefused(err error, target **gate.RefusedError) bool {
+	return errors.As(err, target)
 }
 
 func compare(t *testing.T, a, b *Snapshot) *Report {
@@ -302,7 +299,7 @@ func TestDiffRefusesInvalidPackage(t *testing.T) {
 	})
 	f.Seal(t)
 	_, err := Load(f.Dir, gate.Options{ProfileRoot: f.Profiles})
-	var refused *RefusedError
+	var refused *gate.RefusedError
 	if !asRefused(err, &refused) || refused.Result.Findings.Errors() == 0 {
 		t.Fatalf("an invalid package was not refused with its findings: %v", err)
 	}

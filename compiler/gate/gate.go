@@ -43,6 +43,17 @@ type Options struct {
 	Provisional bool
 }
 
+// RefusedError is the error of a command that needs a valid package and was
+// given one with error findings: Result holds them all.
+type RefusedError struct {
+	Dir    string
+	Result *Result
+}
+
+func (e *RefusedError) Error() string {
+	return fmt.Sprintf("package %s does not pass the validation gate (%d error(s))", e.Dir, e.Result.Findings.Errors())
+}
+
 // Result is the outcome of one gate run: the findings and, as far as decoding got,
 // the decoded package (which `kgc build` compiles when there are no errors).
 type Result struct {

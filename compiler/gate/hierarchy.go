@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/kgc-project/kgc/compiler/delivery"
+	"github.com/kgc-project/kgc/internal/digraph"
 	"github.com/kgc-project/kgc/schema/finding"
 	"github.com/kgc-project/kgc/schema/manifest"
 	"github.com/kgc-project/kgc/schema/profile"
@@ -132,7 +133,7 @@ func itoa(n int) string {
 // checkCycles reports each strongly connected component with more than one node
 // in the directed graph given by adjacency (node index → successor indices).
 func (s *state) checkCycles(g *graph, adjacency [][]int, code finding.Code, label string) {
-	for _, comp := range stronglyConnected(adjacency) {
+	for _, comp := range digraph.StronglyConnected(adjacency) {
 		if len(comp) < 2 {
 			continue
 		}
@@ -152,71 +153,4 @@ func (s *state) checkCycles(g *graph, adjacency [][]int, code finding.Code, labe
 		s.add(finding.New(code, "%s edges form a cycle through %d nodes: %s%s", label, len(idsIn), strings.Join(shown, ", "), more).
 			At(manifest.Relationships, s.res.Manifest.Path(manifest.Relationships)).For(idsIn[0]))
 	}
-}
-
-// stronglyConnected returns the strongly connected components of a directed
-// graph (iterative Tarjan), each sorted, in order of their smallest node.
-func stronglyConnected(adj [][]int) [][]int {
-	n := len(adj)
-	index := make([]int, n)
-	low := make([]int, n)
-	onStack := make([]bool, n)
-	for i := range index {
-		index[i] = -1
-	}
-	var comps [][]int
-	var st []int
-	next := 0
-	type frame struct{ v, i int }
-	for start := 0; start < n; start++ {
-		if index[start] >= 0 {
-			continue
-		}
-		call := []frame{{start, 0}}
-		index[start], low[start] = next, next
-		next++
-		st = append(st, start)
-		onStack[start] = true
-		for len(call) > 0 {
-			f := &call[len(call)-1]
-			if f.i < len(adj[f.v]) {
-				w := adj[f.v][f.i]
-				f.i++
-				if index[w] < 0 {
-					index[w], low[w] = next, next
-					next++
-					st = append(st, w)
-					onStack[w] = true
-					call = append(call, frame{w, 0})
-				} else if onStack[w] && index[w] < low[f.v] {
-					low[f.v] = index[w]
-				}
-				continue
-			}
-			v := f.v
-			call = call[:len(call)-1]
-			if len(call) > 0 {
-				u := call[len(call)-1].v
-				if low[v] < low[u] {
-					low[u] = low[v]
-				}
-			}
-			if low[v] == index[v] {
-				var comp []int
-				for {
-					w := st[len(st)-1]
-					st = st[:len(st)-1]
-					onStack[w] = false
-					comp = append(comp, w)
-					if w == v {
-						break
-					}
-				}
-				sort.Ints(comp)
-				comps = append(comps, comp)
-			}
-		}
-	}
-	sort.Slice(comps, func(i, j int) bool { return comps[i][0] < comps[j][0] })
-	return comps
 }

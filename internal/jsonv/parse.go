@@ -114,13 +114,8 @@ type parser struct {
 	fatal *Error
 	dups  []*Error
 	// a, when set, is where values, members and elements come from, and
-	// strings without escapes are views of data (Parser, Stream).
+	// strings without escapes are views of data (Parser).
 	a *arena
-	// emit, when set, receives every value at depth emitAt instead of its
-	// parent (Stream); outer is the key of the top-level member being parsed.
-	emit   func(outer, key string, keyOff, index int, v *Value)
-	emitAt int
-	outer  string
 }
 
 func (p *parser) fail(kind ErrorKind, off int, format string, args ...any) *Value {
@@ -192,7 +187,6 @@ func (p *parser) object(depth int) *Value {
 	// Small objects look for repeated keys by scanning; large ones (a detailed
 	// provenance map keyed by a million node IDs) by a set, so parsing stays linear.
 	var keys map[string]struct{}
-	emitting := p.emit != nil && depth+1 == p.emitAt
 	var members []Member // the members so far (in an arena: the top of its stack)
 	base := 0
 	if p.a != nil {
@@ -214,30 +208,11 @@ func (p *parser) object(depth int) *Value {
 		}
 		p.pos++
 		p.ws()
-		if depth == 0 {
-			p.outer = key
-		}
-		var m mark
-		if emitting {
-			m = p.a.mark()
-		}
 		val := p.value(depth + 1)
 		if p.fatal != nil {
 			return nil
 		}
-		if emitting {
-			// The members are not kept: the set holds every key.
-			if keys == nil {
-				keys = map[string]struct{}{}
-			}
-			if _, dup := keys[key]; dup {
-				p.dups = append(p.dups, &Error{Kind: DuplicateKey, Off: keyOff, Msg: fmt.Sprintf("duplicate key %q", key)})
-			} else {
-				keys[key] = struct{}{}
-			}
-			p.emit(p.outer, key, keyOff, -1, val)
-			p.a.reset(m)
-		} else {
+		{
 			if p.a != nil {
 				members = p.a.mstack[base:]
 			}
@@ -310,7 +285,6 @@ func (p *parser) array(depth int) *Value {
 		p.pos++
 		return v
 	}
-	emitting := p.emit != nil && depth+1 == p.emitAt
 	var elems []*Value
 	base := 0
 	if p.a != nil {
@@ -318,18 +292,11 @@ func (p *parser) array(depth int) *Value {
 	}
 	for i := 0; ; i++ {
 		p.ws()
-		var m mark
-		if emitting {
-			m = p.a.mark()
-		}
 		el := p.value(depth + 1)
 		if p.fatal != nil {
 			return nil
 		}
 		switch {
-		case emitting:
-			p.emit(p.outer, "", -1, i, el)
-			p.a.reset(m)
 		case p.a != nil:
 			p.a.estack = append(p.a.estack, el)
 		default:

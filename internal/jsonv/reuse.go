@@ -19,24 +19,6 @@ func (ps *Parser) Parse(data []byte) (*Value, []*Error) {
 	return parse(parser{data: data, a: &ps.a})
 }
 
-// Stream parses data exactly as Parse does (the same tree shape, the same
-// errors) except that every value at depth at (1: the members or elements of
-// the top-level value; 2: theirs) is handed to fn as soon as it is parsed
-// instead of being kept: in the returned tree the containers at depth at-1
-// are empty. fn gets outer, the key of the top-level member the value lies
-// under ("" when the top level is not an object), and either the value's key
-// and its offset (its parent is an object) or its index (an array; key is ""
-// and keyOff -1).
-//
-// A value handed to fn, and its strings, are valid only during the call (see
-// Parser); the keys are views of data. fn may have been called for values
-// before a fatal error later in data: on any error the caller discards what it
-// kept. Peak memory is one streamed value's tree, not the document's.
-func Stream(data []byte, at int, fn func(outer, key string, keyOff, index int, v *Value)) (*Value, []*Error) {
-	var a arena
-	return parse(parser{data: data, a: &a, emit: fn, emitAt: at})
-}
-
 func parse(p parser) (*Value, []*Error) {
 	p.ws()
 	v := p.value(0)
@@ -87,8 +69,6 @@ type arena struct {
 
 type mark struct{ vals, mems, elems slabMark }
 
-func (a *arena) mark() mark { return mark{a.vals.mark(), a.mems.mark(), a.elems.mark()} }
-
 func (a *arena) reset(m mark) {
 	a.vals.reset(m.vals)
 	a.mems.reset(m.mems)
@@ -137,7 +117,6 @@ type slab[T any] struct {
 
 type slabMark struct{ chunk, used int }
 
-func (s *slab[T]) mark() slabMark   { return s.at }
 func (s *slab[T]) reset(m slabMark) { s.at = m }
 func (s *slab[T]) alloc(n int) []T {
 	for s.at.chunk < len(s.chunks) {

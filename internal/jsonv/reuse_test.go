@@ -7,7 +7,7 @@ import (
 )
 
 // dump writes a tree with every offset; below depth prune, containers are
-// written empty (what Stream leaves in the tree it returns).
+// written empty.
 func dump(b *strings.Builder, v *Value, depth, prune int) {
 	fmt.Fprintf(b, "%d@%d", v.Kind, v.Off)
 	switch v.Kind {
@@ -48,37 +48,9 @@ func dumpTree(v *Value, errs []*Error, prune int) string {
 	return b.String()
 }
 
-// streamed lists, in document order, what Stream hands over at depth at.
-func streamed(v *Value, at int) []string {
-	var out []string
-	var walk func(v *Value, depth int, outer string)
-	walk = func(v *Value, depth int, outer string) {
-		for i, el := range v.Arr {
-			if depth+1 == at {
-				out = append(out, fmt.Sprintf("%q %q -1 %d %s", outer, "", i, dumpTree(el, nil, -1)))
-			} else {
-				walk(el, depth+1, outer)
-			}
-		}
-		for _, m := range v.Obj {
-			o := outer
-			if depth == 0 {
-				o = m.Key
-			}
-			if depth+1 == at {
-				out = append(out, fmt.Sprintf("%q %q %d -1 %s", o, m.Key, m.KeyOff, dumpTree(m.Val, nil, -1)))
-			} else {
-				walk(m.Val, depth+1, o)
-			}
-		}
-	}
-	walk(v, 0, "")
-	return out
-}
-
 var shared Parser
 
-// checkReuse compares a reused Parser and Stream with Parse on one input.
+// checkReuse compares a reused Parser with Parse on one input.
 func checkReuse(t *testing.T, data []byte) {
 	v, errs := Parse(data)
 	want := dumpTree(v, errs, -1)
@@ -88,24 +60,9 @@ func checkReuse(t *testing.T, data []byte) {
 			t.Fatalf("Parser.Parse(%q) round %d:\n%s\nParse:\n%s", data, round, got, want)
 		}
 	}
-	for at := 1; at <= 3; at++ {
-		var got []string
-		sv, serrs := Stream(data, at, func(outer, key string, keyOff, index int, el *Value) {
-			got = append(got, fmt.Sprintf("%q %q %d %d %s", outer, key, keyOff, index, dumpTree(el, nil, -1)))
-		})
-		if g, w := dumpTree(sv, serrs, at), dumpTree(v, errs, at); g != w {
-			t.Fatalf("Stream(%q, %d) tree:\n%s\nParse:\n%s", data, at, g, w)
-		}
-		if v == nil {
-			continue // values before a fatal error may have been handed over
-		}
-		if g, w := strings.Join(got, "\n"), strings.Join(streamed(v, at), "\n"); g != w {
-			t.Fatalf("Stream(%q, %d) handed over:\n%s\nwant:\n%s", data, at, g, w)
-		}
-	}
 }
 
-func TestParserAndStreamMatchParse(t *testing.T) {
+func TestParserMatchesParse(t *testing.T) {
 	inputs := []string{
 		`{}`, `[]`, `0`, `"x"`, `null`, ` {"a":[1,2,{"b":null}]} `, `{"a":true,"b":false}`,
 		`"a\u00e9\ud83d\ude00"`, `{"k\n":"v\"","e":"","n":-1.5e3}`,
@@ -143,9 +100,9 @@ func TestParserAndStreamMatchParse(t *testing.T) {
 	}
 }
 
-// FuzzParserAndStream checks the reused Parser and Stream against Parse on
-// arbitrary bytes: the same tree, offsets and errors.
-func FuzzParserAndStream(f *testing.F) {
+// FuzzParser checks the reused Parser against Parse on arbitrary bytes: the
+// same tree, offsets and errors.
+func FuzzParser(f *testing.F) {
 	for _, s := range []string{`{"a":[1,"x",{"b":null}]}`, `[1e5,-0.5,true]`, `"\u0041\ud83d\ude00"`, `{"a":1,"a":2}`, "\"\xff\"", `{"c":[{"p":"1"},{"p":"2"}]}`} {
 		f.Add([]byte(s))
 	}

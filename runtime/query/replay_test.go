@@ -11,6 +11,7 @@ import (
 
 	"github.com/kgc-project/kgc/internal/canonjson"
 	"github.com/kgc-project/kgc/internal/imgtest"
+	"github.com/kgc-project/kgc/internal/transcript"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 )
 
@@ -35,12 +36,11 @@ func TestTranscriptAnswers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, rest, _ := strings.Cut(string(data), "-- request --\n")
-		reqText, respText, ok := strings.Cut(rest, "-- response --\n")
-		if !ok {
-			t.Fatalf("%s: not a transcript", f)
+		tr, err := transcript.Parse(data)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
 		}
-		req, resp := []byte(reqText), []byte(respText)
+		req, resp := []byte(tr.Request), []byte(tr.Response)
 		var call struct {
 			Method string `json:"method"`
 			Params struct {

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	gold "github.com/kgc-project/kgc/internal/transcript"
 )
 
 // transcriptDir holds the golden transcripts over the shipped sample
@@ -61,12 +63,6 @@ type response struct {
 	} `json:"error"`
 }
 
-const (
-	requestMark  = "-- request --\n"
-	responseMark = "-- response --\n"
-	textMark     = "-- text --\n"
-)
-
 // loadTranscripts reads every transcript of dir, in name order.
 func loadTranscripts(dir string) ([]*transcript, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
@@ -92,23 +88,14 @@ func loadTranscripts(dir string) ([]*transcript, error) {
 	return out, nil
 }
 
-// parseTranscript splits a transcript the way cmd/kgmcp's test writes it.
+// parseTranscript reads a transcript as cmd/kgmcp's test writes it
+// (internal/transcript).
 func parseTranscript(file, s string) (*transcript, error) {
-	i := strings.Index(s, requestMark)
-	if i < 0 {
-		return nil, fmt.Errorf("no request section")
+	g, err := gold.Parse([]byte(s))
+	if err != nil {
+		return nil, err
 	}
-	tr := &transcript{file: file, comment: strings.TrimSpace(s[:i])}
-	rest := s[i+len(requestMark):]
-	j := strings.Index(rest, responseMark)
-	if j < 0 {
-		return nil, fmt.Errorf("no response section")
-	}
-	tr.request, tr.response = strings.TrimSuffix(rest[:j], "\n"), rest[j+len(responseMark):]
-	if k := strings.Index(tr.response, "\n"+textMark); k >= 0 {
-		tr.response, tr.text = tr.response[:k+1], tr.response[k+1+len(textMark):]
-	}
-	tr.response = strings.TrimSuffix(tr.response, "\n")
+	tr := &transcript{file: file, comment: strings.TrimSpace(g.Comment), request: g.Request, response: g.Response, text: g.Text}
 	var req struct {
 		Method string `json:"method"`
 		Params struct {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/kgc-project/kgc/compiler/diff"
+	"github.com/kgc-project/kgc/compiler/gate"
 	"github.com/kgc-project/kgc/schema/finding"
 )
 
@@ -103,7 +104,7 @@ func loadSide(env Env, f *gateFlags, path string) (*diff.Snapshot, error) {
 		}
 	}
 	s, err := diff.Load(path, f.options())
-	var refused *diff.RefusedError
+	var refused *gate.RefusedError
 	switch {
 	case errors.As(err, &refused):
 		fmt.Fprintf(env.Stderr, "kgc diff: %v:\n", err)

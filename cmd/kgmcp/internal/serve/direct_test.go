@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/kgc-project/kgc/internal/imgtest"
+	"github.com/kgc-project/kgc/internal/transcript"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/mcpserver"
 )
@@ -87,13 +88,11 @@ func transcriptRequests(t *testing.T) (requests, responses []string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, rest, ok1 := strings.Cut(string(b), "-- request --\n")
-		req, rest, ok2 := strings.Cut(rest, "-- response --\n")
-		resp, _, _ := strings.Cut(rest, "\n")
-		if !ok1 || !ok2 {
-			t.Fatalf("%s: no request and response", f)
+		tr, err := transcript.Parse(b)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
 		}
-		requests, responses = append(requests, strings.TrimSuffix(req, "\n")), append(responses, resp)
+		requests, responses = append(requests, tr.Request), append(responses, tr.Response)
 	}
 	return requests, responses
 }
