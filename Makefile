@@ -17,7 +17,7 @@ help:
 	@echo "make oci        the container image (no Docker needed): dist/oci and dist/kgmcp-image.tar (IMAGES=DIR for your own images)"
 	@echo "make validate   validate the shipped packages"
 	@echo "make images     build the shipped packages into build/"
-	@echo "make generate   regenerate schema/kgfb from schema/kgimg.fbs (flatc 2.0.8)"
+	@echo "make generate   regenerate kgimg/kgfb from kgimg/kgimg.fbs (flatc 2.0.8)"
 	@echo "make bench      run the benchmarks"
 	@echo "make bench-figures   regenerate every figure of bench/README.md (go run ./bench/all; BENCH_FLAGS=-large for the GB-sized ones)"
 	@echo "make fuzz       fuzz each decoder for a short while (FUZZTIME=30s)"
@@ -54,8 +54,8 @@ vet:
 	$(GO) vet ./...
 
 generate:
-	rm -rf schema/kgfb
-	$(FLATC) --go -o schema schema/kgimg.fbs
+	rm -rf kgimg/kgfb
+	$(FLATC) --go -o kgimg kgimg/kgimg.fbs
 
 # staticcheck (pinned; fetched through the Go module proxy on first use).
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
@@ -66,9 +66,9 @@ staticcheck:
 # The checked-in generated code must be what flatc produces from the schema.
 check-generated:
 	@if ./tools/install-flatc.sh; then \
-		tmp=$$(mktemp -d) && $(FLATC) --go -o $$tmp schema/kgimg.fbs && \
-		diff -r $$tmp/kgfb schema/kgfb && rm -rf $$tmp && echo "schema/kgfb is current"; \
-	else echo "check-generated: flatc 2.0.8 is needed to check schema/kgfb against schema/kgimg.fbs and could not be installed (install Debian's flatbuffers-compiler, or run as root so make test can)" >&2; exit 1; fi
+		tmp=$$(mktemp -d) && $(FLATC) --go -o $$tmp kgimg/kgimg.fbs && \
+		diff -r $$tmp/kgfb kgimg/kgfb && rm -rf $$tmp && echo "kgimg/kgfb is current"; \
+	else echo "check-generated: flatc 2.0.8 is needed to check kgimg/kgfb against kgimg/kgimg.fbs and could not be installed (install Debian's flatbuffers-compiler, or run as root so make test can)" >&2; exit 1; fi
 
 # The pinned npm MCP clients (TypeScript SDK, inspector CLI) the end-to-end tests
 # drive kgmcp with, installed once per lock file for every checkout (see the
@@ -103,13 +103,13 @@ renderers:
 #   -race; what they call that does start goroutines (the gate, the image
 #   writer, the catalog's loading) is raced in its own package, and the query
 #   layer under concurrent calls by runtime/mcpserver (TestSwapUnderLoad).
-HEAVY = runtime/mcpserver cmd/kgc/internal/cli compiler/gate runtime/kgimg
+HEAVY = runtime/mcpserver cmd/kgc/internal/cli compiler/gate kgimg
 MODULE = $(shell $(GO) list -m)
 RACE_CHILD = cmd/kgmcp cmd/kgc examples bench/askbench
 RACE_PURE = runtime/query compiler/pack runtime/render internal/ociimage compiler/diff tools/refdocs internal/canonjson \
 	internal/pkggen compiler/caseimport compiler/childorder compiler/delivery internal/lint \
 	runtime/prompt runtime/textview internal/jsonv internal/excerpt internal/safefile internal/termsafe internal/natural internal/digraph internal/transcript schema/manifest schema/profile \
-	schema/finding schema/promptcfg schema/lpsummary schema/manifestfb schema/profilefb schema/lpsummaryfb
+	schema/finding schema/promptcfg schema/lpsummary kgimg/manifestfb kgimg/profilefb kgimg/lpsummaryfb
 RACE_FREE = $(RACE_CHILD) $(RACE_PURE)
 # Tests that need the optional real corpus (internal/corpus: $$KGC_CORPUS, else
 # checked out beside the repository) skip without it, and go test shows a skip
@@ -179,7 +179,7 @@ fuzz:
 	$(GO) test ./schema/manifest -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME)
 	$(GO) test ./compiler/delivery -run '^$$' -fuzz FuzzDecodeNodes -fuzztime $(FUZZTIME)
 	$(GO) test ./compiler/delivery -run '^$$' -fuzz FuzzDecodeRelationships -fuzztime $(FUZZTIME)
-	$(GO) test ./runtime/kgimg -run '^$$' -fuzz FuzzOpen -fuzztime $(FUZZTIME) -fuzzminimizetime 1x
+	$(GO) test ./kgimg -run '^$$' -fuzz FuzzOpen -fuzztime $(FUZZTIME) -fuzzminimizetime 1x
 
 clean:
 	rm -rf bin build dist

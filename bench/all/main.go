@@ -43,7 +43,7 @@ func steps(corpus, big, clones string) []step {
 	bigImage := "$(ls " + big + "/img/*.kgimg)"
 	return []step{
 		{name: "gate", section: "The validation gate", args: gotest("./compiler/gate", ".", "20x")},
-		{name: "kgimg", section: "Images: open + verify against the gate, and accessors", args: gotest("./runtime/kgimg", ".", "2s")},
+		{name: "kgimg", section: "Images: open + verify against the gate, and accessors", args: gotest("./kgimg", ".", "2s")},
 		{name: "mcpbench", section: "kgmcp as a host sees it: start-up and per-tool latency", args: []string{"run", "./bench/mcpbench", "-corpus", corpus, "-spawns", "20", "-calls", "200"}},
 		{name: "progression", section: "Learning progressions: traversal and paths at their budgets", args: gotest("./runtime/mcpserver", "ProgressionCompute", "2s")},
 		{name: "encoding", section: "Result encoding: typed results against maps (issue 9)", args: gotest("./runtime/query", "ResultEncoding", "1s", "-benchmem")},
@@ -52,7 +52,7 @@ func steps(corpus, big, clones string) []step {
 		{name: "newserver", section: "Server construction (issue 11, goal 2: schemas encoded once)", args: gotest("./runtime/mcpserver", "NewServer", "200x", "-benchmem")},
 		{name: "startbench", section: "Catalog start-up (issue 11, goal 1)", args: []string{"run", "./bench/startbench", "-images", "10,100,1000", "-spawns", "10"}},
 		{name: "catalogopen", section: "Catalog start-up (issue 11, goal 1)", args: gotest("./runtime/query", "CatalogOpen", "5x", "-benchmem")},
-		{name: "checksum", section: "10,000 images: start-up and cursor digests (issue 24)", args: gotest("./runtime/kgimg", "Checksum", "1s")},
+		{name: "checksum", section: "10,000 images: start-up and cursor digests (issue 24)", args: gotest("./kgimg", "Checksum", "1s")},
 		{name: "rawbench", section: "Server cost over stdio against server-memory (issue 11, goal 2)", args: []string{"run", "./bench/rawbench", "-corpus", corpus, "-calls", "200"}},
 		{name: "stdiocall", section: "Server cost over stdio against server-memory (issue 11, goal 2)", args: gotest("./cmd/kgmcp/internal/serve", "StdioCall", "3000x", "-benchmem")},
 		{name: "httpbench", section: "HTTP against an empty go-sdk server (issue 11, goal 5)", args: []string{"run", "./bench/httpbench", "-duration", "4s", "-rounds", "4", "-clients", "8,32", "-gogc", "400"}},

@@ -11,8 +11,8 @@ import (
 	"syscall"
 
 	"github.com/kgc-project/kgc/cmd/kgc/internal/cli"
-	"github.com/kgc-project/kgc/compiler/kgimgwrite"
 	"github.com/kgc-project/kgc/compiler/pack"
+	"github.com/kgc-project/kgc/kgimg/kgimgwrite"
 )
 
 func main() {

@@ -18,7 +18,7 @@ import (
 	"github.com/kgc-project/kgc/compiler/caseimport"
 	"github.com/kgc-project/kgc/compiler/pack"
 	"github.com/kgc-project/kgc/internal/imgtest"
-	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/query"
 )
 

@@ -10,7 +10,7 @@ import (
 
 // PublisherRelationTypes are the relation types of publisher_relations.jsonl:
 // the CASE association types other than isChildOf (which is the hasChild
-// hierarchy), in their enum order (schema/kgimg.fbs PublisherRelationKind).
+// hierarchy), in their enum order (kgimg/kgimg.fbs PublisherRelationKind).
 // They are asserted by the publisher: kgc never mixes them with the generated
 // (llm_inferred) learning-progression edges.
 var PublisherRelationTypes = []string{

@@ -11,7 +11,7 @@
 //
 // Each side is read by Load from a package directory (through the validation
 // gate: a package with error findings is refused) or a .kgimg image (mapped
-// and verified by runtime/kgimg, read in place). Only a compact Snapshot is
+// and verified by kgimg, read in place). Only a compact Snapshot is
 // kept per side: per node its ID, CASE UUID, statement code, a 16-byte hash
 // of the statement, an index into the distinct grade lists and its parent
 // index (about 200 bytes per node with 36-character IDs), plus 12 bytes per

@@ -17,14 +17,14 @@ import (
 	"github.com/kgc-project/kgc/compiler/gate"
 	"github.com/kgc-project/kgc/internal/jsonv"
 	"github.com/kgc-project/kgc/internal/safefile"
-	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/schema/manifest"
 	"github.com/kgc-project/kgc/schema/profile"
 )
 
 // Load reads one side of a comparison: a package directory, through the
 // validation gate with opts (a package with error findings is a
-// *gate.RefusedError), or a .kgimg image, opened and verified by runtime/kgimg and
+// *gate.RefusedError), or a .kgimg image, opened and verified by kgimg and
 // read in place. Only the compact Snapshot is kept: the gate's decoded
 // package is dropped when Load returns; an image stays mapped (not on the
 // heap) until Close, for the statements a report shows.

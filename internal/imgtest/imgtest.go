@@ -14,12 +14,12 @@ import (
 	"testing"
 
 	"github.com/kgc-project/kgc/compiler/gate"
-	"github.com/kgc-project/kgc/compiler/kgimgwrite"
 	"github.com/kgc-project/kgc/internal/corpus"
 	"github.com/kgc-project/kgc/internal/pkggen"
 	"github.com/kgc-project/kgc/internal/pkgtest"
+	"github.com/kgc-project/kgc/kgimg"
+	"github.com/kgc-project/kgc/kgimg/kgimgwrite"
 	"github.com/kgc-project/kgc/runtime/catalog"
-	"github.com/kgc-project/kgc/runtime/kgimg"
 )
 
 // Images generates the shipped sample packages plus extra specs, builds each
@@ -237,7 +237,7 @@ func Catalog(t testing.TB, dir string) *catalog.Catalog {
 }
 
 // checksumOffset is where an image header holds its checksum
-// (schema/FORMAT.md).
+// (kgimg/FORMAT.md).
 const checksumOffset = 40
 
 // Reseal recomputes an image's checksum after a deliberate mutation, so that

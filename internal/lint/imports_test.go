@@ -66,12 +66,17 @@ func TestImportDirection(t *testing.T) {
 		pkg       string
 		forbidden []string
 	}{
-		// The runtime never links the compiler (it has no write paths).
-		{module + "/runtime/...", []string{"compiler/", "cmd/", "internal/pkggen", "internal/pkgtest", "internal/imgtest"}},
-		// The server binary never links the compiler.
-		{module + "/cmd/kgmcp/...", []string{"compiler/", "cmd/kgc", "internal/pkggen", "internal/pkgtest", "internal/imgtest"}},
-		// The contracts import nothing from the compiler, runtime or commands.
-		{module + "/schema/...", []string{"compiler/", "runtime/", "cmd/"}},
+		// The runtime never links the compiler or the image writer (it has
+		// no write paths).
+		{module + "/runtime/...", []string{"compiler/", "kgimg/kgimgwrite", "cmd/", "internal/pkggen", "internal/pkgtest", "internal/imgtest"}},
+		// The server binary never links the compiler or the image writer.
+		{module + "/cmd/kgmcp/...", []string{"compiler/", "kgimg/kgimgwrite", "cmd/kgc", "internal/pkggen", "internal/pkgtest", "internal/imgtest"}},
+		// The image reader never links the compiler or the writer: the writer
+		// builds on the format, not on the reader.
+		{module + "/kgimg", []string{"compiler/", "kgimg/kgimgwrite", "runtime/", "cmd/"}},
+		// The contracts import nothing from the image, the compiler, the
+		// runtime or the commands.
+		{module + "/schema/...", []string{"kgimg", "compiler/", "runtime/", "cmd/"}},
 		// The compiler does not depend on the commands.
 		{module + "/compiler/...", []string{"cmd/"}},
 	}
@@ -86,20 +91,18 @@ func TestImportDirection(t *testing.T) {
 	}
 }
 
-const formatPkg = module + "/schema/kgfb"
+const formatPkg = module + "/kgimg/kgfb"
 
 // formatImporter reports whether pkg may import the image format's
-// generated code (schema/kgfb): the image layer that reads it, the writer that
-// builds it, and the contracts that compile into it. Everything else reads
-// images through runtime/kgimg's own types, so the format can change under
-// those packages alone.
+// generated code (kgimg/kgfb): the packages of the image's home, kgimg/…
+// (reader, writer, compiled forms). Everything else reads images through the
+// reader's own types, so the format can change under that folder alone.
 func formatImporter(pkg string) bool {
-	return pkg == "runtime/kgimg" || pkg == "compiler/kgimgwrite" || strings.HasPrefix(pkg, "schema/")
+	return pkg == "kgimg" || strings.HasPrefix(pkg, "kgimg/")
 }
 
-// TestOnlyTheImageLayerImportsTheFormat: no package outside runtime/kgimg,
-// compiler/kgimgwrite and schema/... imports schema/kgfb, in its code or its
-// tests.
+// TestOnlyTheImageLayerImportsTheFormat: no package outside kgimg/… imports
+// kgimg/kgfb, in its code or its tests.
 func TestOnlyTheImageLayerImportsTheFormat(t *testing.T) {
 	out, err := exec.Command("go", "list", "-f",
 		`{{.ImportPath}}{{range .Imports}} {{.}}{{end}}{{range .TestImports}} {{.}}{{end}}{{range .XTestImports}} {{.}}{{end}}`,
@@ -114,7 +117,7 @@ func TestOnlyTheImageLayerImportsTheFormat(t *testing.T) {
 		checked++
 		for _, imp := range f[1:] {
 			if imp == formatPkg && !formatImporter(pkg) {
-				t.Errorf("%s imports %s: read images through runtime/kgimg", pkg, formatPkg)
+				t.Errorf("%s imports %s: read images through kgimg", pkg, formatPkg)
 			}
 		}
 	}

@@ -18,8 +18,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/kgerr"
-	"github.com/kgc-project/kgc/runtime/kgimg"
 	"github.com/kgc-project/kgc/schema/lpsummary"
 	"github.com/kgc-project/kgc/schema/manifest"
 )

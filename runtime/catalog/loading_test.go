@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/kgc-project/kgc/internal/imgtest"
+	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
-	"github.com/kgc-project/kgc/runtime/kgimg"
 )
 
 func mapped(t *testing.T, dir string) bool {

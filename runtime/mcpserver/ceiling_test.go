@@ -9,7 +9,7 @@ import (
 
 	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/internal/pkggen"
-	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/mcpserver"
 	"github.com/kgc-project/kgc/runtime/query"
 )

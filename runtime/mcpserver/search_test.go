@@ -30,7 +30,7 @@ type srcNode struct {
 
 // placed sets each node's curriculum position, read from the served image of
 // the package (a snapshot ID, or a framework with one package): the column
-// kgc build writes, checked on its own by compiler/kgimgwrite's
+// kgc build writes, checked on its own by kgimg/kgimgwrite's
 // TestCurriculumPositions. The oracles break score ties with it, as the
 // server's deterministic_search_ranking_v2 does.
 func placed(t *testing.T, srv *mcpserver.Server, snapOrFramework string, nodes []srcNode) []srcNode {

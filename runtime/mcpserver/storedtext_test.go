@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/kgc-project/kgc/internal/imgtest"
-	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/kgimg"
 )
 
 // TestInvalidStoredTextIsACatalogError: an image whose provenance records

@@ -5,9 +5,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
-	"github.com/kgc-project/kgc/runtime/kgimg"
 	"github.com/kgc-project/kgc/runtime/render"
 )
 

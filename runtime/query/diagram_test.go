@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/kgc-project/kgc/internal/imgtest"
-	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/render"
 )
 

@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 
 	"github.com/kgc-project/kgc/compiler/gate"
-	"github.com/kgc-project/kgc/compiler/kgimgwrite"
 	"github.com/kgc-project/kgc/internal/pkggen"
+	"github.com/kgc-project/kgc/kgimg/kgimgwrite"
 	"github.com/kgc-project/kgc/runtime/query"
 )
 

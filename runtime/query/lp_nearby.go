@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/kgimg"
 )
 
 // An empty progression answer says why and where the edges are (beyond the

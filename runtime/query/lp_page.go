@@ -4,9 +4,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/kgc-project/kgc/internal/canonjson"
+	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
-	"github.com/kgc-project/kgc/runtime/kgimg"
 	"github.com/kgc-project/kgc/schema/ids"
 )
 

@@ -3,8 +3,8 @@ package query
 import (
 	"context"
 
+	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
-	"github.com/kgc-project/kgc/runtime/kgimg"
 )
 
 // PathsRequest asks for the buildsTowards paths from one standard to another

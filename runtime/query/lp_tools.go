@@ -4,9 +4,9 @@ import (
 	"context"
 	"sort"
 
+	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
-	"github.com/kgc-project/kgc/runtime/kgimg"
 )
 
 // --- get_learning_progression ----------------------------------------------

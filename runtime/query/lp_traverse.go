@@ -3,8 +3,8 @@ package query
 import (
 	"context"
 
+	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
-	"github.com/kgc-project/kgc/runtime/kgimg"
 )
 
 const traversalNotice = "A deterministic breadth-first walk over stored buildsTowards edges only; every edge keeps its stored " +

@@ -2,8 +2,8 @@ package query
 
 import (
 	"github.com/kgc-project/kgc/internal/textnorm"
+	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
-	"github.com/kgc-project/kgc/runtime/kgimg"
 )
 
 // obj is a JSON object under construction (keys are sorted when encoded).

@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
-	"github.com/kgc-project/kgc/runtime/kgimg"
 )
 
 // Publisher relations are the relations a framework's publisher asserts in

@@ -3,8 +3,8 @@ package query
 import (
 	"sort"
 
+	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
-	"github.com/kgc-project/kgc/runtime/kgimg"
 	"github.com/kgc-project/kgc/schema/profile"
 )
 

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/kgc-project/kgc/internal/textnorm"
+	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
-	"github.com/kgc-project/kgc/runtime/kgimg"
 	"github.com/kgc-project/kgc/schema/profile"
 )
 

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/kgc-project/kgc/internal/imgtest"
+	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
-	"github.com/kgc-project/kgc/runtime/kgimg"
 )
 
 // sampleCatalog loads the shipped sample packages.

@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
-	"github.com/kgc-project/kgc/runtime/kgimg"
 )
 
 // searchHit is a ranked candidate of either search tool; the hit object is

@@ -8,8 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/kgc-project/kgc/internal/textnorm"
+	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
-	"github.com/kgc-project/kgc/runtime/kgimg"
 )
 
 // A query word that no searched package holds, in any form, is most often a

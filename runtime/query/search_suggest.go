@@ -6,8 +6,8 @@ import (
 
 	"github.com/kgc-project/kgc/internal/canonjson"
 	"github.com/kgc-project/kgc/internal/textnorm"
+	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
-	"github.com/kgc-project/kgc/runtime/kgimg"
 )
 
 // A search that finds little says why, with the calls that do find more

@@ -7,9 +7,9 @@ import (
 
 	"github.com/kgc-project/kgc/internal/canonjson"
 	"github.com/kgc-project/kgc/internal/textnorm"
+	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
-	"github.com/kgc-project/kgc/runtime/kgimg"
 	"github.com/kgc-project/kgc/schema/manifest"
 )
 

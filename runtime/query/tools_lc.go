@@ -4,9 +4,9 @@ import (
 	"context"
 	"strings"
 
+	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
-	"github.com/kgc-project/kgc/runtime/kgimg"
 )
 
 // nodeLabel is how a hierarchy path names a node: the framework's name, an

@@ -5,9 +5,9 @@ import (
 	"strings"
 
 	"github.com/kgc-project/kgc/internal/textnorm"
+	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
-	"github.com/kgc-project/kgc/runtime/kgimg"
 )
 
 // Learning-component search modes (docs/reference/tools.md#search_learning_components).

@@ -7,9 +7,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
-	"github.com/kgc-project/kgc/runtime/kgimg"
 )
 
 // Selector names one standard exactly (docs/reference/tools.md#get_standard), discriminated by

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/kgc-project/kgc/internal/natural"
+	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
-	"github.com/kgc-project/kgc/runtime/kgimg"
 )
 
 // ValueCount counts one value (nil: the records without one).

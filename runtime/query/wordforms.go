@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/kgimg"
 )
 
 // Light word forms: the opt-in "stems" match mode and the suggestions of a

@@ -9,9 +9,9 @@ import (
 	"path/filepath"
 
 	"github.com/kgc-project/kgc/compiler/gate"
-	"github.com/kgc-project/kgc/compiler/kgimgwrite"
 	"github.com/kgc-project/kgc/internal/safefile"
-	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/kgimg"
+	"github.com/kgc-project/kgc/kgimg/kgimgwrite"
 	"github.com/kgc-project/kgc/schema/ids"
 )
 

@@ -9,7 +9,7 @@ import (
 	"io/fs"
 	"sort"
 
-	"github.com/kgc-project/kgc/runtime/kgimg"
+	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/schema/ids"
 )
 

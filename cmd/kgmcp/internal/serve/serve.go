@@ -197,7 +197,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	}
 	// The images are verified in the background while the server starts:
 	// requests that read a package wait for the whole catalog (see
-	// mcpserver.NewLoading and schema/FORMAT.md, "Trust model").
+	// mcpserver.NewLoading and kgimg/FORMAT.md, "Trust model").
 	loading := catalog.Start(ctx, paths, catalog.Policy(cfg.InvalidImagePolicy), log)
 	go func() {
 		if cat, err := loading.Wait(ctx); err == nil {

@@ -1,0 +1,354 @@
+// Package kgimgwrite compiles a package that passed the gate into a .kgimg
+// image (kgimg/kgimg.fbs): columns of nodes and relationships, sorted ID
+// indexes, CSR adjacency per label in both directions, roaring facet bitmaps,
+// search postings and the code order built with the profile's normalisation,
+// per-edge provenance in its 64 partitions, and the raw artifacts the package's
+// rights allow to be served. The same inputs give the same bytes.
+package kgimgwrite
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	flatbuffers "github.com/google/flatbuffers/go"
+
+	"github.com/kgc-project/kgc/compiler/delivery"
+	"github.com/kgc-project/kgc/compiler/gate"
+	"github.com/kgc-project/kgc/kgimg"
+	"github.com/kgc-project/kgc/kgimg/kgfb"
+	"github.com/kgc-project/kgc/kgimg/lpsummaryfb"
+	"github.com/kgc-project/kgc/kgimg/manifestfb"
+	"github.com/kgc-project/kgc/kgimg/profilefb"
+	"github.com/kgc-project/kgc/schema/ids"
+	"github.com/kgc-project/kgc/schema/manifest"
+)
+
+// Options configure a build.
+type Options struct {
+	// Compiler names the writer in the image's identity (e.g. "kgc devel").
+	Compiler string
+	// WithoutCompiledForms leaves the compiled profile and manifest out, as
+	// images written before they existed: only for the tests of readers'
+	// compatibility path.
+	WithoutCompiledForms bool
+}
+
+// ReadArtifact returns the bytes of a declared artifact (package-relative path).
+type ReadArtifact func(path string) ([]byte, error)
+
+type writer struct {
+	res       *gate.Result
+	read      ReadArtifact
+	opts      Options
+	ord       map[string]uint32
+	normCodes []string
+	// childRows are the hasChild out-rows in curriculum order (neighbors,
+	// edges), childBasis what each node's order rests on (order.go).
+	childRows  [][2][]uint32
+	childBasis []byte
+	// curPos is each node's curriculum position (order.go).
+	curPos []uint32
+}
+
+// ErrNotValid is returned when asked to build a package with error findings.
+var ErrNotValid = errors.New("kgimgwrite: the package did not pass the gate")
+
+// ErrTooLarge is returned when the image would not fit in one FlatBuffers
+// buffer (2 GiB: offsets are 32-bit).
+var ErrTooLarge = errors.New("kgimgwrite: the image would exceed the 2 GiB FlatBuffers limit")
+
+// Build compiles a valid gate result into image file bytes. read supplies the
+// artifacts' bytes: each artifact the image embeds is read and checked
+// against its manifest checksum again, so bytes changed since validation are
+// refused; one it does not embed is recorded at the size the gate measured
+// (res.ArtifactSizes; read when the result has none).
+func Build(res *gate.Result, read ReadArtifact, opts Options) ([]byte, error) {
+	img, err := BuildImage(res, read, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer img.Release()
+	return append([]byte(nil), img.Bytes...), nil
+}
+
+// Image is a built image held outside the Go heap where the platform allows
+// (see newBuffer): Bytes is the file, valid until Release.
+type Image struct {
+	Bytes   []byte
+	release func()
+}
+
+// Release frees the image's memory; nothing may read Bytes (or anything
+// opened over it) afterwards.
+func (img *Image) Release() {
+	img.Bytes = nil
+	if img.release != nil {
+		img.release()
+		img.release = nil
+	}
+}
+
+// BuildImage is Build without the copy into the Go heap: for a large
+// package, the image's memory is only what it writes (kgc build).
+func BuildImage(res *gate.Result, read ReadArtifact, opts Options) (*Image, error) {
+	if !res.Valid() || res.Manifest == nil || res.Profile == nil {
+		return nil, ErrNotValid
+	}
+	w := &writer{res: res, read: read, opts: opts, ord: make(map[string]uint32, len(res.Nodes))}
+	for i, n := range res.Nodes {
+		w.ord[n.ID] = uint32(i)
+	}
+	// The builder starts at an upper estimate of the image so that it never
+	// grows (each growth held the old and the doubled buffer at once); the
+	// pages it does not write stay untouched. The header then goes into the
+	// free space before the payload instead of a copy of the whole image.
+	buf, release := newBuffer(estimate(res))
+	b := flatbuffers.NewBuilder(0)
+	b.Bytes = buf
+	b.Reset()
+	payload, err := w.buildBounded(b)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	if file, ok := kgimg.SealInPlace(b.Bytes, int(b.Head())); ok && len(file) == kgimg.HeaderSize+len(payload) {
+		// b.Bytes may have grown past the estimate into the heap; then the
+		// mapping is no longer referenced and the release only frees it.
+		return &Image{Bytes: file, release: release}, nil
+	}
+	file := kgimg.Seal(payload) // a copy: payload is in the builder's buffer
+	release()
+	return &Image{Bytes: file}, nil
+}
+
+// estimate is an upper estimate of an image's payload: its strings (which it
+// stores at most twice: as columns and in search postings) and a fixed
+// allowance per record, at least 1 MiB, at most the builder's 2 GiB ceiling.
+func estimate(res *gate.Result) int {
+	var n int64 = 1 << 20
+	for _, node := range res.Nodes {
+		n += 256 + 2*int64(len(node.ID))
+		for p := delivery.NodeProp(0); p < delivery.NumNodeProps; p++ {
+			n += 2 * int64(len(node.Str(p)))
+		}
+	}
+	for _, r := range res.Relationships {
+		n += 128 + int64(len(r.ID)+len(r.Source)+len(r.Target))
+		for p := delivery.RelProp(0); p < delivery.NumRelProps; p++ {
+			n += int64(len(r.Str(p)))
+		}
+	}
+	for _, r := range res.PublisherRelations {
+		n += 128 + int64(len(r.ID))
+		for _, e := range []delivery.RelationEnd{r.Origin, r.Destination} {
+			n += int64(len(e.URI) + len(e.Identifier) + len(e.Title))
+		}
+	}
+	for _, m := range []map[string][]byte{res.EntityProvenance, res.Provenance, res.ProgressionReports} {
+		for k, v := range m {
+			n += 32 + int64(len(k)+len(v))
+		}
+	}
+	return int(min(n, 1<<31-1))
+}
+
+// buildBounded runs build, turning the FlatBuffers builder's panic at its
+// 2 GiB ceiling into ErrTooLarge.
+func (w *writer) buildBounded(b *flatbuffers.Builder) ([]byte, error) {
+	return capped(func() ([]byte, error) { return w.build(b) }, func() string {
+		return fmt.Sprintf("%d nodes, %d relationships, %d provenance records", len(w.res.Nodes), len(w.res.Relationships), len(w.res.Provenance))
+	})
+}
+
+// capped runs build and turns the FlatBuffers builder's "cannot grow buffer
+// beyond 2 gigabytes" panic into ErrTooLarge; any other panic is re-raised.
+func capped(build func() ([]byte, error), describe func() string) (payload []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if strings.Contains(fmt.Sprint(r), "beyond 2 gigabytes") {
+				payload, err = nil, fmt.Errorf("%w (%s)", ErrTooLarge, describe())
+				return
+			}
+			panic(r)
+		}
+	}()
+	return build()
+}
+
+func sum(b []byte) string { return ids.Sha256(b) }
+
+func (w *writer) build(b *flatbuffers.Builder) ([]byte, error) {
+	artifacts, err := w.buildArtifacts(b)
+	if err != nil {
+		return nil, err
+	}
+	w.normCodes = w.normalizedCodes()
+	w.orderChildren()
+	w.curriculumPositions()
+	nodes := w.buildNodes(b)
+	rels := w.buildRelationships(b)
+	nodeID, caseUUID, caseURI, relID := w.buildOrders(b)
+	adj := w.buildAdjacency(b)
+	facets := w.buildFacets(b)
+	search := w.buildSearch(b)
+	prov, hasProv := w.buildProvenance(b)
+	pub, hasPub := w.buildPublisher(b)
+	policy := w.buildPolicy(b)
+	var compiledProfile, compiledManifest flatbuffers.UOffsetT
+	if !w.opts.WithoutCompiledForms {
+		compiledProfile = profilefb.Build(b, w.res.Profile)
+		compiledManifest = manifestfb.Build(b, w.res.Manifest)
+	}
+	identity := w.buildIdentity(b)
+	manifestBytes := b.CreateByteVector(w.res.ManifestBytes)
+	profileBytes := b.CreateByteVector(w.res.ProfileBytes)
+	var prompts flatbuffers.UOffsetT
+	if w.res.PromptBytes != nil {
+		prompts = b.CreateByteVector(w.res.PromptBytes)
+	}
+	// The summary in both forms: compiled for this server, canonical JSON for
+	// servers that predate the compiled form.
+	var lpSummaryVec, compiledSummary flatbuffers.UOffsetT
+	lpSummary := progressionSummary(w.res)
+	if lpSummary != nil {
+		js, err := lpSummary.MarshalJSON()
+		if err != nil {
+			return nil, fmt.Errorf("kgimgwrite: progression summary: %w", err)
+		}
+		lpSummaryVec = b.CreateByteVector(js)
+		if !w.opts.WithoutCompiledForms {
+			compiledSummary = lpsummaryfb.Build(b, lpSummary)
+		}
+	}
+	root := uint32(0)
+	for i, n := range w.res.Nodes {
+		if nodeKind(n.Kind) == kgfb.NodeKindFramework {
+			root = uint32(i)
+			break
+		}
+	}
+	kgfb.ImageStart(b)
+	kgfb.ImageAddFormatVersion(b, kgimg.FormatVersion)
+	kgfb.ImageAddIdentity(b, identity)
+	kgfb.ImageAddManifestJson(b, manifestBytes)
+	kgfb.ImageAddProfileJson(b, profileBytes)
+	if w.res.PromptBytes != nil {
+		kgfb.ImageAddPromptConfigJson(b, prompts)
+	}
+	kgfb.ImageAddPolicy(b, policy)
+	kgfb.ImageAddNodes(b, nodes)
+	kgfb.ImageAddRelationships(b, rels)
+	kgfb.ImageAddRoot(b, root)
+	kgfb.ImageAddNodeIdOrder(b, nodeID)
+	kgfb.ImageAddCaseUuidOrder(b, caseUUID)
+	kgfb.ImageAddCaseUriOrder(b, caseURI)
+	kgfb.ImageAddRelationshipIdOrder(b, relID)
+	kgfb.ImageAddAdjacency(b, adj)
+	kgfb.ImageAddFacets(b, facets)
+	kgfb.ImageAddSearch(b, search)
+	if hasProv {
+		kgfb.ImageAddProvenance(b, prov)
+	}
+	kgfb.ImageAddArtifacts(b, artifacts)
+	if lpSummary != nil {
+		kgfb.ImageAddProgressionSummary(b, lpSummaryVec)
+	}
+	if compiledProfile != 0 {
+		kgfb.ImageAddCompiledProfile(b, compiledProfile)
+		kgfb.ImageAddCompiledManifest(b, compiledManifest)
+	}
+	if compiledSummary != 0 {
+		kgfb.ImageAddCompiledProgressionSummary(b, compiledSummary)
+	}
+	if hasPub {
+		kgfb.ImageAddPublisherRelations(b, pub)
+	}
+	b.FinishWithFileIdentifier(kgfb.ImageEnd(b), []byte(kgimg.FileIdentifier))
+	return b.FinishedBytes(), nil
+}
+
+// buildArtifacts records every declared artifact and embeds those the rights
+// allow to be served.
+func (w *writer) buildArtifacts(b *flatbuffers.Builder) (flatbuffers.UOffsetT, error) {
+	m := w.res.Manifest
+	offs := make([]flatbuffers.UOffsetT, 0, len(m.Artifacts))
+	for _, a := range m.Artifacts { // sorted by name
+		class, mime := manifest.ExposureOf(a.Name, a.Path)
+		embed := manifest.Allows(m.Rights, class)
+		// An artifact the image does not embed is recorded as the gate
+		// measured it (what the image holds of it, the decoded records, is
+		// what the gate validated); one it embeds is read and checked again,
+		// so bytes changed since validation are refused.
+		size, measured := w.res.ArtifactSizes[a.Path]
+		var data []byte
+		if embed || !measured {
+			var err error
+			if data, err = w.read(a.Path); err != nil {
+				return 0, fmt.Errorf("kgimgwrite: artifact %s: %w", a.Name, err)
+			}
+			if got := sum(data); got != m.Checksums[a.Path] {
+				return 0, fmt.Errorf("kgimgwrite: artifact %s changed since validation (sha256 %s, manifest %s)", a.Name, got, m.Checksums[a.Path])
+			}
+			size = int64(len(data))
+		}
+		var bytesOff flatbuffers.UOffsetT
+		if embed && len(data) > 0 {
+			bytesOff = b.CreateByteVector(data)
+		}
+		name, path, sha, mt := b.CreateString(a.Name), b.CreateString(a.Path), b.CreateString(m.Checksums[a.Path]), b.CreateString(mime)
+		kgfb.ArtifactStart(b)
+		kgfb.ArtifactAddName(b, name)
+		kgfb.ArtifactAddPath(b, path)
+		kgfb.ArtifactAddSha256(b, sha)
+		kgfb.ArtifactAddSize(b, uint64(size))
+		kgfb.ArtifactAddMime(b, mt)
+		kgfb.ArtifactAddExposure(b, kgfb.Exposure(class))
+		kgfb.ArtifactAddEmbedded(b, embed)
+		if embed && len(data) > 0 {
+			kgfb.ArtifactAddBytes(b, bytesOff)
+		}
+		offs = append(offs, kgfb.ArtifactEnd(b))
+	}
+	return tableVector(b, offs), nil
+}
+
+// buildPolicy writes the Policy table empty: it held a decoded part of the
+// profile before compiled_profile superseded it, and no reader ever read it;
+// it stays because the schema requires it.
+func (w *writer) buildPolicy(b *flatbuffers.Builder) flatbuffers.UOffsetT {
+	kgfb.PolicyStart(b)
+	return kgfb.PolicyEnd(b)
+}
+
+func (w *writer) buildIdentity(b *flatbuffers.Builder) flatbuffers.UOffsetT {
+	m := w.res.Manifest
+	strs := []string{m.FrameworkID, m.SnapshotID, m.GraphPackageID, m.GraphType, m.Profile.ProfileID,
+		m.Profile.ProfileVersion, m.Profile.Sha256, sum(w.res.ManifestBytes), w.opts.Compiler}
+	offs := make([]flatbuffers.UOffsetT, len(strs))
+	for i, s := range strs {
+		offs[i] = b.CreateString(s)
+	}
+	var prompt flatbuffers.UOffsetT
+	if w.res.Prompts != nil {
+		prompt = b.CreateString(w.res.Prompts.Sha256)
+	}
+	kgfb.IdentityStart(b)
+	kgfb.IdentityAddFrameworkId(b, offs[0])
+	kgfb.IdentityAddSnapshotId(b, offs[1])
+	kgfb.IdentityAddGraphPackageId(b, offs[2])
+	kgfb.IdentityAddGraphType(b, offs[3])
+	kgfb.IdentityAddPackageRevision(b, uint32(m.PackageRevision))
+	kgfb.IdentityAddProfileId(b, offs[4])
+	kgfb.IdentityAddProfileVersion(b, offs[5])
+	kgfb.IdentityAddProfileSha256(b, offs[6])
+	kgfb.IdentityAddManifestSha256(b, offs[7])
+	if w.res.Prompts != nil {
+		kgfb.IdentityAddPromptConfigSha256(b, prompt)
+	}
+	kgfb.IdentityAddCompiler(b, offs[8])
+	return kgfb.IdentityEnd(b)
+}
+
+// ImageName returns the file name of a snapshot's image.
+func ImageName(snapshotID string) string { return snapshotID + ".kgimg" }
