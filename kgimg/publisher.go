@@ -6,10 +6,12 @@ import (
 	"strings"
 
 	flatbuffers "github.com/google/flatbuffers/go"
+
+	"github.com/kgc-project/kgc/kgimg/format"
 )
 
 // NoNode marks a publisher relation end outside the package.
-const NoNode = 0xFFFFFFFF
+const NoNode = format.NoNode
 
 // Side names one end of a publisher relation.
 type Side uint8

@@ -2,10 +2,11 @@ package kgimg
 
 import (
 	"encoding/binary"
-
 	"unicode/utf8"
 
 	flatbuffers "github.com/google/flatbuffers/go"
+
+	"github.com/kgc-project/kgc/kgimg/format"
 )
 
 // The Go FlatBuffers runtime has no verifier and panics (or reads garbage) on
@@ -203,7 +204,7 @@ func verifyStructure(payload []byte) error {
 	if len(payload) < 8 {
 		return corrupt("payload", HeaderSize, "payload shorter than a FlatBuffers root")
 	}
-	if string(payload[4:8]) != FileIdentifier {
+	if string(payload[4:8]) != format.FileIdentifier {
 		return ErrNotImage
 	}
 	w := &walker{buf: payload, base: HeaderSize, budget: int64(len(payload))/4 + 16}

@@ -91,6 +91,25 @@ func TestImportDirection(t *testing.T) {
 	}
 }
 
+// TestTheWriterBuildsOnTheFormat: the image writer shares the header, the
+// version and the seal with the reader through kgimg/format, never through
+// the reader itself, and kgimg/format depends on no package of this module.
+func TestTheWriterBuildsOnTheFormat(t *testing.T) {
+	sawFormat := false
+	for _, d := range deps(t, module+"/kgimg/kgimgwrite") {
+		if d == "kgimg" {
+			t.Errorf("kgimg/kgimgwrite depends on the reader (kgimg): share through kgimg/format")
+		}
+		sawFormat = sawFormat || d == "kgimg/format"
+	}
+	if !sawFormat {
+		t.Errorf("kgimg/kgimgwrite does not depend on kgimg/format")
+	}
+	if d := deps(t, module+"/kgimg/format"); len(d) != 1 {
+		t.Errorf("kgimg/format depends on %v, want only itself", d)
+	}
+}
+
 const formatPkg = module + "/kgimg/kgfb"
 
 // formatImporter reports whether pkg may import the image format's

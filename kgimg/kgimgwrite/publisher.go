@@ -7,7 +7,7 @@ import (
 	flatbuffers "github.com/google/flatbuffers/go"
 
 	"github.com/kgc-project/kgc/compiler/delivery"
-	"github.com/kgc-project/kgc/kgimg"
+	"github.com/kgc-project/kgc/kgimg/format"
 	"github.com/kgc-project/kgc/kgimg/kgfb"
 )
 
@@ -39,7 +39,7 @@ func (w *writer) buildPublisher(b *flatbuffers.Builder) (flatbuffers.UOffsetT, b
 		}
 		id.addUnique(r.ID)
 		for s, e := range [2]delivery.RelationEnd{r.Origin, r.Destination} {
-			ends[s][i] = kgimg.NoNode
+			ends[s][i] = format.NoNode
 			if !e.External() {
 				ends[s][i] = w.ord[e.NodeID]
 			}
@@ -68,7 +68,7 @@ func (w *writer) buildPublisher(b *flatbuffers.Builder) (flatbuffers.UOffsetT, b
 	rows := func(s int) (offsets, list []uint32) {
 		per := make([][]uint32, n)
 		for i, e := range ends[s] {
-			if e != kgimg.NoNode {
+			if e != format.NoNode {
 				per[e] = append(per[e], uint32(i))
 			}
 		}

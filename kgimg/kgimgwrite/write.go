@@ -15,7 +15,7 @@ import (
 
 	"github.com/kgc-project/kgc/compiler/delivery"
 	"github.com/kgc-project/kgc/compiler/gate"
-	"github.com/kgc-project/kgc/kgimg"
+	"github.com/kgc-project/kgc/kgimg/format"
 	"github.com/kgc-project/kgc/kgimg/kgfb"
 	"github.com/kgc-project/kgc/kgimg/lpsummaryfb"
 	"github.com/kgc-project/kgc/kgimg/manifestfb"
@@ -112,12 +112,12 @@ func BuildImage(res *gate.Result, read ReadArtifact, opts Options) (*Image, erro
 		release()
 		return nil, err
 	}
-	if file, ok := kgimg.SealInPlace(b.Bytes, int(b.Head())); ok && len(file) == kgimg.HeaderSize+len(payload) {
+	if file, ok := format.SealInPlace(b.Bytes, int(b.Head())); ok && len(file) == format.HeaderSize+len(payload) {
 		// b.Bytes may have grown past the estimate into the heap; then the
 		// mapping is no longer referenced and the release only frees it.
 		return &Image{Bytes: file, release: release}, nil
 	}
-	file := kgimg.Seal(payload) // a copy: payload is in the builder's buffer
+	file := format.Seal(payload) // a copy: payload is in the builder's buffer
 	release()
 	return &Image{Bytes: file}, nil
 }
@@ -229,7 +229,7 @@ func (w *writer) build(b *flatbuffers.Builder) ([]byte, error) {
 		}
 	}
 	kgfb.ImageStart(b)
-	kgfb.ImageAddFormatVersion(b, kgimg.FormatVersion)
+	kgfb.ImageAddFormatVersion(b, format.FormatVersion)
 	kgfb.ImageAddIdentity(b, identity)
 	kgfb.ImageAddManifestJson(b, manifestBytes)
 	kgfb.ImageAddProfileJson(b, profileBytes)
@@ -264,7 +264,7 @@ func (w *writer) build(b *flatbuffers.Builder) ([]byte, error) {
 	if hasPub {
 		kgfb.ImageAddPublisherRelations(b, pub)
 	}
-	b.FinishWithFileIdentifier(kgfb.ImageEnd(b), []byte(kgimg.FileIdentifier))
+	b.FinishWithFileIdentifier(kgfb.ImageEnd(b), []byte(format.FileIdentifier))
 	return b.FinishedBytes(), nil
 }
 

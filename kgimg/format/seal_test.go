@@ -1,7 +1,8 @@
-package kgimg
+package format
 
 import (
 	"bytes"
+	"encoding/binary"
 	"testing"
 )
 
@@ -15,8 +16,12 @@ func TestSealInPlaceEqualsSeal(t *testing.T) {
 	if !ok || !bytes.Equal(got, Seal(payload)) {
 		t.Fatal("SealInPlace differs from Seal")
 	}
-	if _, err := ParseHeader(got); err != nil {
-		t.Fatalf("the sealed bytes do not parse: %v", err)
+	if [8]byte(got[:8]) != Magic || binary.LittleEndian.Uint32(got[8:]) != FormatVersion ||
+		binary.LittleEndian.Uint64(got[16:]) != uint64(len(got)) || binary.LittleEndian.Uint64(got[24:]) != HeaderSize {
+		t.Fatalf("the sealed header is wrong: % x", got[:HeaderSize])
+	}
+	if sum := binary.LittleEndian.Uint64(got[SumOffset:]); sum != Checksum(got) {
+		t.Fatalf("sealed checksum %016x, the file's is %016x", sum, Checksum(got))
 	}
 	if _, ok := SealInPlace(buf, HeaderSize-1); ok {
 		t.Error("sealed without room for the header")
