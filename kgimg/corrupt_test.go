@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/kgc-project/kgc/internal/imgtest"
@@ -138,14 +139,16 @@ func TestCraftedImagesAreRefused(t *testing.T) {
 		{"isCurrent neither true nor false", func(b []byte) { b[at["node.is_current"]] = 7 }},
 		{"two nodes at one curriculum position", func(b []byte) { copy(b[at["node.cur_pos"]:at["node.cur_pos"]+4], b[at["node.cur_pos"]+4:]) }},
 		{"curriculum position past the last node", func(b []byte) { u32(b, at["node.cur_pos"], 0xfffffff0) }},
-		{"unsupported format version", func(b []byte) { u32(b, 8, 2) }},
+		{"unsupported format version", func(b []byte) { u32(b, 8, FormatVersion+1) }},
+		{"format version 0", func(b []byte) { u32(b, 8, 0) }},
+		{"header and payload disagree on the version", func(b []byte) { u32(b, 8, FormatVersion-1) }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			b := append([]byte(nil), data...)
 			c.mutate(b)
 			err := mustRefuse(t, Reseal(b), c.name)
-			if c.name != "unsupported format version" && !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrNotImage) {
+			if !strings.HasPrefix(c.name, "unsupported") && c.name != "format version 0" && !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrNotImage) {
 				t.Errorf("want ErrCorrupt, got %v", err)
 			}
 			t.Logf("refused: %v", err)
@@ -271,13 +274,12 @@ func exercise(img *Image) {
 	}
 	_ = img.Sections()
 	_, _ = img.Artifact("nodes")
-	_, _ = img.CompiledManifest()
-	if cp, ok := img.CompiledProfile(); ok {
-		p := cp.Decode()
-		for k := KeyGradeName; k <= KeyNormalizedSubject; k++ {
-			_ = cp.Targets(k, p.LocalSubject)
-			_ = cp.Targets(k, "")
-		}
+	_ = img.CompiledManifest()
+	cp := img.CompiledProfile()
+	p := cp.Decode()
+	for k := KeyGradeName; k <= KeyNormalizedSubject; k++ {
+		_ = cp.Targets(k, p.LocalSubject)
+		_ = cp.Targets(k, "")
 	}
 }
 

@@ -11,7 +11,8 @@ var (
 	// wrong magic, wrong FlatBuffers file identifier).
 	ErrNotImage = errors.New("kgimg: not an image")
 	// ErrUnsupportedVersion is returned when the format version is not one this
-	// build reads.
+	// build reads, or for a format 1 image written before the compiled
+	// profile and manifest (rebuild it with kgc build).
 	ErrUnsupportedVersion = errors.New("kgimg: unsupported format version")
 	// ErrChecksum is returned when the whole-file checksum does not match.
 	ErrChecksum = errors.New("kgimg: checksum mismatch")

@@ -55,8 +55,8 @@ func parseHeaderFields(file []byte) (Header, error) {
 		return h, corrupt("header", -1, "file is %d bytes, shorter than the %d-byte header", len(file), HeaderSize)
 	}
 	h.Version = binary.LittleEndian.Uint32(file[8:])
-	if h.Version != FormatVersion {
-		return h, fmt.Errorf("%w: %d (this build reads %d)", ErrUnsupportedVersion, h.Version, FormatVersion)
+	if h.Version < format.OldestVersion || h.Version > FormatVersion {
+		return h, fmt.Errorf("%w: %d (this build reads %d to %d)", ErrUnsupportedVersion, h.Version, format.OldestVersion, FormatVersion)
 	}
 	h.Flags = binary.LittleEndian.Uint32(file[12:])
 	h.FileSize = binary.LittleEndian.Uint64(file[16:])

@@ -241,25 +241,17 @@ func (img *Image) ProfileJSON() []byte { return img.root.ProfileJsonBytes() }
 func (img *Image) PromptConfigJSON() []byte { return img.root.PromptConfigJsonBytes() }
 
 // ProgressionSummary returns the learning-progression summary compiled at
-// build time, copied out of the image; for an image written before the
-// compiled form, its progression_summary JSON decoded. It returns nil, nil
-// when the image has no summary (a package without progressions), and an
-// ErrCorrupt error when the stored summary cannot be read.
+// build time, copied out of the image. It returns nil, nil when the image has
+// no summary (a package without progressions), and an ErrCorrupt error when
+// the stored summary cannot be read.
 func (img *Image) ProgressionSummary() (*lpsummary.Summary, error) {
-	if c := img.root.CompiledProgressionSummary(nil); c != nil {
-		s, err := lpsummaryfb.Decode(c)
-		if err != nil {
-			return nil, corrupt("compiled_progression_summary", -1, "%v", err)
-		}
-		return s, nil
-	}
-	b := img.root.ProgressionSummaryBytes()
-	if b == nil {
+	c := img.root.CompiledProgressionSummary(nil)
+	if c == nil {
 		return nil, nil
 	}
-	s, err := lpsummary.DecodeJSON(b)
+	s, err := lpsummaryfb.Decode(c)
 	if err != nil {
-		return nil, corrupt("progression_summary", -1, "%v", err)
+		return nil, corrupt("compiled_progression_summary", -1, "%v", err)
 	}
 	return s, nil
 }

@@ -4,8 +4,6 @@ import (
 	"iter"
 	"sort"
 
-	flatbuffers "github.com/google/flatbuffers/go"
-
 	"github.com/kgc-project/kgc/kgimg/kgfb"
 	"github.com/kgc-project/kgc/kgimg/manifestfb"
 	"github.com/kgc-project/kgc/kgimg/profilefb"
@@ -113,30 +111,19 @@ func (img *Image) Identity() Identity {
 }
 
 // CompiledProfile is an interpretation profile in its compiled form, read in
-// place (from the image, or from memory for CompileProfile).
+// place from the image.
 type CompiledProfile struct{ cp *kgfb.CompiledProfile }
 
-// compiledProfile returns the stored compiled profile, nil when absent.
+// compiledProfile returns the stored compiled profile (Open refuses an image
+// without one).
 func (img *Image) compiledProfile() *kgfb.CompiledProfile { return img.root.CompiledProfile(nil) }
 
-// compiledManifest returns the stored compiled manifest, nil when absent.
+// compiledManifest returns the stored compiled manifest (Open refuses an
+// image without one).
 func (img *Image) compiledManifest() *kgfb.CompiledManifest { return img.root.CompiledManifest(nil) }
 
-// CompiledProfile returns the profile compiled at build time, read in place;
-// false for images written before it was stored (decode ProfileJSON and
-// CompileProfile it instead).
-func (img *Image) CompiledProfile() (CompiledProfile, bool) {
-	cp := img.compiledProfile()
-	return CompiledProfile{cp}, cp != nil
-}
-
-// CompileProfile compiles a profile in memory, for an image that stores only
-// its profile JSON: the result reads the same as a stored compiled profile.
-func CompileProfile(p *profile.Profile) CompiledProfile {
-	b := flatbuffers.NewBuilder(1024)
-	b.Finish(profilefb.Build(b, p))
-	return CompiledProfile{kgfb.GetRootAsCompiledProfile(b.FinishedBytes(), 0)}
-}
+// CompiledProfile returns the profile compiled at build time, read in place.
+func (img *Image) CompiledProfile() CompiledProfile { return CompiledProfile{img.compiledProfile()} }
 
 // Decode copies the compiled profile into a profile.Profile (see
 // profilefb.Decode); the result never points into the image.
@@ -151,13 +138,9 @@ func (c CompiledProfile) Targets(kind ProfileKeyKind, key string) []int {
 
 // CompiledManifest returns the manifest compiled at build time, copied into
 // a manifest.Manifest (see manifestfb.Decode; nothing is parsed or checked
-// again); false for images written before it was stored (decode ManifestJSON).
-func (img *Image) CompiledManifest() (*manifest.Manifest, bool) {
-	cm := img.compiledManifest()
-	if cm == nil {
-		return nil, false
-	}
-	return manifestfb.Decode(cm), true
+// again).
+func (img *Image) CompiledManifest() *manifest.Manifest {
+	return manifestfb.Decode(img.compiledManifest())
 }
 
 // ComponentTagCount returns the size of the learning components' tag

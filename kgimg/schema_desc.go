@@ -6,13 +6,14 @@ package kgimg
 type kind uint8
 
 const (
-	kScalar  kind = iota // size bytes inline
-	kEnum                // ubyte with a maximum value
-	kString              // offset to a string
-	kBytes               // offset to [ubyte] (or other scalar vector: elem bytes each)
-	kStrings             // offset to [string]
-	kTables              // offset to [table]
-	kTable               // offset to a table
+	kScalar     kind = iota // size bytes inline
+	kEnum                   // ubyte with a maximum value
+	kString                 // offset to a string
+	kBytes                  // offset to [ubyte] (or other scalar vector: elem bytes each)
+	kStrings                // offset to [string]
+	kTables                 // offset to [table]
+	kTable                  // offset to a table
+	kDeprecated             // a slot older images may fill; never read, never walked
 )
 
 type fieldDesc struct {
@@ -43,6 +44,10 @@ func tables(name string, t *tableDesc) fieldDesc {
 func table(name string, t *tableDesc) fieldDesc { return fieldDesc{name: name, kind: kTable, table: t} }
 
 func required(f fieldDesc) fieldDesc { f.required = true; return f }
+
+// deprecated is a field older formats wrote and no reader reads: its bytes
+// are not walked, since nothing reaches them.
+func deprecated(name string) fieldDesc { return fieldDesc{name: name, kind: kDeprecated} }
 
 var (
 	stringsDesc     = &tableDesc{"Strings", []fieldDesc{vec("spans", 4), vec("data", 1)}}
@@ -84,20 +89,9 @@ var (
 		reqStr("name"), reqStr("path"), str("sha256"), scalar("size", 8), str("mime"), enum("exposure", 3),
 		scalar("embedded", 1), vec("bytes", 1),
 	}}
-	gradeMappingDesc  = &tableDesc{"GradeMapping", []fieldDesc{str("local_label"), strs("aliases"), strs("normalized_grades")}}
-	statementTypeDesc = &tableDesc{"StatementTypeInfo", []fieldDesc{
-		str("source"), str("normalized"), strs("aliases"), scalar("is_graph_node", 1), str("code_type"),
-	}}
-	policyDesc = &tableDesc{"Policy", []fieldDesc{
-		str("hierarchy_label"), scalar("allow_multi_parent", 1), strs("root_statement_types"),
-		tables("grade_mappings", gradeMappingDesc), tables("statement_types", statementTypeDesc),
-		str("code_availability"), scalar("code_case_sensitive", 1), scalar("code_whitespace_normalization", 1),
-		scalar("code_punctuation_normalization", 1), scalar("code_allow_prefix", 1), strs("code_prefix_delimiters"),
-		str("source_license"), str("license_uri"), str("attribution_statement"), str("review_status"),
-		scalar("allow_standard_resources", 1), scalar("allow_full_text", 1), scalar("allow_bulk_resource", 1),
-		str("allow_generated_derivatives"),
-	}}
-	rightsDesc = &tableDesc{"RightsPolicy", []fieldDesc{
+	gradeMappingDesc = &tableDesc{"GradeMapping", []fieldDesc{str("local_label"), strs("aliases"), strs("normalized_grades")}}
+	policyDesc       = &tableDesc{"Policy", nil}
+	rightsDesc       = &tableDesc{"RightsPolicy", []fieldDesc{
 		str("source_license"), str("license_uri"), str("attribution_statement"), str("review_status"),
 		scalar("allow_standard_resources", 1), scalar("allow_full_text", 1), scalar("allow_bulk_resource", 1),
 		str("allow_generated_derivatives"),
@@ -178,11 +172,11 @@ var (
 	}}
 	imageDesc = &tableDesc{"Image", []fieldDesc{
 		scalar("format_version", 4), required(table("identity", identityDesc)), required(vec("manifest_json", 1)),
-		required(vec("profile_json", 1)), vec("prompt_config_json", 1), required(table("policy", policyDesc)),
+		required(vec("profile_json", 1)), vec("prompt_config_json", 1), deprecated("policy"),
 		required(table("nodes", nodesDesc)), required(table("relationships", relationshipsDesc)), scalar("root", 4),
 		vec("node_id_order", 4), vec("case_uuid_order", 4), vec("case_uri_order", 4), vec("relationship_id_order", 4),
 		tables("adjacency", adjacencyDesc), tables("facets", facetDesc), table("search", searchDesc),
-		table("provenance", provenanceDesc), tables("artifacts", artifactDesc), vec("progression_summary", 1),
+		table("provenance", provenanceDesc), tables("artifacts", artifactDesc), deprecated("progression_summary"),
 		table("compiled_profile", compiledDesc), table("compiled_manifest", compiledManifestDesc),
 		table("compiled_progression_summary", compiledSummaryDesc), table("publisher_relations", publisherDesc),
 	}}
@@ -194,7 +188,7 @@ func lists(name string) fieldDesc { return table(name, stringListsDesc) }
 // allTables lists every table description (for the schema-agreement test).
 var allTables = []*tableDesc{
 	stringsDesc, stringListsDesc, nodesDesc, relationshipsDesc, adjacencyDesc, facetDesc, postingListDesc,
-	searchDesc, provenanceDesc, artifactDesc, gradeMappingDesc, statementTypeDesc, policyDesc, identityDesc, imageDesc,
+	searchDesc, provenanceDesc, artifactDesc, gradeMappingDesc, policyDesc, identityDesc, imageDesc,
 	stageMappingDesc, controlledValueDesc, allowedParentDesc, profileTypeDesc, codeTypeDesc, parentRuleDesc, anomalyDesc,
 	rightsDesc, profileKeyDesc, compiledDesc, frameworkDesc, manifestArtifactDesc, checksumDesc, relationDesc, compiledManifestDesc,
 	progressionCountDesc, progressionObjectCountDesc, compiledSummaryDesc, publisherDesc,

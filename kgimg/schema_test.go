@@ -57,6 +57,8 @@ func TestDescriptionsMatchSchema(t *testing.T) {
 			}
 			var ok bool
 			switch {
+			case strings.Contains(fm[3], "deprecated"):
+				ok = f.kind == kDeprecated
 			case typ == "string":
 				ok = f.kind == kString
 			case typ == "[string]":

@@ -101,8 +101,8 @@ func (w *walker) table(pos uint64, d *tableDesc, depth int) {
 		if entry < vtSize {
 			fo, _ = w.u16(uint64(vt) + entry)
 		}
-		if fo == 0 {
-			if f.required {
+		if fo == 0 || f.kind == kDeprecated {
+			if fo == 0 && f.required {
 				w.fail(d.name, pos, "required field %s is missing", f.name)
 				return
 			}

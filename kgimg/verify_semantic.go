@@ -13,10 +13,8 @@ import (
 	"github.com/kgc-project/kgc/internal/jsonv"
 
 	"github.com/kgc-project/kgc/kgimg/kgfb"
-	"github.com/kgc-project/kgc/kgimg/lpsummaryfb"
 	"github.com/kgc-project/kgc/kgimg/manifestfb"
 	"github.com/kgc-project/kgc/kgimg/profilefb"
-	"github.com/kgc-project/kgc/schema/lpsummary"
 	"github.com/kgc-project/kgc/schema/manifest"
 	"github.com/kgc-project/kgc/schema/profile"
 )
@@ -97,6 +95,12 @@ func checkOrder(section string, order U32s, keys column, limit int, strict bool)
 
 // verifySemantics checks the invariants the accessors rely on.
 func (img *Image) verifySemantics() error {
+	if v := img.root.FormatVersion(); v != img.header.Version {
+		return corrupt("image", -1, "the payload says format %d, the header %d", v, img.header.Version)
+	}
+	if img.compiledProfile() == nil || img.compiledManifest() == nil {
+		return fmt.Errorf("%w: a format %d image written before images carried the compiled profile and manifest; rebuild it with kgc build", ErrUnsupportedVersion, img.header.Version)
+	}
 	img.resolve()
 	v := &img.v
 	n, r := v.n.count, v.r.count
@@ -400,9 +404,10 @@ func (img *Image) verifyArtifacts() error {
 // every stored JSON document strict JSON), the
 // provenance partition rule for every record, and the compiled profile and
 // manifest being exactly the embedded profile_json and manifest_json (decoded,
-// checked and compiled again), and the compiled progression summary being
-// exactly the embedded progression_summary. With Open's checks, it refuses
-// every value the gate would refuse that the image can hold.
+// checked and compiled again), and the compiled progression summary reading
+// back, present exactly when the manifest declares progressions. With Open's
+// checks, it refuses every value the gate would refuse that the image can
+// hold.
 func (img *Image) VerifyDeep() error {
 	v := &img.v
 	if err := img.verifyPublisherOrder(); err != nil {
@@ -411,36 +416,24 @@ func (img *Image) VerifyDeep() error {
 	if err := img.verifyRepeated(); err != nil {
 		return err
 	}
-	if cp := img.compiledProfile(); cp != nil {
-		prof, _, fs := profile.Decode(img.ProfileJSON(), profile.FileName)
-		if prof == nil || len(fs) > 0 {
-			return corrupt("profile_json", -1, "the embedded profile does not decode cleanly")
-		}
-		if err := profilefb.Check(cp, prof); err != nil {
-			return corrupt("compiled_profile", -1, "%v", err)
-		}
+	prof, _, fs := profile.Decode(img.ProfileJSON(), profile.FileName)
+	if prof == nil || len(fs) > 0 {
+		return corrupt("profile_json", -1, "the embedded profile does not decode cleanly")
 	}
-	if cm := img.compiledManifest(); cm != nil {
-		m, fs := manifest.Decode(img.ManifestJSON())
-		if m == nil || len(fs) > 0 {
-			return corrupt("manifest_json", -1, "the embedded manifest does not decode cleanly")
-		}
-		if err := manifestfb.Check(cm, m); err != nil {
-			return corrupt("compiled_manifest", -1, "%v", err)
-		}
+	if err := profilefb.Check(img.compiledProfile(), prof); err != nil {
+		return corrupt("compiled_profile", -1, "%v", err)
 	}
-	if c := img.root.CompiledProgressionSummary(nil); c != nil {
-		b := img.root.ProgressionSummaryBytes()
-		if b == nil {
-			return corrupt("progression_summary", -1, "a compiled progression summary without its JSON form")
-		}
-		s, err := lpsummary.DecodeJSON(b)
-		if err != nil {
-			return corrupt("progression_summary", -1, "%v", err)
-		}
-		if err := lpsummaryfb.Check(c, s); err != nil {
-			return corrupt("compiled_progression_summary", -1, "%v", err)
-		}
+	m, fs := manifest.Decode(img.ManifestJSON())
+	if m == nil || len(fs) > 0 {
+		return corrupt("manifest_json", -1, "the embedded manifest does not decode cleanly")
+	}
+	if err := manifestfb.Check(img.compiledManifest(), m); err != nil {
+		return corrupt("compiled_manifest", -1, "%v", err)
+	}
+	if lp, err := img.ProgressionSummary(); err != nil {
+		return err
+	} else if (lp != nil) != m.Capabilities.HasLearningProgressions {
+		return corrupt("compiled_progression_summary", -1, "present is %v, but the manifest's hasLearningProgressions is %v", lp != nil, m.Capabilities.HasLearningProgressions)
 	}
 	var raw kgfb.Facet
 	for i := range v.facets {

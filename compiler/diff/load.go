@@ -19,7 +19,6 @@ import (
 	"github.com/kgc-project/kgc/internal/safefile"
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/schema/manifest"
-	"github.com/kgc-project/kgc/schema/profile"
 )
 
 // Load reads one side of a comparison: a package directory, through the
@@ -186,12 +185,7 @@ func fromImage(path string, img *kgimg.Image) *Snapshot {
 		})
 	}
 	root := img.RootNode()
-	var prof *profile.Profile
-	if p, _, _ := profile.Decode(img.ProfileJSON(), "profile.json"); p != nil {
-		prof = p
-	}
-	m, _ := img.CompiledManifest()
-	s.Meta = metadata(m, prof)
+	s.Meta = metadata(img.CompiledManifest(), img.CompiledProfile().Decode())
 	// The children as the image orders them (kgc build, package childorder).
 	hasChild := img.Adjacency(kgimg.HasChild, kgimg.Out)
 	for _, n := range append([]uint32{root}, order...) {

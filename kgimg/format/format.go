@@ -17,7 +17,7 @@ import (
 //
 //	offset  size  field
 //	     0     8  magic "KGIMG\x00\r\n"
-//	     8     4  format version (1)
+//	     8     4  format version (2; readers also read 1)
 //	    12     4  flags (reserved, 0)
 //	    16     8  file size in bytes
 //	    24     8  payload offset (64)
@@ -28,8 +28,11 @@ import (
 //
 // The image's identity is the SHA-256 of the whole file, as kgc build prints it.
 const (
-	HeaderSize    = 64
-	FormatVersion = 1
+	HeaderSize = 64
+	// FormatVersion is the version this build writes, and the newest it
+	// reads; OldestVersion the oldest it reads (FORMAT.md says what changed).
+	FormatVersion = 2
+	OldestVersion = 1
 	// SumOffset is where the header's checksum field starts.
 	SumOffset = 40
 	// MaxImageSize bounds an image (FlatBuffers offsets are 32-bit).

@@ -160,19 +160,6 @@ func (rcv *Image) MutatePromptConfigJson(j int, n byte) bool {
 	return false
 }
 
-func (rcv *Image) Policy(obj *Policy) *Policy {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(14))
-	if o != 0 {
-		x := rcv._tab.Indirect(o + rcv._tab.Pos)
-		if obj == nil {
-			obj = new(Policy)
-		}
-		obj.Init(rcv._tab.Bytes, x)
-		return obj
-	}
-	return nil
-}
-
 func (rcv *Image) Nodes(obj *Nodes) *Nodes {
 	o := flatbuffers.UOffsetT(rcv._tab.Offset(16))
 	if o != 0 {
@@ -401,40 +388,6 @@ func (rcv *Image) ArtifactsLength() int {
 	return 0
 }
 
-func (rcv *Image) ProgressionSummary(j int) byte {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(40))
-	if o != 0 {
-		a := rcv._tab.Vector(o)
-		return rcv._tab.GetByte(a + flatbuffers.UOffsetT(j*1))
-	}
-	return 0
-}
-
-func (rcv *Image) ProgressionSummaryLength() int {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(40))
-	if o != 0 {
-		return rcv._tab.VectorLen(o)
-	}
-	return 0
-}
-
-func (rcv *Image) ProgressionSummaryBytes() []byte {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(40))
-	if o != 0 {
-		return rcv._tab.ByteVector(o + rcv._tab.Pos)
-	}
-	return nil
-}
-
-func (rcv *Image) MutateProgressionSummary(j int, n byte) bool {
-	o := flatbuffers.UOffsetT(rcv._tab.Offset(40))
-	if o != 0 {
-		a := rcv._tab.Vector(o)
-		return rcv._tab.MutateByte(a+flatbuffers.UOffsetT(j*1), n)
-	}
-	return false
-}
-
 func (rcv *Image) CompiledProfile(obj *CompiledProfile) *CompiledProfile {
 	o := flatbuffers.UOffsetT(rcv._tab.Offset(42))
 	if o != 0 {
@@ -514,9 +467,6 @@ func ImageAddPromptConfigJson(builder *flatbuffers.Builder, promptConfigJson fla
 func ImageStartPromptConfigJsonVector(builder *flatbuffers.Builder, numElems int) flatbuffers.UOffsetT {
 	return builder.StartVector(1, numElems, 1)
 }
-func ImageAddPolicy(builder *flatbuffers.Builder, policy flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(5, flatbuffers.UOffsetT(policy), 0)
-}
 func ImageAddNodes(builder *flatbuffers.Builder, nodes flatbuffers.UOffsetT) {
 	builder.PrependUOffsetTSlot(6, flatbuffers.UOffsetT(nodes), 0)
 }
@@ -573,12 +523,6 @@ func ImageAddArtifacts(builder *flatbuffers.Builder, artifacts flatbuffers.UOffs
 }
 func ImageStartArtifactsVector(builder *flatbuffers.Builder, numElems int) flatbuffers.UOffsetT {
 	return builder.StartVector(4, numElems, 4)
-}
-func ImageAddProgressionSummary(builder *flatbuffers.Builder, progressionSummary flatbuffers.UOffsetT) {
-	builder.PrependUOffsetTSlot(18, flatbuffers.UOffsetT(progressionSummary), 0)
-}
-func ImageStartProgressionSummaryVector(builder *flatbuffers.Builder, numElems int) flatbuffers.UOffsetT {
-	return builder.StartVector(1, numElems, 1)
 }
 func ImageAddCompiledProfile(builder *flatbuffers.Builder, compiledProfile flatbuffers.UOffsetT) {
 	builder.PrependUOffsetTSlot(19, flatbuffers.UOffsetT(compiledProfile), 0)

@@ -28,10 +28,6 @@ import (
 type Options struct {
 	// Compiler names the writer in the image's identity (e.g. "kgc devel").
 	Compiler string
-	// WithoutCompiledForms leaves the compiled profile and manifest out, as
-	// images written before they existed: only for the tests of readers'
-	// compatibility path.
-	WithoutCompiledForms bool
 }
 
 // ReadArtifact returns the bytes of a declared artifact (package-relative path).
@@ -194,12 +190,8 @@ func (w *writer) build(b *flatbuffers.Builder) ([]byte, error) {
 	search := w.buildSearch(b)
 	prov, hasProv := w.buildProvenance(b)
 	pub, hasPub := w.buildPublisher(b)
-	policy := w.buildPolicy(b)
-	var compiledProfile, compiledManifest flatbuffers.UOffsetT
-	if !w.opts.WithoutCompiledForms {
-		compiledProfile = profilefb.Build(b, w.res.Profile)
-		compiledManifest = manifestfb.Build(b, w.res.Manifest)
-	}
+	compiledProfile := profilefb.Build(b, w.res.Profile)
+	compiledManifest := manifestfb.Build(b, w.res.Manifest)
 	identity := w.buildIdentity(b)
 	manifestBytes := b.CreateByteVector(w.res.ManifestBytes)
 	profileBytes := b.CreateByteVector(w.res.ProfileBytes)
@@ -207,19 +199,9 @@ func (w *writer) build(b *flatbuffers.Builder) ([]byte, error) {
 	if w.res.PromptBytes != nil {
 		prompts = b.CreateByteVector(w.res.PromptBytes)
 	}
-	// The summary in both forms: compiled for this server, canonical JSON for
-	// servers that predate the compiled form.
-	var lpSummaryVec, compiledSummary flatbuffers.UOffsetT
-	lpSummary := progressionSummary(w.res)
-	if lpSummary != nil {
-		js, err := lpSummary.MarshalJSON()
-		if err != nil {
-			return nil, fmt.Errorf("kgimgwrite: progression summary: %w", err)
-		}
-		lpSummaryVec = b.CreateByteVector(js)
-		if !w.opts.WithoutCompiledForms {
-			compiledSummary = lpsummaryfb.Build(b, lpSummary)
-		}
+	var compiledSummary flatbuffers.UOffsetT
+	if lp := progressionSummary(w.res); lp != nil {
+		compiledSummary = lpsummaryfb.Build(b, lp)
 	}
 	root := uint32(0)
 	for i, n := range w.res.Nodes {
@@ -236,7 +218,6 @@ func (w *writer) build(b *flatbuffers.Builder) ([]byte, error) {
 	if w.res.PromptBytes != nil {
 		kgfb.ImageAddPromptConfigJson(b, prompts)
 	}
-	kgfb.ImageAddPolicy(b, policy)
 	kgfb.ImageAddNodes(b, nodes)
 	kgfb.ImageAddRelationships(b, rels)
 	kgfb.ImageAddRoot(b, root)
@@ -251,13 +232,8 @@ func (w *writer) build(b *flatbuffers.Builder) ([]byte, error) {
 		kgfb.ImageAddProvenance(b, prov)
 	}
 	kgfb.ImageAddArtifacts(b, artifacts)
-	if lpSummary != nil {
-		kgfb.ImageAddProgressionSummary(b, lpSummaryVec)
-	}
-	if compiledProfile != 0 {
-		kgfb.ImageAddCompiledProfile(b, compiledProfile)
-		kgfb.ImageAddCompiledManifest(b, compiledManifest)
-	}
+	kgfb.ImageAddCompiledProfile(b, compiledProfile)
+	kgfb.ImageAddCompiledManifest(b, compiledManifest)
 	if compiledSummary != 0 {
 		kgfb.ImageAddCompiledProgressionSummary(b, compiledSummary)
 	}
@@ -311,14 +287,6 @@ func (w *writer) buildArtifacts(b *flatbuffers.Builder) (flatbuffers.UOffsetT, e
 		offs = append(offs, kgfb.ArtifactEnd(b))
 	}
 	return tableVector(b, offs), nil
-}
-
-// buildPolicy writes the Policy table empty: it held a decoded part of the
-// profile before compiled_profile superseded it, and no reader ever read it;
-// it stays because the schema requires it.
-func (w *writer) buildPolicy(b *flatbuffers.Builder) flatbuffers.UOffsetT {
-	kgfb.PolicyStart(b)
-	return kgfb.PolicyEnd(b)
 }
 
 func (w *writer) buildIdentity(b *flatbuffers.Builder) flatbuffers.UOffsetT {

@@ -1,13 +1,11 @@
 // Package lpsummaryfb stores a learning-progression summary in its compiled
 // form, the kgfb.CompiledProgressionSummary table of an image. The compiler
 // writes it once (Build); the server copies it into an lpsummary.Summary at
-// open (Decode) instead of parsing progression_summary.
+// open (Decode).
 package lpsummaryfb
 
 import (
-	"errors"
 	"fmt"
-	"reflect"
 
 	flatbuffers "github.com/google/flatbuffers/go"
 
@@ -140,17 +138,4 @@ func Decode(c *kgfb.CompiledProgressionSummary) (*lpsummary.Summary, error) {
 		s.ExclusionReasonCounts[i] = lpsummary.ExclusionCount{Label: string(r.Label()), Reason: string(r.Reason()), Count: r.Count()}
 	}
 	return s, nil
-}
-
-// Check reports whether c is the compiled form of s: nil when Decode(c)
-// equals s. kgc verify runs it against the image's progression_summary.
-func Check(c *kgfb.CompiledProgressionSummary, s *lpsummary.Summary) error {
-	got, err := Decode(c)
-	if err != nil {
-		return err
-	}
-	if !reflect.DeepEqual(got, s) {
-		return errors.New("the compiled progression summary is not the embedded progression_summary")
-	}
-	return nil
 }

@@ -243,18 +243,10 @@ func openPackage(path string) (*Package, error) {
 }
 
 // readVerified copies out of the verified image (kgimg.OpenWith) what the
-// catalog needs at once: the manifest and the progression summary, and
-// checks its profile can be read. They are read from the bytes Open
+// catalog needs at once: the manifest and the progression summary. They are read from the bytes Open
 // verified, so a catalog's start reads none of its mappings.
 func (p *Package) readVerified(img *kgimg.Image) error {
-	m, err := packageManifest(img)
-	if err != nil {
-		return err
-	}
-	prof, compiled, err := readProfile(img)
-	if err != nil {
-		return err
-	}
+	m := img.CompiledManifest()
 	lp, err := img.ProgressionSummary()
 	if err != nil {
 		return err
@@ -263,10 +255,6 @@ func (p *Package) readVerified(img *kgimg.Image) error {
 		return fmt.Errorf("%w: the progression summary disagrees with the manifest's hasLearningProgressions", kgimg.ErrCorrupt)
 	}
 	p.Manifest, p.Progressions = m, lp
-	if compiled != nil {
-		p.profile.compiled.Store(compiled)
-		p.profile.decoded.Store(prof)
-	}
 	return nil
 }
 

@@ -1,11 +1,9 @@
 package catalog
 
 import (
-	"fmt"
 	"sync/atomic"
 
 	"github.com/kgc-project/kgc/kgimg"
-	"github.com/kgc-project/kgc/schema/manifest"
 	"github.com/kgc-project/kgc/schema/profile"
 )
 
@@ -26,48 +24,15 @@ type packageProfile struct {
 	rules    atomic.Pointer[[]*profile.Regex]
 }
 
-// readProfile checks that the image holds a profile the server can read. An
-// image written before the compiled profile was stored has only
-// profile_json: that is decoded, validated and compiled in memory as before
-// (both returned), so every image is read the same way afterwards. For any
-// other image both are nil: the compiled profile is read in place from the
-// mapping (Package.compiledProfile).
-func readProfile(img *kgimg.Image) (prof *profile.Profile, compiled *kgimg.CompiledProfile, err error) {
-	if _, ok := img.CompiledProfile(); ok {
-		return nil, nil, nil
-	}
-	prof, _, fs := profile.Decode(img.ProfileJSON(), profile.FileName)
-	if prof == nil || len(fs) > 0 {
-		return nil, nil, fmt.Errorf("%w: the embedded profile does not decode cleanly", kgimg.ErrCorrupt)
-	}
-	cp := kgimg.CompileProfile(prof)
-	return prof, &cp, nil
-}
-
 // compiledProfile returns the package's compiled profile, resolved over the
 // mapped image on first use.
 func (p *Package) compiledProfile() *kgimg.CompiledProfile {
 	if cp := p.profile.compiled.Load(); cp != nil {
 		return cp
 	}
-	cp, _ := p.Img.CompiledProfile() // present: readProfile found it at open
+	cp := p.Img.CompiledProfile()
 	p.profile.compiled.CompareAndSwap(nil, &cp)
 	return p.profile.compiled.Load()
-}
-
-// packageManifest returns the image's manifest, copied out of its compiled
-// form: nothing is parsed or checked again (the gate did, and the structural
-// walk has bounded every field). An image written before the compiled
-// manifest was stored has only manifest_json, decoded and checked as before.
-func packageManifest(img *kgimg.Image) (*manifest.Manifest, error) {
-	if m, ok := img.CompiledManifest(); ok {
-		return m, nil
-	}
-	m, fs := manifest.Decode(img.ManifestJSON())
-	if m == nil || len(fs) > 0 {
-		return nil, fmt.Errorf("%w: the embedded manifest does not decode cleanly", kgimg.ErrCorrupt)
-	}
-	return m, nil
 }
 
 // Profile returns the package's interpretation profile, copied out of the

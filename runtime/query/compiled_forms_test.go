@@ -3,87 +3,60 @@ package query
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/kgc-project/kgc/internal/canonjson"
 	"github.com/kgc-project/kgc/internal/imgtest"
-	"github.com/kgc-project/kgc/internal/pkggen"
-	"github.com/kgc-project/kgc/internal/pkgtest"
-	"github.com/kgc-project/kgc/kgimg/kgimgwrite"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/schema/manifest"
 	"github.com/kgc-project/kgc/schema/profile"
 )
 
-// TestCompiledFormsAnswerLikeTheirJSON builds the shipped packages twice,
-// with the compiled profile, manifest and progression summary and without them
-// (as images written before they existed, whose profile_json, manifest_json and
-// progression_summary the server decodes at open), and requires the same
-// profile, manifest and summary and byte-identical
-// answers to requests that resolve names through the profile: grade labels
-// and aliases, statement types, subjects, in other cases and spacing, on both
-// search tools.
-func TestCompiledFormsAnswerLikeTheirJSON(t *testing.T) {
+// TestCompiledFormsAreTheEmbeddedJSON: the profile and manifest the server
+// reads in place (compiled at build time) are exactly what the embedded
+// profile_json and manifest_json decode to, the progression summary is there
+// exactly when the manifest declares progressions, and requests that resolve
+// names through the compiled profile (grade labels and aliases, statement
+// types, subjects, in other cases and spacing, on both search tools) find
+// what they name and nothing for names the profile does not have.
+func TestCompiledFormsAreTheEmbeddedJSON(t *testing.T) {
 	t.Parallel()
-	compiled, legacy := t.TempDir(), t.TempDir()
-	for i, spec := range pkggen.Shipped() {
-		f := pkgtest.Write(t, spec)
-		for _, c := range []struct {
-			dir  string
-			opts kgimgwrite.Options
-		}{{compiled, kgimgwrite.Options{Compiler: "kgc test"}}, {legacy, kgimgwrite.Options{Compiler: "kgc test", WithoutCompiledForms: true}}} {
-			data, _, err := imgtest.CompileWith(f.Dir, f.Profiles, "", c.opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(c.dir, string(rune('a'+i))+".kgimg"), data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	a, b := imgtest.Catalog(t, compiled), imgtest.Catalog(t, legacy)
-	_, aProfile := a.Packages[0].Img.CompiledProfile()
-	_, bProfile := b.Packages[0].Img.CompiledProfile()
-	_, aManifest := a.Packages[0].Img.CompiledManifest()
-	_, bManifest := b.Packages[0].Img.CompiledManifest()
-	if !aProfile || bProfile || !aManifest || bManifest {
-		t.Fatal("the two catalogs do not differ in the compiled forms")
-	}
+	cat := imgtest.Catalog(t, imgtest.Images(t, nil, nil))
+	svc := New(cat, Options{})
 	ctx := context.Background()
-	sa, sb := New(a, Options{}), New(b, Options{})
 	calls := 0
-	for i, p := range a.Packages {
+	for _, p := range cat.Packages {
 		want, _, fs := profile.Decode(p.Img.ProfileJSON(), profile.FileName)
 		if len(fs) > 0 {
 			t.Fatal(fs)
 		}
-		if !reflect.DeepEqual(p.Profile(), want) || !reflect.DeepEqual(b.Packages[i].Profile(), want) {
+		if !reflect.DeepEqual(p.Profile(), want) {
 			t.Fatalf("%s: the served profile is not the embedded one", p.FrameworkID())
 		}
-		if m, fs := manifest.Decode(p.Img.ManifestJSON()); len(fs) > 0 || !reflect.DeepEqual(p.Manifest, m) || !reflect.DeepEqual(b.Packages[i].Manifest, m) {
+		if m, fs := manifest.Decode(p.Img.ManifestJSON()); len(fs) > 0 || !reflect.DeepEqual(p.Manifest, m) {
 			t.Fatalf("%s: the served manifest is not the embedded one", p.FrameworkID())
 		}
-		if lp := p.Progressions; lp == nil && p.Manifest.Capabilities.HasLearningProgressions || !reflect.DeepEqual(lp, b.Packages[i].Progressions) {
-			t.Fatalf("%s: the compiled progression summary is not the one progression_summary holds", p.FrameworkID())
+		if (p.Progressions != nil) != p.Manifest.Capabilities.HasLearningProgressions {
+			t.Fatalf("%s: a progression summary is %v, the manifest declares progressions %v", p.FrameworkID(), p.Progressions != nil, p.Manifest.Capabilities.HasLearningProgressions)
 		}
 		for _, req := range profileRequests(p) {
-			ra, erra := sa.Call(ctx, req.tool, json.RawMessage(req.args))
-			rb, errb := sb.Call(ctx, req.tool, json.RawMessage(req.args))
-			ja, jb := encodeResult(t, ra, erra), encodeResult(t, rb, errb)
-			if ja != jb {
-				t.Errorf("%s %s:\ncompiled profile: %.400s\nprofile_json:     %.400s", req.tool, req.args, ja, jb)
-			}
-			if req.wantHits && !strings.Contains(ja, `"nodeId"`) {
-				t.Errorf("%s %s found nothing: %.400s", req.tool, req.args, ja)
+			out, err := svc.Call(ctx, req.tool, json.RawMessage(req.args))
+			got := encodeResult(t, out, err)
+			switch {
+			case err != nil && req.wantHits:
+				t.Errorf("%s %s: %v", req.tool, req.args, err)
+			case err != nil: // a name the profile does not have may be refused
+			case strings.Contains(got, `"nodeId"`) != req.wantHits:
+				t.Errorf("%s %s: found something %v, want %v: %.400s", req.tool, req.args, !req.wantHits, req.wantHits, got)
 			}
 			calls++
 		}
 	}
-	t.Logf("%d requests answered alike", calls)
+	if calls < 10 {
+		t.Fatalf("only %d requests", calls)
+	}
 }
 
 type profileRequest struct {

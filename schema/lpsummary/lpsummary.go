@@ -3,9 +3,7 @@
 // compiler derives once from a package's progression reports and per-edge
 // provenance (docs/reference/resources.md#learning_progressions). The
 // compiler builds a Summary; kgimg/lpsummaryfb stores it in the image's
-// compiled form; MarshalJSON writes the canonical JSON an image also carries
-// for older readers, and DecodeJSON reads that JSON back for images written
-// before the compiled form existed.
+// compiled form.
 package lpsummary
 
 import "github.com/kgc-project/kgc/internal/canonjson"
