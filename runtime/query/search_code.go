@@ -5,6 +5,7 @@ import (
 
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/graph"
 	"github.com/kgc-project/kgc/schema/profile"
 )
 
@@ -43,7 +44,7 @@ func codeScopes(p *catalog.Package, n uint32) []uint32 {
 			out = append(out, a)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return nodeLess(img, out[i], out[j]) })
+	sort.Slice(out, func(i, j int) bool { return graph.Less(img, out[i], out[j]) })
 	return out
 }
 

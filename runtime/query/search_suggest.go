@@ -8,6 +8,7 @@ import (
 	"github.com/kgc-project/kgc/internal/textnorm"
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/graph"
 )
 
 // A search that finds little says why, with the calls that do find more
@@ -140,7 +141,7 @@ func groupingExamples(run *searchRun) string {
 	for _, h := range page {
 		img, n := h.pkg.Img, h.node
 		id := img.NodeString(n, kgimg.NodeID)
-		parts = append(parts, fmt.Sprintf("%q (%s): get_standard_context %s", placeLabel(img, n), id,
+		parts = append(parts, fmt.Sprintf("%q (%s): get_standard_context %s", graph.PlaceLabel(img, n), id,
 			mustLine(map[string]any{"request": map[string]any{"snapshotId": h.pkg.SnapshotID(), "frameworkId": h.pkg.FrameworkID(),
 				"nodeId": id, "includeDescendants": true, "childDepth": 3}})))
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/graph"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 )
 
@@ -157,16 +158,6 @@ func relLess(img *kgimg.Image, a, b uint32) bool {
 	return img.RelString(a, kgimg.RelID) < img.RelString(b, kgimg.RelID)
 }
 
-// nodeLess orders nodes by curriculum position (the image's depth-first
-// walk of the ordered hierarchy; sourceExportOrder in older images), then
-// node ID.
-func nodeLess(img *kgimg.Image, a, b uint32) bool {
-	if oa, ob := img.CurriculumPosition(a), img.CurriculumPosition(b); oa != ob {
-		return oa < ob
-	}
-	return img.NodeString(a, kgimg.NodeID) < img.NodeString(b, kgimg.NodeID)
-}
-
 // ctxTables collects the records a context result refers to, once each.
 type ctxTables struct {
 	img   *kgimg.Image
@@ -223,7 +214,7 @@ func hierarchyWalk(c *ctxTables, p *catalog.Package, origin uint32, dir kgimg.Di
 			if depths[order[i]] != depths[order[j]] {
 				return depths[order[i]] < depths[order[j]]
 			}
-			return nodeLess(img, order[i], order[j])
+			return graph.Less(img, order[i], order[j])
 		})
 	}
 	nodes := make([]DepthNode, 0, len(order))
@@ -514,7 +505,7 @@ func (s *Service) contextResult(q contextQuery, lim contextLimits) *ContextResul
 	for x := range c.nodes {
 		nodes = append(nodes, x)
 	}
-	sort.Slice(nodes, func(i, j int) bool { return nodeLess(img, nodes[i], nodes[j]) })
+	sort.Slice(nodes, func(i, j int) bool { return graph.Less(img, nodes[i], nodes[j]) })
 	rels := make([]uint32, 0, len(c.rels))
 	for x := range c.rels {
 		rels = append(rels, x)

@@ -2,10 +2,10 @@ package query
 
 import (
 	"context"
-	"strings"
 
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/graph"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 )
 
@@ -21,26 +21,6 @@ func nodeLabel(img *kgimg.Image, n uint32) string {
 	return img.NodeString(n, kgimg.NodeDescription)
 }
 
-// pathLabelChars bounds the description part of a placement label.
-const pathLabelChars = 100
-
-// placeLabel names a node on a standard's placement path: its code and the
-// start of its description (at most pathLabelChars characters, white space
-// collapsed, a cut marked with …), or the framework root's name.
-func placeLabel(img *kgimg.Image, n uint32) string {
-	if img.NodeKind(n) == kgimg.FrameworkNode {
-		return img.NodeString(n, kgimg.NodeName)
-	}
-	d := strings.Join(strings.Fields(img.NodeString(n, kgimg.NodeDescription)), " ")
-	if r := []rune(d); len(r) > pathLabelChars {
-		d = strings.TrimRight(string(r[:pathLabelChars-1]), " ") + "…"
-	}
-	if c := img.NodeString(n, kgimg.NodeStatementCode); c != "" {
-		return strings.TrimSpace(c + " " + d)
-	}
-	return d
-}
-
 // hierarchyPath returns the labels from the root down to n, following each
 // node's first parent (in curriculum order), at most depth levels up.
 func hierarchyPath(img *kgimg.Image, n uint32, depth int) []string {
@@ -49,29 +29,10 @@ func hierarchyPath(img *kgimg.Image, n uint32, depth int) []string {
 
 // labelledPath is hierarchyPath with another label for each node.
 func labelledPath(img *kgimg.Image, n uint32, depth int, nodeLabel func(*kgimg.Image, uint32) string) []string {
-	up := img.Adjacency(kgimg.HasChild, kgimg.In)
-	path := []string{nodeLabel(img, n)}
-	seen := map[uint32]bool{n: true}
-	for d := 0; d < depth; d++ {
-		parents, _ := up.Row(n)
-		if parents.Len() == 0 {
-			break
-		}
-		first := parents.At(0) // the first parent in curriculum order
-		for i := 1; i < parents.Len(); i++ {
-			if nodeLess(img, parents.At(i), first) {
-				first = parents.At(i)
-			}
-		}
-		n = first
-		if seen[n] {
-			break
-		}
-		seen[n] = true
-		path = append(path, nodeLabel(img, n))
-	}
-	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
-		path[i], path[j] = path[j], path[i]
+	nodes := graph.FirstPath(img, n, depth)
+	path := make([]string, len(nodes))
+	for i, m := range nodes {
+		path[i] = nodeLabel(img, m)
 	}
 	return path
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/graph"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 )
 
@@ -130,7 +131,7 @@ func standardResult(p *catalog.Package, n uint32) StandardResult {
 }
 
 // Location is where a standard sits: the labels (code and the start of the
-// description, placeLabel) of its first root path from the framework root
+// description, graph.PlaceLabel) of its first root path from the framework root
 // down to the standard itself, how many parents it has, the path through
 // each of its first maxPlaceParents parents (in curriculum order) with the
 // parent's node ID to open, and whether it hangs from the root only because
@@ -169,22 +170,22 @@ func locationOf(img *kgimg.Image, n uint32) Location {
 			loc.RootFallback = true
 		}
 	}
-	sort.SliceStable(order, func(a, b int) bool { return nodeLess(img, parents.At(order[a]), parents.At(order[b])) })
+	sort.SliceStable(order, func(a, b int) bool { return graph.Less(img, parents.At(order[a]), parents.At(order[b])) })
 	for _, i := range order[:min(len(order), maxPlaceParents)] {
 		p := parents.At(i)
 		if p == root {
 			continue
 		}
-		pp := ParentPlace{NodeID: strings.Clone(img.NodeString(p, kgimg.NodeID)), Path: labelledPath(img, p, placementDepth, placeLabel)}
+		pp := ParentPlace{NodeID: strings.Clone(img.NodeString(p, kgimg.NodeID)), Path: labelledPath(img, p, placementDepth, graph.PlaceLabel)}
 		if t := img.NodeString(p, kgimg.NodeStatementType); t != "" {
 			pp.StatementType = ptr(strings.Clone(t))
 		}
 		loc.Parents = append(loc.Parents, pp)
 	}
 	if len(loc.Parents) > 0 {
-		loc.HierarchyPath = append(slices.Clone(loc.Parents[0].Path), placeLabel(img, n))
+		loc.HierarchyPath = append(slices.Clone(loc.Parents[0].Path), graph.PlaceLabel(img, n))
 	} else {
-		loc.HierarchyPath = labelledPath(img, n, placementDepth, placeLabel)
+		loc.HierarchyPath = labelledPath(img, n, placementDepth, graph.PlaceLabel)
 	}
 	return loc
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/internal/pkggen"
+	"github.com/kgc-project/kgc/runtime/diagram"
 	"github.com/kgc-project/kgc/runtime/query"
 	"github.com/kgc-project/kgc/runtime/render"
 )
@@ -113,19 +114,23 @@ func cases(t *testing.T, svc *query.Service) []renderCase {
 	}
 }
 
-func diagram(t *testing.T, svc *query.Service, c renderCase) *render.Diagram {
+func draw(t *testing.T, svc *query.Service, c renderCase) *render.Diagram {
 	t.Helper()
-	var d *render.Diagram
-	var err error
-	if c.node == "" {
-		d, err = svc.FrameworkOverview(c.framework, "")
-	} else {
-		d, err = svc.StandardDiagram(c.framework, "", c.node)
+	for _, p := range svc.Catalog().Packages {
+		if p.FrameworkID() != c.framework {
+			continue
+		}
+		if c.node == "" {
+			return diagram.Overview(p)
+		}
+		d, err := diagram.Standard(p, c.node)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
 	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	t.Fatalf("no package of %s", c.framework)
+	return nil
 }
 
 // Every case in every format: the golden bytes, the same bytes twice, and
@@ -133,13 +138,13 @@ func diagram(t *testing.T, svc *query.Service, c renderCase) *render.Diagram {
 func testSamples(t *testing.T, svc *query.Service) {
 	for _, c := range cases(t, svc) {
 		t.Run(c.name, func(t *testing.T) {
-			d := diagram(t, svc, c)
+			d := draw(t, svc, c)
 			for _, f := range render.Formats() {
 				var a, b bytes.Buffer
 				if err := render.Write(&a, d, f); err != nil {
 					t.Fatal(err)
 				}
-				render.Write(&b, diagram(t, svc, c), f)
+				render.Write(&b, draw(t, svc, c), f)
 				if !bytes.Equal(a.Bytes(), b.Bytes()) {
 					t.Errorf("%s: two renders differ", f)
 				}
@@ -175,7 +180,7 @@ func testBoundsAndRights(t *testing.T, svc *query.Service) {
 	}
 	all := cases(t, svc)
 	for _, c := range all[4:] {
-		d := diagram(t, svc, c)
+		d := draw(t, svc, c)
 		for _, f := range render.Formats() {
 			var b bytes.Buffer
 			render.Write(&b, d, f)
@@ -194,7 +199,7 @@ func testBoundsAndRights(t *testing.T, svc *query.Service) {
 		6: {"+1 more strands", "+1 more grades not drawn: G13."},
 	} {
 		var b bytes.Buffer
-		render.Write(&b, diagram(t, svc, all[i]), render.Mermaid)
+		render.Write(&b, draw(t, svc, all[i]), render.Mermaid)
 		for _, want := range wants {
 			if !strings.Contains(b.String(), want) {
 				t.Errorf("%s lacks %q", all[i].name, want)

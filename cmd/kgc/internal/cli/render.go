@@ -10,8 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/kgc-project/kgc/runtime/catalog"
-	"github.com/kgc-project/kgc/runtime/kgerr"
-	"github.com/kgc-project/kgc/runtime/query"
+	"github.com/kgc-project/kgc/runtime/diagram"
 	"github.com/kgc-project/kgc/runtime/render"
 )
 
@@ -20,7 +19,7 @@ const renderSynopsis = `kgc render [--format svg|mermaid|dot] (--node ID | --ove
 Draws one standard's neighbourhood (--node: its hierarchy path, siblings and
 children, the learning components that support it, its buildsTowards and
 relatesTo links in and out) or the framework's overview by grade and strand
-(--overview), from a .kgimg image, through the same query layer kgmcp serves:
+(--overview), from a .kgimg image, through the same diagram engine kgmcp serves:
 statement text appears only where the package's rights allow full text.
 Lists are bounded ("+k more" boxes; docs/render.md). The output is
 deterministic: the same image and options give the same bytes.`
@@ -71,21 +70,12 @@ func runRender(ctx context.Context, env Env, args []string) int {
 		return ExitFailure
 	}
 	p := cat.Packages[0]
-	svc := query.New(cat, query.Options{})
-	var d *render.Diagram
-	if overview {
-		d, err = svc.FrameworkOverview(p.FrameworkID(), p.SnapshotID())
-	} else {
-		d, err = svc.StandardDiagram(p.FrameworkID(), p.SnapshotID(), node)
-	}
-	if err != nil {
-		var de *kgerr.Error
-		if errors.As(err, &de) {
-			fmt.Fprintln(env.Stderr, "kgc render:", de.Error())
+	d := diagram.Overview(p)
+	if !overview {
+		if d, err = diagram.Standard(p, node); err != nil {
+			fmt.Fprintln(env.Stderr, "kgc render:", err)
 			return ExitFailure
 		}
-		fmt.Fprintln(env.Stderr, "kgc render:", err)
-		return ExitFailure
 	}
 	var b bytes.Buffer
 	if err := render.Write(&b, d, f); err != nil {

@@ -1,4 +1,4 @@
-package query
+package diagram
 
 import (
 	"strings"
@@ -15,16 +15,15 @@ import (
 // box with an edge for each relation, and every edge joins drawn boxes.
 func TestDiagramsDrawEachStandardOnce(t *testing.T) {
 	t.Parallel()
-	svc := New(imgtest.Catalog(t, imgtest.Images(t, nil, nil)), Options{})
 	diagrams, shared := 0, 0
-	for _, p := range svc.Catalog().Packages {
+	for _, p := range imgtest.Catalog(t, imgtest.Images(t, nil, nil)).Packages {
 		img := p.Img
 		for n := range uint32(img.NodeCount()) {
 			if img.NodeKind(n) != kgimg.ItemNode {
 				continue
 			}
 			id := img.NodeString(n, kgimg.NodeID)
-			d, err := svc.StandardDiagram(p.FrameworkID(), p.SnapshotID(), id)
+			d, err := Standard(p, id)
 			if err != nil {
 				t.Fatalf("%s: %v", id, err)
 			}

@@ -1,4 +1,4 @@
-package query
+package diagram
 
 import (
 	"fmt"
@@ -7,23 +7,9 @@ import (
 
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/graph"
 	"github.com/kgc-project/kgc/runtime/render"
 )
-
-// FrameworkOverview gathers a framework snapshot's overview by grade and
-// strand: one column per grade (the profile's local labels, in its order),
-// and in each the strands with how many standards of each statement type
-// they hold in that grade. A standard's strand is the first node of its first
-// root path below the root that is not a grade-level statement type
-// (docs/render.md#overview). Bounded by OverviewMaxGrades and
-// OverviewMaxStrands; strand text only where the rights allow full text.
-func (s *Service) FrameworkOverview(frameworkID, snapshotID string) (*render.Diagram, error) {
-	p, err := s.diagramPackage(frameworkID, snapshotID)
-	if err != nil {
-		return nil, err
-	}
-	return frameworkOverview(p), nil
-}
 
 // overviewCell counts the standards of one strand in one grade.
 type overviewCell struct {
@@ -32,9 +18,16 @@ type overviewCell struct {
 	counts map[string]int
 }
 
-func frameworkOverview(p *catalog.Package) *render.Diagram {
+// Overview draws a framework snapshot's overview by grade and
+// strand: one column per grade (the profile's local labels, in its order),
+// and in each the strands with how many standards of each statement type
+// they hold in that grade. A standard's strand is the first node of its first
+// root path below the root that is not a grade-level statement type
+// (docs/render.md#overview). Bounded by OverviewMaxGrades and
+// OverviewMaxStrands; strand text only where the rights allow full text.
+func Overview(p *catalog.Package) *render.Diagram {
 	img, prof := p.Img, p.Profile()
-	lab := diagramLabels{img: img, text: fullText(p) == nil}
+	lab := diagramLabels{img: img, text: fullText(p)}
 	gradeTypes := map[string]bool{}
 	for _, t := range prof.GradeLevelStatementTypes {
 		gradeTypes[t] = true
@@ -62,7 +55,7 @@ func frameworkOverview(p *catalog.Package) *render.Diagram {
 			items = append(items, uint32(i))
 		}
 	}
-	sort.Slice(items, func(i, j int) bool { return nodeLess(img, items[i], items[j]) })
+	sort.Slice(items, func(i, j int) bool { return graph.Less(img, items[i], items[j]) })
 	cells := map[string][]*overviewCell{} // by grade label, strands in first-seen order
 	total := 0
 	strands := map[uint32]bool{}
@@ -72,7 +65,7 @@ func frameworkOverview(p *catalog.Package) *render.Diagram {
 		if gradeTypes[typ] {
 			continue
 		}
-		path := firstPath(img, n)
+		path := graph.FirstPath(img, n, maxWalk)
 		cell := &overviewCell{none: true}
 		for _, a := range path {
 			if img.NodeKind(a) == kgimg.ItemNode && !gradeTypes[img.NodeString(a, kgimg.NodeStatementType)] {
@@ -91,7 +84,7 @@ func frameworkOverview(p *catalog.Package) *render.Diagram {
 		}
 		total++
 		grades := []string{}
-		for _, g := range stringList(img.NodeGradeLevel(n)) {
+		for _, g := range img.NodeGradeLevel(n).Strings() {
 			if l, ok := labelOf[g]; ok {
 				g = l
 			}
@@ -100,7 +93,12 @@ func frameworkOverview(p *catalog.Package) *render.Diagram {
 		if len(grades) == 0 {
 			grades = []string{"(no grade)"}
 		}
-		for _, g := range uniqueOrdered(grades) {
+		counted := map[string]bool{}
+		for _, g := range grades {
+			if counted[g] {
+				continue
+			}
+			counted[g] = true
 			var c *overviewCell
 			for _, x := range cells[g] {
 				if x.none == cell.none && x.strand == cell.strand {
@@ -151,7 +149,7 @@ func frameworkOverview(p *catalog.Package) *render.Diagram {
 			if list[i].none != list[j].none {
 				return !list[i].none
 			}
-			return !list[i].none && nodeLess(img, list[i].strand, list[j].strand)
+			return !list[i].none && graph.Less(img, list[i].strand, list[j].strand)
 		})
 		rest, restStd := 0, 0
 		for si, c := range list {
