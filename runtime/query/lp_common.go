@@ -9,6 +9,7 @@ import (
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
+	"github.com/kgc-project/kgc/runtime/search"
 	"github.com/kgc-project/kgc/schema/ids"
 	"github.com/kgc-project/kgc/schema/manifest"
 	"github.com/kgc-project/kgc/schema/profile"
@@ -77,7 +78,7 @@ func resolveEndpoint(p *catalog.Package, sel Selector) (uint32, error) {
 	q := profile.NormalizeCode(cp, sel.StatementCode)
 	var hits []uint32
 	if q != "" {
-		hits = codeMatches(p, q, false)
+		hits = search.CodeMatches(p, q, false)
 	}
 	switch len(hits) {
 	case 0:

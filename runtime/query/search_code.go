@@ -6,6 +6,7 @@ import (
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/graph"
+	"github.com/kgc-project/kgc/runtime/search"
 	"github.com/kgc-project/kgc/schema/profile"
 )
 
@@ -109,7 +110,7 @@ func codeMatch(p *catalog.Package, n uint32, scopeNodes []uint32) (*CodeMatch, [
 		nd := profile.NormalizeCode(cp, derivedCode)
 		matched := []string{}
 		if nd != "" {
-			for _, m := range codeMatches(p, nd, false) {
+			for _, m := range search.CodeMatches(p, nd, false) {
 				if m != n && codeTypeOf(p, m) == rule.ParentCodeType {
 					matched = append(matched, img.NodeString(m, kgimg.NodeID))
 				}

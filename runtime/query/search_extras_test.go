@@ -1,6 +1,7 @@
 package query
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -152,5 +153,44 @@ func TestMultiParentTypesOnTheCorpus(t *testing.T) {
 	}
 	if want := []ValueCount{{Value: str("Chapter + NCERT Learning Outcome"), Count: 235}}; !reflect.DeepEqual(mp.ParentStatementTypes, want) {
 		t.Errorf("parent types %v", mp.ParentStatementTypes)
+	}
+}
+
+// TestSupportedCodeSearchesCountTheirMatches: the supported-code modes of
+// search_learning_components say how many components matched — every page
+// the same total, equal to the hits paged through (they said 0).
+func TestSupportedCodeSearchesCountTheirMatches(t *testing.T) {
+	t.Parallel()
+	svc := New(sampleCatalog(t), Options{})
+	ctx := context.Background()
+	for _, mode := range []string{lcCodeExact, lcCodePrefix} {
+		r := NewComponentSearchRequest("M1.1", "kgc-sample-mathematics-grades-1-3")
+		r.Mode, r.Match, r.Limit = SearchMode(mode), nil, 2
+		if mode == lcCodeExact {
+			r.Query = "M1.1.1.1"
+		}
+		seen, pages := 0, 0
+		for {
+			res, err := svc.SearchComponents(ctx, r)
+			if err != nil {
+				t.Fatalf("%s: %v", mode, err)
+			}
+			pages++
+			seen += len(res.Page.Hits)
+			if res.Page.TotalMatchingCount == 0 {
+				t.Fatalf("%s page %d: %d hits but a total of 0", mode, pages, len(res.Page.Hits))
+			}
+			next, ok := r.Next(res)
+			if !ok {
+				if res.Page.TotalMatchingCount != seen {
+					t.Errorf("%s: total %d, %d hits paged through", mode, res.Page.TotalMatchingCount, seen)
+				}
+				break
+			}
+			r = next
+		}
+		if seen == 0 || mode == lcCodePrefix && pages < 2 {
+			t.Errorf("%s: %d hits in %d pages: the test does not exercise paging", mode, seen, pages)
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
+	"github.com/kgc-project/kgc/runtime/search"
 	"github.com/kgc-project/kgc/schema/manifest"
 )
 
@@ -93,7 +94,7 @@ func boundWarnings(ws []SearchWarning) ([]SearchWarning, int) {
 // selected snapshots to echo: the whole selection up to MaxEchoedPackages
 // packages, past it only the packages those hits come from (in selection
 // order), with the selection's count and digest.
-func scopeEcho(s *Service, in pagingInput, selectionSum string, page []*searchHit) func(k int) (EffectiveScope, []FrameworkSnapshot) {
+func scopeEcho(s *Service, in pagingInput, selectionSum string, page []*search.Hit) func(k int) (EffectiveScope, []FrameworkSnapshot) {
 	fed, ok := in.scope.(FederatedScope)
 	if !ok || len(in.pkgs) <= MaxEchoedPackages {
 		selected := selectedSnapshots(s, in.pkgs)
@@ -107,9 +108,9 @@ func scopeEcho(s *Service, in pagingInput, selectionSum string, page []*searchHi
 		var pkgs []*catalog.Package
 		seen := map[*catalog.Package]bool{}
 		for _, h := range page[:k] {
-			if !seen[h.pkg] {
-				seen[h.pkg] = true
-				pkgs = append(pkgs, h.pkg)
+			if !seen[h.Pkg] {
+				seen[h.Pkg] = true
+				pkgs = append(pkgs, h.Pkg)
 			}
 		}
 		sort.Slice(pkgs, func(i, j int) bool { return rank[pkgs[i]] < rank[pkgs[j]] })

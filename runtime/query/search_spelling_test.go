@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/kgc-project/kgc/runtime/search"
 )
 
 // TestEmptySearchesSayWhy: a search that finds nothing is never silent. A
@@ -108,7 +110,7 @@ func TestEditDistance(t *testing.T) {
 		{"multiplcation", "multiplication", 2, 1}, {"teh", "the", 1, 1}, {"measurment", "measurement", 2, 1},
 		{"abc", "abc", 1, 0}, {"fraction", "friction", 1, 1}, {"photosynthesis", "hypothesis", 2, 3}, {"ab", "abcd", 1, 2},
 	} {
-		if got := editDistance([]rune(c.a), []rune(c.b), c.limit); got != c.want {
+		if got := search.EditDistance([]rune(c.a), []rune(c.b), c.limit); got != c.want {
 			t.Errorf("editDistance(%q, %q, %d) = %d, want %d", c.a, c.b, c.limit, got, c.want)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/graph"
+	"github.com/kgc-project/kgc/runtime/search"
 )
 
 // A search that finds little says why, with the calls that do find more
@@ -46,7 +47,7 @@ func countStandards(pkgs []*catalog.Package, r StandardSearchRequest) (int, *sea
 	if matchStandards(run, pkgs, &r, tokens, queryTerms) != nil {
 		return 0, run
 	}
-	return run.matched, run
+	return run.Matched, run
 }
 
 // callLine is a suggested call: the tool and its request, defaults left out
@@ -75,7 +76,7 @@ func standardSuggestions(pkgs []*catalog.Package, r StandardSearchRequest, found
 	out = append(out, grades...)
 	switch {
 	case r.Mode == "text" && r.Match != nil:
-		out = append(out, spellingSuggestions(itemWords, pkgs, r.Query, found, func(q string) (int, string) {
+		out = append(out, spellingSuggestions(search.ItemWords, pkgs, r.Query, found, func(q string) (int, string) {
 			alt := r
 			alt.Query = q
 			n, _ := countStandards(pkgs, alt)
@@ -112,7 +113,7 @@ func textSuggestions(pkgs []*catalog.Package, r StandardSearchRequest, found int
 		alt.Match = &MatchPolicy{MatchMode: "stems", Operator: r.Match.Operator}
 		try("word_forms", "match other forms of the words"+formsNote(pkgs, r.Query), alt)
 	}
-	if r.Match.MatchMode != "exact_phrase" && r.Match.operator() == "all" && len(distinct(textnorm.Tokens(r.Query))) > 1 {
+	if r.Match.MatchMode != "exact_phrase" && r.Match.operator() == "all" && len(search.Distinct(textnorm.Tokens(r.Query))) > 1 {
 		alt := r
 		alt.Match = &MatchPolicy{MatchMode: r.Match.MatchMode, Operator: ptr(OperatorAny)}
 		try("any_token", "match any of the words, not all", alt)
@@ -136,13 +137,13 @@ func textSuggestions(pkgs []*catalog.Package, r StandardSearchRequest, found int
 // groupingExamples names the best grouping matches with the call that lists
 // each one's standards.
 func groupingExamples(run *searchRun) string {
-	page, _ := run.page(false, nil, maxGroupingExamples)
+	page, _ := run.Page(false, nil, maxGroupingExamples)
 	var parts []string
 	for _, h := range page {
-		img, n := h.pkg.Img, h.node
+		img, n := h.Pkg.Img, h.Node
 		id := img.NodeString(n, kgimg.NodeID)
 		parts = append(parts, fmt.Sprintf("%q (%s): get_standard_context %s", graph.PlaceLabel(img, n), id,
-			mustLine(map[string]any{"request": map[string]any{"snapshotId": h.pkg.SnapshotID(), "frameworkId": h.pkg.FrameworkID(),
+			mustLine(map[string]any{"request": map[string]any{"snapshotId": h.Pkg.SnapshotID(), "frameworkId": h.Pkg.FrameworkID(),
 				"nodeId": id, "includeDescendants": true, "childDepth": 3}})))
 	}
 	return strings.Join(parts, "; ")
@@ -156,9 +157,9 @@ func mustLine(v any) string {
 // formsNote names the other forms of the query's words the packages hold.
 func formsNote(pkgs []*catalog.Package, q string) string {
 	var forms []string
-	for _, t := range distinct(textnorm.Tokens(q)) {
+	for _, t := range search.Distinct(textnorm.Tokens(q)) {
 		for _, p := range pkgs {
-			for _, f := range wordForms(p.Img.ItemTokensWithPrefix, t)[1:] {
+			for _, f := range search.WordForms(p.Img.ItemTokensWithPrefix, t)[1:] {
 				if !contains(forms, f) {
 					forms = append(forms, f)
 				}

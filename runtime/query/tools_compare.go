@@ -7,6 +7,7 @@ import (
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
+	"github.com/kgc-project/kgc/runtime/search"
 	"github.com/kgc-project/kgc/schema/manifest"
 	"github.com/kgc-project/kgc/schema/profile"
 )
@@ -371,13 +372,13 @@ func (s *Service) compareSection(ctx context.Context, r CompareRequest, p *catal
 		}
 		sec.Warnings = append(sec.Warnings, w)
 	}
-	search := StandardSearchRequest{SearchScope: SearchScope{SnapshotIDs: []string{p.SnapshotID()}, Limit: r.MaxMatchesPerFramework},
+	req := StandardSearchRequest{SearchScope: SearchScope{SnapshotIDs: []string{p.SnapshotID()}, Limit: r.MaxMatchesPerFramework},
 		Mode: r.Mode, Query: r.Query, Match: r.Match, IncludeGroupings: r.IncludeGroupings,
 		LocalGradeLabels: r.LocalGradeLabels, NormalizedGrades: r.NormalizedGrades}
 	if r.Mode != "text" {
-		search.Match = nil
+		req.Match = nil
 	}
-	page, err := s.searchStandards(ctx, search)
+	page, err := s.searchStandards(ctx, req)
 	if kgerr.CodeOf(err) == kgerr.CapabilityUnavailable {
 		code := "code_search_unsupported"
 		if r.Mode == "text" {
@@ -513,17 +514,17 @@ func comparisonSuggestions(pkgs []*catalog.Package, r CompareRequest, sections [
 	if !empty || r.Mode != "text" || r.Match == nil {
 		return out
 	}
-	search := StandardSearchRequest{Mode: r.Mode, Match: r.Match, IncludeGroupings: r.IncludeGroupings,
+	req := StandardSearchRequest{Mode: r.Mode, Match: r.Match, IncludeGroupings: r.IncludeGroupings,
 		LocalGradeLabels: r.LocalGradeLabels, NormalizedGrades: r.NormalizedGrades}
 	found := 0
 	for _, sec := range sections {
 		found += sec.TotalMatchingCount
 	}
-	return append(out, spellingSuggestions(itemWords, pkgs, r.Query, found, func(q string) (int, string) {
-		search.Query = q
+	return append(out, spellingSuggestions(search.ItemWords, pkgs, r.Query, found, func(q string) (int, string) {
+		req.Query = q
 		n := 0
 		for _, p := range pkgs { // each framework searched on its own, as the comparison does
-			k, _ := countStandards([]*catalog.Package{p}, search)
+			k, _ := countStandards([]*catalog.Package{p}, req)
 			n += k
 		}
 		alt := r

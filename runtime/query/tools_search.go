@@ -8,6 +8,7 @@ import (
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
+	"github.com/kgc-project/kgc/runtime/search"
 	"github.com/kgc-project/kgc/schema/profile"
 )
 
@@ -293,54 +294,13 @@ var modeWarningText = map[string]string{
 	"code_prefix_unavailable": "this package's profile does not allow code prefix search",
 }
 
-// searchRun is the state one search call shares between its packages.
+// searchRun is the state one search call shares between its packages: the
+// hits (search.Collector) and what the answer says about them.
 type searchRun struct {
+	search.Collector
 	exact      bool
 	warnings   []SearchWarning
-	hits       []*searchHit
-	slab       []searchHit // hits are allocated in chunks
 	normalized map[string]string
-	// top, when set, keeps only the topK best hits after pos.
-	top     *hitHeap
-	scratch searchHit
-	topK    int
-	pos     []any
-	byCode  bool
-	// matched counts every hit offered: the candidate stream is read
-	// whole, so it is the exact total of matches.
-	matched int
-}
-
-// add records a hit: kept in full, or, once keepTop was called, only while
-// it is among the page's best.
-func (run *searchRun) add(h searchHit) {
-	run.matched++
-	if run.top != nil {
-		if run.pos != nil && compareHitToKey(&h, run.pos, run.byCode) <= 0 {
-			return
-		}
-		if len(run.top.items) < run.topK {
-			run.top.offer(run.alloc(h), run.topK)
-			return
-		}
-		// Compared in place: the candidate never escapes unless it is kept.
-		run.scratch = h
-		if run.top.less(&run.scratch, run.top.items[0]) {
-			*run.top.items[0] = h
-			run.top.down(0)
-		}
-		return
-	}
-	run.hits = append(run.hits, run.alloc(h))
-}
-
-// alloc copies a hit into the run's slab.
-func (run *searchRun) alloc(h searchHit) *searchHit {
-	if len(run.slab) == cap(run.slab) {
-		run.slab = make([]searchHit, 0, min(max(16, 2*cap(run.slab)), 4096))
-	}
-	run.slab = append(run.slab, h)
-	return &run.slab[len(run.slab)-1]
 }
 
 // keepTop makes the run keep only the limit+1 best hits after the cursor's
@@ -356,8 +316,7 @@ func (run *searchRun) keepTop(cursor *string, byCode bool, limit int) {
 			return
 		}
 	}
-	run.pos, run.byCode, run.topK = pos, byCode, limit+1
-	run.top = &hitHeap{less: func(a, b *searchHit) bool { return compareHits(a, b, byCode) < 0 }}
+	run.KeepTop(pos, byCode, limit)
 }
 
 // unavailable records a package that cannot serve the mode: an error for an
@@ -376,7 +335,7 @@ func normalizedCodeQuery(p *catalog.Package, q string, prefix bool) (string, err
 	cp := p.Profile().CodeSearchPolicy
 	n := profile.NormalizeCode(cp, q)
 	if prefix {
-		n = trimDelimiters(cp, n)
+		n = search.TrimDelimiters(cp, n)
 	}
 	if n == "" {
 		return "", fail("request.query", "is empty once normalized under %s's code policy", p.SnapshotID())
@@ -401,7 +360,7 @@ func queryTokens(q string, text bool) ([]string, int) {
 	if !text {
 		return tokens, 1
 	}
-	return tokens, len(distinct(tokens))
+	return tokens, len(search.Distinct(tokens))
 }
 
 // SearchStandards answers search_standards: one ranked page of standards;
@@ -435,13 +394,13 @@ func (s *Service) searchStandards(_ context.Context, r StandardSearchRequest) (*
 	kids := newChildBudget()
 	paged, err := searchPage(s, run, pagingInput{tool: "search_standards", mode: string(r.Mode), cursor: r.Cursor, limit: r.Limit,
 		request: r.effective(), byCode: r.Mode != "text", pkgs: pkgs, scope: scope},
-		func(h *searchHit) StandardHit { return standardHit(h, string(r.Mode), queryTerms, run.hits, kids) })
+		func(h *search.Hit) StandardHit { return standardHit(h, string(r.Mode), queryTerms, run.Hits(), kids) })
 	if err != nil {
 		return nil, err
 	}
-	if run.matched <= fewMatches && r.Cursor == nil {
+	if run.Matched <= fewMatches && r.Cursor == nil {
 		res := paged.Result.(*SearchResult[StandardHit])
-		res.Page.Suggestions = standardSuggestions(pkgs, r, run.matched)
+		res.Page.Suggestions = standardSuggestions(pkgs, r, run.Matched)
 	}
 	return paged, nil
 }
@@ -464,10 +423,10 @@ func matchStandards(run *searchRun, pkgs []*catalog.Package, r *StandardSearchRe
 			if r.Match.Operator != nil {
 				operator = string(*r.Match.Operator)
 			}
-			lexicalSearch(p.Img, itemLookup(p.Img, string(r.Match.MatchMode)), tokens, string(r.Match.MatchMode), operator, func(m textMatch) {
-				if filter.keep(p, m.node) {
-					score := coverage(len(m.matched), queryTerms)
-					run.add(searchHit{pkg: p, node: m.node, score: score, terms: m.matched, phrase: m.phrase})
+			search.Lexical(p.Img, search.ItemLookup(p.Img, string(r.Match.MatchMode)), tokens, string(r.Match.MatchMode), operator, func(m search.Match) {
+				if filter.keep(p, m.Node) {
+					score := search.Coverage(len(m.Matched), queryTerms)
+					run.Add(search.Hit{Pkg: p, Node: m.Node, Score: score, Terms: m.Matched, Phrase: m.Phrase})
 				}
 			})
 			continue
@@ -482,7 +441,7 @@ func matchStandards(run *searchRun, pkgs []*catalog.Package, r *StandardSearchRe
 		}
 		run.normalized[p.GraphPackageID()] = q
 		qs := []string{q} // shared by the package's hits
-		for _, n := range codeMatches(p, q, r.Mode == "code_prefix") {
+		for _, n := range search.CodeMatches(p, q, r.Mode == "code_prefix") {
 			if !filter.keep(p, n) {
 				continue
 			}
@@ -491,7 +450,7 @@ func matchStandards(run *searchRun, pkgs []*catalog.Package, r *StandardSearchRe
 			if code != q {
 				score = halfScore
 			}
-			run.add(searchHit{pkg: p, node: n, score: score, terms: qs, code: code})
+			run.Add(search.Hit{Pkg: p, Node: n, Score: score, Terms: qs, Code: code})
 		}
 	}
 	return nil
@@ -521,17 +480,17 @@ type StandardHit struct {
 
 // standardHit builds a search_standards hit, a grouping's with the children
 // kids lets it list.
-func standardHit(h *searchHit, mode string, queryTerms int, all []*searchHit, kids *childBudget) StandardHit {
-	p, img, n := h.pkg, h.pkg.Img, h.node
+func standardHit(h *search.Hit, mode string, queryTerms int, all []*search.Hit, kids *childBudget) StandardHit {
+	p, img, n := h.Pkg, h.Pkg.Img, h.Node
 	scopes := codeScopes(p, n)
 	warnings := []SearchWarning{}
 	var cm *CodeMatch
 	algorithm := "lexical_token_coverage_v1"
-	field := MatchedField{Field: "description", MatchedTerms: h.terms, PhraseMatched: h.phrase,
+	field := MatchedField{Field: "description", MatchedTerms: h.Terms, PhraseMatched: h.Phrase,
 		SourceValue: img.NodeString(n, kgimg.NodeDescription)}
 	if mode != "text" {
 		algorithm = mode + "_v1"
-		field = MatchedField{Field: "statement_code", MatchedTerms: h.terms, SourceValue: img.NodeString(n, kgimg.NodeStatementCode)}
+		field = MatchedField{Field: "statement_code", MatchedTerms: h.Terms, SourceValue: img.NodeString(n, kgimg.NodeStatementCode)}
 		if mode == "code_exact" && sameCodeCount(h, all) > 1 {
 			warnings = append(warnings, searchWarning("multiple_code_matches",
 				"several records carry this code; all are returned and none is preferred", img.NodeString(n, kgimg.NodeID), p))
@@ -543,17 +502,17 @@ func standardHit(h *searchHit, mode string, queryTerms int, all []*searchHit, ki
 	return StandardHit{
 		Node: standardNode(img, n), PackageIdentity: packageIdentity(p), Facets: facetsWithScopes(p, n, scopes),
 		RetrievalMethod: mode, EpistemicStatus: "retrieval_candidate", Score: scoreObject(algorithm, h, queryTerms),
-		MatchedTerms: h.terms, MatchedFields: []MatchedField{field}, CodeMatch: cm, Warnings: warnings,
+		MatchedTerms: h.Terms, MatchedFields: []MatchedField{field}, CodeMatch: cm, Warnings: warnings,
 		Location: locationOf(img, n), StandardURI: standardURI(p, img.NodeString(n, kgimg.NodeID)),
 		Children: kids.children(p, n),
 	}
 }
 
 // sameCodeCount counts the hits of h's package with h's normalized code.
-func sameCodeCount(h *searchHit, all []*searchHit) int {
+func sameCodeCount(h *search.Hit, all []*search.Hit) int {
 	n := 0
 	for _, o := range all {
-		if o.pkg == h.pkg && o.code == h.code {
+		if o.Pkg == h.Pkg && o.Code == h.Code {
 			n++
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
+	"github.com/kgc-project/kgc/runtime/search"
 )
 
 // Learning-component search modes (docs/reference/tools.md#search_learning_components).
@@ -146,14 +147,14 @@ func (s *Service) searchComponents(_ context.Context, r ComponentSearchRequest) 
 	}
 	paged, err := searchPage(s, run, pagingInput{tool: "search_learning_components", mode: string(r.Mode), cursor: r.Cursor, limit: r.Limit,
 		request: r.effective(), pkgs: pkgs, scope: scope},
-		func(h *searchHit) ComponentHit { return componentHit(h, string(r.Mode), queryTerms) })
+		func(h *search.Hit) ComponentHit { return componentHit(h, string(r.Mode), queryTerms) })
 	if err != nil {
 		return nil, err
 	}
-	if run.matched == 0 && r.Cursor == nil && r.Mode == lcText {
+	if run.Matched == 0 && r.Cursor == nil && r.Mode == lcText {
 		// A word no component uses: the close words they do use, counted.
 		res := paged.Result.(*SearchResult[ComponentHit])
-		res.Page.Suggestions = spellingSuggestions(componentWords, pkgs, r.Query, 0, func(q string) (int, string) {
+		res.Page.Suggestions = spellingSuggestions(search.ComponentWords, pkgs, r.Query, 0, func(q string) (int, string) {
 			alt := r
 			alt.Query, alt.Cursor = q, nil
 			count := &searchRun{normalized: map[string]string{}}
@@ -162,7 +163,7 @@ func (s *Service) searchComponents(_ context.Context, r ComponentSearchRequest) 
 			if matchComponents(count, pkgs, &alt, toks, terms) != nil {
 				return 0, ""
 			}
-			return count.matched, callLine("search_learning_components", alt)
+			return count.Matched, callLine("search_learning_components", alt)
 		})
 	}
 	return paged, nil
@@ -187,17 +188,17 @@ func matchComponents(run *searchRun, pkgs []*catalog.Package, r *ComponentSearch
 			run.normalized[p.GraphPackageID()] = strings.Join(tokens, " ")
 			lookup := img.ComponentToken
 			if r.Match.MatchMode == "stems" {
-				lookup = formLookup(img.ComponentToken, img.ComponentTokensWithPrefix)
+				lookup = search.FormLookup(img.ComponentToken, img.ComponentTokensWithPrefix)
 			}
-			lexicalSearch(img, lookup, tokens, string(r.Match.MatchMode), r.Match.operator(), func(m textMatch) {
-				run.add(searchHit{pkg: p, node: m.node, score: coverage(len(m.matched), queryTerms), terms: m.matched, phrase: m.phrase})
+			search.Lexical(img, lookup, tokens, string(r.Match.MatchMode), r.Match.operator(), func(m search.Match) {
+				run.Add(search.Hit{Pkg: p, Node: m.Node, Score: search.Coverage(len(m.Matched), queryTerms), Terms: m.Matched, Phrase: m.Phrase})
 			})
 		case lcTag:
 			q := textnorm.Facet(r.Query)
 			run.normalized[p.GraphPackageID()] = q
 			list, _ := img.ComponentTag(q)
 			for i := 0; i < list.Len(); i++ {
-				run.add(searchHit{pkg: p, node: list.At(i), score: fullScore, terms: []string{q}})
+				run.Add(search.Hit{Pkg: p, Node: list.At(i), Score: fullScore, Terms: []string{q}})
 			}
 		default:
 			prefix := r.Mode == lcCodePrefix
@@ -206,7 +207,7 @@ func matchComponents(run *searchRun, pkgs []*catalog.Package, r *ComponentSearch
 				return err
 			}
 			run.normalized[p.GraphPackageID()] = q
-			run.hits = append(run.hits, supportedCodeHits(p, q, prefix)...)
+			run.Append(supportedCodeHits(p, q, prefix)...)
 		}
 	}
 	return nil
@@ -214,26 +215,26 @@ func matchComponents(run *searchRun, pkgs []*catalog.Package, r *ComponentSearch
 
 // supportedCodeHits follows the supports edges into the standards a code query
 // matches: one hit per component, carrying every matched standard.
-func supportedCodeHits(p *catalog.Package, q string, prefix bool) []*searchHit {
+func supportedCodeHits(p *catalog.Package, q string, prefix bool) []*search.Hit {
 	img := p.Img
 	in := img.Adjacency(kgimg.Supports, kgimg.In)
-	byComponent := map[uint32]*searchHit{}
-	var hits []*searchHit
-	for _, std := range codeMatches(p, q, prefix) {
+	byComponent := map[uint32]*search.Hit{}
+	var hits []*search.Hit
+	for _, std := range search.CodeMatches(p, q, prefix) {
 		lcs, rels := in.Row(std)
 		for i := 0; i < lcs.Len(); i++ {
 			h := byComponent[lcs.At(i)]
 			if h == nil {
-				h = &searchHit{pkg: p, node: lcs.At(i), score: halfScore, terms: []string{q}}
+				h = &search.Hit{Pkg: p, Node: lcs.At(i), Score: halfScore, Terms: []string{q}}
 				byComponent[lcs.At(i)] = h
 				hits = append(hits, h)
 			}
-			if !containsU32(h.stds, std) {
-				h.stds = append(h.stds, std)
-				h.rels = append(h.rels, rels.At(i))
+			if !containsU32(h.Stds, std) {
+				h.Stds = append(h.Stds, std)
+				h.Rels = append(h.Rels, rels.At(i))
 			}
 			if img.NodeString(std, kgimg.NodeNormalizedCode) == q {
-				h.score = fullScore
+				h.Score = fullScore
 			}
 		}
 	}
@@ -266,25 +267,25 @@ type ComponentHit struct {
 }
 
 // componentHit builds a search_learning_components hit.
-func componentHit(h *searchHit, mode string, queryTerms int) ComponentHit {
-	p, img, n := h.pkg, h.pkg.Img, h.node
+func componentHit(h *search.Hit, mode string, queryTerms int) ComponentHit {
+	p, img, n := h.Pkg, h.Pkg.Img, h.Node
 	fields := []MatchedField{}
 	matchedCodes := []SupportedStandard{}
 	switch mode {
 	case lcText:
-		fields = append(fields, MatchedField{Field: "description", MatchedTerms: h.terms, PhraseMatched: h.phrase,
+		fields = append(fields, MatchedField{Field: "description", MatchedTerms: h.Terms, PhraseMatched: h.Phrase,
 			SourceValue: img.NodeString(n, kgimg.NodeDescription)})
 	case lcTag:
 		tags := img.NodeTags(n)
 		for i := 0; i < tags.Len(); i++ {
-			if textnorm.Facet(tags.At(i)) == h.terms[0] {
-				fields = append(fields, MatchedField{Field: "tag", MatchedTerms: h.terms, SourceValue: tags.At(i)})
+			if textnorm.Facet(tags.At(i)) == h.Terms[0] {
+				fields = append(fields, MatchedField{Field: "tag", MatchedTerms: h.Terms, SourceValue: tags.At(i)})
 			}
 		}
 	default:
-		for i, std := range h.stds {
-			matchedCodes = append(matchedCodes, supportedSummary(p, std, h.rels[i]))
-			fields = append(fields, MatchedField{Field: "supported_statement_code", MatchedTerms: h.terms,
+		for i, std := range h.Stds {
+			matchedCodes = append(matchedCodes, supportedSummary(p, std, h.Rels[i]))
+			fields = append(fields, MatchedField{Field: "supported_statement_code", MatchedTerms: h.Terms,
 				SourceValue: img.NodeString(std, kgimg.NodeStatementCode)})
 		}
 	}
@@ -296,7 +297,7 @@ func componentHit(h *searchHit, mode string, queryTerms int) ComponentHit {
 	return ComponentHit{
 		Node: componentNode(img, n), PackageIdentity: packageIdentity(p), RetrievalMethod: mode,
 		EpistemicStatus: "retrieval_candidate", Score: scoreObject(lcAlgorithm[mode], h, queryTerms),
-		MatchedFields: fields, MatchedTerms: h.terms, MatchedCodes: matchedCodes,
+		MatchedFields: fields, MatchedTerms: h.Terms, MatchedCodes: matchedCodes,
 		SupportedStandards: supported, Warnings: []SearchWarning{},
 		ComponentURI: resourceRef{kind: "learning_component", frameworkID: p.FrameworkID(), snapshotID: p.SnapshotID(),
 			id: img.NodeString(n, kgimg.NodeID)}.String(),

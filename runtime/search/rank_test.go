@@ -1,4 +1,4 @@
-package query
+package search
 
 import (
 	"fmt"
@@ -15,38 +15,37 @@ import (
 func TestPageSelectionMatchesAFullSort(t *testing.T) {
 	cat := imgtest.Catalog(t, imgtest.Images(t, nil, nil))
 	rng := rand.New(rand.NewPCG(1, 2))
-	var all []*searchHit
+	var all []*Hit
 	for _, p := range cat.Packages {
 		for n := 0; n < p.Img.NodeCount(); n++ {
-			all = append(all, &searchHit{pkg: p, node: uint32(n), score: rng.IntN(4), code: fmt.Sprint("c", rng.IntN(5))})
+			all = append(all, &Hit{Pkg: p, Node: uint32(n), Score: rng.IntN(4), Code: fmt.Sprint("c", rng.IntN(5))})
 		}
 	}
 	for _, byCode := range []bool{false, true} {
-		ref := append([]*searchHit(nil), all...)
-		sort.SliceStable(ref, func(i, j int) bool { return compareKeys(ref[i].key(byCode), ref[j].key(byCode)) < 0 })
+		ref := append([]*Hit(nil), all...)
+		sort.SliceStable(ref, func(i, j int) bool { return CompareKeys(ref[i].Key(byCode), ref[j].Key(byCode)) < 0 })
 		for trial := 0; trial < 200; trial++ {
 			limit := 1 + rng.IntN(40)
 			var pos []any
 			start := 0
 			if trial%3 != 0 {
 				start = rng.IntN(len(ref))
-				pos = ref[start].key(byCode)
+				pos = ref[start].Key(byCode)
 				start++
 			}
-			hits := append([]*searchHit(nil), all...)
+			hits := append([]*Hit(nil), all...)
 			rng.Shuffle(len(hits), func(i, j int) { hits[i], hits[j] = hits[j], hits[i] })
-			page, next := pageOf(hits, byCode, pos, limit)
+			page, next := PageOf(hits, byCode, pos, limit)
 			if trial%2 == 0 {
-				// The streaming form: the run keeps only the best hits as they come.
-				run := &searchRun{}
-				run.keepTop(nil, byCode, limit)
-				run.pos = pos
+				// The streaming form: the collector keeps only the best hits as they come.
+				var c Collector
+				c.KeepTop(pos, byCode, limit)
 				for _, h := range hits {
-					run.add(*h)
+					c.Add(*h)
 				}
-				page, next = run.page(byCode, pos, limit)
+				page, next = c.Page(byCode, pos, limit)
 				for i, h := range page {
-					if i < len(ref[start:]) && h.pkg == ref[start+i].pkg && h.node == ref[start+i].node {
+					if i < len(ref[start:]) && h.Pkg == ref[start+i].Pkg && h.Node == ref[start+i].Node {
 						page[i] = ref[start+i] // same hit, copied by the run
 					}
 				}
@@ -61,7 +60,7 @@ func TestPageSelectionMatchesAFullSort(t *testing.T) {
 					t.Fatalf("byCode %v limit %d start %d: hit %d differs", byCode, limit, start, i)
 				}
 			}
-			if (next != nil) != (end < len(ref)) || next != nil && compareKeys(next, want[len(want)-1].key(byCode)) != 0 {
+			if (next != nil) != (end < len(ref)) || next != nil && CompareKeys(next, want[len(want)-1].Key(byCode)) != 0 {
 				t.Fatalf("byCode %v limit %d start %d: next %v", byCode, limit, start, next)
 			}
 		}

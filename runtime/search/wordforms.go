@@ -1,4 +1,4 @@
-package query
+package search
 
 import (
 	"sort"
@@ -9,7 +9,7 @@ import (
 
 // Light word forms: the opt-in "stems" match mode and the suggestions of a
 // search that found little. Two lexical tokens are forms of one word when
-// lightStem reduces them to the same stem; the forms of a query token are
+// LightStem reduces them to the same stem; the forms of a query token are
 // the index's tokens that do. This is deliberately light (English plural,
 // -ing/-ed, a few derivational endings): it widens a query, it never
 // replaces the contract's exact-token ranking, which stays the default.
@@ -33,10 +33,10 @@ var suffixRules = []struct{ suffix, with string }{
 	{"s", ""},  // numbers → number
 }
 
-// lightStem reduces a lexical token to its light stem: one suffix rule,
+// LightStem reduces a lexical token to its light stem: one suffix rule,
 // then a final e dropped and a final y spelled i, so that compare,
 // compared and comparing, or multiply and multiplication, meet.
-func lightStem(t string) string {
+func LightStem(t string) string {
 	for _, r := range suffixRules {
 		if strings.HasSuffix(t, r.suffix) && len(t)-len(r.suffix)+len(r.with) >= minStem {
 			if r.suffix == "s" && (strings.HasSuffix(t, "ss") || strings.HasSuffix(t, "us") || strings.HasSuffix(t, "is")) {
@@ -62,11 +62,11 @@ const (
 	maxForms    = 16
 )
 
-// wordForms returns the index's tokens that are forms of token (token
+// WordForms returns the index's tokens that are forms of token (token
 // itself first when the index has it), read through prefixes: the tokens
 // sharing the stem's first four characters (or the whole stem, if shorter).
-func wordForms(prefixed func(prefix string, max int) []string, token string) []string {
-	stem := lightStem(token)
+func WordForms(prefixed func(prefix string, max int) []string, token string) []string {
+	stem := LightStem(token)
 	if len([]rune(stem)) < minStem {
 		return []string{token}
 	}
@@ -76,7 +76,7 @@ func wordForms(prefixed func(prefix string, max int) []string, token string) []s
 	}
 	var forms []string
 	for _, t := range prefixed(prefix, maxFormScan) {
-		if t != token && lightStem(t) == stem {
+		if t != token && LightStem(t) == stem {
 			forms = append(forms, t)
 		}
 	}
@@ -84,11 +84,11 @@ func wordForms(prefixed func(prefix string, max int) []string, token string) []s
 	return append([]string{token}, forms[:min(len(forms), maxForms-1)]...)
 }
 
-// formLookup is a posting-list lookup that matches every form of a token:
+// FormLookup is a posting-list lookup that matches every form of a token:
 // the union of the forms' lists, in node order.
-func formLookup(lookup func(string) (kgimg.U32s, bool), prefixed func(string, int) []string) func(string) (kgimg.U32s, bool) {
+func FormLookup(lookup func(string) (kgimg.U32s, bool), prefixed func(string, int) []string) func(string) (kgimg.U32s, bool) {
 	return func(token string) (kgimg.U32s, bool) {
-		forms := wordForms(prefixed, token)
+		forms := WordForms(prefixed, token)
 		if len(forms) == 1 {
 			return lookup(token)
 		}
@@ -112,10 +112,10 @@ func formLookup(lookup func(string) (kgimg.U32s, bool), prefixed func(string, in
 	}
 }
 
-// itemLookup is the standards' posting-list lookup of a match mode.
-func itemLookup(img *kgimg.Image, matchMode string) func(string) (kgimg.U32s, bool) {
+// ItemLookup is the standards' posting-list lookup of a match mode.
+func ItemLookup(img *kgimg.Image, matchMode string) func(string) (kgimg.U32s, bool) {
 	if matchMode == "stems" {
-		return formLookup(img.ItemToken, img.ItemTokensWithPrefix)
+		return FormLookup(img.ItemToken, img.ItemTokensWithPrefix)
 	}
 	return img.ItemToken
 }
