@@ -80,6 +80,7 @@ func TestImportDirection(t *testing.T) {
 		// The engines below the query layer never reach back up to it.
 		{module + "/runtime/diagram", []string{"runtime/query", "runtime/mcpserver", "runtime/textview"}},
 		{module + "/runtime/search", []string{"runtime/query", "runtime/mcpserver", "runtime/textview", "runtime/diagram"}},
+		{module + "/runtime/progression", []string{"runtime/query", "runtime/mcpserver", "runtime/textview", "runtime/diagram", "runtime/search"}},
 		{module + "/runtime/graph", []string{"runtime/query", "runtime/mcpserver", "runtime/textview", "runtime/diagram"}},
 		// The compiler does not depend on the commands.
 		{module + "/compiler/...", []string{"cmd/"}},

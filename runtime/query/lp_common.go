@@ -19,8 +19,6 @@ import (
 const (
 	MaxProgressionResultBytes = 1 << 20 // text plus structured copy, UTF-8 bytes
 	MaxProgressionResultChars = 100000  // text plus structured copy, characters
-	maxExaminedRelationships  = 5000
-	maxPathQueueAdmissions    = 5000
 	maxStatementExcerptChars  = 2048
 	maxRationaleExcerptChars  = 512
 )

@@ -6,6 +6,7 @@ import (
 	"github.com/kgc-project/kgc/internal/canonjson"
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/progression"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/schema/ids"
 )
@@ -86,7 +87,7 @@ func (s *Service) page(c *lpCollection) (*ProgressionCollection, error) {
 			stopping = "page_limit"
 			break
 		}
-		if i-start == maxExaminedRelationships {
+		if i-start == progression.MaxExaminedRelationships {
 			stopping = "work_limit"
 			break
 		}
@@ -143,7 +144,7 @@ func (s *Service) page(c *lpCollection) (*ProgressionCollection, error) {
 			Page: CollectionPage{
 				ReturnedCount: k, ExaminedCount: next - start, CandidateCount: len(c.stream), HasMore: hasMore,
 				IsComplete: !hasMore, StoppingReason: why, TotalMatchingCount: total,
-				MaxExaminedRelationships: maxExaminedRelationships, NextCursor: nextCursor, NextRequest: nextRequest,
+				MaxExaminedRelationships: progression.MaxExaminedRelationships, NextCursor: nextCursor, NextRequest: nextRequest,
 			},
 		}
 	}

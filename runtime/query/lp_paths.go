@@ -5,6 +5,7 @@ import (
 
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/progression"
 )
 
 // PathsRequest asks for the buildsTowards paths from one standard to another
@@ -26,110 +27,22 @@ func pathsSchema() *Schema {
 	return object(props, "frameworkId", "sourceIdentifier", "targetIdentifier")
 }
 
-// pathState is a partial path of the search queue.
-type pathState struct{ nodes, rels []uint32 }
-
-// pathSearch is the outcome of the bounded path search, before size fitting.
+// pathSearch is one bounded path search and the rows built while fitting
+// the ceiling.
 type pathSearch struct {
-	paths                                            []pathState
-	reasons                                          map[string]bool
-	examined, depthExamined, enqueued, peak, pending int
-	depthLimitedExtensions, queued                   int
-	rows                                             *rowCache // rows built while fitting the ceiling
-}
-
-// findPaths enumerates directed simple buildsTowards paths source → target in
-// (hop count, relationship-ID tuple) order: a FIFO of partial paths, per-path
-// cycle protection, no global visited set (docs/reference/tools.md#get_learning_progression_paths).
-// Partial paths are stored once each as (node, edge, parent) records, so the
-// queue is the record slice itself and a path costs no copying until admitted.
-func findPaths(img *kgimg.Image, source, target uint32, maxDepth, maxPaths int) *pathSearch {
-	type state struct {
-		node, rel     uint32
-		parent, depth int32
-		mask          uint64 // a bit per node on the path (hashed): most cycle checks stop here
-	}
-	bit := func(n uint32) uint64 { return 1 << ((n * 2654435761) >> 26) }
-	adj := img.Adjacency(kgimg.BuildsTowards, kgimg.Out)
-	ps := &pathSearch{reasons: map[string]bool{}, enqueued: 1, peak: 1}
-	states := make([]state, 1, 64)
-	states[0] = state{node: source, parent: -1, mask: bit(source)}
-	onPath := func(i int32, n uint32) bool {
-		if states[i].mask&bit(n) == 0 {
-			return false
-		}
-		for ; i >= 0; i = states[i].parent {
-			if states[i].node == n {
-				return true
-			}
-		}
-		return false
-	}
-	unwind := func(i int32) pathState {
-		d := states[i].depth
-		st := pathState{nodes: make([]uint32, d+1), rels: make([]uint32, d)}
-		for ; i >= 0; i = states[i].parent {
-			k := states[i].depth
-			st.nodes[k] = states[i].node
-			if k > 0 {
-				st.rels[k-1] = states[i].rel
-			}
-		}
-		return st
-	}
-	for head := 0; head < len(states); head++ {
-		cur := states[head]
-		if cur.node == target {
-			ps.paths = append(ps.paths, unwind(int32(head)))
-			if len(ps.paths) == maxPaths && head+1 < len(states) {
-				ps.reasons["path_limit"] = true
-				ps.queued = len(states) - head - 1
-				return ps
-			}
-			continue
-		}
-		nb, rels := adj.Row(cur.node)
-		for i := 0; i < nb.Len(); i++ {
-			if ps.examined == maxExaminedRelationships {
-				ps.reasons["work_limit"] = true
-				ps.pending = nb.Len() - i
-				ps.queued = len(states) - head - 1
-				return ps
-			}
-			ps.examined++
-			v := nb.At(i)
-			if onPath(int32(head), v) {
-				continue
-			}
-			if int(cur.depth) == maxDepth {
-				ps.reasons["depth_limit"] = true
-				ps.depthLimitedExtensions++
-				ps.depthExamined++
-				continue
-			}
-			if ps.enqueued == maxPathQueueAdmissions {
-				ps.reasons["queue_limit"] = true
-				ps.pending = nb.Len() - i
-				ps.queued = len(states) - head - 1
-				return ps
-			}
-			states = append(states, state{node: v, rel: rels.At(i), parent: int32(head), depth: cur.depth + 1, mask: cur.mask | bit(v)})
-			ps.enqueued++
-			ps.peak = max(ps.peak, len(states)-head-1)
-		}
-	}
-	return ps
+	*progression.PathSearch
+	rows *rowCache
 }
 
 var pathReasons = []string{"depth_limit", "path_limit", "work_limit", "queue_limit", "byte_limit"}
 
-func pathObject(img *kgimg.Image, st pathState) ProgressionPath {
-	nodes := make([]string, len(st.nodes))
-	for i, n := range st.nodes {
+func pathObject(img *kgimg.Image, st progression.Path) ProgressionPath {
+	nodes := make([]string, len(st.Nodes))
+	for i, n := range st.Nodes {
 		nodes[i] = img.NodeString(n, kgimg.NodeID)
 	}
-	rels := make([]string, len(st.rels))
-	for i, r := range st.rels {
+	rels := make([]string, len(st.Rels))
+	for i, r := range st.Rels {
 		rels[i] = img.RelString(r, kgimg.RelID)
 	}
 	return ProgressionPath{NodeIDs: nodes, RelationshipIDs: rels}
@@ -141,30 +54,30 @@ func (s *Service) pathsResult(p *catalog.Package, req obj, source, target uint32
 	e := newEvidence(p, ps.rows)
 	e.nodes[source], e.nodes[target] = true, true
 	paths := make([]ProgressionPath, 0, k)
-	for _, st := range ps.paths[:k] {
-		for _, r := range st.rels {
+	for _, st := range ps.Paths[:k] {
+		for _, r := range st.Rels {
 			e.addEdge(r)
 		}
 		paths = append(paths, pathObject(img, st))
 	}
 	reasons := map[string]bool{}
-	for r := range ps.reasons {
+	for r := range ps.Reasons {
 		reasons[r] = true
 	}
 	var next *ProgressionPath
-	if k < len(ps.paths) {
+	if k < len(ps.Paths) {
 		reasons["byte_limit"] = true
-		n := pathObject(img, ps.paths[k])
+		n := pathObject(img, ps.Paths[k])
 		next = &n
 	}
 	list := orderedReasons(reasons, pathReasons)
 	return &PathsResult{
 		ProgressionEvidence: s.lpEvidence(p, req, e, noContinuation),
 		SourceNodeID:        img.NodeString(source, kgimg.NodeID), TargetNodeID: img.NodeString(target, kgimg.NodeID), Paths: paths,
-		Counters: PathCounters{DepthFrontierExaminedRelationshipCount: ps.depthExamined, EnqueuedStateCount: ps.enqueued,
-			ExaminedRelationshipCount: ps.examined, PeakQueueStateCount: ps.peak, ReturnedPathCount: k},
-		Frontier: PathFrontier{DepthLimitedExtensionCount: ps.depthLimitedExtensions, PendingAdjacencyCount: ps.pending,
-			QueuedStateCount: ps.queued},
+		Counters: PathCounters{DepthFrontierExaminedRelationshipCount: ps.DepthExamined, EnqueuedStateCount: ps.Enqueued,
+			ExaminedRelationshipCount: ps.Examined, PeakQueueStateCount: ps.Peak, ReturnedPathCount: k},
+		Frontier: PathFrontier{DepthLimitedExtensionCount: ps.DepthLimitedExtensions, PendingAdjacencyCount: ps.Pending,
+			QueuedStateCount: ps.Queued},
 		TruncationReasons: list, GraphExhausted: len(list) == 0, ScopeComplete: len(list) == 0 || len(list) == 1 && list[0] == "depth_limit",
 		EpistemicStatus: "deterministic_derived", NextUnreturnedPath: next, PathNotice: pathNotice,
 	}
@@ -210,10 +123,9 @@ func (s *Service) paths(_ context.Context, r PathsRequest) (*PathsResult, error)
 	req := pinned(r.ProgressionRoute, p)
 	req["sourceIdentifier"], req["targetIdentifier"] = r.SourceIdentifier, r.TargetIdentifier
 	req["maxDepth"], req["maxPaths"] = maxDepth, maxPaths
-	ps := findPaths(p.Img, source, target, maxDepth, maxPaths)
-	ps.rows = newRowCache()
+	ps := &pathSearch{PathSearch: progression.FindPaths(p.Img, source, target, maxDepth, maxPaths), rows: newRowCache()}
 	// Paths are admitted whole, in order, while they fit.
-	k := len(ps.paths)
+	k := len(ps.Paths)
 	if ok, err := fitsCeiling(s.pathsResult(p, req, source, target, ps, k)); err != nil {
 		return nil, err
 	} else if !ok {

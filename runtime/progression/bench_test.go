@@ -1,4 +1,4 @@
-package query
+package progression
 
 import (
 	"os"
@@ -59,9 +59,9 @@ func longestChain(img *kgimg.Image) (origin, end uint32) {
 			continue
 		}
 		seen++
-		t := walk(img, n, kgimg.Out, 12, 250, 100)
-		if len(t.order) > best {
-			best, origin, end = len(t.order), n, t.order[len(t.order)-1]
+		t := BFS(img, n, kgimg.Out, 12, 250, 100)
+		if len(t.Order) > best {
+			best, origin, end = len(t.Order), n, t.Order[len(t.Order)-1]
 		}
 	}
 	return origin, end
@@ -73,7 +73,7 @@ func longestChain(img *kgimg.Image) (origin, end uint32) {
 // KGC_BENCH_IMAGE, on a large synthetic image: the cost is bound by the
 // budgets, not the graph.
 //
-//	go test ./runtime/mcpserver -run '^$' -bench ProgressionCompute -benchtime 2s
+//	go test ./runtime/progression -run '^$' -bench ProgressionCompute -benchtime 2s
 func BenchmarkProgressionCompute(b *testing.B) {
 	for _, size := range []string{"sample", "dense", "large"} {
 		b.Run(size, func(b *testing.B) {
@@ -82,19 +82,19 @@ func BenchmarkProgressionCompute(b *testing.B) {
 			b.Run("traverse", func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					walk(img, origin, kgimg.Out, 12, 250, 100)
+					BFS(img, origin, kgimg.Out, 12, 250, 100)
 				}
 			})
 			b.Run("traverse-upstream", func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					walk(img, end, kgimg.In, 12, 250, 100)
+					BFS(img, end, kgimg.In, 12, 250, 100)
 				}
 			})
 			b.Run("paths", func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					findPaths(img, origin, end, 12, 20)
+					FindPaths(img, origin, end, 12, 20)
 				}
 			})
 		})
