@@ -6,8 +6,8 @@ import (
 	"github.com/kgc-project/kgc/internal/canonjson"
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
-	"github.com/kgc-project/kgc/runtime/progression"
 	"github.com/kgc-project/kgc/runtime/kgerr"
+	"github.com/kgc-project/kgc/runtime/progression"
 	"github.com/kgc-project/kgc/schema/ids"
 )
 
