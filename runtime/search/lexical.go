@@ -79,7 +79,7 @@ func Lexical(img *kgimg.Image, lookup func(string) (kgimg.U32s, bool), tokens []
 		}
 		switch {
 		case mode == "exact_phrase":
-			if mask == full && ContainsSequence(textnorm.Tokens(img.NodeString(n, kgimg.NodeDescription)), tokens) {
+			if mask == full && containsSequence(textnorm.Tokens(img.NodeString(n, kgimg.NodeDescription)), tokens) {
 				emit(Match{Node: n, Matched: terms, Phrase: true})
 			}
 		case operator == "all":
@@ -92,7 +92,7 @@ func Lexical(img *kgimg.Image, lookup func(string) (kgimg.U32s, bool), tokens []
 	}
 }
 
-func ContainsSequence(hay, seq []string) bool {
+func containsSequence(hay, seq []string) bool {
 	for i := 0; i+len(seq) <= len(hay); i++ {
 		ok := true
 		for j := range seq {

@@ -2,7 +2,7 @@
 // query tokens against a package's posting lists (Lexical) in their written
 // form or other word forms (WordForms), matching codes exactly or as a prefix
 // (CodeMatches), the package's own words near a misspelt one (CloseWords),
-// and ranking hits into pages (Hit, Compare, Collector). It reads images in
+// and ranking hits into pages (Hit, Collector). It reads images in
 // place and knows nothing of requests or answers: runtime/query turns its
 // hits into the tools' pages.
 package search
@@ -49,9 +49,9 @@ func repeatKey(h *Hit) int {
 	return 0
 }
 
-// CompareKeys orders two keys term by term: numbers numerically, strings by
+// compareKeys orders two keys term by term: numbers numerically, strings by
 // code point (UTF-8 byte order). Keys decoded from a cursor hold float64.
-func CompareKeys(a, b []any) int {
+func compareKeys(a, b []any) int {
 	for i := range min(len(a), len(b)) {
 		if c := compareTerm(a[i], b[i]); c != 0 {
 			return c
@@ -106,14 +106,14 @@ func ValidPosition(pos []any, byCode bool) bool {
 	return true
 }
 
-// PageOf returns the page after pos (nil: the first page) and, when more
+// pageOf returns the page after pos (nil: the first page) and, when more
 // follow, the position of its last hit. It selects the limit+1 best hits
 // after pos with a bounded heap (O(n log limit)) instead of sorting them all.
-func PageOf(hits []*Hit, byCode bool, pos []any, limit int) (page []*Hit, next []any) {
-	less := func(a, b *Hit) bool { return Compare(a, b, byCode) < 0 }
+func pageOf(hits []*Hit, byCode bool, pos []any, limit int) (page []*Hit, next []any) {
+	less := func(a, b *Hit) bool { return compare(a, b, byCode) < 0 }
 	top := heap{less: less}
 	for _, h := range hits {
-		if pos != nil && CompareKeys(h.Key(byCode), pos) <= 0 {
+		if pos != nil && compareKeys(h.Key(byCode), pos) <= 0 {
 			continue
 		}
 		top.offer(h, limit+1)
@@ -131,7 +131,7 @@ func PageOf(hits []*Hit, byCode bool, pos []any, limit int) (page []*Hit, next [
 // last hit: from the best hits kept, or selected from all of them.
 func (c *Collector) Page(byCode bool, pos []any, limit int) ([]*Hit, []any) {
 	if c.top == nil {
-		return PageOf(c.hits, byCode, pos, limit)
+		return pageOf(c.hits, byCode, pos, limit)
 	}
 	sel := c.top.items
 	sort.Slice(sel, func(i, j int) bool { return c.top.less(sel[i], sel[j]) })
@@ -142,9 +142,9 @@ func (c *Collector) Page(byCode bool, pos []any, limit int) ([]*Hit, []any) {
 	return sel, nil
 }
 
-// CompareToKey orders a hit against a cursor position exactly as
-// CompareKeys orders the hit's key against it, without building the key.
-func CompareToKey(h *Hit, pos []any, byCode bool) int {
+// compareToKey orders a hit against a cursor position exactly as
+// compareKeys orders the hit's key against it, without building the key.
+func compareToKey(h *Hit, pos []any, byCode bool) int {
 	var c int
 	if byCode {
 		c = compareTerm(h.Code, pos[0])
@@ -177,9 +177,9 @@ func CompareToKey(h *Hit, pos []any, byCode bool) int {
 	return compareTerm(float64(h.Pkg.Img.NodeOrder(h.Node)), pos[9])
 }
 
-// Compare orders two hits exactly as CompareKeys orders their keys,
+// compare orders two hits exactly as compareKeys orders their keys,
 // without building them.
-func Compare(a, b *Hit, byCode bool) int {
+func compare(a, b *Hit, byCode bool) int {
 	if byCode {
 		if c := strings.Compare(a.Code, b.Code); c != 0 {
 			return c
@@ -301,7 +301,7 @@ type Collector struct {
 func (c *Collector) Add(h Hit) {
 	c.Matched++
 	if c.top != nil {
-		if c.pos != nil && CompareToKey(&h, c.pos, c.byCode) <= 0 {
+		if c.pos != nil && compareToKey(&h, c.pos, c.byCode) <= 0 {
 			return
 		}
 		if len(c.top.items) < c.topK {
@@ -341,5 +341,5 @@ func (c *Collector) alloc(h Hit) *Hit {
 // (nil: the first page).
 func (c *Collector) KeepTop(pos []any, byCode bool, limit int) {
 	c.pos, c.byCode, c.topK = pos, byCode, limit+1
-	c.top = &heap{less: func(a, b *Hit) bool { return Compare(a, b, byCode) < 0 }}
+	c.top = &heap{less: func(a, b *Hit) bool { return compare(a, b, byCode) < 0 }}
 }

@@ -23,7 +23,7 @@ func TestPageSelectionMatchesAFullSort(t *testing.T) {
 	}
 	for _, byCode := range []bool{false, true} {
 		ref := append([]*Hit(nil), all...)
-		sort.SliceStable(ref, func(i, j int) bool { return CompareKeys(ref[i].Key(byCode), ref[j].Key(byCode)) < 0 })
+		sort.SliceStable(ref, func(i, j int) bool { return compareKeys(ref[i].Key(byCode), ref[j].Key(byCode)) < 0 })
 		for trial := 0; trial < 200; trial++ {
 			limit := 1 + rng.IntN(40)
 			var pos []any
@@ -35,7 +35,7 @@ func TestPageSelectionMatchesAFullSort(t *testing.T) {
 			}
 			hits := append([]*Hit(nil), all...)
 			rng.Shuffle(len(hits), func(i, j int) { hits[i], hits[j] = hits[j], hits[i] })
-			page, next := PageOf(hits, byCode, pos, limit)
+			page, next := pageOf(hits, byCode, pos, limit)
 			if trial%2 == 0 {
 				// The streaming form: the collector keeps only the best hits as they come.
 				var c Collector
@@ -60,7 +60,7 @@ func TestPageSelectionMatchesAFullSort(t *testing.T) {
 					t.Fatalf("byCode %v limit %d start %d: hit %d differs", byCode, limit, start, i)
 				}
 			}
-			if (next != nil) != (end < len(ref)) || next != nil && CompareKeys(next, want[len(want)-1].Key(byCode)) != 0 {
+			if (next != nil) != (end < len(ref)) || next != nil && compareKeys(next, want[len(want)-1].Key(byCode)) != 0 {
 				t.Fatalf("byCode %v limit %d start %d: next %v", byCode, limit, start, next)
 			}
 		}

@@ -20,8 +20,8 @@ const (
 	// MaxSpellPackages bounds the packages whose vocabulary one suggestion
 	// scans (a federated search over more suggests no spelling).
 	MaxSpellPackages = 16
-	// MaxSpellWords bounds the replacements suggested per unknown word.
-	MaxSpellWords = 3
+	// maxSpellWords bounds the replacements suggested per unknown word.
+	maxSpellWords = 3
 )
 
 // Vocabulary is the words of one kind of record a package's search index
@@ -82,7 +82,7 @@ type CloseWord struct {
 // CloseWords returns the words of pkgs' item descriptions within the edit
 // distance allowed for w (1 up to 5 letters, 2 beyond; 0 below 3 letters),
 // the most used first (then the nearer, then in word order), at most
-// MaxSpellWords.
+// maxSpellWords.
 func CloseWords(v Vocabulary, pkgs []*catalog.Package, w string) []CloseWord {
 	target := []rune(w)
 	limit := 1
@@ -128,7 +128,7 @@ func CloseWords(v Vocabulary, pkgs []*catalog.Package, w string) []CloseWord {
 		}
 		return a.Word < b.Word
 	})
-	return out[:min(len(out), MaxSpellWords)]
+	return out[:min(len(out), maxSpellWords)]
 }
 
 // EditDistance is the optimal-string-alignment distance of a and b (a
