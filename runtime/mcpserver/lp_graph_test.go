@@ -242,19 +242,6 @@ func checkPaths(t *testing.T, cs *mcp.ClientSession, fw string, edges []srcRel, 
 	return out
 }
 
-// lattice is i → i+1 and i → i+2 over n indicators: Fibonacci many paths.
-func lattice(n int) [][2]int {
-	var out [][2]int
-	for i := 0; i < n; i++ {
-		for _, j := range []int{i + 1, i + 2} {
-			if j < n {
-				out = append(out, [2]int{i, j})
-			}
-		}
-	}
-	return out
-}
-
 func chain(n int) [][2]int {
 	var out [][2]int
 	for i := 0; i+1 < n; i++ {
@@ -282,50 +269,6 @@ func indicatorIDs(spec pkggen.Spec) []string {
 	return out
 }
 
-// TestTraversalAndPathsAgreeWithBruteForce checks traversal distances and the
-// path sets against independent brute-force implementations, on the shipped
-// sample and on a path-rich lattice, every origin, both directions.
-func TestTraversalAndPathsAgreeWithBruteForce(t *testing.T) {
-	t.Parallel()
-	imgtest.Heavy(t)
-	lat := graphSpec("lattice", 16, lattice(16), "")
-	cs, rels := graphFixture(t, lat)
-	for _, fw := range []string{maths, lat.FrameworkID} {
-		edges := builds(rels[fw])
-		var nodes []string
-		for _, e := range edges {
-			for _, n := range []string{e.source, e.target} {
-				if !containsStr(nodes, n) {
-					nodes = append(nodes, n)
-				}
-			}
-		}
-		sort.Strings(nodes)
-		for i, origin := range nodes {
-			for _, dir := range []string{"downstream", "upstream"} {
-				checkTraversal(t, cs, fw, edges, origin, dir, 1+i%12)
-			}
-		}
-		if fw == maths {
-			for i, a := range nodes {
-				for _, b := range []string{nodes[(i+1)%len(nodes)], nodes[(i+7)%len(nodes)], edges[i%len(edges)].target} {
-					if a != b {
-						checkPaths(t, cs, fw, edges, a, b, 12, 20)
-					}
-				}
-			}
-			continue
-		}
-		ids := indicatorIDs(lat)
-		for _, c := range []struct{ from, to, depth, max int }{{0, 15, 12, 20}, {0, 15, 8, 3}, {0, 15, 12, 1}, {2, 9, 4, 20}, {3, 4, 12, 20}, {9, 2, 12, 5}} {
-			out := checkPaths(t, cs, fw, edges, ids[c.from], ids[c.to], c.depth, c.max)
-			if c.from > c.to && (len(out["paths"].([]any)) != 0 || out["graphExhausted"] != true) {
-				t.Errorf("no path runs backwards: %v", out["paths"])
-			}
-		}
-	}
-}
-
 // TestAdversarialGraphsStopAtTheirBudgets runs long chains (depth) and dense
 // DAGs (path explosion, work and queue limits, the size ceiling).
 func TestAdversarialGraphsStopAtTheirBudgets(t *testing.T) {
@@ -340,6 +283,10 @@ func TestAdversarialGraphsStopAtTheirBudgets(t *testing.T) {
 	}
 
 	ids := indicatorIDs(long)
+	// The answers carry the walk as the engine made it (the engine's own
+	// brute-force checks are in runtime/progression).
+	checkTraversal(t, cs, long.FrameworkID, builds(rels[long.FrameworkID]), ids[5], "downstream", 12)
+	checkTraversal(t, cs, long.FrameworkID, builds(rels[long.FrameworkID]), ids[30], "upstream", 7)
 	out, _ := lpCall(t, cs, "traverse_learning_progressions", map[string]any{"frameworkId": long.FrameworkID, "identifier": nodeSel(ids[0]), "maxDepth": 12})
 	if r := reasons(out); fmt.Sprint(r) != "[depth_limit]" || len(out["distances"].([]any)) != 13 || out["scopeComplete"] != true || out["graphExhausted"] != false {
 		t.Errorf("chain traversal: reasons %v, %d nodes, scopeComplete %v", r, len(out["distances"].([]any)), out["scopeComplete"])

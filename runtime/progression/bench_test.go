@@ -2,14 +2,10 @@ package progression
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/internal/pkggen"
-	"github.com/kgc-project/kgc/internal/pkgtest"
 	"github.com/kgc-project/kgc/kgimg"
-	"github.com/kgc-project/kgc/runtime/catalog"
 )
 
 // benchImage opens an image for the progression benchmarks: the shipped
@@ -31,21 +27,12 @@ func benchImage(b *testing.B, size string) *kgimg.Image {
 				}
 			}
 		}
-		f := pkgtest.Write(b, spec)
-		data, res := imgtest.Build(b, f.Dir, f.Profiles, "")
-		path = filepath.Join(b.TempDir(), res.Manifest.SnapshotID+".kgimg")
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			b.Fatal(err)
-		}
-	} else if path == "" {
+		return openSpec(b, spec)
+	}
+	if path == "" {
 		b.Skip("SKIP: set KGC_BENCH_IMAGE to a large synthetic image (bench/README.md) to run this size")
 	}
-	cat, err := catalog.Open([]string{path}, catalog.PolicyFail, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(cat.Close)
-	return cat.Packages[0].Img
+	return openImage(b, path, nil)
 }
 
 // longestChain returns the buildsTowards source whose downstream walk reaches

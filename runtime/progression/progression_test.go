@@ -26,18 +26,7 @@ func completeDAG(t *testing.T, n int) (*kgimg.Image, []uint32) {
 			spec.Builds = append(spec.Builds, [2]int{i, j})
 		}
 	}
-	f := pkgtest.Write(t, spec)
-	data, res := imgtest.Build(t, f.Dir, f.Profiles, "")
-	path := filepath.Join(t.TempDir(), res.Manifest.SnapshotID+".kgimg")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cat, err := catalog.Open([]string{path}, catalog.PolicyFail, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(cat.Close)
-	img := cat.Packages[0].Img
+	img := openSpec(t, spec)
 	nodes := make([]uint32, n)
 	for i := range n {
 		o, ok := img.NodeByID(pkggen.NodeID(spec, 0, 0, 0, i))
@@ -47,6 +36,30 @@ func completeDAG(t *testing.T, n int) (*kgimg.Image, []uint32) {
 		nodes[i] = o
 	}
 	return img, nodes
+}
+
+// openSpec writes spec's package, builds it and opens the image.
+func openSpec(tb testing.TB, spec pkggen.Spec) *kgimg.Image {
+	tb.Helper()
+	f := pkgtest.Write(tb, spec)
+	data, res := imgtest.Build(tb, f.Dir, f.Profiles, "")
+	return openImage(tb, filepath.Join(tb.TempDir(), res.Manifest.SnapshotID+".kgimg"), data)
+}
+
+// openImage opens the image at path, writing data there first when given.
+func openImage(tb testing.TB, path string, data []byte) *kgimg.Image {
+	tb.Helper()
+	if data != nil {
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	cat, err := catalog.Open([]string{path}, catalog.PolicyFail, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(cat.Close)
+	return cat.Packages[0].Img
 }
 
 // edgeBetween reports whether r is a buildsTowards edge from a to b.
