@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/kgc-project/kgc/runtime/query"
+	"github.com/kgc-project/kgc/runtime/uri"
 )
 
 // Summary is what a smoke run found.
@@ -149,8 +150,8 @@ func (s *Summary) inventory(ctx context.Context, cs *mcp.ClientSession) {
 	s.ToolCount, s.PromptCount, s.ResourceTemplateCount, s.FixedResourceCount = len(tools), len(prompts), len(templates), len(fixed)
 	same(s, "tools", tools, expectedTools())
 	same(s, "prompts", prompts, query.PromptNames())
-	same(s, "resource templates", templates, query.TemplateURIs())
-	same(s, "fixed resources", fixed, []string{query.CatalogURI})
+	same(s, "resource templates", templates, uri.TemplateURIs())
+	same(s, "fixed resources", fixed, []string{uri.Catalog})
 }
 
 func same(s *Summary, what string, got, want []string) {
@@ -207,12 +208,12 @@ func asString(v any) string      { s, _ := v.(string); return s }
 
 // readCatalog reads kgfegmcp://catalog and lists its snapshots.
 func (d *driver) readCatalog(ctx context.Context) bool {
-	doc, n, err := d.read(ctx, query.CatalogURI)
+	doc, n, err := d.read(ctx, uri.Catalog)
 	if err != nil {
-		d.s.fail("resources/read %s: %v", query.CatalogURI, err)
+		d.s.fail("resources/read %s: %v", uri.Catalog, err)
 		return false
 	}
-	d.s.Resources = append(d.s.Resources, Check{Name: "catalog", Target: query.CatalogURI, Bytes: n})
+	d.s.Resources = append(d.s.Resources, Check{Name: "catalog", Target: uri.Catalog, Bytes: n})
 	for _, f := range asList(asMap(doc)["frameworks"]) {
 		for _, snap := range asList(asMap(f)["snapshots"]) {
 			sm := asMap(snap)

@@ -12,7 +12,7 @@ import (
 	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/internal/pkggen"
 	"github.com/kgc-project/kgc/internal/pkgtest"
-	"github.com/kgc-project/kgc/runtime/query"
+	"github.com/kgc-project/kgc/runtime/uri"
 )
 
 // TestIdentifiersWithSeparatorsHaveAddresses: node IDs holding "/", "%",
@@ -50,19 +50,19 @@ func TestIdentifiersWithSeparatorsHaveAddresses(t *testing.T) {
 		if out == nil {
 			t.Fatalf("%s: %v", id, r.Content[0].(*mcp.TextContent).Text)
 		}
-		uri := out["standardUri"].(string)
-		for _, u := range []string{uri, uri + "/provenance", uri + "/diagram"} {
+		addr := out["standardUri"].(string)
+		for _, u := range []string{addr, addr + "/provenance", addr + "/diagram"} {
 			rr, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: u})
 			if err != nil {
 				t.Errorf("%q: %s: %v", id, u, err)
 				continue
 			}
-			if u == uri && !strings.Contains(rr.Contents[0].Text, `"nodeId":"`+strings.ReplaceAll(id, `\`, `\\`)+`"`) {
+			if u == addr && !strings.Contains(rr.Contents[0].Text, `"nodeId":"`+strings.ReplaceAll(id, `\`, `\\`)+`"`) {
 				t.Errorf("%s read another record: %.200s", u, rr.Contents[0].Text)
 			}
 		}
-		if canon, ok := query.CanonicalURI(uri); !ok || canon != uri {
-			t.Errorf("%s is not canonical (%q)", uri, canon)
+		if canon, ok := uri.Canonical(addr); !ok || canon != addr {
+			t.Errorf("%s is not canonical (%q)", addr, canon)
 		}
 	}
 }

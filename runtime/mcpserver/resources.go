@@ -6,11 +6,13 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/kgc-project/kgc/internal/canonjson"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/query"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/kgc-project/kgc/runtime/uri"
 )
 
 // readResource is the SDK handler for the fixed resource and every template.
@@ -48,7 +50,7 @@ func canonicalURIs(next mcp.MethodHandler) mcp.MethodHandler {
 			return next(ctx, method, req)
 		}
 		sent := r.Params.URI
-		canonical, ok := query.CanonicalURI(sent)
+		canonical, ok := uri.Canonical(sent)
 		if !ok || canonical == sent {
 			return next(ctx, method, req)
 		}
@@ -123,7 +125,7 @@ func (s *Server) resourceError(uri string, err error) error {
 }
 
 func (s *Server) registerResources() {
-	s.mcp.AddResource(&mcp.Resource{URI: query.CatalogURI, Name: "catalog", Title: "Accepted framework catalog", MIMEType: "application/json",
+	s.mcp.AddResource(&mcp.Resource{URI: uri.Catalog, Name: "catalog", Title: "Accepted framework catalog", MIMEType: "application/json",
 		Description: "Every accepted framework, snapshot and package."}, s.readResource)
 	for _, t := range query.ResourceTemplates() {
 		s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{Name: t.Name, Title: t.Title, Description: t.Description, URITemplate: t.URITemplate, MIMEType: t.MIMEType}, s.readResource)

@@ -4,13 +4,14 @@ import (
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/diagram"
 	"github.com/kgc-project/kgc/runtime/render"
+	"github.com/kgc-project/kgc/runtime/uri"
 )
 
 // diagramDoc is the standard_diagram resource: the Mermaid form of
 // StandardDiagram, under the standard resources' rights gate (checked by the
 // caller), so its text is always allowed.
-func diagramDoc(ref resourceRef, p *catalog.Package) (*document, error) {
-	pic, err := diagram.Standard(p, ref.id)
+func diagramDoc(ref uri.Ref, p *catalog.Package) (*document, error) {
+	pic, err := diagram.Standard(p, ref.ID)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,8 @@ package query
 import (
 	"sort"
 	"sync"
+
+	"github.com/kgc-project/kgc/runtime/uri"
 )
 
 // Link is a resource a tool result can be cited by: the optional
@@ -35,14 +37,14 @@ const MaxLinks = 8
 // Other results have none: the progression tools' results carry their URIs
 // in their JSON and have exactly one content block.
 func (s *Service) Links(result any) []Link {
-	var refs []resourceRef
+	var refs []uri.Ref
 	switch r := result.(type) {
 	case *FrameworkResult:
 		f := r.Framework
-		refs = append(refs, resourceRef{kind: "framework", frameworkID: f.FrameworkID})
+		refs = append(refs, uri.Ref{Kind: "framework", FrameworkID: f.FrameworkID})
 		if len(f.GraphPackages) == 1 {
 			for _, k := range []string{"package_manifest", "interpretation_profile", "validation_report"} {
-				refs = append(refs, resourceRef{kind: k, frameworkID: f.FrameworkID, snapshotID: f.SnapshotID})
+				refs = append(refs, uri.Ref{Kind: k, FrameworkID: f.FrameworkID, SnapshotID: f.SnapshotID})
 			}
 		}
 	case *StandardResult:
@@ -52,7 +54,7 @@ func (s *Service) Links(result any) []Link {
 	case *StandardComponentsResult:
 		id := r.Package.PackageIdentity
 		refs = append(s.standardRefs(id, r.Standard),
-			resourceRef{kind: "standard_learning_components", frameworkID: id.FrameworkID, snapshotID: id.SnapshotID, id: r.Standard.NodeID})
+			uri.Ref{Kind: "standard_learning_components", FrameworkID: id.FrameworkID, SnapshotID: id.SnapshotID, ID: r.Standard.NodeID})
 	case *ComponentResult:
 		refs = s.componentRefs(r)
 	case *ComponentContextResult:
@@ -72,26 +74,26 @@ func (s *Service) Links(result any) []Link {
 }
 
 // standardRefs are the links of a standard result.
-func (s *Service) standardRefs(id PackageIdentity, n StandardNode) []resourceRef {
-	at := func(kind string) resourceRef {
-		return resourceRef{kind: kind, frameworkID: id.FrameworkID, snapshotID: id.SnapshotID, id: n.NodeID}
+func (s *Service) standardRefs(id PackageIdentity, n StandardNode) []uri.Ref {
+	at := func(kind string) uri.Ref {
+		return uri.Ref{Kind: kind, FrameworkID: id.FrameworkID, SnapshotID: id.SnapshotID, ID: n.NodeID}
 	}
-	refs := []resourceRef{at("standard")}
+	refs := []uri.Ref{at("standard")}
 	if n.CaseIdentifierUUID != nil {
 		refs = append(refs, at("standard_provenance"))
 	}
 	if s.singlePackage(id.SnapshotID) {
-		refs = append(refs, resourceRef{kind: "package_manifest", frameworkID: id.FrameworkID, snapshotID: id.SnapshotID})
+		refs = append(refs, uri.Ref{Kind: "package_manifest", FrameworkID: id.FrameworkID, SnapshotID: id.SnapshotID})
 	}
 	return refs
 }
 
 // componentRefs are the links of a learning-component result.
-func (s *Service) componentRefs(r *ComponentResult) []resourceRef {
+func (s *Service) componentRefs(r *ComponentResult) []uri.Ref {
 	id := r.Package.PackageIdentity
-	var refs []resourceRef
+	var refs []uri.Ref
 	for _, k := range []string{"learning_component", "learning_component_provenance"} {
-		refs = append(refs, resourceRef{kind: k, frameworkID: id.FrameworkID, snapshotID: id.SnapshotID, id: r.Node.NodeID})
+		refs = append(refs, uri.Ref{Kind: k, FrameworkID: id.FrameworkID, SnapshotID: id.SnapshotID, ID: r.Node.NodeID})
 	}
 	return refs
 }
@@ -107,7 +109,7 @@ func (s *Service) singlePackage(snapshotID string) bool {
 // can, its type and its size depend only on the immutable catalog, so they
 // are remembered (s.links): a record's size is otherwise learnt by building
 // and encoding its whole document on every call that links it.
-func (s *Service) link(ref resourceRef) (Link, bool) {
+func (s *Service) link(ref uri.Ref) (Link, bool) {
 	uri := ref.String()
 	c, ok := s.links.get(uri)
 	if !ok {
@@ -121,7 +123,7 @@ func (s *Service) link(ref resourceRef) (Link, bool) {
 	if !c.servable {
 		return Link{}, false
 	}
-	return Link{URI: uri, Name: ref.kind, Title: linkTitle(ref), MIMEType: c.mime, Size: c.size}, true
+	return Link{URI: uri, Name: ref.Kind, Title: linkTitle(ref), MIMEType: c.mime, Size: c.size}, true
 }
 
 // maxCachedLinks bounds linkCache: past it the cache starts over, so a client
@@ -167,12 +169,12 @@ var linkTitles = map[string]string{
 }
 
 // linkTitle is a short human title for a link.
-func linkTitle(ref resourceRef) string {
+func linkTitle(ref uri.Ref) string {
 	switch {
-	case ref.kind == "framework":
-		return "Framework " + ref.frameworkID
-	case ref.id == "":
-		return linkTitles[ref.kind] + ref.snapshotID
+	case ref.Kind == "framework":
+		return "Framework " + ref.FrameworkID
+	case ref.ID == "":
+		return linkTitles[ref.Kind] + ref.SnapshotID
 	}
-	return linkTitles[ref.kind] + ref.id
+	return linkTitles[ref.Kind] + ref.ID
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/search"
+	"github.com/kgc-project/kgc/runtime/uri"
 	"github.com/kgc-project/kgc/schema/ids"
 	"github.com/kgc-project/kgc/schema/manifest"
 	"github.com/kgc-project/kgc/schema/profile"
@@ -109,7 +110,7 @@ func (s *Service) lpEdges(p *catalog.Package, label kgimg.RelLabel) []uint32 {
 func (s *Service) lpMetadata(p *catalog.Package) *ProgressionMetadata {
 	return s.memo.get("lpMetadata:"+p.GraphPackageID(), func() any {
 		ref := func(kind string) string {
-			return resourceRef{kind: kind, frameworkID: p.FrameworkID(), snapshotID: p.SnapshotID()}.String()
+			return uri.Ref{Kind: kind, FrameworkID: p.FrameworkID(), SnapshotID: p.SnapshotID()}.String()
 		}
 		m := &ProgressionMetadata{
 			Package: packageRef(p), ManifestSha256: ids.Sha256(p.Img.ManifestJSON()), ManifestURI: ref("package_manifest"),
@@ -144,7 +145,7 @@ func lpNode(p *catalog.Package, n uint32) ProgressionStandard {
 		StatementCode:     nodeString(img, n, kgimg.NodeStatementCode, kgimg.PStatementCode),
 		StatementType:     nodeString(img, n, kgimg.NodeStatementType, kgimg.PStatementType),
 		Facets:            facetEvidence(p, n),
-		StandardURI:       resourceRef{kind: "standard", frameworkID: p.FrameworkID(), snapshotID: p.SnapshotID(), id: id}.String(),
+		StandardURI:       uri.Ref{Kind: "standard", FrameworkID: p.FrameworkID(), SnapshotID: p.SnapshotID(), ID: id}.String(),
 	}
 	if img.NodeHas(n, kgimg.PDescription) {
 		e, cut := excerpt.Chars(img.NodeString(n, kgimg.NodeDescription), maxStatementExcerptChars)
@@ -158,7 +159,7 @@ func lpRelationship(p *catalog.Package, r uint32) ProgressionRelationship {
 	img := p.Img
 	id := img.RelString(r, kgimg.RelID)
 	ref := func(kind string) string {
-		return resourceRef{kind: kind, frameworkID: p.FrameworkID(), snapshotID: p.SnapshotID(), id: id}.String()
+		return uri.Ref{Kind: kind, FrameworkID: p.FrameworkID(), SnapshotID: p.SnapshotID(), ID: id}.String()
 	}
 	out := ProgressionRelationship{Relationship: graphRelationship(img, r), Judgment: judgment(img, r), RelationshipURI: ref("relationship"),
 		EpistemicStatus: "llm_inferred"}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/graph"
+	"github.com/kgc-project/kgc/runtime/uri"
 	"github.com/kgc-project/kgc/schema/lpsummary"
 	"github.com/kgc-project/kgc/schema/manifest"
 )
@@ -29,7 +30,7 @@ const (
 
 // artifactURI is the manifest_artifact resource address of a logical artifact.
 func artifactURI(p *catalog.Package, name string) string {
-	return resourceRef{kind: "manifest_artifact", frameworkID: p.FrameworkID(), snapshotID: p.SnapshotID(), id: name}.String()
+	return uri.Ref{Kind: "manifest_artifact", FrameworkID: p.FrameworkID(), SnapshotID: p.SnapshotID(), ID: name}.String()
 }
 
 // artifactEntries lists the declared artifacts among names.

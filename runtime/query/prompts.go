@@ -8,6 +8,7 @@ import (
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/prompt"
+	"github.com/kgc-project/kgc/runtime/uri"
 	"github.com/kgc-project/kgc/schema/ids"
 	"github.com/kgc-project/kgc/schema/manifest"
 	"github.com/kgc-project/kgc/schema/promptcfg"
@@ -154,7 +155,7 @@ func (s *Service) promptLinks(p *catalog.Package) prompt.Links {
 	kinds, _ := s.availableResources(p)
 	has := func(k string) bool { return contains(kinds, k) }
 	ref := func(kind, id string) string {
-		return resourceRef{kind: kind, frameworkID: p.FrameworkID(), snapshotID: p.SnapshotID(), id: id}.String()
+		return uri.Ref{Kind: kind, FrameworkID: p.FrameworkID(), SnapshotID: p.SnapshotID(), ID: id}.String()
 	}
 	// A pattern keeps {nodeId} literal: built around a marker the escaping
 	// leaves alone, then put back.

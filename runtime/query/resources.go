@@ -11,13 +11,14 @@ import (
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/render"
+	"github.com/kgc-project/kgc/runtime/uri"
 	"github.com/kgc-project/kgc/schema/ids"
 	"github.com/kgc-project/kgc/schema/manifest"
 )
 
 // document is one resolved resource.
 type document struct {
-	ref            resourceRef
+	ref            uri.Ref
 	kind           string // resourceKind
 	representation string // deterministic_derived | raw_source
 	mime           string
@@ -57,7 +58,7 @@ type SourceArtifact struct {
 func (d *document) metadata() ResourceMetadata {
 	m := ResourceMetadata{
 		CanonicalURI: d.ref.String(), ResourceKind: d.kind, Representation: d.representation, MimeType: d.mime,
-		ByteLength: len(d.data), ContentSha256: ids.Sha256(d.data), SourceArtifacts: d.sources, FrameworkID: d.ref.frameworkID,
+		ByteLength: len(d.data), ContentSha256: ids.Sha256(d.data), SourceArtifacts: d.sources, FrameworkID: d.ref.FrameworkID,
 	}
 	if m.SourceArtifacts == nil {
 		m.SourceArtifacts = []SourceArtifact{}
@@ -83,7 +84,7 @@ func sourceArtifact(p *catalog.Package, name string) (SourceArtifact, bool) {
 	return out, true
 }
 
-func derivedDoc(ref resourceRef, kind string, p *catalog.Package, v any, sources ...string) (*document, error) {
+func derivedDoc(ref uri.Ref, kind string, p *catalog.Package, v any, sources ...string) (*document, error) {
 	b, err := canonjson.Marshal(v)
 	if err != nil {
 		return nil, err
@@ -126,22 +127,22 @@ func standardResources(p *catalog.Package) error {
 }
 
 // resolve reads one resource under the rights and size policies.
-func (s *Service) resolve(ref resourceRef) (*document, error) {
-	if ref.kind == "catalog" {
+func (s *Service) resolve(ref uri.Ref) (*document, error) {
+	if ref.Kind == "catalog" {
 		return derivedDoc(ref, "catalog", nil, s.catalogObject())
 	}
-	if ref.kind == "framework" {
-		f, ok := s.cat.Framework(ref.frameworkID)
+	if ref.Kind == "framework" {
+		f, ok := s.cat.Framework(ref.FrameworkID)
 		if !ok {
-			return nil, kgerr.New(kgerr.FrameworkNotFound, "framework %s is not available", ref.frameworkID)
+			return nil, kgerr.New(kgerr.FrameworkNotFound, "framework %s is not available", ref.FrameworkID)
 		}
 		return derivedDoc(ref, "framework", nil, frameworkObject(f))
 	}
-	p, err := s.cat.Resolve(ref.frameworkID, ref.snapshotID, manifest.GraphAcademicStandards)
+	p, err := s.cat.Resolve(ref.FrameworkID, ref.SnapshotID, manifest.GraphAcademicStandards)
 	if err != nil {
 		return nil, err
 	}
-	switch ref.kind {
+	switch ref.Kind {
 	case "package_manifest":
 		return &document{ref: ref, kind: "manifest", representation: "raw_source", mime: "application/json", data: p.Img.ManifestJSON(), pkg: p}, nil
 	case "interpretation_profile":
@@ -154,7 +155,7 @@ func (s *Service) resolve(ref resourceRef) (*document, error) {
 		}
 		return s.artifactDoc(ref, p, manifest.UnresolvedItems, "unresolved")
 	case "manifest_artifact":
-		return s.artifactDoc(ref, p, ref.id, "artifact")
+		return s.artifactDoc(ref, p, ref.ID, "artifact")
 	case "learning_progressions":
 		return derivedDoc(ref, "learning_progressions", p, progressionSummary(p),
 			manifest.LPSummary, manifest.LPValidation, manifest.LPUnresolved, manifest.LPProvenance)
@@ -162,14 +163,14 @@ func (s *Service) resolve(ref resourceRef) (*document, error) {
 	if err := standardResources(p); err != nil {
 		return nil, err
 	}
-	if ref.kind == "standard_diagram" {
+	if ref.Kind == "standard_diagram" {
 		return diagramDoc(ref, p)
 	}
 	return s.recordDoc(ref, p)
 }
 
 // artifactDoc serves an artifact's exact bytes under the closed exposure policy.
-func (s *Service) artifactDoc(ref resourceRef, p *catalog.Package, name, kind string) (*document, error) {
+func (s *Service) artifactDoc(ref uri.Ref, p *catalog.Package, name, kind string) (*document, error) {
 	a, ok := p.Img.Artifact(name)
 	if !ok {
 		return nil, notFound("the package declares no %s artifact", name)
@@ -253,14 +254,14 @@ func (r *Resource) IsText() bool {
 	return false
 }
 
-// ReadResource reads the resource at uri under the rights and size policies.
+// ReadResource reads the resource at address under the rights and size policies.
 // Errors are *kgerr.Error (resource_not_found, resource_access_denied, …),
 // ctx's error when it has ended, or internal failures.
-func (s *Service) ReadResource(ctx context.Context, uri string) (*Resource, error) {
+func (s *Service) ReadResource(ctx context.Context, address string) (*Resource, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	ref, err := parseURI(uri)
+	ref, err := uri.Parse(address)
 	if err != nil {
 		return nil, err
 	}
@@ -271,11 +272,8 @@ func (s *Service) ReadResource(ctx context.Context, uri string) (*Resource, erro
 	if int64(len(d.data)) > s.opts.MaxResourceBytes {
 		return nil, denied("the resource is %d bytes, over the %d-byte limit", len(d.data), s.opts.MaxResourceBytes)
 	}
-	return &Resource{URI: uri, MIMEType: d.mime, Raw: d.representation == "raw_source", Data: bytes.Clone(d.data), Meta: d.metadata()}, nil
+	return &Resource{URI: address, MIMEType: d.mime, Raw: d.representation == "raw_source", Data: bytes.Clone(d.data), Meta: d.metadata()}, nil
 }
-
-// CatalogURI is the fixed resource's address.
-const CatalogURI = catalogURI
 
 // ResourceTemplate is one resource template of the surface
 // (docs/reference/resources.md#templates).
@@ -283,16 +281,16 @@ type ResourceTemplate struct{ Name, URITemplate, MIMEType, Title, Description st
 
 // ResourceTemplates returns the 15 templates, in the contract's order.
 func ResourceTemplates() []ResourceTemplate {
-	out := make([]ResourceTemplate, len(templates))
-	for i, t := range templates {
+	out := make([]ResourceTemplate, len(uri.Templates))
+	for i, t := range uri.Templates {
 		mime := "application/json"
-		switch t.name {
+		switch t.Name {
 		case "manifest_artifact":
 			mime = "application/octet-stream"
 		case "standard_diagram":
 			mime = render.MermaidMIME
 		}
-		out[i] = ResourceTemplate{Name: t.name, URITemplate: t.template, MIMEType: mime, Title: t.title, Description: t.description}
+		out[i] = ResourceTemplate{Name: t.Name, URITemplate: t.URI, MIMEType: mime, Title: t.Title, Description: t.Description}
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kgc-project/kgc/internal/canonjson"
 	"github.com/kgc-project/kgc/runtime/kgerr"
+	"github.com/kgc-project/kgc/runtime/uri"
 	"github.com/kgc-project/kgc/schema/ids"
 )
 
@@ -84,7 +85,7 @@ func readEvidenceSchema() *Schema {
 // readEvidence returns one window of any resource under the same rights, exposure
 // and size checks as a native read.
 func (s *Service) readEvidence(_ context.Context, r EvidenceRequest) (*EvidenceResult, error) {
-	ref, err := parseURI(r.URI)
+	ref, err := uri.Parse(r.URI)
 	if err != nil {
 		return nil, err
 	}

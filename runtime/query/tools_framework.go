@@ -10,6 +10,7 @@ import (
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
+	"github.com/kgc-project/kgc/runtime/uri"
 	"github.com/kgc-project/kgc/schema/manifest"
 )
 
@@ -192,7 +193,7 @@ func (s *Service) capabilities() *CapabilitiesResult {
 	sort.Strings(tools)
 	return &CapabilitiesResult{
 		ServerName: ServerName, ToolNames: tools, PromptNames: PromptNames(),
-		ResourceURIs: []string{catalogURI}, ResourceURITemplates: templateURIs(),
+		ResourceURIs: []string{uri.Catalog}, ResourceURITemplates: uri.TemplateURIs(),
 		ResourceRepresentations: []string{"deterministic_derived", "raw_source"},
 		AvailableGraphTypes:     available, IncludedGraphTypes: included, ImplementedFeatures: implementedFeatures, UnavailableFeatures: unavailableFeatures,
 		FrameworkPromptOverlaysOptional: true, PromptConfigSchemaVersion: "1.1", Packages: pkgs,

@@ -7,6 +7,7 @@ import (
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/graph"
 	"github.com/kgc-project/kgc/runtime/kgerr"
+	"github.com/kgc-project/kgc/runtime/uri"
 )
 
 // nodeLabel is how a hierarchy path names a node: the framework's name, an
@@ -169,7 +170,7 @@ type StandardComponentsResult struct {
 func componentsForStandard(p *catalog.Package, std uint32) *StandardComponentsResult {
 	img := p.Img
 	ref := func(kind, id string) string {
-		return resourceRef{kind: kind, frameworkID: p.FrameworkID(), snapshotID: p.SnapshotID(), id: id}.String()
+		return uri.Ref{Kind: kind, FrameworkID: p.FrameworkID(), SnapshotID: p.SnapshotID(), ID: id}.String()
 	}
 	lcs, rels := img.Adjacency(kgimg.Supports, kgimg.In).Row(std)
 	comps := make([]StandardComponent, 0, lcs.Len())

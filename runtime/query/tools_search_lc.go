@@ -9,6 +9,7 @@ import (
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/search"
+	"github.com/kgc-project/kgc/runtime/uri"
 )
 
 // Learning-component search modes (docs/reference/tools.md#search_learning_components).
@@ -299,7 +300,7 @@ func componentHit(h *search.Hit, mode string, queryTerms int) ComponentHit {
 		EpistemicStatus: "retrieval_candidate", Score: scoreObject(lcAlgorithm[mode], h, queryTerms),
 		MatchedFields: fields, MatchedTerms: h.Terms, MatchedCodes: matchedCodes,
 		SupportedStandards: supported, Warnings: []SearchWarning{},
-		ComponentURI: resourceRef{kind: "learning_component", frameworkID: p.FrameworkID(), snapshotID: p.SnapshotID(),
-			id: img.NodeString(n, kgimg.NodeID)}.String(),
+		ComponentURI: uri.Ref{Kind: "learning_component", FrameworkID: p.FrameworkID(), SnapshotID: p.SnapshotID(),
+			ID: img.NodeString(n, kgimg.NodeID)}.String(),
 	}
 }

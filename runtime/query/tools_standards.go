@@ -11,6 +11,7 @@ import (
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/graph"
 	"github.com/kgc-project/kgc/runtime/kgerr"
+	"github.com/kgc-project/kgc/runtime/uri"
 )
 
 // Selector names one standard exactly (docs/reference/tools.md#get_standard), discriminated by
@@ -192,7 +193,7 @@ func locationOf(img *kgimg.Image, n uint32) Location {
 
 // standardURI is the standard resource of node ID id.
 func standardURI(p *catalog.Package, id string) string {
-	return resourceRef{kind: "standard", frameworkID: p.FrameworkID(), snapshotID: p.SnapshotID(), id: id}.String()
+	return uri.Ref{Kind: "standard", FrameworkID: p.FrameworkID(), SnapshotID: p.SnapshotID(), ID: id}.String()
 }
 
 // --- get_standard -----------------------------------------------------------
@@ -325,15 +326,15 @@ type RelationshipProvenance struct {
 }
 
 // recordDoc resolves the record-level resource families.
-func (s *Service) recordDoc(ref resourceRef, p *catalog.Package) (*document, error) {
+func (s *Service) recordDoc(ref uri.Ref, p *catalog.Package) (*document, error) {
 	img := p.Img
-	switch ref.kind {
+	switch ref.Kind {
 	case "standard", "standard_provenance", "standard_learning_components":
-		n, ok := img.NodeByID(ref.id)
+		n, ok := img.NodeByID(ref.ID)
 		if !ok || img.NodeKind(n) != kgimg.ItemNode {
-			return nil, kgerr.New(kgerr.StandardNotFound, "no standard with node ID %s in %s", ref.id, p.SnapshotID())
+			return nil, kgerr.New(kgerr.StandardNotFound, "no standard with node ID %s in %s", ref.ID, p.SnapshotID())
 		}
-		switch ref.kind {
+		switch ref.Kind {
 		case "standard":
 			return derivedDoc(ref, "standard", p, standardResult(p, n), "nodes")
 		case "standard_provenance":
@@ -342,24 +343,24 @@ func (s *Service) recordDoc(ref resourceRef, p *catalog.Package) (*document, err
 				return nil, err
 			}
 			if !p.Manifest.Capabilities.HasDetailedProvenance || prov == "" {
-				return nil, notFound("standard %s has no detailed provenance in this package", ref.id).
+				return nil, notFound("standard %s has no detailed provenance in this package", ref.ID).
 					WithHint("read the standard itself (%s), whose record names its source, or the package manifest (%s); "+
-						"get_capabilities lists the packages that carry detailed provenance", standardURI(p, ref.id),
-						resourceRef{kind: "package_manifest", frameworkID: p.FrameworkID(), snapshotID: p.SnapshotID()}.String())
+						"get_capabilities lists the packages that carry detailed provenance", standardURI(p, ref.ID),
+						uri.Ref{Kind: "package_manifest", FrameworkID: p.FrameworkID(), SnapshotID: p.SnapshotID()}.String())
 			}
-			return derivedDoc(ref, "standard_provenance", p, StandardProvenance{NodeID: ref.id,
+			return derivedDoc(ref, "standard_provenance", p, StandardProvenance{NodeID: ref.ID,
 				CaseIdentifierUUID: nodeString(img, n, kgimg.NodeCaseIdentifierUUID, kgimg.PCaseIdentifierUUID),
 				Provenance:         json.RawMessage(prov)}, "entityProvenance")
 		default:
 			return derivedDoc(ref, "standard_learning_components", p, componentsForStandard(p, n), "nodes", "relationships")
 		}
 	case "learning_component", "learning_component_provenance":
-		n, ok := img.NodeByID(ref.id)
+		n, ok := img.NodeByID(ref.ID)
 		if !ok || img.NodeKind(n) != kgimg.ComponentNode {
-			return nil, notFound("no learning component with node ID %s in %s", ref.id, p.SnapshotID()).
+			return nil, notFound("no learning component with node ID %s in %s", ref.ID, p.SnapshotID()).
 				WithHint("search_learning_components finds components; a standard's are listed by get_learning_components_for_standard")
 		}
-		if ref.kind == "learning_component" {
+		if ref.Kind == "learning_component" {
 			return derivedDoc(ref, "learning_component", p, componentContext(p, n, placementDepth).ComponentResult, "nodes", "relationships")
 		}
 		prov := img.NodeString(n, kgimg.NodeProvenanceJSON)
@@ -367,17 +368,17 @@ func (s *Service) recordDoc(ref resourceRef, p *catalog.Package) (*document, err
 			return nil, err
 		}
 		if prov == "" {
-			return nil, notFound("learning component %s has no provenance entry in this package", ref.id).
-				WithHint("read the component itself (%s)", resourceRef{kind: "learning_component", frameworkID: p.FrameworkID(), snapshotID: p.SnapshotID(), id: ref.id}.String())
+			return nil, notFound("learning component %s has no provenance entry in this package", ref.ID).
+				WithHint("read the component itself (%s)", uri.Ref{Kind: "learning_component", FrameworkID: p.FrameworkID(), SnapshotID: p.SnapshotID(), ID: ref.ID}.String())
 		}
-		return derivedDoc(ref, "learning_component_provenance", p, ComponentProvenance{NodeID: ref.id, Provenance: json.RawMessage(prov)}, "learningComponentProvenance")
+		return derivedDoc(ref, "learning_component_provenance", p, ComponentProvenance{NodeID: ref.ID, Provenance: json.RawMessage(prov)}, "learningComponentProvenance")
 	case "relationship", "relationship_provenance":
-		r, ok := img.RelationshipByID(ref.id)
+		r, ok := img.RelationshipByID(ref.ID)
 		if !ok {
-			return nil, notFound("no relationship %s in %s", ref.id, p.SnapshotID()).
+			return nil, notFound("no relationship %s in %s", ref.ID, p.SnapshotID()).
 				WithHint("relationship IDs come from get_standard_context, get_learning_components_for_standard and the progression tools")
 		}
-		if ref.kind == "relationship" {
+		if ref.Kind == "relationship" {
 			return derivedDoc(ref, "relationship", p, RelationshipRecord{Relationship: graphRelationship(img, r), PackageIdentity: packageIdentity(p)}, "relationships")
 		}
 		rec, shard, ok := img.Provenance(r)
@@ -385,12 +386,12 @@ func (s *Service) recordDoc(ref resourceRef, p *catalog.Package) (*document, err
 			return nil, err
 		}
 		if !ok {
-			return nil, notFound("relationship %s has no stored provenance (only learning-progression edges do)", ref.id).
-				WithHint("read the relationship itself (%s)", resourceRef{kind: "relationship", frameworkID: p.FrameworkID(), snapshotID: p.SnapshotID(), id: ref.id}.String())
+			return nil, notFound("relationship %s has no stored provenance (only learning-progression edges do)", ref.ID).
+				WithHint("read the relationship itself (%s)", uri.Ref{Kind: "relationship", FrameworkID: p.FrameworkID(), SnapshotID: p.SnapshotID(), ID: ref.ID}.String())
 		}
 		// The record is the original provenance map's, read from its shard
 		// through the index; the edge itself is a delivery relationship.
-		return derivedDoc(ref, "relationship_provenance", p, RelationshipProvenance{RelationshipID: ref.id, Partition: shard,
+		return derivedDoc(ref, "relationship_provenance", p, RelationshipProvenance{RelationshipID: ref.ID, Partition: shard,
 			PartitionArtifact: provenanceShardName(shard), Provenance: json.RawMessage(rec),
 			EpistemicStatus: "llm_inferred", SemanticNotice: semanticNotice},
 			"learningProgressionProvenance", provenanceShardName(shard), "learningProgressionProvenanceIndex", "relationships")

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kgc-project/kgc/internal/canonjson"
 	"github.com/kgc-project/kgc/runtime/query"
+	"github.com/kgc-project/kgc/runtime/uri"
 )
 
 func comparison(w *writer, r *query.ComparisonResult) {
@@ -28,7 +29,7 @@ func comparison(w *writer, r *query.ComparisonResult) {
 		w.line("")
 		w.line("%s. %s — %s", marker(i), s.SnapshotID, snapshotName(query.FrameworkSnapshot{SourceMetadata: s.SourceMetadata}))
 		w.line("  grades %s; %s", or(list(s.LocalGradesOrStages), "none"), attribution(s.Rights))
-		w.line("  Cite: %s", strings.Replace(query.RecordURIPattern("standard", s.FrameworkID, s.SnapshotID), "{id}", "{nodeId}", 1))
+		w.line("  Cite: %s", strings.Replace(uri.RecordPattern("standard", s.FrameworkID, s.SnapshotID), "{id}", "{nodeId}", 1))
 		var same []string
 		for _, d := range s.RequiredProfileDisclosures {
 			if first, ok := said[d]; ok {

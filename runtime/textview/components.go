@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/kgc-project/kgc/runtime/query"
+	"github.com/kgc-project/kgc/runtime/uri"
 )
 
 // component writes get_learning_component (records nil) and
@@ -14,7 +15,7 @@ func component(w *writer, r *query.ComponentResult, records []query.SupportedRec
 	n := r.Node
 	w.line("Learning component %s | tags: %s", n.NodeID, or(list(n.Tags), "none"))
 	w.line("Text: %s", flat(n.Description))
-	w.line("Cite: %s", strings.Replace(query.RecordURIPattern("learning_component", id.FrameworkID, id.SnapshotID), "{id}", n.NodeID, 1))
+	w.line("Cite: %s", strings.Replace(uri.RecordPattern("learning_component", id.FrameworkID, id.SnapshotID), "{id}", n.NodeID, 1))
 	w.line("%s", packageLine(id, r.SourceMetadata))
 	w.line("A learning component is a generated decomposition of the standards, not curriculum-authored.")
 	w.line("Supports %s:", plural(len(r.Placements), "standard"))
@@ -33,6 +34,6 @@ func component(w *writer, r *query.ComponentResult, records []query.SupportedRec
 	if r.TruncationReason != "" {
 		w.line("(%d more standards left out at the size limit)", r.OmittedCount)
 	}
-	w.line("Standards cite as %s", strings.Replace(query.RecordURIPattern("standard", id.FrameworkID, id.SnapshotID), "{id}", "{nodeId}", 1))
+	w.line("Standards cite as %s", strings.Replace(uri.RecordPattern("standard", id.FrameworkID, id.SnapshotID), "{id}", "{nodeId}", 1))
 	w.line("%s", attribution(r.Package.Rights))
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kgc-project/kgc/runtime/query"
+	"github.com/kgc-project/kgc/runtime/uri"
 )
 
 func capabilities(w *writer, r *query.CapabilitiesResult) {
@@ -136,7 +137,7 @@ func framework(w *writer, r *query.FrameworkResult) {
 	w.line("Framework snapshot %s", f.SnapshotID)
 	snapshot(w, f, "")
 	w.line("Cite: %s", "kgfegmcp://framework/"+f.FrameworkID)
-	w.line("Standards cite as %s", strings.Replace(query.RecordURIPattern("standard", f.FrameworkID, f.SnapshotID), "{id}", "{nodeId}", 1))
+	w.line("Standards cite as %s", strings.Replace(uri.RecordPattern("standard", f.FrameworkID, f.SnapshotID), "{id}", "{nodeId}", 1))
 }
 
 func statistics(w *writer, r *query.StatisticsResult) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/kgc-project/kgc/runtime/query"
+	"github.com/kgc-project/kgc/runtime/uri"
 )
 
 // snapshots names the snapshots a page's hits come from: with one, its
@@ -63,7 +64,7 @@ func (s *snapshots) write(w *writer, kinds ...string) {
 		w.line("%s%s — %s", prefix, id, snapshotName(f))
 		cites := make([]string, len(kinds))
 		for i, k := range kinds {
-			cites[i] = strings.Replace(query.RecordURIPattern(k, f.FrameworkID, id), "{id}", "{nodeId}", 1)
+			cites[i] = strings.Replace(uri.RecordPattern(k, f.FrameworkID, id), "{id}", "{nodeId}", 1)
 			if len(kinds) > 1 {
 				cites[i] = strings.ReplaceAll(k, "_", " ") + "s " + cites[i]
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kgc-project/kgc/runtime/query"
+	"github.com/kgc-project/kgc/runtime/uri"
 )
 
 // packageLine names the package a single-record answer comes from.
@@ -100,7 +101,7 @@ func standardContext(w *writer, r *query.ContextResult) {
 	origin := r.Standard.Node.NodeID
 	standardFacts(w, r.Standard.Node, r.Standard.Facets, nil)
 	w.line("Cite: %s (other standards: %s)", r.Standard.StandardURI,
-		strings.Replace(query.RecordURIPattern("standard", id.FrameworkID, id.SnapshotID), "{id}", "{nodeId}", 1))
+		strings.Replace(uri.RecordPattern("standard", id.FrameworkID, id.SnapshotID), "{id}", "{nodeId}", 1))
 	w.line("%s", packageLine(id, r.Standard.SourceMetadata))
 	if rp := r.RootPaths; rp != nil {
 		w.line("Root paths (%d%s):", len(rp.Paths), completeness(rp.IsComplete, rp.TruncationReason))
@@ -279,7 +280,7 @@ func standardComponents(w *writer, r *query.StandardComponentsResult) {
 	}
 	cite := "Cite: standard " + r.StandardURI + "; this list " + r.LearningComponentsURI
 	if len(others) > 0 {
-		cite += "; other standards " + strings.Replace(query.RecordURIPattern("standard", id.FrameworkID, id.SnapshotID), "{id}", "{nodeId}", 1)
+		cite += "; other standards " + strings.Replace(uri.RecordPattern("standard", id.FrameworkID, id.SnapshotID), "{id}", "{nodeId}", 1)
 	}
 	w.line("%s", cite)
 	w.line("%s", packageLine(id, r.SourceMetadata))

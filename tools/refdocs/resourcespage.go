@@ -8,6 +8,7 @@ import (
 
 	"github.com/kgc-project/kgc/runtime/query"
 	kgrender "github.com/kgc-project/kgc/runtime/render"
+	"github.com/kgc-project/kgc/runtime/uri"
 	"github.com/kgc-project/kgc/schema/manifest"
 )
 
@@ -81,7 +82,7 @@ func resourcesPage(trs []*transcript) ([]byte, error) {
 	}
 	tmpls := query.ResourceTemplates()
 	p.para("kgmcp serves %d fixed resource(s) and %d resource templates, all under the `kgfegmcp://` scheme. Generated from "+
-		"`runtime/query` (`ResourceTemplates`, the template table of `uri.go`, `CatalogURI`), the `resources/list` answer and the resource "+
+		"`runtime/query` (`ResourceTemplates`) and `runtime/uri` (`Templates`, `Catalog`), the `resources/list` answer and the resource "+
 		"reads of the golden transcripts (`%s`).", len(fixed), len(tmpls), transcriptDir)
 
 	p.line("## Reading rules")
@@ -114,8 +115,8 @@ func resourcesPage(trs []*transcript) ([]byte, error) {
 	}
 	p.table([]string{"URI", "name", "title", "MIME type", "description"}, rows)
 	for _, r := range fixed {
-		if r.URI != query.CatalogURI {
-			return nil, fmt.Errorf("fixed resource %s is not query.CatalogURI", r.URI)
+		if r.URI != uri.Catalog {
+			return nil, fmt.Errorf("fixed resource %s is not uri.Catalog", r.URI)
 		}
 		if err := resourceSection(p, trs, "catalog", r.URI, r.Description, func(u string) bool { return u == r.URI }); err != nil {
 			return nil, err

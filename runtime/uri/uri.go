@@ -1,4 +1,10 @@
-package query
+// Package uri is the kgfegmcp:// resource address scheme: the fixed catalog
+// address, the 15 resource templates, a parsed address (Ref) and its one
+// canonical spelling, and parsing an address exactly (no query, fragment,
+// dot or extra segment; each segment decoded once). kgmcp's resources,
+// resource links and citations and the browser's deep links all go through
+// it (docs/reference/resources.md).
+package uri
 
 import (
 	"net/url"
@@ -7,14 +13,19 @@ import (
 	"github.com/kgc-project/kgc/runtime/kgerr"
 )
 
+// The scheme, and the one fixed resource: the catalog.
 const (
-	scheme     = "kgfegmcp://"
-	catalogURI = scheme + "catalog"
+	Scheme  = "kgfegmcp://"
+	Catalog = Scheme + "catalog"
 )
 
-// The 15 resource templates (docs/reference/resources.md#templates), by resource name, with the
-// title and description a host shows for them.
-var templates = []struct{ name, template, title, description string }{
+// Template is one resource template: its resource name, URI template, and
+// the title and description a host shows for it.
+type Template struct{ Name, URI, Title, Description string }
+
+// Templates are the 15 resource templates (docs/reference/resources.md#templates), by resource name, in
+// the contract's order. Callers must not modify them.
+var Templates = []Template{
 	{"framework", "kgfegmcp://framework/{framework_id}", "Framework",
 		"One framework family: its snapshots, their packages, capabilities and rights."},
 	{"package_manifest", "kgfegmcp://framework/{framework_id}/snapshot/{snapshot_id}/manifest", "Package manifest",
@@ -49,25 +60,23 @@ var templates = []struct{ name, template, title, description string }{
 
 // TemplateURIs lists the 15 resource templates' URI templates, in contract
 // order.
-func TemplateURIs() []string { return templateURIs() }
-
-func templateURIs() []string {
-	out := make([]string, len(templates))
-	for i, t := range templates {
-		out[i] = t.template
+func TemplateURIs() []string {
+	out := make([]string, len(Templates))
+	for i, t := range Templates {
+		out[i] = t.URI
 	}
 	return out
 }
 
-// RecordURIPattern is the URI of a record family of one snapshot with the
+// RecordPattern is the URI of a record family of one snapshot with the
 // record's ID left as the literal placeholder {id} (resource kinds standard,
 // standard_provenance, standard_learning_components, learning_component,
 // learning_component_provenance, relationship, relationship_provenance):
 // replace {id} with the record's ID, percent-encoded where it holds
 // anything but letters, digits and -._~ (node IDs are UUIDs).
-func RecordURIPattern(kind, frameworkID, snapshotID string) string {
+func RecordPattern(kind, frameworkID, snapshotID string) string {
 	const marker = "IDMARKER"
-	return strings.Replace(resourceRef{kind: kind, frameworkID: frameworkID, snapshotID: snapshotID, id: marker}.String(), marker, "{id}", 1)
+	return strings.Replace(Ref{Kind: kind, FrameworkID: frameworkID, SnapshotID: snapshotID, ID: marker}.String(), marker, "{id}", 1)
 }
 
 // escape percent-encodes one identifier as a single path segment with an empty
@@ -93,25 +102,25 @@ func escape(s string) string {
 	return b.String()
 }
 
-// resourceRef is a parsed resource address.
-type resourceRef struct {
-	kind        string // resource name
-	frameworkID string
-	snapshotID  string
-	id          string // artifact name, node ID or relationship ID
+// Ref is a parsed resource address.
+type Ref struct {
+	Kind        string // resource name
+	FrameworkID string
+	SnapshotID  string
+	ID          string // artifact name, node ID or relationship ID
 }
 
 // String returns the canonical URI.
-func (r resourceRef) String() string {
-	if r.kind == "catalog" {
-		return catalogURI
+func (r Ref) String() string {
+	if r.Kind == "catalog" {
+		return Catalog
 	}
-	u := scheme + "framework/" + escape(r.frameworkID)
-	if r.kind == "framework" {
+	u := Scheme + "framework/" + escape(r.FrameworkID)
+	if r.Kind == "framework" {
 		return u
 	}
-	u += "/snapshot/" + escape(r.snapshotID)
-	switch r.kind {
+	u += "/snapshot/" + escape(r.SnapshotID)
+	switch r.Kind {
 	case "package_manifest":
 		return u + "/manifest"
 	case "validation_report":
@@ -123,23 +132,23 @@ func (r resourceRef) String() string {
 	case "learning_progressions":
 		return u + "/learning-progressions"
 	case "manifest_artifact":
-		return u + "/artifact/" + escape(r.id)
+		return u + "/artifact/" + escape(r.ID)
 	case "standard":
-		return u + "/standard/" + escape(r.id)
+		return u + "/standard/" + escape(r.ID)
 	case "standard_provenance":
-		return u + "/standard/" + escape(r.id) + "/provenance"
+		return u + "/standard/" + escape(r.ID) + "/provenance"
 	case "standard_learning_components":
-		return u + "/standard/" + escape(r.id) + "/learning-components"
+		return u + "/standard/" + escape(r.ID) + "/learning-components"
 	case "standard_diagram":
-		return u + "/standard/" + escape(r.id) + "/diagram"
+		return u + "/standard/" + escape(r.ID) + "/diagram"
 	case "learning_component":
-		return u + "/learning-component/" + escape(r.id)
+		return u + "/learning-component/" + escape(r.ID)
 	case "learning_component_provenance":
-		return u + "/learning-component/" + escape(r.id) + "/provenance"
+		return u + "/learning-component/" + escape(r.ID) + "/provenance"
 	case "relationship":
-		return u + "/relationship/" + escape(r.id)
+		return u + "/relationship/" + escape(r.ID)
 	case "relationship_provenance":
-		return u + "/relationship/" + escape(r.id) + "/provenance"
+		return u + "/relationship/" + escape(r.ID) + "/provenance"
 	}
 	return u
 }
@@ -149,96 +158,96 @@ func badURI(why string) error {
 		WithHint("use kgfegmcp://catalog or a URI built from one of the resource templates")
 }
 
-// parseURI parses an exact resource address: no query, fragment, port or
+// Parse parses an exact resource address: no query, fragment, port or
 // userinfo; no empty, dot or extra segments. Each segment is split on the
 // literal "/" and then decoded exactly once, so an identifier may hold any
 // character, "/" and "%" included (encoded as %2F and %25): the gate accepts
 // such identifiers, and every record it accepts has an address. A decoded
 // segment is only ever compared with the image's keys, never used as a path.
-func parseURI(raw string) (resourceRef, error) {
-	if raw == catalogURI {
-		return resourceRef{kind: "catalog"}, nil
+func Parse(raw string) (Ref, error) {
+	if raw == Catalog {
+		return Ref{Kind: "catalog"}, nil
 	}
-	if !strings.HasPrefix(raw, scheme) {
-		return resourceRef{}, badURI("the scheme must be kgfegmcp://")
+	if !strings.HasPrefix(raw, Scheme) {
+		return Ref{}, badURI("the scheme must be kgfegmcp://")
 	}
-	rest := raw[len(scheme):]
+	rest := raw[len(Scheme):]
 	if strings.ContainsAny(rest, "?#") {
-		return resourceRef{}, badURI("query strings and fragments are not allowed")
+		return Ref{}, badURI("query strings and fragments are not allowed")
 	}
 	parts := strings.Split(rest, "/")
 	seg := make([]string, len(parts))
 	for i, p := range parts {
 		if p == "" {
-			return resourceRef{}, badURI("empty path segment")
+			return Ref{}, badURI("empty path segment")
 		}
 		if p == "." || p == ".." {
-			return resourceRef{}, badURI("dot segment")
+			return Ref{}, badURI("dot segment")
 		}
 		if strings.ContainsAny(p, "{}") {
-			return resourceRef{}, badURI("unreplaced template placeholder")
+			return Ref{}, badURI("unreplaced template placeholder")
 		}
 		d, err := url.PathUnescape(p)
 		if err != nil {
-			return resourceRef{}, badURI("bad percent-encoding")
+			return Ref{}, badURI("bad percent-encoding")
 		}
 		seg[i] = d
 	}
 	if seg[0] != "framework" || len(seg) < 2 {
-		return resourceRef{}, badURI("unknown resource family")
+		return Ref{}, badURI("unknown resource family")
 	}
-	r := resourceRef{frameworkID: seg[1]}
+	r := Ref{FrameworkID: seg[1]}
 	if len(seg) == 2 {
-		r.kind = "framework"
+		r.Kind = "framework"
 		return r, nil
 	}
 	if len(seg) < 4 || seg[2] != "snapshot" {
-		return resourceRef{}, badURI("expected /snapshot/{snapshot_id}")
+		return Ref{}, badURI("expected /snapshot/{snapshot_id}")
 	}
-	r.snapshotID = seg[3]
+	r.SnapshotID = seg[3]
 	tail := seg[4:]
 	switch {
 	case len(tail) == 1 && tail[0] == "manifest":
-		r.kind = "package_manifest"
+		r.Kind = "package_manifest"
 	case len(tail) == 1 && tail[0] == "validation":
-		r.kind = "validation_report"
+		r.Kind = "validation_report"
 	case len(tail) == 1 && tail[0] == "unresolved":
-		r.kind = "unresolved_items"
+		r.Kind = "unresolved_items"
 	case len(tail) == 1 && tail[0] == "interpretation-profile":
-		r.kind = "interpretation_profile"
+		r.Kind = "interpretation_profile"
 	case len(tail) == 1 && tail[0] == "learning-progressions":
-		r.kind = "learning_progressions"
+		r.Kind = "learning_progressions"
 	case len(tail) == 2 && tail[0] == "artifact":
-		r.kind, r.id = "manifest_artifact", tail[1]
+		r.Kind, r.ID = "manifest_artifact", tail[1]
 	case len(tail) == 2 && tail[0] == "standard":
-		r.kind, r.id = "standard", tail[1]
+		r.Kind, r.ID = "standard", tail[1]
 	case len(tail) == 3 && tail[0] == "standard" && tail[2] == "provenance":
-		r.kind, r.id = "standard_provenance", tail[1]
+		r.Kind, r.ID = "standard_provenance", tail[1]
 	case len(tail) == 3 && tail[0] == "standard" && tail[2] == "learning-components":
-		r.kind, r.id = "standard_learning_components", tail[1]
+		r.Kind, r.ID = "standard_learning_components", tail[1]
 	case len(tail) == 3 && tail[0] == "standard" && tail[2] == "diagram":
-		r.kind, r.id = "standard_diagram", tail[1]
+		r.Kind, r.ID = "standard_diagram", tail[1]
 	case len(tail) == 2 && tail[0] == "learning-component":
-		r.kind, r.id = "learning_component", tail[1]
+		r.Kind, r.ID = "learning_component", tail[1]
 	case len(tail) == 3 && tail[0] == "learning-component" && tail[2] == "provenance":
-		r.kind, r.id = "learning_component_provenance", tail[1]
+		r.Kind, r.ID = "learning_component_provenance", tail[1]
 	case len(tail) == 2 && tail[0] == "relationship":
-		r.kind, r.id = "relationship", tail[1]
+		r.Kind, r.ID = "relationship", tail[1]
 	case len(tail) == 3 && tail[0] == "relationship" && tail[2] == "provenance":
-		r.kind, r.id = "relationship_provenance", tail[1]
+		r.Kind, r.ID = "relationship_provenance", tail[1]
 	default:
-		return resourceRef{}, badURI("unknown resource path")
+		return Ref{}, badURI("unknown resource path")
 	}
 	return r, nil
 }
 
-// CanonicalURI returns the canonical spelling of a resource address that
+// Canonical returns the canonical spelling of a resource address that
 // parses — every identifier percent-encoded exactly once, as the templates
 // and resource links write it — so that the raw spelling a client may build
 // (`@`, `+` left literal) reads the same resource. ok is false for a URI
 // that is not an exact address.
-func CanonicalURI(raw string) (canonical string, ok bool) {
-	r, err := parseURI(raw)
+func Canonical(raw string) (canonical string, ok bool) {
+	r, err := Parse(raw)
 	if err != nil {
 		return "", false
 	}
