@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/kgc-project/kgc/compiler/gate"
+	"github.com/kgc-project/kgc/schema/profile"
+	"github.com/kgc-project/kgc/schema/rights"
 )
 
 // Report says what was imported and, with counts, everything that was not:
@@ -87,7 +89,7 @@ type Document struct {
 	Grades                 []string       `json:"grades"`
 	CodedItems             int            `json:"codedItems"`
 	CodePatterns           []string       `json:"codePatterns"`
-	Rights                 *Rights        `json:"rights,omitempty"`
+	Rights                 *rights.Policy `json:"rights,omitempty"`
 }
 
 // TypeSummary is one statement type of the starter profile.
@@ -275,7 +277,7 @@ func importDocument(in *input, o Options) (*Document, *plan, error) {
 		return rep, nil, nil
 	}
 	rep.FrameworkID, rep.ProfileVersion, rep.VersionToken, rep.Rights = p.frameworkID, p.profileVersion, p.versionToken, &p.rights
-	prof, err := marshal(p.profile)
+	prof, err := profile.Encode(&p.profile)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -377,7 +379,7 @@ var urlRe = regexp.MustCompile(`https?://[^\s"'<>)]+`)
 // rights derives the rights policy from the CFDocument's licenseURI and its
 // CFLicenses entry. Full text is allowed only for a licence recognisably
 // open (CC BY, CC0, public domain); the review status is always unreviewed.
-func (m *model) rights(p *derived) Rights {
+func (m *model) rights(p *derived) rights.Policy {
 	d := m.in.doc.raw
 	lic, _ := link(d, "licenseURI")
 	title, text := lic.Title, ""
@@ -387,7 +389,7 @@ func (m *model) rights(p *derived) Rights {
 			text = str(o.raw, "licenseText") + " " + str(o.raw, "description")
 		}
 	}
-	r := Rights{SourceLicense: firstNonEmpty(title, "not stated in the CASE package"), AllowGeneratedDerivatives: "review_required", ReviewStatus: "unreviewed"}
+	r := rights.Policy{SourceLicense: firstNonEmpty(title, "not stated in the CASE package"), AllowGeneratedDerivatives: "review_required", ReviewStatus: "unreviewed"}
 	all := strings.ToLower(title + " " + text + " " + lic.URI)
 	if u := urlRe.FindString(text); u != "" {
 		r.LicenseURI = &u

@@ -9,102 +9,14 @@ import (
 	"time"
 
 	"github.com/kgc-project/kgc/internal/natural"
+	"github.com/kgc-project/kgc/schema/profile"
+	"github.com/kgc-project/kgc/schema/rights"
 )
-
-// Profile JSON (docs/reference/profile-format.md), written by kgc itself so
-// that maxCount can be null.
-type profileJSON struct {
-	ProfileSchemaVersion     string           `json:"profileSchemaVersion"`
-	ProfileID                string           `json:"profileId"`
-	ProfileVersion           string           `json:"profileVersion"`
-	FrameworkIDs             []string         `json:"frameworkIds"`
-	LocalSubject             string           `json:"localSubject"`
-	NormalizedSubjects       []string         `json:"normalizedSubjects"`
-	SubjectMappingStatus     string           `json:"subjectMappingStatus"`
-	SubjectMappingNote       string           `json:"subjectMappingNote"`
-	SubjectAliases           []string         `json:"subjectAliases"`
-	SubjectVocabulary        map[string]any   `json:"subjectVocabulary"`
-	GradeLevelStatementTypes []string         `json:"gradeLevelStatementTypes"`
-	GradeMappings            []gradeMapping   `json:"gradeMappings"`
-	EducationStageMappings   []any            `json:"educationStageMappings"`
-	Hierarchy                hierarchyJSON    `json:"hierarchy"`
-	StatementTypes           []statementType  `json:"statementTypes"`
-	CodeSearchPolicy         codePolicy       `json:"codeSearchPolicy"`
-	ComparisonDimensions     []string         `json:"comparisonDimensions"`
-	LanguagePolicy           map[string]any   `json:"languagePolicy"`
-	Rights                   Rights           `json:"rights"`
-	SourceRoleCapabilities   map[string]any   `json:"sourceRoleCapabilities"`
-	RequiredDisclosures      []string         `json:"requiredDisclosures"`
-	KnownSourceAnomalies     []map[string]any `json:"knownSourceAnomalies"`
-}
-
-type gradeMapping struct {
-	LocalLabel       string   `json:"localLabel"`
-	Aliases          []string `json:"aliases"`
-	NormalizedGrades []string `json:"normalizedGrades"`
-}
-
-type hierarchyJSON struct {
-	RelationshipType   string   `json:"relationshipType"`
-	RootStatementTypes []string `json:"rootStatementTypes"`
-	StatementTypeOrder []string `json:"statementTypeOrder"`
-	AllowMultiParent   bool     `json:"allowMultiParent"`
-}
-
-type statementType struct {
-	SourceStatementType     string          `json:"sourceStatementType"`
-	NormalizedStatementType string          `json:"normalizedStatementType"`
-	CodeType                *string         `json:"codeType,omitempty"`
-	Description             string          `json:"description"`
-	Aliases                 []string        `json:"aliases"`
-	AllowedParents          []allowedParent `json:"allowedParents"`
-	ControlledValues        []any           `json:"controlledValues"`
-	IdentityScope           []string        `json:"identityScope"`
-	IsGraphNode             bool            `json:"isGraphNode"`
-}
-
-type allowedParent struct {
-	ParentStatementType string `json:"parentStatementType"`
-	MinCount            int    `json:"minCount"`
-	MaxCount            *int   `json:"maxCount"`
-}
-
-type codePolicy struct {
-	Availability              string     `json:"availability"`
-	AllowPrefixSearch         bool       `json:"allowPrefixSearch"`
-	PrefixDelimiters          []string   `json:"prefixDelimiters"`
-	CaseSensitive             bool       `json:"caseSensitive"`
-	WhitespaceNormalization   bool       `json:"whitespaceNormalization"`
-	PunctuationNormalization  bool       `json:"punctuationNormalization"`
-	CodesAreUniqueIdentifiers bool       `json:"codesAreUniqueIdentifiers"`
-	CanonicalizationNotes     []string   `json:"canonicalizationNotes"`
-	CodeTypes                 []codeType `json:"codeTypes"`
-	CodeParentRules           []any      `json:"codeParentRules"`
-}
-
-type codeType struct {
-	CodeType            string   `json:"codeType"`
-	Patterns            []string `json:"patterns"`
-	StatementTypes      []string `json:"statementTypes"`
-	ScopeStatementTypes []string `json:"scopeStatementTypes"`
-}
-
-// Rights is the profile's rights policy.
-type Rights struct {
-	SourceLicense             string  `json:"sourceLicense"`
-	LicenseURI                *string `json:"licenseUri"`
-	AttributionStatement      string  `json:"attributionStatement"`
-	AllowFullText             bool    `json:"allowFullText"`
-	AllowStandardResources    bool    `json:"allowStandardResources"`
-	AllowBulkResource         bool    `json:"allowBulkResource"`
-	AllowGeneratedDerivatives string  `json:"allowGeneratedDerivatives"`
-	ReviewStatus              string  `json:"reviewStatus"`
-}
 
 // derived is what the profile and the exports share.
 type derived struct {
-	profile                        profileJSON
-	rights                         Rights
+	profile                        profile.Profile
+	rights                         rights.Policy
 	normalized                     map[string]string // statement type → Standard | Standard Grouping
 	gradeOf                        map[string]string // folded education level → normalized grade
 	isCurrent, jurisdiction        string
@@ -266,29 +178,26 @@ func (m *model) derive(order []*item, o Options) (*derived, []Finding) {
 		langs, langNote = []string{"und"}, "The CASE package declares no language (und): set the real one."
 	}
 	p.rights = m.rights(p)
-	p.profile = profileJSON{
+	note := "Imported from CASE: map the subject to your vocabulary and set subjectMappingStatus."
+	p.profile = profile.Profile{
 		ProfileSchemaVersion: "1.1", ProfileID: p.frameworkID, ProfileVersion: p.profileVersion, FrameworkIDs: []string{p.frameworkID},
 		LocalSubject: firstNonEmpty(p.subject, "Unspecified"), NormalizedSubjects: []string{}, SubjectMappingStatus: "unreviewed",
-		SubjectMappingNote: "Imported from CASE: map the subject to your vocabulary and set subjectMappingStatus.",
-		SubjectAliases:     append([]string{}, subjects[min(1, len(subjects)):]...),
-		SubjectVocabulary: map[string]any{"vocabularyId": "kgc-case-import", "vocabularyVersion": "1.0",
-			"values": []string{"Other"}, "unmatchedValue": "Other"},
-		GradeLevelStatementTypes: []string{}, EducationStageMappings: []any{},
+		SubjectMappingNote:   &note,
+		SubjectAliases:       append([]string{}, subjects[min(1, len(subjects)):]...),
+		SubjectVocabulary:    profile.SubjectVocabulary{VocabularyID: "kgc-case-import", VocabularyVersion: "1.0", Values: []string{"Other"}, UnmatchedValue: "Other"},
 		ComparisonDimensions: []string{"wording", "scope", "grade_context"},
-		LanguagePolicy: map[string]any{"languages": langs, "allowBilingualPairing": false, "preserveSourceTerminology": true,
-			"notes": []string{langNote}},
-		Rights: p.rights,
-		SourceRoleCapabilities: map[string]any{"hasOfficialActivities": false, "hasOfficialAssessmentGuidance": false,
-			"hasOfficialResources": false, "roleNotes": []string{"A CASE package holds standards only: no activities, assessments or resources."}},
+		LanguagePolicy:       profile.LanguagePolicy{Languages: langs, PreserveSourceTerminology: true, Notes: []string{langNote}},
+		Rights:               p.rights,
+		SourceRoleCapabilities: profile.SourceRoleCapabilities{
+			RoleNotes: []string{"A CASE package holds standards only: no activities, assessments or resources."}},
 		RequiredDisclosures: []string{
 			"Imported from the CASE package " + m.docID + " by kgc import case; the interpretation profile is a starter derived from the package and has not been reviewed.",
 			"Normalized grades are retrieval facets and do not establish grade equivalence between systems."},
-		KnownSourceAnomalies: []map[string]any{},
 	}
 	if m.rep.RootFallbacks > 0 {
-		p.profile.KnownSourceAnomalies = append(p.profile.KnownSourceAnomalies, map[string]any{"anomalyId": "case_root_fallbacks",
-			"description":        fmt.Sprintf("%d items have no isChildOf parent of a type the hierarchy allows under the framework; they hang under the framework as unresolved root fallbacks.", m.rep.RootFallbacks),
-			"requiredDisclosure": "Some items' place in the hierarchy was not resolved from the CASE package."})
+		p.profile.KnownSourceAnomalies = append(p.profile.KnownSourceAnomalies, profile.Anomaly{AnomalyID: "case_root_fallbacks",
+			Description:        fmt.Sprintf("%d items have no isChildOf parent of a type the hierarchy allows under the framework; they hang under the framework as unresolved root fallbacks.", m.rep.RootFallbacks),
+			RequiredDisclosure: "Some items' place in the hierarchy was not resolved from the CASE package."})
 	}
 	m.grades(p, order)
 	m.types(p, order)
@@ -312,7 +221,7 @@ func (m *model) grades(p *derived, order []*item) {
 	}
 	sort.SliceStable(labels, func(i, j int) bool { return natural.CompareGrades(labels[i], labels[j]) < 0 })
 	used := map[string]bool{}
-	p.profile.GradeMappings = []gradeMapping{}
+	p.profile.GradeMappings = nil
 	for _, l := range labels {
 		k := strings.ToLower(l)
 		g := normalizeGrade(l)
@@ -321,7 +230,7 @@ func (m *model) grades(p *derived, order []*item) {
 			continue // a label already an alias of another (its spelling folded)
 		}
 		used[facetKey(l)] = true
-		gm := gradeMapping{LocalLabel: l, Aliases: []string{}, NormalizedGrades: []string{g}}
+		gm := profile.GradeMapping{LocalLabel: l, NormalizedGrades: []string{g}}
 		for _, a := range append([]string{g}, gradeAliases(g)...) {
 			if !used[facetKey(a)] {
 				used[facetKey(a)] = true

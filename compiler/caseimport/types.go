@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/kgc-project/kgc/schema/profile"
 )
 
 // types derives statementTypes and the hierarchy policy from what the
@@ -69,8 +71,8 @@ func (m *model) types(p *derived, order []*item) {
 		}
 		return a.first < b.first
 	})
-	h := hierarchyJSON{RelationshipType: "hasChild", AllowMultiParent: multi, StatementTypeOrder: names, RootStatementTypes: []string{}}
-	p.profile.StatementTypes = []statementType{}
+	h := profile.Hierarchy{RelationshipType: "hasChild", AllowMultiParent: multi, StatementTypeOrder: names}
+	p.profile.StatementTypes = nil
 	for _, t := range names {
 		s := stats[t]
 		norm := "Standard"
@@ -88,10 +90,9 @@ func (m *model) types(p *derived, order []*item) {
 				desc = fmt.Sprintf("Items without a CFItemType at depth %s of the CASE hierarchy (%d items).", strings.TrimPrefix(t, "Level "), s.n)
 			}
 		}
-		st := statementType{SourceStatementType: t, NormalizedStatementType: norm, Description: desc, Aliases: []string{},
-			AllowedParents: []allowedParent{}, ControlledValues: []any{}, IdentityScope: []string{}, IsGraphNode: true}
+		st := profile.StatementType{SourceStatementType: t, NormalizedStatementType: norm, Description: desc, IsGraphNode: true}
 		for _, pt := range sortedKeys(s.parents) {
-			ap := allowedParent{ParentStatementType: pt}
+			ap := profile.AllowedParent{ParentStatementType: pt}
 			if len(s.parents) == 1 { // items without an item parent hang by fallbacks, which the gate does not count
 				ap.MinCount = 1
 			}
@@ -99,7 +100,7 @@ func (m *model) types(p *derived, order []*item) {
 			if !multi {
 				mx = 1
 			}
-			ap.MaxCount = &mx
+			ap.MaxCount = int64(mx)
 			st.AllowedParents = append(st.AllowedParents, ap)
 		}
 		p.profile.StatementTypes = append(p.profile.StatementTypes, st)
@@ -114,9 +115,8 @@ func (m *model) types(p *derived, order []*item) {
 		const synthetic = "CASE Document Root"
 		h.RootStatementTypes = []string{synthetic}
 		h.StatementTypeOrder = append([]string{synthetic}, h.StatementTypeOrder...)
-		p.profile.StatementTypes = append([]statementType{{SourceStatementType: synthetic, NormalizedStatementType: "Standard Grouping",
-			Description: "Declared by kgc import case so the hierarchy has a root type; no item has it.", Aliases: []string{},
-			AllowedParents: []allowedParent{}, ControlledValues: []any{}, IdentityScope: []string{}, IsGraphNode: true}}, p.profile.StatementTypes...)
+		p.profile.StatementTypes = append([]profile.StatementType{{SourceStatementType: synthetic, NormalizedStatementType: "Standard Grouping",
+			Description: "Declared by kgc import case so the hierarchy has a root type; no item has it.", IsGraphNode: true}}, p.profile.StatementTypes...)
 	}
 	p.profile.Hierarchy = h
 }
@@ -145,7 +145,7 @@ func (m *model) codes(p *derived, order []*item) {
 		}
 		seen[k] = true
 	}
-	cp := codePolicy{Availability: "none", PrefixDelimiters: []string{}, CanonicalizationNotes: []string{}, CodeTypes: []codeType{}, CodeParentRules: []any{}}
+	cp := profile.CodeSearchPolicy{Availability: "none"}
 	m.rep.CodedItems = coded
 	if coded > 0 {
 		cp.Availability = "partial"
@@ -175,7 +175,7 @@ func (m *model) codes(p *derived, order []*item) {
 			}
 			used[key] = true
 			pats := patterns(byType[t])
-			cp.CodeTypes = append(cp.CodeTypes, codeType{CodeType: key, Patterns: pats, StatementTypes: []string{t}, ScopeStatementTypes: []string{}})
+			cp.CodeTypes = append(cp.CodeTypes, profile.CodeType{CodeType: key, Patterns: pats, StatementTypes: []string{t}})
 			for i := range p.profile.StatementTypes {
 				if p.profile.StatementTypes[i].SourceStatementType == t {
 					k := key

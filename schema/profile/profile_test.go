@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/kgc-project/kgc/internal/corpus"
@@ -162,3 +163,51 @@ func TestNormalizeCode(t *testing.T) {
 		t.Errorf("case-sensitive: %q", got)
 	}
 }
+
+// TestEncodeRoundTrips: every profile the project ships and, where present,
+// every corpus profile decodes to the same Profile after Encode, with no
+// finding.
+func TestEncodeRoundTrips(t *testing.T) {
+	files, _ := filepath.Glob("../../profiles/*/*/profile.json")
+	files = append(files, must(filepath.Glob("../../examples/*/profiles/*/*/profile.json"))...)
+	if corpus.Present() {
+		files = append(files, must(filepath.Glob(filepath.Join(corpus.Dir(), "profiles/*/*/profile.json")))...)
+	} else {
+		t.Log("SKIP (corpus part): ../shared/corpus is absent; only the project's own profiles are round-tripped")
+	}
+	if len(files) < 3 {
+		t.Fatalf("only %d profiles found", len(files))
+	}
+	unbounded := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, _, fs := Decode(data, FileName)
+		if p == nil || len(fs) > 0 {
+			t.Fatalf("%s: %v", f, fs)
+		}
+		out, err := Encode(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, _, fs := Decode(out, FileName)
+		if q == nil || len(fs) > 0 {
+			t.Fatalf("%s encoded does not decode: %v\n%s", f, fs, out)
+		}
+		if !reflect.DeepEqual(p, q) {
+			t.Errorf("%s: the encoded profile decodes to another profile", f)
+		}
+		for _, st := range p.StatementTypes {
+			for _, ap := range st.AllowedParents {
+				if ap.MaxCount < 0 {
+					unbounded++
+				}
+			}
+		}
+	}
+	t.Logf("%d profiles round-tripped (%d unbounded parent counts)", len(files), unbounded)
+}
+
+func must[T any](v T, _ error) T { return v }
