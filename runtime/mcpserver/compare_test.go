@@ -61,7 +61,7 @@ func checkComparison(t *testing.T, srv *mcpserver.Server, out map[string]any, so
 		rels := sourceRels(t, sources[snap])
 		byID := map[string]srcNode{}
 		for _, n := range nodes {
-			byID[n.id] = n
+			byID[n.ID] = n
 		}
 		want := textOracle(t, nodes, query, "tokens", "any", false)
 		matches := sec["matches"].([]any)
@@ -89,10 +89,10 @@ func checkComparison(t *testing.T, srv *mcpserver.Server, out map[string]any, so
 				for _, st := range p.([]any) {
 					step := st.(map[string]any)
 					src := byID[step["nodeId"].(string)]
-					if fmt.Sprint(step["statementCode"]) != fmt.Sprint(orNil(src.code)) || fmt.Sprint(step["description"]) != fmt.Sprint(orNil(src.description)) {
+					if fmt.Sprint(step["statementCode"]) != fmt.Sprint(orNil(src.Code)) || fmt.Sprint(step["description"]) != fmt.Sprint(orNil(src.Description)) {
 						t.Errorf("%s: step %v differs from the source node %+v", snap, step, src)
 					}
-					ids = append(ids, src.id)
+					ids = append(ids, src.ID)
 				}
 				got = append(got, ids)
 			}

@@ -48,7 +48,7 @@ func sampleItems(nodes []srcNode, every int) []srcNode {
 	var out []srcNode
 	k := 0
 	for _, n := range nodes {
-		if n.item {
+		if n.Item {
 			if k%every == 0 {
 				out = append(out, n)
 			}
@@ -60,25 +60,25 @@ func sampleItems(nodes []srcNode, every int) []srcNode {
 
 func corpusStandards(t *testing.T, cs *mcp.ClientSession, nodes []srcNode, with func(map[string]any) map[string]any) {
 	for _, n := range sampleItems(nodes, 37) {
-		sel := map[string]any{"identifierType": "node_id", "nodeId": n.id}
+		sel := map[string]any{"identifierType": "node_id", "nodeId": n.ID}
 		out, res := call(t, cs, "get_standard", req(with(map[string]any{"identifier": sel})))
-		if out == nil || out["node"].(map[string]any)["nodeId"] != n.id {
-			t.Fatalf("get_standard %s: %v", n.id, res.Content[0])
+		if out == nil || out["node"].(map[string]any)["nodeId"] != n.ID {
+			t.Fatalf("get_standard %s: %v", n.ID, res.Content[0])
 		}
-		ctx, res := call(t, cs, "get_standard_context", req(with(map[string]any{"nodeId": n.id, "includeDescendants": true})))
-		if ctx == nil || ctx["ancestors"].(map[string]any)["originNodeId"] != n.id {
-			t.Fatalf("get_standard_context %s: %v", n.id, res.Content[0])
+		ctx, res := call(t, cs, "get_standard_context", req(with(map[string]any{"nodeId": n.ID, "includeDescendants": true})))
+		if ctx == nil || ctx["ancestors"].(map[string]any)["originNodeId"] != n.ID {
+			t.Fatalf("get_standard_context %s: %v", n.ID, res.Content[0])
 		}
 		if out, res := call(t, cs, "get_learning_components_for_standard", req(with(map[string]any{"identifier": sel}))); out == nil {
-			t.Fatalf("get_learning_components_for_standard %s: %v", n.id, res.Content[0])
+			t.Fatalf("get_learning_components_for_standard %s: %v", n.ID, res.Content[0])
 		}
 	}
 }
 
 func corpusTextSearch(t *testing.T, cs *mcp.ClientSession, nodes []srcNode, snap string) {
 	for _, n := range sampleItems(nodes, 61) {
-		toks := textnorm.Tokens(n.description)
-		if len(toks) < 3 || n.normType == "Standard Grouping" {
+		toks := textnorm.Tokens(n.Description)
+		if len(toks) < 3 || n.NormType == "Standard Grouping" {
 			continue
 		}
 		for _, q := range []struct{ query, mode, operator string }{
@@ -93,7 +93,7 @@ func corpusTextSearch(t *testing.T, cs *mcp.ClientSession, nodes []srcNode, snap
 			want := textOracle(t, nodes, q.query, q.mode, q.operator, false)
 			hits := pageAll(t, cs, "search_standards", map[string]any{"snapshotIds": []any{snap}, "mode": "text", "query": q.query, "match": match}, 100)
 			sameRanking(t, q.query+"/"+q.mode, hits, want)
-			if !inRanked(want, n.id) {
+			if !inRanked(want, n.ID) {
 				t.Errorf("%q does not find the item it was taken from", q.query)
 			}
 		}
@@ -106,14 +106,14 @@ func corpusTextSearch(t *testing.T, cs *mcp.ClientSession, nodes []srcNode, snap
 func corpusCodeSearch(t *testing.T, cs *mcp.ClientSession, nodes []srcNode, snap string) {
 	ambiguous, scoped := 0, 0
 	for _, n := range sampleItems(nodes, 7) {
-		if n.code == "" || n.normType == "Standard Grouping" {
+		if n.Code == "" || n.NormType == "Standard Grouping" {
 			continue
 		}
-		r := map[string]any{"snapshotIds": []any{snap}, "mode": "code_exact", "query": n.code}
+		r := map[string]any{"snapshotIds": []any{snap}, "mode": "code_exact", "query": n.Code}
 		out, res := call(t, cs, "search_standards", req(r))
 		if out == nil {
 			if txt := res.Content[0].(*mcp.TextContent).Text; !strings.HasPrefix(txt, "capability_unavailable: ") {
-				t.Fatalf("code_exact %q: %s", n.code, txt)
+				t.Fatalf("code_exact %q: %s", n.Code, txt)
 			}
 			return
 		}
@@ -121,48 +121,48 @@ func corpusCodeSearch(t *testing.T, cs *mcp.ClientSession, nodes []srcNode, snap
 		found := false
 		for _, h := range hits {
 			rk := hitRank(h)
-			found = found || rk.id == n.id
-			if rk.lead != hitRank(hits[0]).lead || rk.score != 1000000 {
-				t.Errorf("code %q: hit %v", n.code, rk)
+			found = found || rk.ID == n.ID
+			if rk.Lead != hitRank(hits[0]).Lead || rk.Score != 1000000 {
+				t.Errorf("code %q: hit %v", n.Code, rk)
 			}
 			grades := toStrings(h["facets"].(map[string]any)["normalizedGrades"])
 			for _, sc := range h["codeMatch"].(map[string]any)["scopes"].([]any) {
 				scope := sc.(map[string]any)
 				node := scope["scopeNode"].(map[string]any)
 				if node["statementType"] != scope["scopeStatementType"] {
-					t.Errorf("code %q: scope %v", n.code, scope)
+					t.Errorf("code %q: scope %v", n.Code, scope)
 				}
 				for _, g := range node["gradeLevel"].([]any) {
 					if !containsStr(grades, g.(string)) {
-						t.Errorf("code %q: scope grade %v missing from normalizedGrades %v", n.code, g, grades)
+						t.Errorf("code %q: scope grade %v missing from normalizedGrades %v", n.Code, g, grades)
 					}
 				}
 				scoped++
 			}
 			if warned := len(h["warnings"].([]any)) > 0 && h["warnings"].([]any)[0].(map[string]any)["code"] == "multiple_code_matches"; warned != (len(hits) > 1) {
-				t.Errorf("code %q: %d hits, warnings %v", n.code, len(hits), h["warnings"])
+				t.Errorf("code %q: %d hits, warnings %v", n.Code, len(hits), h["warnings"])
 			}
 		}
 		if !found {
-			t.Errorf("code %q does not find its item %s", n.code, n.id)
+			t.Errorf("code %q does not find its item %s", n.Code, n.ID)
 		}
 		if len(hits) > 1 {
 			ambiguous++
 		}
-		pr := map[string]any{"snapshotIds": []any{snap}, "mode": "code_prefix", "query": n.code}
+		pr := map[string]any{"snapshotIds": []any{snap}, "mode": "code_prefix", "query": n.Code}
 		if out, res := call(t, cs, "search_standards", req(pr)); out == nil {
 			if txt := res.Content[0].(*mcp.TextContent).Text; !strings.HasPrefix(txt, "capability_unavailable: ") {
-				t.Fatalf("code_prefix %q: %s", n.code, txt)
+				t.Fatalf("code_prefix %q: %s", n.Code, txt)
 			}
 			continue
 		}
 		prefix := pageAll(t, cs, "search_standards", pr, 100)
 		if len(prefix) < len(hits) {
-			t.Errorf("prefix %q: %d hits, exact %d", n.code, len(prefix), len(hits))
+			t.Errorf("prefix %q: %d hits, exact %d", n.Code, len(prefix), len(hits))
 		}
 		for i := 1; i < len(prefix); i++ {
-			if hitRank(prefix[i-1]).lead > hitRank(prefix[i]).lead {
-				t.Errorf("prefix %q: hits out of code order", n.code)
+			if hitRank(prefix[i-1]).Lead > hitRank(prefix[i]).Lead {
+				t.Errorf("prefix %q: hits out of code order", n.Code)
 			}
 		}
 	}
@@ -172,16 +172,16 @@ func corpusCodeSearch(t *testing.T, cs *mcp.ClientSession, nodes []srcNode, snap
 func corpusComponents(t *testing.T, cs *mcp.ClientSession, nodes []srcNode, with func(map[string]any) map[string]any, snap string) {
 	checked := 0
 	for _, n := range nodes {
-		if !n.component || checked >= 5 {
+		if !n.Component || checked >= 5 {
 			continue
 		}
 		checked++
 		for _, tool := range []string{"get_learning_component", "get_learning_component_context"} {
-			if out, res := call(t, cs, tool, req(with(map[string]any{"nodeId": n.id}))); out == nil {
-				t.Fatalf("%s %s: %v", tool, n.id, res.Content[0])
+			if out, res := call(t, cs, tool, req(with(map[string]any{"nodeId": n.ID}))); out == nil {
+				t.Fatalf("%s %s: %v", tool, n.ID, res.Content[0])
 			}
 		}
-		toks := textnorm.Tokens(n.description)
+		toks := textnorm.Tokens(n.Description)
 		if len(toks) > 1 {
 			q := strings.Join(toks[:2], " ")
 			want := textOracle(t, nodes, q, "tokens", "all", true)
@@ -189,14 +189,14 @@ func corpusComponents(t *testing.T, cs *mcp.ClientSession, nodes []srcNode, with
 				"query": q, "match": map[string]any{"matchMode": "tokens", "operator": "all"}}, 100)
 			sameRanking(t, "component "+q, hits, want)
 		}
-		for _, tag := range n.tags {
+		for _, tag := range n.Tags {
 			hits := pageAll(t, cs, "search_learning_components", map[string]any{"snapshotIds": []any{snap}, "mode": "learning_component_tag", "query": tag}, 100)
 			found := false
 			for _, h := range hits {
-				found = found || hitRank(h).id == n.id
+				found = found || hitRank(h).ID == n.ID
 			}
 			if !found {
-				t.Errorf("tag %q does not find component %s", tag, n.id)
+				t.Errorf("tag %q does not find component %s", tag, n.ID)
 			}
 		}
 	}
@@ -209,11 +209,11 @@ func corpusResources(t *testing.T, cs *mcp.ClientSession, fw, snap string, nodes
 	uris := []string{"kgfegmcp://framework/" + fw, base + "/manifest", base + "/validation", base + "/unresolved",
 		base + "/interpretation-profile", base + "/artifact/nodes", base + "/learning-progressions"}
 	for _, n := range sampleItems(nodes, 101) {
-		uris = append(uris, base+"/standard/"+n.id, base+"/standard/"+n.id+"/provenance", base+"/standard/"+n.id+"/learning-components")
+		uris = append(uris, base+"/standard/"+n.ID, base+"/standard/"+n.ID+"/provenance", base+"/standard/"+n.ID+"/learning-components")
 	}
 	for _, n := range nodes {
-		if n.component {
-			uris = append(uris, base+"/learning-component/"+n.id, base+"/learning-component/"+n.id+"/provenance")
+		if n.Component {
+			uris = append(uris, base+"/learning-component/"+n.ID, base+"/learning-component/"+n.ID+"/provenance")
 			break
 		}
 	}

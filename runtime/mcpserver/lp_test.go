@@ -173,7 +173,7 @@ func TestProgressionSearchFiltersAgreeWithBruteForce(t *testing.T) {
 	rels, nodes := sourceRels(t, dir), sourceNodes(t, dir)
 	byID := map[string]srcNode{}
 	for _, n := range nodes {
-		byID[n.id] = n
+		byID[n.ID] = n
 	}
 	spec := pkggen.Shipped()[1]
 	selected := pkggen.NodeID(spec, 1, 0, 1, 1)
@@ -181,15 +181,15 @@ func TestProgressionSearchFiltersAgreeWithBruteForce(t *testing.T) {
 		filters map[string]any
 		match   func(srcNode) bool
 	}{
-		"grade 2 (alias)": {map[string]any{"localGradeLabels": []any{"year 2"}}, func(n srcNode) bool { return containsStr(n.grades, "2") }},
+		"grade 2 (alias)": {map[string]any{"localGradeLabels": []any{"year 2"}}, func(n srcNode) bool { return containsStr(n.Grades, "2") }},
 		"grades 1 or 3, indicators": {map[string]any{"normalizedGrades": []any{"1", "3"}, "statementTypes": []any{"INDICATOR"}},
 			func(n srcNode) bool {
-				return (containsStr(n.grades, "1") || containsStr(n.grades, "3")) && n.statementType == "Indicator"
+				return (containsStr(n.Grades, "1") || containsStr(n.Grades, "3")) && n.StatementType == "Indicator"
 			}},
 		"a selected standard": {map[string]any{"standardIdentifiers": []any{map[string]any{"identifierType": "node_id", "nodeId": selected}}},
-			func(n srcNode) bool { return n.id == selected }},
-		"selected by code, grade 2": {map[string]any{"standardIdentifiers": []any{map[string]any{"identifierType": "statement_code", "statementCode": byID[selected].code}},
-			"localGradeLabels": []any{"GRADE TWO"}}, func(n srcNode) bool { return n.id == selected }},
+			func(n srcNode) bool { return n.ID == selected }},
+		"selected by code, grade 2": {map[string]any{"standardIdentifiers": []any{map[string]any{"identifierType": "statement_code", "statementCode": byID[selected].Code}},
+			"localGradeLabels": []any{"GRADE TWO"}}, func(n srcNode) bool { return n.ID == selected }},
 		"no standard is a grouping": {map[string]any{"normalizedStatementTypes": []any{"Standard Grouping"}}, func(srcNode) bool { return false }},
 	} {
 		for _, scope := range []string{"either", "both", "source", "target"} {
@@ -218,7 +218,7 @@ func TestProgressionSearchFiltersAgreeWithBruteForce(t *testing.T) {
 		"unknown statement type": {"statementTypes": []any{"Lesson"}},
 		"normalized type":        {"normalizedStatementTypes": []any{"Standards"}},
 		"repeated standard": {"standardIdentifiers": []any{map[string]any{"identifierType": "node_id", "nodeId": selected},
-			map[string]any{"identifierType": "statement_code", "statementCode": byID[selected].code}}},
+			map[string]any{"identifierType": "statement_code", "statementCode": byID[selected].Code}}},
 	} {
 		if _, txt := lpCall(t, cs, "search_learning_progressions", merged(r, map[string]any{"frameworkId": maths})); !strings.HasPrefix(txt, "invalid_progression_request: ") {
 			t.Errorf("%s: %q", name, txt)
