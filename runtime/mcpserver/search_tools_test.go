@@ -8,89 +8,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-func TestSearchStandardsHitShape(t *testing.T) {
-	cs, _ := client(t, images(t))
-	out, _ := call(t, cs, "search_standards", req(map[string]any{"frameworkIds": []any{maths}, "mode": "text",
-		"query": "telling time", "match": map[string]any{"matchMode": "tokens", "operator": "any"}, "limit": 1}))
-	scope := out["effectiveScope"].(map[string]any)
-	if scope["selectionMode"] != "exact" || scope["frameworkId"] != maths || scope["graphType"] != "academic_standards" {
-		t.Errorf("effectiveScope %v", scope)
-	}
-	if snaps := out["selectedSnapshots"].([]any); len(snaps) != 1 {
-		t.Errorf("selectedSnapshots %v", snaps)
-	}
-	hit := out["page"].(map[string]any)["hits"].([]any)[0].(map[string]any)
-	score := hit["score"].(map[string]any)
-	if hit["retrievalMethod"] != "text" || hit["epistemicStatus"] != "retrieval_candidate" || hit["codeMatch"] != nil ||
-		score["algorithm"] != "lexical_token_coverage_v1" || score["queryTermCount"] != 2.0 || score["value"] != 1000000.0 {
-		t.Errorf("hit %v", hit)
-	}
-	field := hit["matchedFields"].([]any)[0].(map[string]any)
-	if field["field"] != "description" || field["sourceValue"] != hit["node"].(map[string]any)["description"] ||
-		strings.Join(toStrings(hit["matchedTerms"]), " ") != "telling time" {
-		t.Errorf("matched field %v, terms %v", field, hit["matchedTerms"])
-	}
-	facets := hit["facets"].(map[string]any)
-	if facets["localSubject"] != "Mathematics" || len(toStrings(facets["normalizedSubjects"])) != 1 || len(toStrings(facets["resolvedLocalGradeLabels"])) != 1 {
-		t.Errorf("facets %v", facets)
-	}
-}
-
 func toStrings(v any) []string {
 	var out []string
 	for _, x := range v.([]any) {
 		out = append(out, x.(string))
 	}
 	return out
-}
-
-func TestSearchStandardsFilters(t *testing.T) {
-	cs, srv := client(t, images(t))
-	nodes := placed(t, srv, maths, sourceNodes(t, samplePackageDir(t, maths)))
-	search := func(extra map[string]any) []map[string]any {
-		r := merged(map[string]any{"frameworkIds": []any{maths}, "mode": "code_prefix", "query": "M1"}, extra)
-		return pageAll(t, cs, "search_standards", r, 100)
-	}
-	count := func(pred func(srcNode) bool) int {
-		n := 0
-		for _, s := range nodes {
-			if s.Item && s.Code != "" && strings.HasPrefix(s.Code, "M1.") && pred(s) {
-				n++
-			}
-		}
-		return n
-	}
-	indicators := count(func(s srcNode) bool { return s.StatementType == "Indicator" })
-	if got := search(map[string]any{"statementTypes": []any{"  indicator "}}); len(got) != indicators || indicators == 0 {
-		t.Errorf("statementTypes: %d hits, want %d", len(got), indicators)
-	}
-	if got := search(map[string]any{"localGradeLabels": []any{"g1", "no such grade"}}); len(got) != count(func(srcNode) bool { return true }) {
-		t.Errorf("localGradeLabels G1: %d hits", len(got))
-	}
-	for name, extra := range map[string]map[string]any{
-		"other grade":         {"localGradeLabels": []any{"Year 2"}},
-		"unknown grade label": {"localGradeLabels": []any{"Year 9"}},
-		"normalized grade":    {"normalizedGrades": []any{"2"}},
-		"other subject":       {"normalizedSubjects": []any{"English Language Arts"}},
-		"groupings only":      {"includeGroupings": true, "normalizedStatementTypes": []any{"Standard Grouping"}},
-	} {
-		if got := search(extra); len(got) != 0 {
-			t.Errorf("%s: %d hits, want none", name, len(got))
-		}
-	}
-	if got := search(map[string]any{"normalizedSubjects": []any{"MATHEMATICS"}, "normalizedGrades": []any{"1"}}); len(got) != count(func(srcNode) bool { return true }) {
-		t.Errorf("normalized subject and grade: %d hits", len(got))
-	}
-	groupings := pageAll(t, cs, "search_standards", map[string]any{"frameworkIds": []any{maths}, "mode": "text", "query": "strand",
-		"match": map[string]any{"matchMode": "tokens", "operator": "all"}, "includeGroupings": true}, 100)
-	if len(groupings) == 0 {
-		t.Error("includeGroupings returned no Standard Grouping")
-	}
-	for _, h := range groupings {
-		if h["facets"].(map[string]any)["normalizedStatementType"] != "Standard Grouping" {
-			t.Errorf("strand hit %v", h["node"])
-		}
-	}
 }
 
 func TestSearchFederationAndCapabilities(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/kgc-project/kgc/internal/imgtest"
@@ -24,11 +25,11 @@ func mathsOracle(t *testing.T) (*Service, []oracle.Node) {
 	return New(cat, Options{}), oracle.Place(t, cat.Packages, mathsSample, oracle.Nodes(t, dirs[0]))
 }
 
-// pageThrough follows r's pages to the end, checking each page's counts, and
-// returns every hit ranked as the oracle ranks.
-func pageThrough(t *testing.T, svc *Service, r StandardSearchRequest) []oracle.Ranked {
+// pageHits follows r's pages to the end, checking each page's counts, and
+// returns every hit.
+func pageHits(t *testing.T, svc *Service, r StandardSearchRequest) []StandardHit {
 	t.Helper()
-	var out []oracle.Ranked
+	var out []StandardHit
 	for range 1000 {
 		res, err := svc.SearchStandards(context.Background(), r)
 		if err != nil {
@@ -38,13 +39,7 @@ func pageThrough(t *testing.T, svc *Service, r StandardSearchRequest) []oracle.R
 		if page.ReturnedCount != len(page.Hits) || len(page.Hits) > r.Limit || page.HasMore != (page.NextCursor != nil) {
 			t.Fatalf("page: returnedCount %d for %d hits (limit %d), hasMore %v", page.ReturnedCount, len(page.Hits), r.Limit, page.HasMore)
 		}
-		for _, h := range page.Hits {
-			rk := oracle.Ranked{ID: h.Node.NodeID, Score: h.Score.Value}
-			if h.CodeMatch != nil {
-				rk.Lead = h.CodeMatch.NormalizedCode
-			}
-			out = append(out, rk)
-		}
+		out = append(out, page.Hits...)
 		next, ok := r.Next(res)
 		if !ok {
 			return out
@@ -53,6 +48,20 @@ func pageThrough(t *testing.T, svc *Service, r StandardSearchRequest) []oracle.R
 	}
 	t.Fatal("paging did not end")
 	return nil
+}
+
+// pageThrough is pageHits ranked as the oracle ranks.
+func pageThrough(t *testing.T, svc *Service, r StandardSearchRequest) []oracle.Ranked {
+	t.Helper()
+	var out []oracle.Ranked
+	for _, h := range pageHits(t, svc, r) {
+		rk := oracle.Ranked{ID: h.Node.NodeID, Score: h.Score.Value}
+		if h.CodeMatch != nil {
+			rk.Lead = h.CodeMatch.NormalizedCode
+		}
+		out = append(out, rk)
+	}
+	return out
 }
 
 // TestSearchStandardsTextAgreesWithBruteForce ranks text queries (tokens all
@@ -127,5 +136,94 @@ func TestSearchStandardsCodesAgreeWithBruteForce(t *testing.T) {
 	}
 	if hit.Score.Algorithm != "code_exact_v1" || hit.MatchedFields[0].Field != "statement_code" {
 		t.Errorf("code hit score %+v, matched fields %+v", hit.Score, hit.MatchedFields)
+	}
+}
+
+// TestSearchStandardsHitShape reads one text hit: exact scope, the score's
+// algorithm and terms, the matched field, the facets read through the
+// profile.
+func TestSearchStandardsHitShape(t *testing.T) {
+	t.Parallel()
+	svc, _ := mathsOracle(t)
+	r := NewStandardSearchRequest("telling time", mathsSample)
+	r.Match, r.Limit = Words(MatchTokens, OperatorAny), 1
+	res, err := svc.SearchStandards(context.Background(), r)
+	if err != nil || len(res.Page.Hits) != 1 {
+		t.Fatalf("%v", err)
+	}
+	scope, ok := res.EffectiveScope.(ExactScope)
+	if !ok || scope.FrameworkID != mathsSample || scope.GraphType != "academic_standards" || len(res.SelectedSnapshots) != 1 {
+		t.Errorf("effectiveScope %+v, %d selected snapshots", res.EffectiveScope, len(res.SelectedSnapshots))
+	}
+	hit := res.Page.Hits[0]
+	if hit.RetrievalMethod != "text" || hit.EpistemicStatus != "retrieval_candidate" || hit.CodeMatch != nil ||
+		hit.Score.Algorithm != "lexical_token_coverage_v1" || hit.Score.QueryTermCount != 2 || hit.Score.Value != 1000000 {
+		t.Errorf("hit %+v", hit)
+	}
+	if f := hit.MatchedFields[0]; f.Field != "description" || f.SourceValue != hit.Node.Statement() || strings.Join(hit.MatchedTerms, " ") != "telling time" {
+		t.Errorf("matched field %+v, terms %v", f, hit.MatchedTerms)
+	}
+	if f := hit.Facets; f.LocalSubject == nil || *f.LocalSubject != "Mathematics" || len(f.NormalizedSubjects) != 1 || len(f.ResolvedLocalGradeLabels) != 1 {
+		t.Errorf("facets %+v", f)
+	}
+}
+
+// TestSearchStandardsFilters narrows a code prefix search with each filter,
+// counted against the delivery file: statement type and grade label as
+// users type them, and filters that match nothing.
+func TestSearchStandardsFilters(t *testing.T) {
+	t.Parallel()
+	svc, nodes := mathsOracle(t)
+	search := func(set func(*StandardSearchRequest)) []StandardHit {
+		r := NewCodeSearchRequest(SearchCodePrefix, "M1", mathsSample)
+		r.Limit = 100
+		set(&r)
+		return pageHits(t, svc, r)
+	}
+	count := func(pred func(oracle.Node) bool) int {
+		n := 0
+		for _, s := range nodes {
+			if s.Item && strings.HasPrefix(s.Code, "M1.") && pred(s) {
+				n++
+			}
+		}
+		return n
+	}
+	all := count(func(oracle.Node) bool { return true })
+	indicators := count(func(s oracle.Node) bool { return s.StatementType == "Indicator" })
+	if got := search(func(r *StandardSearchRequest) { r.StatementTypes = []string{"  indicator "} }); len(got) != indicators || indicators == 0 {
+		t.Errorf("statementTypes: %d hits, want %d", len(got), indicators)
+	}
+	if got := search(func(r *StandardSearchRequest) { r.LocalGradeLabels = []string{"g1", "no such grade"} }); len(got) != all {
+		t.Errorf("localGradeLabels G1: %d hits, want %d", len(got), all)
+	}
+	if got := search(func(r *StandardSearchRequest) {
+		r.NormalizedSubjects, r.NormalizedGrades = []string{"MATHEMATICS"}, []string{"1"}
+	}); len(got) != all {
+		t.Errorf("normalized subject and grade: %d hits, want %d", len(got), all)
+	}
+	for name, set := range map[string]func(*StandardSearchRequest){
+		"other grade":         func(r *StandardSearchRequest) { r.LocalGradeLabels = []string{"Year 2"} },
+		"unknown grade label": func(r *StandardSearchRequest) { r.LocalGradeLabels = []string{"Year 9"} },
+		"normalized grade":    func(r *StandardSearchRequest) { r.NormalizedGrades = []string{"2"} },
+		"other subject":       func(r *StandardSearchRequest) { r.NormalizedSubjects = []string{"English Language Arts"} },
+		"groupings only": func(r *StandardSearchRequest) {
+			r.IncludeGroupings, r.NormalizedStatementTypes = true, []string{"Standard Grouping"}
+		},
+	} {
+		if got := search(set); len(got) != 0 {
+			t.Errorf("%s: %d hits, want none", name, len(got))
+		}
+	}
+	r := NewStandardSearchRequest("strand", mathsSample)
+	r.IncludeGroupings, r.Limit = true, 100
+	groupings := pageHits(t, svc, r)
+	if len(groupings) == 0 {
+		t.Error("includeGroupings returned no Standard Grouping")
+	}
+	for _, h := range groupings {
+		if h.Facets.NormalizedStatementType == nil || *h.Facets.NormalizedStatementType != "Standard Grouping" {
+			t.Errorf("strand hit %s is not a grouping", h.Node.NodeID)
+		}
 	}
 }
