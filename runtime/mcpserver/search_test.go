@@ -25,7 +25,6 @@ var (
 	sourceNodes   = oracle.Nodes
 	deliveryLines = oracle.DeliveryLines
 	textOracle    = oracle.Text
-	codeOracle    = oracle.Code
 )
 
 // placed is oracle.Place over the server's catalog.

@@ -16,110 +16,6 @@ func toStrings(v any) []string {
 	return out
 }
 
-func TestSearchFederationAndCapabilities(t *testing.T) {
-	cs, _ := client(t, images(t))
-	out, _ := call(t, cs, "search_standards", req(map[string]any{"mode": "code_exact", "query": "M1.1.1"}))
-	scope := out["effectiveScope"].(map[string]any)
-	page := out["page"].(map[string]any)
-	if scope["selectionMode"] != "federated" || len(scope["snapshotIds"].([]any)) != 2 || len(page["hits"].([]any)) != 1 {
-		t.Fatalf("federated code search: scope %v, %d hits", scope, len(page["hits"].([]any)))
-	}
-	var codes []string
-	for _, w := range page["warnings"].([]any) {
-		codes = append(codes, w.(map[string]any)["code"].(string))
-	}
-	if strings.Join(codes, ",") != "code_search_unavailable,partial_code_coverage" {
-		t.Errorf("warnings %v", page["warnings"])
-	}
-	if txt := errorText(t, cs, "search_standards", req(map[string]any{"frameworkIds": []any{english}, "mode": "code_prefix", "query": "E1"})); !strings.HasPrefix(txt, "capability_unavailable: ") {
-		t.Errorf("exact scope without codes: %q", txt)
-	}
-	out, _ = call(t, cs, "search_standards", req(map[string]any{"jurisdictions": []any{"sampleland"}, "subjects": []any{"english language arts"},
-		"mode": "text", "query": "reading", "match": map[string]any{"matchMode": "tokens", "operator": "any"}}))
-	for _, h := range out["page"].(map[string]any)["hits"].([]any) {
-		if id := h.(map[string]any)["packageIdentity"].(map[string]any)["frameworkId"]; id != english {
-			t.Errorf("subject filter let %v through", id)
-		}
-	}
-	// Two frameworks named, one left by the filters: still a federated search.
-	out, _ = call(t, cs, "search_standards", req(map[string]any{"frameworkIds": []any{maths, english}, "subjects": []any{"MATHEMATICS"},
-		"mode": "code_exact", "query": "M1.1.1"}))
-	if scope := out["effectiveScope"].(map[string]any); scope["selectionMode"] != "federated" || len(scope["snapshotIds"].([]any)) != 1 {
-		t.Errorf("filtered two-framework scope: %v", scope)
-	}
-	if txt := errorText(t, cs, "search_standards", req(map[string]any{"frameworkIds": []any{"no-such-framework"}, "mode": "code_exact", "query": "x"})); !strings.HasPrefix(txt, "framework_not_found: ") {
-		t.Errorf("unknown framework: %q", txt)
-	}
-	if txt := errorText(t, cs, "search_standards", req(map[string]any{"mode": "semantic", "query": "x"})); !strings.HasPrefix(txt, "unsupported_search_mode: ") {
-		t.Errorf("unknown mode: %q", txt)
-	}
-}
-
-func TestSearchComponents(t *testing.T) {
-	cs, srv := client(t, images(t))
-	nodes := placed(t, srv, maths, sourceNodes(t, samplePackageDir(t, maths)))
-	base := map[string]any{"frameworkIds": []any{maths}}
-	with := func(extra map[string]any) map[string]any { return merged(base, extra) }
-	want := textOracle(t, nodes, "counting whole numbers", "tokens", "any", true)
-	hits := pageAll(t, cs, "search_learning_components", with(map[string]any{"mode": "learning_component_text", "query": "counting whole numbers",
-		"match": map[string]any{"matchMode": "tokens", "operator": "any"}}), 3)
-	sameRanking(t, "component text", hits, want)
-
-	tagged := 0
-	for _, n := range nodes {
-		for _, tag := range n.Tags {
-			if tag == "part 1" {
-				tagged++
-			}
-		}
-	}
-	hits = pageAll(t, cs, "search_learning_components", with(map[string]any{"mode": "learning_component_tag", "query": "  PART   1 "}), 10)
-	if len(hits) != tagged || tagged == 0 {
-		t.Errorf("tag search: %d hits, want %d", len(hits), tagged)
-	}
-	if hits := pageAll(t, cs, "search_learning_components", with(map[string]any{"mode": "learning_component_tag", "query": "part"}), 10); len(hits) != 0 {
-		t.Errorf("a partial tag matched %d components", len(hits))
-	}
-
-	// Supported code: every component supporting a standard under the prefix,
-	// once, carrying each matched standard.
-	stds := codeOracle(t, nodes, "M1.1", true)
-	hits = pageAll(t, cs, "search_learning_components", with(map[string]any{"mode": "learning_component_supported_code_prefix", "query": "M1.1"}), 5)
-	if len(hits) == 0 {
-		t.Fatal("no component supports a standard under M1.1")
-	}
-	seen := map[string]bool{}
-	for _, h := range hits {
-		id := h["node"].(map[string]any)["nodeId"].(string)
-		if seen[id] {
-			t.Errorf("component %s returned twice", id)
-		}
-		seen[id] = true
-		codes := h["matchedCodes"].([]any)
-		if len(codes) == 0 || len(h["supportedStandards"].([]any)) < len(codes) {
-			t.Errorf("hit %s: matchedCodes %v", id, codes)
-		}
-		for _, c := range codes {
-			if !strings.HasPrefix(c.(map[string]any)["statementCode"].(string), "M1.1.") || !inRanked(stds, c.(map[string]any)["nodeId"].(string)) {
-				t.Errorf("matched code %v is not under M1.1", c)
-			}
-		}
-	}
-	if txt := errorText(t, cs, "search_learning_components", req(map[string]any{"frameworkIds": []any{english},
-		"mode": "learning_component_supported_code_exact", "query": "E1"})); !strings.HasPrefix(txt, "capability_unavailable: ") {
-		t.Errorf("component code search without codes: %q", txt)
-	}
-}
-
-func inRanked(list []ranked, id string) bool {
-	for _, r := range list {
-		if r.ID == id {
-			return true
-		}
-	}
-	return false
-}
-
 func TestSearchCursorsAndBadInput(t *testing.T) {
 	cs, _ := client(t, images(t))
 	first := map[string]any{"frameworkIds": []any{maths}, "mode": "code_prefix", "query": "M1", "limit": 2}
@@ -188,4 +84,13 @@ func TestSearchCursorsAndBadInput(t *testing.T) {
 	if out, _ := call(t, cs, "search_standards", req(next)); out == nil {
 		t.Fatal("the untouched nextRequest no longer works")
 	}
+}
+
+func inRanked(list []ranked, id string) bool {
+	for _, r := range list {
+		if r.ID == id {
+			return true
+		}
+	}
+	return false
 }

@@ -9,9 +9,14 @@ import (
 
 	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/internal/oracle"
+	"github.com/kgc-project/kgc/runtime/kgerr"
 )
 
-const mathsSample = "kgc-sample-mathematics-grades-1-3"
+// The shipped samples.
+const (
+	mathsSample   = "kgc-sample-mathematics-grades-1-3"
+	englishSample = "kgc-sample-english-grades-1-2"
+)
 
 // mathsOracle serves the shipped samples and reads the mathematics sample's
 // nodes from its delivery file, placed as the image orders them.
@@ -25,19 +30,21 @@ func mathsOracle(t *testing.T) (*Service, []oracle.Node) {
 	return New(cat, Options{}), oracle.Place(t, cat.Packages, mathsSample, oracle.Nodes(t, dirs[0]))
 }
 
-// pageHits follows r's pages to the end, checking each page's counts, and
-// returns every hit.
-func pageHits(t *testing.T, svc *Service, r StandardSearchRequest) []StandardHit {
+// pages follows r's pages to the end, checking each page's counts and
+// continuation, and returns every hit.
+func pages[R interface {
+	Next(*SearchResult[H]) (R, bool)
+}, H any](t *testing.T, limit int, r R, fetch func(R) (*SearchResult[H], error)) []H {
 	t.Helper()
-	var out []StandardHit
+	var out []H
 	for range 1000 {
-		res, err := svc.SearchStandards(context.Background(), r)
+		res, err := fetch(r)
 		if err != nil {
 			t.Fatalf("%+v: %v", r, err)
 		}
 		page := res.Page
-		if page.ReturnedCount != len(page.Hits) || len(page.Hits) > r.Limit || page.HasMore != (page.NextCursor != nil) {
-			t.Fatalf("page: returnedCount %d for %d hits (limit %d), hasMore %v", page.ReturnedCount, len(page.Hits), r.Limit, page.HasMore)
+		if page.ReturnedCount != len(page.Hits) || len(page.Hits) > limit || page.HasMore != (page.NextCursor != nil) {
+			t.Fatalf("page: returnedCount %d for %d hits (limit %d), hasMore %v", page.ReturnedCount, len(page.Hits), limit, page.HasMore)
 		}
 		out = append(out, page.Hits...)
 		next, ok := r.Next(res)
@@ -48,6 +55,22 @@ func pageHits(t *testing.T, svc *Service, r StandardSearchRequest) []StandardHit
 	}
 	t.Fatal("paging did not end")
 	return nil
+}
+
+// pageHits pages through a standards search.
+func pageHits(t *testing.T, svc *Service, r StandardSearchRequest) []StandardHit {
+	t.Helper()
+	return pages(t, r.Limit, r, func(r StandardSearchRequest) (*SearchResult[StandardHit], error) {
+		return svc.SearchStandards(context.Background(), r)
+	})
+}
+
+// pageComponents pages through a learning-component search.
+func pageComponents(t *testing.T, svc *Service, r ComponentSearchRequest) []ComponentHit {
+	t.Helper()
+	return pages(t, r.Limit, r, func(r ComponentSearchRequest) (*SearchResult[ComponentHit], error) {
+		return svc.SearchComponents(context.Background(), r)
+	})
 }
 
 // pageThrough is pageHits ranked as the oracle ranks.
@@ -225,5 +248,128 @@ func TestSearchStandardsFilters(t *testing.T) {
 		if h.Facets.NormalizedStatementType == nil || *h.Facets.NormalizedStatementType != "Standard Grouping" {
 			t.Errorf("strand hit %s is not a grouping", h.Node.NodeID)
 		}
+	}
+}
+
+// TestSearchFederationAndCapabilities: a search without a scope runs over
+// every framework's current snapshot and says which could not serve the
+// mode; an exact scope that cannot serve it is refused; scope filters leave
+// out the packages they do not name; unknown frameworks and modes are
+// refused with their codes.
+func TestSearchFederationAndCapabilities(t *testing.T) {
+	t.Parallel()
+	svc, _ := mathsOracle(t)
+	ctx := context.Background()
+	res, err := svc.SearchStandards(ctx, NewCodeSearchRequest(SearchCodeExact, "M1.1.1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	scope, ok := res.EffectiveScope.(FederatedScope)
+	if !ok || len(scope.SnapshotIDs) != 2 || len(res.Page.Hits) != 1 {
+		t.Fatalf("federated code search: scope %+v, %d hits", res.EffectiveScope, len(res.Page.Hits))
+	}
+	var codes []string
+	for _, w := range res.Page.Warnings {
+		codes = append(codes, w.Code)
+	}
+	if strings.Join(codes, ",") != "code_search_unavailable,partial_code_coverage" {
+		t.Errorf("warnings %v", codes)
+	}
+	_, err = svc.SearchStandards(ctx, NewCodeSearchRequest(SearchCodePrefix, "E1", englishSample))
+	if kgerr.CodeOf(err) != kgerr.CapabilityUnavailable {
+		t.Errorf("exact scope without codes: %v", err)
+	}
+	r := NewStandardSearchRequest("reading")
+	r.Jurisdictions, r.Subjects, r.Match = []string{"sampleland"}, []string{"english language arts"}, Words(MatchTokens, OperatorAny)
+	if res, err = svc.SearchStandards(ctx, r); err != nil || len(res.Page.Hits) == 0 {
+		t.Fatalf("subject-filtered search: %v", err)
+	}
+	for _, h := range res.Page.Hits {
+		if h.PackageIdentity.FrameworkID != englishSample {
+			t.Errorf("the subject filter let %s through", h.PackageIdentity.FrameworkID)
+		}
+	}
+	// Two frameworks named, one left by the filters: still a federated search.
+	r = NewCodeSearchRequest(SearchCodeExact, "M1.1.1", mathsSample, englishSample)
+	r.Subjects = []string{"MATHEMATICS"}
+	if res, err = svc.SearchStandards(ctx, r); err != nil {
+		t.Fatal(err)
+	}
+	if scope, ok := res.EffectiveScope.(FederatedScope); !ok || len(scope.SnapshotIDs) != 1 {
+		t.Errorf("filtered two-framework scope: %+v", res.EffectiveScope)
+	}
+	if _, err := svc.SearchStandards(ctx, NewCodeSearchRequest(SearchCodeExact, "x", "no-such-framework")); kgerr.CodeOf(err) != kgerr.FrameworkNotFound {
+		t.Errorf("unknown framework: %v", err)
+	}
+	if _, err := svc.Call(ctx, "search_standards", []byte(`{"request":{"mode":"semantic","query":"x"}}`)); kgerr.CodeOf(err) != kgerr.UnsupportedSearchMode {
+		t.Errorf("unknown mode: %v", err)
+	}
+}
+
+// TestSearchComponents ranks a component text search as the oracle does,
+// finds exactly the components with a whole tag, and lists each component
+// supporting a standard under a code prefix once, with the standards matched.
+func TestSearchComponents(t *testing.T) {
+	t.Parallel()
+	svc, nodes := mathsOracle(t)
+	r := NewComponentSearchRequest("counting whole numbers", mathsSample)
+	r.Match, r.Limit = Words(MatchTokens, OperatorAny), 3
+	var got []oracle.Ranked
+	for _, h := range pageComponents(t, svc, r) {
+		got = append(got, oracle.Ranked{ID: h.Node.NodeID, Score: h.Score.Value})
+	}
+	if want := oracle.Text(t, nodes, "counting whole numbers", "tokens", "any", true); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("component text:\n got %v\nwant %v", got, want)
+	}
+
+	tagged := 0
+	for _, n := range nodes {
+		for _, tag := range n.Tags {
+			if tag == "part 1" {
+				tagged++
+			}
+		}
+	}
+	tag := func(q string) int {
+		r := NewComponentSearchRequest(q, mathsSample)
+		r.Mode, r.Match, r.Limit = lcTag, nil, 10
+		return len(pageComponents(t, svc, r))
+	}
+	if n := tag("  PART   1 "); n != tagged || tagged == 0 {
+		t.Errorf("tag search: %d hits, want %d", n, tagged)
+	}
+	if n := tag("part"); n != 0 {
+		t.Errorf("a partial tag matched %d components", n)
+	}
+
+	stds := map[string]bool{}
+	for _, s := range oracle.Code(t, nodes, "M1.1", true) {
+		stds[s.ID] = true
+	}
+	r = NewComponentSearchRequest("M1.1", mathsSample)
+	r.Mode, r.Match, r.Limit = lcCodePrefix, nil, 5
+	hits := pageComponents(t, svc, r)
+	if len(hits) == 0 {
+		t.Fatal("no component supports a standard under M1.1")
+	}
+	seen := map[string]bool{}
+	for _, h := range hits {
+		if seen[h.Node.NodeID] {
+			t.Errorf("component %s returned twice", h.Node.NodeID)
+		}
+		seen[h.Node.NodeID] = true
+		if len(h.MatchedCodes) == 0 || len(h.SupportedStandards) < len(h.MatchedCodes) {
+			t.Errorf("hit %s: matchedCodes %+v", h.Node.NodeID, h.MatchedCodes)
+		}
+		for _, c := range h.MatchedCodes {
+			if c.StatementCode == nil || !strings.HasPrefix(*c.StatementCode, "M1.1.") || !stds[c.NodeID] {
+				t.Errorf("matched code %+v is not under M1.1", c)
+			}
+		}
+	}
+	r = NewComponentSearchRequest("E1", englishSample)
+	r.Mode, r.Match = lcCodeExact, nil
+	if _, err := svc.SearchComponents(context.Background(), r); kgerr.CodeOf(err) != kgerr.CapabilityUnavailable {
+		t.Errorf("component code search without codes: %v", err)
 	}
 }
