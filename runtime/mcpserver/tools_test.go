@@ -10,32 +10,6 @@ import (
 	"github.com/kgc-project/kgc/internal/pkggen"
 )
 
-func TestFrameworkRouting(t *testing.T) {
-	// A second current snapshot of the English framework makes unique-current
-	// routing ambiguous for it.
-	second := pkggen.Shipped()[0]
-	second.VersionToken = "2027"
-	cs, _ := client(t, images(t, second))
-	if txt := errorText(t, cs, "get_framework", req(map[string]any{"frameworkId": english})); !strings.HasPrefix(txt, "ambiguous_framework: ") {
-		t.Errorf("two current snapshots: %q", txt)
-	}
-	out, _ := call(t, cs, "get_framework", req(map[string]any{"frameworkId": maths}))
-	fw := out["framework"].(map[string]any)
-	if fw["frameworkId"] != maths || !strings.HasPrefix(fw["snapshotId"].(string), maths+"@2026+") {
-		t.Errorf("unique current: %v", fw["snapshotId"])
-	}
-	snap := fw["snapshotId"].(string)
-	if _, res := call(t, cs, "get_framework", req(map[string]any{"frameworkId": maths, "snapshotId": snap})); res.IsError {
-		t.Error("exact routing failed")
-	}
-	if txt := errorText(t, cs, "get_framework", req(map[string]any{"frameworkId": english, "snapshotId": snap})); !strings.HasPrefix(txt, "framework_not_found: ") {
-		t.Errorf("snapshot of another framework: %q", txt)
-	}
-	if txt := errorText(t, cs, "get_framework", req(map[string]any{"frameworkId": "no-such-framework"})); !strings.HasPrefix(txt, "framework_not_found: ") {
-		t.Errorf("unknown framework: %q", txt)
-	}
-}
-
 func TestListFrameworksPagingAndCursors(t *testing.T) {
 	second := pkggen.Shipped()[0]
 	second.VersionToken = "2027"
