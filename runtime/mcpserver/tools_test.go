@@ -56,49 +56,6 @@ func TestListFrameworksPagingAndCursors(t *testing.T) {
 	}
 }
 
-func TestStandardsAndComponents(t *testing.T) {
-	cs, _ := client(t, images(t))
-	caps, _ := call(t, cs, "list_frameworks", req(map[string]any{"query": "mathematics"}))
-	snap := caps["items"].([]any)[0].(map[string]any)["snapshotId"].(string)
-	lc, _ := call(t, cs, "get_learning_components_for_standard", req(map[string]any{"frameworkId": maths,
-		"identifier": map[string]any{"identifierType": "node_id", "nodeId": mathIndicator(t, cs)}}))
-	comps := lc["components"].([]any)
-	if len(comps) == 0 {
-		t.Fatal("the indicator has no learning components")
-	}
-	std := lc["standard"].(map[string]any)
-	for _, sel := range []map[string]any{
-		{"identifierType": "node_id", "nodeId": std["nodeId"]},
-		{"identifierType": "case_identifier_uuid", "caseIdentifierUuid": std["caseIdentifierUuid"]},
-		{"identifierType": "case_identifier_uri", "caseIdentifierUri": std["caseIdentifierUri"]},
-	} {
-		out, _ := call(t, cs, "get_standard", req(map[string]any{"snapshotId": snap, "identifier": sel}))
-		if out["node"].(map[string]any)["nodeId"] != std["nodeId"] {
-			t.Errorf("get_standard(%v) = %v", sel, out["node"])
-		}
-	}
-	comp := comps[0].(map[string]any)["node"].(map[string]any)
-	if _, hasCase := comp["caseIdentifierUuid"]; hasCase {
-		t.Error("a learning component carries CASE identity")
-	}
-	if txt := errorText(t, cs, "get_standard", req(map[string]any{"frameworkId": maths,
-		"identifier": map[string]any{"identifierType": "node_id", "nodeId": comp["nodeId"]}})); !strings.HasPrefix(txt, "standard_not_found: ") {
-		t.Errorf("a component read as a standard: %q", txt)
-	}
-	got, _ := call(t, cs, "get_learning_component_context", req(map[string]any{"frameworkId": maths, "nodeId": comp["nodeId"]}))
-	pl := got["placements"].([]any)[0].(map[string]any)
-	path := pl["hierarchyPath"].([]any)
-	if len(path) != 5 || path[0] != "kgc Sample Mathematics Curriculum, Grades 1–3" || path[4] != pl["statementCode"] {
-		t.Errorf("hierarchy path %v", path)
-	}
-	if len(got["supportedStandards"].([]any)) != len(got["placements"].([]any)) {
-		t.Error("context and placements disagree")
-	}
-	if txt := errorText(t, cs, "get_learning_component", req(map[string]any{"frameworkId": maths, "nodeId": std["nodeId"]})); !strings.HasPrefix(txt, "learning_component_not_found: ") {
-		t.Errorf("a standard read as a component: %q", txt)
-	}
-}
-
 // mathIndicator returns the node ID of an indicator of the mathematics sample.
 func mathIndicator(t *testing.T, cs interface{}) string {
 	t.Helper()

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kgc-project/kgc/internal/canonjson"
 	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/internal/pkggen"
 	"github.com/kgc-project/kgc/runtime/kgerr"
@@ -43,5 +44,57 @@ func TestFrameworkRouting(t *testing.T) {
 	}
 	if _, err := get("no-such-framework", ""); kgerr.CodeOf(err) != kgerr.FrameworkNotFound {
 		t.Errorf("unknown framework: %v", err)
+	}
+}
+
+// TestStandardsAndComponents reads an indicator by each of its identifiers,
+// its learning components, and a component's placement; a component is not
+// a standard and a standard is not a component.
+func TestStandardsAndComponents(t *testing.T) {
+	t.Parallel()
+	svc := New(imgtest.Catalog(t, imgtest.Images(t, nil, nil)), Options{})
+	ctx := context.Background()
+	var indicator string
+	for _, spec := range pkggen.Shipped() {
+		if spec.FrameworkID == mathsSample {
+			indicator = pkggen.NodeID(spec, 0, 0, 0, 0)
+		}
+	}
+	lc, err := svc.StandardComponents(ctx, NewStandardRequest(mathsSample, ByNodeID(indicator)))
+	if err != nil || len(lc.Components) == 0 {
+		t.Fatalf("the indicator's learning components: %v", err)
+	}
+	std := lc.Standard
+	for _, sel := range []Selector{
+		ByNodeID(std.NodeID),
+		{IdentifierType: "case_identifier_uuid", CaseIdentifierUUID: *std.CaseIdentifierUUID},
+		{IdentifierType: "case_identifier_uri", CaseIdentifierURI: *std.CaseIdentifierURI},
+	} {
+		r := NewStandardRequest(mathsSample, sel)
+		r.FrameworkID, r.SnapshotID = nil, &lc.Package.PackageIdentity.SnapshotID
+		if got, err := svc.Standard(ctx, r); err != nil || got.Node.NodeID != std.NodeID {
+			t.Errorf("get_standard(%+v): %v", sel, err)
+		}
+	}
+	comp := lc.Components[0].Node
+	if b, _ := canonjson.Marshal(comp); strings.Contains(string(b), "caseIdentifier") {
+		t.Errorf("a learning component carries CASE identity: %s", b)
+	}
+	if _, err := svc.Standard(ctx, NewStandardRequest(mathsSample, ByNodeID(comp.NodeID))); kgerr.CodeOf(err) != kgerr.StandardNotFound {
+		t.Errorf("a component read as a standard: %v", err)
+	}
+	got, err := svc.ComponentContext(ctx, NewComponentRequest(mathsSample, comp.NodeID))
+	if err != nil || len(got.Placements) == 0 {
+		t.Fatalf("component context: %v", err)
+	}
+	pl := got.Placements[0]
+	if p := pl.HierarchyPath; len(p) != 5 || p[0] != "kgc Sample Mathematics Curriculum, Grades 1–3" || pl.StatementCode == nil || p[4] != *pl.StatementCode {
+		t.Errorf("hierarchy path %v", p)
+	}
+	if len(got.SupportedStandards) != len(got.Placements) {
+		t.Error("context and placements disagree")
+	}
+	if _, err := svc.Component(ctx, NewComponentRequest(mathsSample, std.NodeID)); kgerr.CodeOf(err) != kgerr.LearningComponentNotFound {
+		t.Errorf("a standard read as a component: %v", err)
 	}
 }
