@@ -98,3 +98,92 @@ func TestStandardsAndComponents(t *testing.T) {
 		t.Errorf("a standard read as a component: %v", err)
 	}
 }
+
+// TestStandardContext reads an indicator's hierarchy context: five ancestors
+// (root included), one root path, one parent and no children, every ancestor
+// in the nodes table; bounds cut the lists and say why; unsupported options
+// and a missing node are refused with their codes.
+func TestStandardContext(t *testing.T) {
+	t.Parallel()
+	svc := New(imgtest.Catalog(t, imgtest.Images(t, nil, nil)), Options{})
+	ctx := context.Background()
+	ind := pkggen.NodeID(pkggen.Shipped()[1], 1, 0, 0, 2)
+	r := NewContextRequest(mathsSample, ind)
+	r.IncludeDescendants = true
+	out, err := svc.StandardContext(ctx, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Ancestors.Nodes) != 5 || !out.Ancestors.IsComplete {
+		t.Errorf("ancestors: %+v", out.Ancestors)
+	}
+	if out.RootPaths == nil || len(out.RootPaths.Paths) != 1 || len(out.RootPaths.Paths[0].NodeIDs) != 5 {
+		t.Errorf("root paths: %+v", out.RootPaths)
+	}
+	if len(out.DirectParents.Neighbors) != 1 || out.DirectChildren == nil || len(out.DirectChildren.Neighbors) != 0 {
+		t.Errorf("direct neighbours: parents %+v, children %+v", out.DirectParents, out.DirectChildren)
+	}
+	ids := map[string]bool{}
+	for _, n := range out.Nodes {
+		ids[n.NodeID] = true
+	}
+	for _, n := range out.Ancestors.Nodes {
+		if !ids[n.NodeID] {
+			t.Errorf("ancestor %s is missing from the nodes table", n.NodeID)
+		}
+	}
+	r = NewContextRequest(mathsSample, ind)
+	r.MaxNodes, r.MaxPaths, r.AncestorDepth = 2, 1, 2
+	small, err := svc.StandardContext(ctx, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := small.Ancestors; a.IsComplete || a.TruncationReason == nil || *a.TruncationReason != "max_nodes" {
+		t.Errorf("bounded ancestors: %+v", a)
+	}
+	if small.RootPaths == nil || small.RootPaths.IsComplete {
+		t.Errorf("root paths past the depth bound: %+v", small.RootPaths)
+	}
+	for name, edit := range map[string]func(*ContextRequest){
+		"includeUnresolved false": func(r *ContextRequest) { r.IncludeUnresolved = false },
+		"wrong relationship type": func(r *ContextRequest) { r.RelationshipTypes = []string{"supports"} },
+	} {
+		r := NewContextRequest(mathsSample, ind)
+		edit(&r)
+		if _, err := svc.StandardContext(ctx, r); kgerr.CodeOf(err) != kgerr.CapabilityUnavailable {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if _, err := svc.StandardContext(ctx, NewContextRequest(mathsSample, "missing")); kgerr.CodeOf(err) != kgerr.GraphNodeNotFound {
+		t.Errorf("missing node: %v", err)
+	}
+}
+
+// TestFrameworkStatistics checks the mathematics sample's structural counts
+// against what the generator writes, and the English sample's unresolved
+// item.
+func TestFrameworkStatistics(t *testing.T) {
+	t.Parallel()
+	svc := New(imgtest.Catalog(t, imgtest.Images(t, nil, nil)), Options{})
+	ctx := context.Background()
+	res, err := svc.FrameworkStatistics(ctx, FrameworkRequest{FrameworkID: mathsSample})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := res.Statistics
+	if st.TotalItemNodes != 120 || st.TotalFrameworkNodes != 1 || st.TotalNodes != 121 || st.TotalRelationships != 120 ||
+		st.MaximumStructuralDepth != 4 || st.UnreachableNodeCount != 0 {
+		t.Errorf("structure: %d items, %d roots, %d nodes, %d relationships, depth %d, %d unreachable", st.TotalItemNodes,
+			st.TotalFrameworkNodes, st.TotalNodes, st.TotalRelationships, st.MaximumStructuralDepth, st.UnreachableNodeCount)
+	}
+	if lc := st.LearningComponents; lc.TotalLearningComponents != 81 || lc.TotalSupportsRelationships != 92 || lc.MultiStandardComponentCount != 11 {
+		t.Errorf("learning components: %+v", lc)
+	}
+	if cp := st.CodePresence; cp.CodedItemCount != 108 || cp.UncodedItemCount != 12 {
+		t.Errorf("code presence: %+v", cp)
+	}
+	eng, err := svc.FrameworkStatistics(ctx, FrameworkRequest{FrameworkID: englishSample})
+	if err != nil || eng.Statistics.UnresolvedRelationships.UnresolvedCount != 1 {
+		t.Errorf("unresolved: %+v %v", eng, err)
+	}
+}
