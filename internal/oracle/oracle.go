@@ -191,3 +191,38 @@ func Code(t testing.TB, nodes []Node, query string, prefix bool) []Ranked {
 	})
 	return out
 }
+
+// Rel is a relationship as the package's delivery file states it.
+type Rel struct{ ID, Label, Source, Target string }
+
+// Rels reads the relationships of the package in dir from its delivery
+// file.
+func Rels(t testing.TB, dir string) []Rel {
+	t.Helper()
+	var out []Rel
+	for _, line := range DeliveryLines(t, dir, "*relationships*.jsonl") {
+		var rec struct {
+			ID     string `json:"identifier"`
+			Label  string `json:"label"`
+			Source string `json:"source_identifier"`
+			Target string `json:"target_identifier"`
+		}
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, Rel{rec.ID, rec.Label, rec.Source, rec.Target})
+	}
+	return out
+}
+
+// IDs returns the IDs of the relationships keep keeps, sorted.
+func IDs(rels []Rel, keep func(Rel) bool) []string {
+	var out []string
+	for _, r := range rels {
+		if keep(r) {
+			out = append(out, r.ID)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -18,8 +18,8 @@ import (
 func rootPathsOracle(rels []srcRel, root, node string) [][]string {
 	parents := map[string][]string{}
 	for _, r := range rels {
-		if r.label == "hasChild" {
-			parents[r.target] = append(parents[r.target], r.source)
+		if r.Label == "hasChild" {
+			parents[r.Target] = append(parents[r.Target], r.Source)
 		}
 	}
 	var out [][]string
@@ -116,7 +116,7 @@ func checkComparison(t *testing.T, srv *mcpserver.Server, out map[string]any, so
 
 func hasParent(rels []srcRel, id string) bool {
 	for _, r := range rels {
-		if r.label == "hasChild" && r.target == id {
+		if r.Label == "hasChild" && r.Target == id {
 			return true
 		}
 	}

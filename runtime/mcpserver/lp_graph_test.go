@@ -41,7 +41,7 @@ func graphFixture(t *testing.T, specs ...pkggen.Spec) (*mcp.ClientSession, map[s
 func builds(rels []srcRel) []srcRel {
 	var out []srcRel
 	for _, r := range rels {
-		if r.label == "buildsTowards" {
+		if r.Label == "buildsTowards" {
 			out = append(out, r)
 		}
 	}
@@ -56,7 +56,7 @@ func bfsDistances(edges []srcRel, origin string, upstream bool, maxDepth int) ma
 		var next []string
 		for _, u := range frontier {
 			for _, e := range edges {
-				from, to := e.source, e.target
+				from, to := e.Source, e.Target
 				if upstream {
 					from, to = to, from
 				}
@@ -90,8 +90,8 @@ func allPaths(edges []srcRel, source, target string, maxDepth int) []oraclePath 
 			return
 		}
 		for _, e := range edges {
-			if e.source == last && !containsStr(p.nodes, e.target) {
-				walk(oraclePath{append(p.nodes, e.target), append(p.rels, e.id)})
+			if e.Source == last && !containsStr(p.nodes, e.Target) {
+				walk(oraclePath{append(p.nodes, e.Target), append(p.rels, e.ID)})
 			}
 		}
 	}
@@ -156,24 +156,24 @@ func checkTraversal(t *testing.T, cs *mcp.ClientSession, fw string, edges []srcR
 	// Every returned edge joins two returned nodes and is stored as returned.
 	stored := map[string]srcRel{}
 	for _, e := range edges {
-		stored[e.id] = e
+		stored[e.ID] = e
 	}
 	for _, r := range out["relationships"].([]any) {
 		rel := r.(map[string]any)["relationship"].(map[string]any)
 		e, ok := stored[rel["relationshipId"].(string)]
-		if !ok || rel["sourceNodeId"] != e.source || rel["targetNodeId"] != e.target {
+		if !ok || rel["sourceNodeId"] != e.Source || rel["targetNodeId"] != e.Target {
 			t.Errorf("edge %v is not a stored buildsTowards edge", rel["relationshipId"])
 		}
-		if _, ok := got[e.source]; !ok {
-			t.Errorf("edge %s leaves the returned nodes", e.id)
+		if _, ok := got[e.Source]; !ok {
+			t.Errorf("edge %s leaves the returned nodes", e.ID)
 		}
 	}
 	// A full walk returns every edge among the reached nodes.
 	if len(reasons) == 0 {
 		n := 0
 		for _, e := range edges {
-			_, a := got[e.source]
-			_, b := got[e.target]
+			_, a := got[e.Source]
+			_, b := got[e.Target]
 			if a && b {
 				n++
 			}
@@ -198,7 +198,7 @@ func checkPaths(t *testing.T, cs *mcp.ClientSession, fw string, edges []srcRel, 
 	reasons := strList(append([]any{}, out["truncationReasons"].([]any)...))
 	stored := map[string]srcRel{}
 	for _, e := range edges {
-		stored[e.id] = e
+		stored[e.ID] = e
 	}
 	prev := ""
 	for _, p := range out["paths"].([]any) {
@@ -209,7 +209,7 @@ func checkPaths(t *testing.T, cs *mcp.ClientSession, fw string, edges []srcRel, 
 		}
 		prev = key
 		for i, id := range ids {
-			if e, ok := stored[id]; !ok || e.source != nodes[i] || e.target != nodes[i+1] || containsStr(nodes[:i+1], nodes[i+1]) {
+			if e, ok := stored[id]; !ok || e.Source != nodes[i] || e.Target != nodes[i+1] || containsStr(nodes[:i+1], nodes[i+1]) {
 				t.Errorf("path %v: hop %d is not a stored edge of a simple path", ids, i)
 			}
 		}
@@ -330,7 +330,7 @@ func TestAdversarialGraphsStopAtTheirBudgets(t *testing.T) {
 		t.Errorf("wide paths: %v, next %v", r, out["nextUnreturnedPath"])
 	}
 	got := collect(t, cs, "search_learning_progressions", map[string]any{"frameworkId": big.FrameworkID, "relationshipTypes": []any{"buildsTowards"}, "limit": 100})
-	if want := idsOf(rels[big.FrameworkID], func(r srcRel) bool { return r.label == "buildsTowards" }); fmt.Sprint(got) != fmt.Sprint(want) {
+	if want := idsOf(rels[big.FrameworkID], func(r srcRel) bool { return r.Label == "buildsTowards" }); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("wide collection across byte-limited pages: %d edges, want %d", len(got), len(want))
 	}
 }

@@ -5,10 +5,10 @@ import (
 
 	"encoding/json"
 	"fmt"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/kgc-project/kgc/internal/oracle"
 	"github.com/kgc-project/kgc/runtime/mcpserver"
@@ -22,9 +22,8 @@ type (
 )
 
 var (
-	sourceNodes   = oracle.Nodes
-	deliveryLines = oracle.DeliveryLines
-	textOracle    = oracle.Text
+	sourceNodes = oracle.Nodes
+	textOracle  = oracle.Text
 )
 
 // placed is oracle.Place over the server's catalog.
@@ -109,15 +108,6 @@ func sameRanking(t *testing.T, what string, hits []map[string]any, want []ranked
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("%s:\n got %v\nwant %v", what, got, want)
 	}
-}
-
-func samplePackageDir(t *testing.T, framework string) string {
-	t.Helper()
-	dirs, _ := filepath.Glob(filepath.Join("..", "..", "packages", framework, "*"))
-	if len(dirs) != 1 {
-		t.Fatalf("shipped package %s: %v", framework, dirs)
-	}
-	return dirs[0]
 }
 
 // merged returns a new map with a's entries, then b's.
