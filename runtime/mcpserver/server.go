@@ -84,7 +84,9 @@ func NewLoading(l *catalog.Loading, opts Options) *Server {
 		opts.MaxConcurrentCalls = DefaultMaxConcurrentCalls()
 	}
 	s := &Server{
-		qOpts:    query.Options{MaxResourceBytes: opts.MaxResourceBytes, MaxResourceSourceBytes: opts.MaxResourceSourceBytes},
+		// Every result is encoded before its handler returns, under the
+		// generation the request pinned: it need not be copied out.
+		qOpts:    query.Options{MaxResourceBytes: opts.MaxResourceBytes, MaxResourceSourceBytes: opts.MaxResourceSourceBytes, ResultsAliasImages: true},
 		log:      log,
 		slots:    make(chan struct{}, opts.MaxConcurrentCalls),
 		jsonText: opts.JSONText,

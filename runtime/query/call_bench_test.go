@@ -7,14 +7,17 @@ import (
 )
 
 // BenchmarkCalls measures one get_standard and one 25-hit search on the
-// mathematics sample, through Call (JSON arguments, as the MCP adapter calls)
-// and through the typed API: the cost of validating, defaulting and decoding
-// a request beside the query itself.
+// mathematics sample, through Call as the MCP adapter calls it (JSON
+// arguments, results aliasing the images: ResultsAliasImages) and through the
+// typed API as an embedder calls it (results copied out of the images): the
+// cost of validating, defaulting and decoding a request, and of detaching
+// the result, beside the query itself.
 //
 //	go test ./runtime/query -run '^$' -bench Calls -benchmem
 func BenchmarkCalls(b *testing.B) {
 	cat := sampleCatalog(b)
 	s := New(cat, Options{})
+	server := New(cat, Options{ResultsAliasImages: true})
 	ctx := context.Background()
 	const maths = "kgc-sample-mathematics-grades-1-3"
 	std := "e4c56a5e-8e04-5198-bd96-db37083d400d" // M1.1.1.1
@@ -36,7 +39,7 @@ func BenchmarkCalls(b *testing.B) {
 		b.Run(c.name+"/call", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := s.Call(ctx, c.tool, json.RawMessage(c.args)); err != nil {
+				if _, err := server.Call(ctx, c.tool, json.RawMessage(c.args)); err != nil {
 					b.Fatal(err)
 				}
 			}

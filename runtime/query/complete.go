@@ -56,19 +56,21 @@ func (s *Service) CompletePromptArgument(promptName, argName, typed string, give
 	case prompt.CompleteChoice:
 		values, ordered = a.Enum, true
 	}
-	return complete(values, typed, ordered), nil
+	return own(s, complete(values, typed, ordered), nil)
 }
 
 // CompleteResourceArgument completes a resource template's framework_id or
 // snapshot_id (of the framework_id given so far).
 func (s *Service) CompleteResourceArgument(argName, typed string, given map[string]string) *Completion {
+	var values []string
 	switch argName {
 	case "framework_id":
-		return complete(s.frameworkIDs(), typed, false)
+		values = s.frameworkIDs()
 	case "snapshot_id":
-		return complete(s.snapshotIDs(given["framework_id"]), typed, false)
+		values = s.snapshotIDs(given["framework_id"])
 	}
-	return complete(nil, typed, false)
+	c, _ := own(s, complete(values, typed, false), nil)
+	return c
 }
 
 func (s *Service) frameworkIDs() []string {

@@ -137,7 +137,8 @@ func (s *Service) SearchProgressions(ctx context.Context, r ProgressionSearchReq
 	if err := checkRequest(searchProgressionsSchema(), &r); err != nil {
 		return nil, err
 	}
-	return s.searchProgressions(ctx, r)
+	result, err := s.searchProgressions(ctx, r)
+	return own(s, result, err)
 }
 
 // lpFacetArray is a facet field: at most 32 strings of 1–512 characters;

@@ -100,7 +100,8 @@ func (s *Service) Paths(ctx context.Context, r PathsRequest) (*PathsResult, erro
 	if err := checkRequest(pathsSchema(), &r); err != nil {
 		return nil, err
 	}
-	return s.paths(ctx, r)
+	result, err := s.paths(ctx, r)
+	return own(s, result, err)
 }
 
 func (s *Service) paths(_ context.Context, r PathsRequest) (*PathsResult, error) {

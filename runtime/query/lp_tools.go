@@ -24,7 +24,8 @@ func (s *Service) Progression(ctx context.Context, r ProgressionRequest) (*Progr
 	if err := checkRequest(getProgressionSchema(), &r); err != nil {
 		return nil, err
 	}
-	return s.progression(ctx, r)
+	result, err := s.progression(ctx, r)
+	return own(s, result, err)
 }
 
 func getProgressionSchema() *Schema {
@@ -92,7 +93,8 @@ func (s *Service) StandardProgressions(ctx context.Context, r StandardProgressio
 	if err := checkRequest(standardProgressionsSchema(), &r); err != nil {
 		return nil, err
 	}
-	return s.standardProgressions(ctx, r)
+	result, err := s.standardProgressions(ctx, r)
+	return own(s, result, err)
 }
 
 func pageLimit() *Schema { return integer(1, 100, 25, "edges per page") }

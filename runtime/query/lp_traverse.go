@@ -107,7 +107,8 @@ func (s *Service) Traverse(ctx context.Context, r TraverseRequest) (*TraversalRe
 	if err := checkRequest(traverseSchema(), &r); err != nil {
 		return nil, err
 	}
-	return s.traverse(ctx, r)
+	result, err := s.traverse(ctx, r)
+	return own(s, result, err)
 }
 
 func (s *Service) traverse(_ context.Context, r TraverseRequest) (*TraversalResult, error) {

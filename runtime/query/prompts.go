@@ -62,7 +62,8 @@ func (s *Service) GetPrompt(ctx context.Context, name string, args map[string]st
 			return nil, err
 		}
 	}
-	return prompt.Render(d, v, facts)
+	result, err := prompt.Render(d, v, facts)
+	return own(s, result, err)
 }
 
 // promptPackages resolves the packages a prompt's arguments name, in

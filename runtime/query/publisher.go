@@ -336,7 +336,8 @@ func (s *Service) PublisherRelations(ctx context.Context, r PublisherRelationsRe
 	if err := checkRequest(publisherRelationsSchema(), &r); err != nil {
 		return nil, err
 	}
-	return s.publisherRelations(ctx, r)
+	result, err := s.publisherRelations(ctx, r)
+	return own(s, result, err)
 }
 
 func (s *Service) publisherRelations(_ context.Context, r PublisherRelationsRequest) (*PublisherRelationsResult, error) {

@@ -272,7 +272,10 @@ func (s *Service) ReadResource(ctx context.Context, address string) (*Resource, 
 	if int64(len(d.data)) > s.opts.MaxResourceBytes {
 		return nil, denied("the resource is %d bytes, over the %d-byte limit", len(d.data), s.opts.MaxResourceBytes)
 	}
-	return &Resource{URI: address, MIMEType: d.mime, Raw: d.representation == "raw_source", Data: bytes.Clone(d.data), Meta: d.metadata()}, nil
+	// The bytes are always a copy (the MCP adapter sends them after its
+	// handler returns); the metadata is detached as every result is.
+	meta, _ := own(s, d.metadata(), nil)
+	return &Resource{URI: address, MIMEType: d.mime, Raw: d.representation == "raw_source", Data: bytes.Clone(d.data), Meta: meta}, nil
 }
 
 // ResourceTemplate is one resource template of the surface

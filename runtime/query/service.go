@@ -15,6 +15,12 @@ type Options struct {
 	// (docs/reference/resources.md#reading-rules); zero means the defaults (8 MiB, 32 MiB).
 	MaxResourceBytes       int64
 	MaxResourceSourceBytes int64
+	// ResultsAliasImages lets results point into the mapped images: valid
+	// only while the caller holds the catalog, which must not be closed or
+	// swapped until it is done with them. It spares copying every string of
+	// every result, for a caller that encodes each one at once (the MCP
+	// adapter). By default results are copied out and stay valid after Close.
+	ResultsAliasImages bool
 }
 
 // Default size policy.
@@ -24,7 +30,8 @@ const (
 )
 
 // Service answers queries over one catalog. It is safe for concurrent use;
-// what it returns does not point into the images.
+// what it returns does not point into the images (unless
+// Options.ResultsAliasImages).
 type Service struct {
 	cat   *catalog.Catalog
 	opts  Options

@@ -105,7 +105,7 @@ func (s *Service) Call(ctx context.Context, name string, args json.RawMessage) (
 	if p, ok := out.(*Paged); ok {
 		p.Defaults = t.Request.defaultsFor(p.Request)
 	}
-	return out, err
+	return own(s, out, nil)
 }
 
 // unwrapped refuses arguments that are the request's fields themselves

@@ -208,7 +208,8 @@ func (s *Service) CompareFrameworkEvidence(ctx context.Context, r CompareRequest
 	if err := checkRequest(compareSchema(), &r); err != nil {
 		return nil, err
 	}
-	return s.compare(ctx, r)
+	result, err := s.compare(ctx, r)
+	return own(s, result, err)
 }
 
 // comparePackages resolves one package per selected framework: the pinned

@@ -370,7 +370,8 @@ func (s *Service) StandardContext(ctx context.Context, r ContextRequest) (*Conte
 	if err := checkRequest(contextRequestSchema(), &r); err != nil {
 		return nil, err
 	}
-	return s.standardContext(ctx, r)
+	result, err := s.standardContext(ctx, r)
+	return own(s, result, err)
 }
 
 func (s *Service) standardContext(_ context.Context, r ContextRequest) (*ContextResult, error) {

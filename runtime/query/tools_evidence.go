@@ -71,7 +71,8 @@ func (s *Service) ReadEvidence(ctx context.Context, r EvidenceRequest) (*Evidenc
 	if err := checkRequest(readEvidenceSchema(), &r); err != nil {
 		return nil, err
 	}
-	return s.readEvidence(ctx, r)
+	result, err := s.readEvidence(ctx, r)
+	return own(s, result, err)
 }
 
 func readEvidenceSchema() *Schema {

@@ -243,7 +243,7 @@ func (s *Service) ListFrameworks(ctx context.Context, r ListFrameworksRequest) (
 	if err != nil {
 		return nil, err
 	}
-	return p.Result.(*FrameworkList), nil
+	return own(s, p.Result.(*FrameworkList), nil)
 }
 
 func listFrameworksSchema() *Schema {
@@ -450,7 +450,8 @@ func (s *Service) GetFramework(ctx context.Context, r FrameworkRequest) (*Framew
 	if err := checkRequest(frameworkRequestSchema(false), &r); err != nil {
 		return nil, err
 	}
-	return s.getFramework(ctx, r)
+	result, err := s.getFramework(ctx, r)
+	return own(s, result, err)
 }
 
 func frameworkRequestSchema(withGraphType bool) *Schema {

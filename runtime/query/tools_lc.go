@@ -224,7 +224,8 @@ func (s *Service) Component(ctx context.Context, r ComponentRequest) (*Component
 	if err := checkRequest(componentRequestSchema(), &r); err != nil {
 		return nil, err
 	}
-	return s.component(ctx, r)
+	result, err := s.component(ctx, r)
+	return own(s, result, err)
 }
 
 // ComponentContext answers get_learning_component_context.
@@ -232,7 +233,8 @@ func (s *Service) ComponentContext(ctx context.Context, r ComponentRequest) (*Co
 	if err := checkRequest(componentRequestSchema(), &r); err != nil {
 		return nil, err
 	}
-	return s.componentContext(ctx, r)
+	result, err := s.componentContext(ctx, r)
+	return own(s, result, err)
 }
 
 func (s *Service) component(ctx context.Context, r ComponentRequest) (*ComponentResult, error) {

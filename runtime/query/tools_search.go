@@ -373,7 +373,7 @@ func (s *Service) SearchStandards(ctx context.Context, r StandardSearchRequest) 
 	if err != nil {
 		return nil, err
 	}
-	return p.Result.(*SearchResult[StandardHit]), nil
+	return own(s, p.Result.(*SearchResult[StandardHit]), nil)
 }
 
 func (s *Service) searchStandards(_ context.Context, r StandardSearchRequest) (*Paged, error) {

@@ -128,7 +128,7 @@ func (s *Service) SearchComponents(ctx context.Context, r ComponentSearchRequest
 	if err != nil {
 		return nil, err
 	}
-	return p.Result.(*SearchResult[ComponentHit]), nil
+	return own(s, p.Result.(*SearchResult[ComponentHit]), nil)
 }
 
 func (s *Service) searchComponents(_ context.Context, r ComponentSearchRequest) (*Paged, error) {

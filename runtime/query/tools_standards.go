@@ -221,7 +221,8 @@ func (s *Service) Standard(ctx context.Context, r StandardRequest) (*StandardRes
 	if err := checkRequest(standardRequestSchema(), &r); err != nil {
 		return nil, err
 	}
-	return s.standard(ctx, r)
+	result, err := s.standard(ctx, r)
+	return own(s, result, err)
 }
 
 func (s *Service) standard(_ context.Context, r StandardRequest) (*StandardResult, error) {
@@ -267,7 +268,8 @@ func (s *Service) StandardComponents(ctx context.Context, r StandardRequest) (*S
 	if err := checkRequest(standardRequestSchema(), &r); err != nil {
 		return nil, err
 	}
-	return s.standardComponents(ctx, r)
+	result, err := s.standardComponents(ctx, r)
+	return own(s, result, err)
 }
 
 func (s *Service) standardComponents(_ context.Context, r StandardRequest) (*StandardComponentsResult, error) {

@@ -380,7 +380,8 @@ func (s *Service) FrameworkStatistics(ctx context.Context, r FrameworkRequest) (
 	if err := checkRequest(frameworkRequestSchema(true), &r); err != nil {
 		return nil, err
 	}
-	return s.frameworkStatistics(ctx, r)
+	result, err := s.frameworkStatistics(ctx, r)
+	return own(s, result, err)
 }
 
 func (s *Service) frameworkStatistics(_ context.Context, r FrameworkRequest) (*StatisticsResult, error) {

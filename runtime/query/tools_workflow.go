@@ -157,7 +157,8 @@ func (s *Service) WorkflowInstructions(ctx context.Context, r WorkflowRequest) (
 	if err := schema.validate(v, "request"); err != nil {
 		return nil, err
 	}
-	return s.workflow(ctx, schema.withDefaults(v))
+	result, err := s.workflow(ctx, schema.withDefaults(v))
+	return own(s, result, err)
 }
 
 func (s *Service) workflow(ctx context.Context, doc *jsonv.Value) (*WorkflowResult, error) {
