@@ -4,6 +4,8 @@
 // and under the package's rights (statement text only where they allow full
 // text). kgmcp serves the Mermaid form as the standard_diagram resource and
 // kgc render writes SVG, Mermaid or DOT; both draw through this package.
+// A Diagram's labels alias the package's mapped image: render or copy it
+// before the catalog is closed.
 package diagram
 
 import (
