@@ -107,3 +107,34 @@ func PlaceLabel(img *kgimg.Image, n uint32) string {
 	}
 	return d
 }
+
+// Walk walks adj (a hierarchy adjacency, either direction) breadth first
+// from origin, up to depth levels and maxNodes nodes (origin included): the
+// nodes in the order reached, each one's depth, and whether the walk reached
+// everything within depth.
+func Walk(adj kgimg.Adjacency, origin uint32, depth, maxNodes int) (order []uint32, depths map[uint32]int, complete bool) {
+	depths = map[uint32]int{origin: 0}
+	frontier := []uint32{origin}
+	order = []uint32{origin}
+	complete = true
+	for d := 1; d <= depth && len(frontier) > 0; d++ {
+		var next []uint32
+		for _, n := range frontier {
+			nb, _ := adj.Row(n)
+			for i := 0; i < nb.Len(); i++ {
+				m := nb.At(i)
+				if _, seen := depths[m]; seen {
+					continue
+				}
+				if len(order) >= maxNodes {
+					return order, depths, false
+				}
+				depths[m] = d
+				order = append(order, m)
+				next = append(next, m)
+			}
+		}
+		frontier = next
+	}
+	return order, depths, complete
+}

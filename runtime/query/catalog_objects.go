@@ -1,6 +1,8 @@
 package query
 
 import (
+	"github.com/kgc-project/kgc/runtime/record"
+
 	"crypto/sha256"
 	"encoding/hex"
 	"sort"
@@ -12,57 +14,8 @@ import (
 	"github.com/kgc-project/kgc/schema/rights"
 )
 
-// PackageIdentity names one graph package and the profile it binds.
-type PackageIdentity struct {
-	FrameworkID     string `json:"frameworkId"`
-	GraphPackageID  string `json:"graphPackageId"`
-	GraphType       string `json:"graphType"`
-	PackageRevision int64  `json:"packageRevision"`
-	ProfileID       string `json:"profileId"`
-	ProfileSha256   string `json:"profileSha256"`
-	ProfileVersion  string `json:"profileVersion"`
-	SnapshotID      string `json:"snapshotId"`
-}
-
-func packageIdentity(p *catalog.Package) PackageIdentity {
-	m := p.Manifest
-	return PackageIdentity{
-		FrameworkID: m.FrameworkID, GraphPackageID: m.GraphPackageID, GraphType: m.GraphType,
-		PackageRevision: m.PackageRevision, ProfileID: m.Profile.ProfileID, ProfileSha256: m.Profile.Sha256,
-		ProfileVersion: m.Profile.ProfileVersion, SnapshotID: m.SnapshotID,
-	}
-}
-
 // Rights is a package's RightsPolicy, as the manifest states it.
 type Rights = rights.Policy
-
-// SourceMetadata describes the source document of a snapshot.
-type SourceMetadata struct {
-	AdoptionStatus        *string  `json:"adoptionStatus"`
-	IsCurrent             bool     `json:"isCurrent"`
-	IssuingAuthority      *string  `json:"issuingAuthority"`
-	Jurisdiction          string   `json:"jurisdiction"`
-	JurisdictionType      *string  `json:"jurisdictionType"`
-	Languages             []string `json:"languages"`
-	LocalGradesOrStages   []string `json:"localGradesOrStages"`
-	LocalSubject          string   `json:"localSubject"`
-	Name                  string   `json:"name"`
-	Provider              *string  `json:"provider"`
-	SourceDocumentSha256  *string  `json:"sourceDocumentSha256"`
-	SourcePublicationDate *string  `json:"sourcePublicationDate"`
-	SourceVersion         string   `json:"sourceVersion"`
-}
-
-func sourceMetadata(p *catalog.Package) SourceMetadata {
-	f := p.Manifest.Framework
-	return SourceMetadata{
-		AdoptionStatus: f.AdoptionStatus, IsCurrent: f.IsCurrent, IssuingAuthority: f.IssuingAuthority,
-		Jurisdiction: f.Jurisdiction, JurisdictionType: f.JurisdictionType, Languages: f.Languages,
-		LocalGradesOrStages: nonNil(f.LocalGradesOrStages), LocalSubject: f.LocalSubject, Name: f.Name,
-		Provider: f.Provider, SourceDocumentSha256: f.SourceDocumentSha256,
-		SourcePublicationDate: f.SourcePublicationDate, SourceVersion: f.SourceVersion,
-	}
-}
 
 // ProfileFacets are the manifest's normalized facets.
 type ProfileFacets struct {
@@ -146,7 +99,7 @@ type PackageSummary struct {
 func packageSummary(p *catalog.Package) PackageSummary {
 	m := p.Manifest
 	return PackageSummary{
-		PackageIdentity: packageIdentity(p), Capabilities: capabilitiesObject(m.Capabilities), Counts: countsObject(m.Counts),
+		PackageIdentity: record.Identity(p), Capabilities: capabilitiesObject(m.Capabilities), Counts: countsObject(m.Counts),
 		ProfileFacets: profileFacets(p), Rights: m.Rights, ValidationStatus: m.Validation.Status,
 		IncludedGraphTypes: m.IncludedGraphTypes, CreatedAt: m.CreatedAt,
 	}
@@ -180,7 +133,7 @@ func frameworkSnapshot(s *catalog.Snapshot) FrameworkSnapshot {
 	return FrameworkSnapshot{
 		AvailableGraphTypes: available, FrameworkID: s.FrameworkID, GraphPackages: pkgs, IncludedGraphTypes: included,
 		SnapshotID: s.SnapshotID, SnapshotRelations: append([]SnapshotRelation{}, first.Manifest.SnapshotRelations...),
-		SourceMetadata: sourceMetadata(first),
+		SourceMetadata: record.Source(first),
 	}
 }
 

@@ -1,6 +1,8 @@
 package query
 
 import (
+	"github.com/kgc-project/kgc/runtime/record"
+
 	"crypto/sha256"
 	"encoding/hex"
 	"slices"
@@ -38,7 +40,7 @@ func newPackageDigest(p *catalog.Package) *packageDigest {
 		sum[i] = byte(h >> (8 * i))
 	}
 	d := &packageDigest{}
-	d.identity, _ = canonjson.Append(nil, packageIdentity(p))
+	d.identity, _ = canonjson.Append(nil, record.Identity(p))
 	d.index, _ = canonjson.Append(nil, obj{"graphPackageId": p.GraphPackageID(), "image": hex.EncodeToString(sum[:])})
 	return d
 }

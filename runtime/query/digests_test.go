@@ -1,6 +1,8 @@
 package query
 
 import (
+	"github.com/kgc-project/kgc/runtime/record"
+
 	"encoding/hex"
 	"testing"
 
@@ -17,7 +19,7 @@ import (
 func refEffectiveQuerySha256(request obj, normalized map[string]string, pkgs []*catalog.Package) string {
 	ids := make([]PackageIdentity, 0, len(pkgs))
 	for _, p := range pkgs {
-		ids = append(ids, packageIdentity(p))
+		ids = append(ids, record.Identity(p))
 	}
 	nq := obj{}
 	for k, v := range normalized {

@@ -1,6 +1,8 @@
 package query
 
 import (
+	"github.com/kgc-project/kgc/runtime/record"
+
 	"encoding/json"
 	"sort"
 
@@ -113,7 +115,7 @@ func (s *Service) lpMetadata(p *catalog.Package) *ProgressionMetadata {
 			return uri.Ref{Kind: kind, FrameworkID: p.FrameworkID(), SnapshotID: p.SnapshotID()}.String()
 		}
 		m := &ProgressionMetadata{
-			Package: packageRef(p), ManifestSha256: ids.Sha256(p.Img.ManifestJSON()), ManifestURI: ref("package_manifest"),
+			Package: record.Ref(p), ManifestSha256: ids.Sha256(p.Img.ManifestJSON()), ManifestURI: ref("package_manifest"),
 			Artifacts:                artifactEntries(p, manifest.LPProvenance, manifest.LPProvenanceIndex, manifest.Nodes, manifest.Relationships),
 			ArtifactInventoryNotice:  inventoryNotice,
 			Coverage:                 coverageProjection(p),
@@ -140,11 +142,11 @@ func lpNode(p *catalog.Package, n uint32) ProgressionStandard {
 	img := p.Img
 	id := img.NodeString(n, kgimg.NodeID)
 	out := ProgressionStandard{
-		NodeID: id, CaseIdentifierUUID: nodeString(img, n, kgimg.NodeCaseIdentifierUUID, kgimg.PCaseIdentifierUUID),
-		CaseIdentifierURI: nodeString(img, n, kgimg.NodeCaseIdentifierURI, kgimg.PCaseIdentifierURI),
-		StatementCode:     nodeString(img, n, kgimg.NodeStatementCode, kgimg.PStatementCode),
-		StatementType:     nodeString(img, n, kgimg.NodeStatementType, kgimg.PStatementType),
-		Facets:            facetEvidence(p, n),
+		NodeID: id, CaseIdentifierUUID: record.NodeString(img, n, kgimg.NodeCaseIdentifierUUID, kgimg.PCaseIdentifierUUID),
+		CaseIdentifierURI: record.NodeString(img, n, kgimg.NodeCaseIdentifierURI, kgimg.PCaseIdentifierURI),
+		StatementCode:     record.NodeString(img, n, kgimg.NodeStatementCode, kgimg.PStatementCode),
+		StatementType:     record.NodeString(img, n, kgimg.NodeStatementType, kgimg.PStatementType),
+		Facets:            record.Facets(p, n),
 		StandardURI:       uri.Ref{Kind: "standard", FrameworkID: p.FrameworkID(), SnapshotID: p.SnapshotID(), ID: id}.String(),
 	}
 	if img.NodeHas(n, kgimg.PDescription) {
@@ -161,7 +163,7 @@ func lpRelationship(p *catalog.Package, r uint32) ProgressionRelationship {
 	ref := func(kind string) string {
 		return uri.Ref{Kind: kind, FrameworkID: p.FrameworkID(), SnapshotID: p.SnapshotID(), ID: id}.String()
 	}
-	out := ProgressionRelationship{Relationship: graphRelationship(img, r), Judgment: judgment(img, r), RelationshipURI: ref("relationship"),
+	out := ProgressionRelationship{Relationship: record.Relationship(img, r), Judgment: judgment(img, r), RelationshipURI: ref("relationship"),
 		EpistemicStatus: "llm_inferred"}
 	if _, _, ok := img.Provenance(r); ok {
 		u := ref("relationship_provenance")

@@ -1,6 +1,8 @@
 package query
 
 import (
+	"github.com/kgc-project/kgc/runtime/record"
+
 	"unicode/utf8"
 
 	"github.com/kgc-project/kgc/internal/canonjson"
@@ -53,7 +55,7 @@ type lpCollection struct {
 
 func (c *lpCollection) binding() obj {
 	querySum, _ := canonjson.Sha256(c.request)
-	id := packageIdentity(c.p)
+	id := record.Identity(c.p)
 	return obj{"cursorKind": lpCursorKind, "cursorVersion": 1, "tool": c.tool, "graphPackageId": id.GraphPackageID,
 		"manifestSha256": ids.Sha256(c.p.Img.ManifestJSON()), "profileSha256": id.ProfileSha256, "effectiveQuerySha256": querySum}
 }

@@ -1,6 +1,8 @@
 package query
 
 import (
+	"github.com/kgc-project/kgc/runtime/record"
+
 	"context"
 	"errors"
 	"strings"
@@ -129,7 +131,7 @@ func (s *Service) buildPromptPackage(p *catalog.Package) (*prompt.Package, error
 	out := &prompt.Package{
 		FrameworkID: m.FrameworkID, SnapshotID: m.SnapshotID, GraphPackageID: m.GraphPackageID, GraphType: m.GraphType,
 		Name: m.Framework.Name, ProfileID: m.Profile.ProfileID, ProfileVersion: m.Profile.ProfileVersion, ProfileSha256: m.Profile.Sha256,
-		ManifestSha256: ids.Sha256(p.Img.ManifestJSON()), Rights: m.Rights, Profile: p.Profile(), SourceMetadata: sourceMetadata(p),
+		ManifestSha256: ids.Sha256(p.Img.ManifestJSON()), Rights: m.Rights, Profile: p.Profile(), SourceMetadata: record.Source(p),
 		HasComponents:   m.Includes(manifest.GraphLearningComponents),
 		HasProgressions: m.Includes(manifest.GraphLearningProgressions),
 		Links:           s.promptLinks(p),

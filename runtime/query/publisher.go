@@ -1,6 +1,8 @@
 package query
 
 import (
+	"github.com/kgc-project/kgc/runtime/record"
+
 	"context"
 	"net/url"
 	"regexp"
@@ -356,7 +358,7 @@ func (s *Service) publisherRelations(_ context.Context, r PublisherRelationsRequ
 			rels = append(rels, x)
 		}
 	}
-	res := &PublisherRelationsResult{Notice: PublisherNotice, Package: packageRef(p), Standard: endStandard(p, n),
+	res := &PublisherRelationsResult{Notice: PublisherNotice, Package: record.Ref(p), Standard: endStandard(p, n),
 		Relations: rels[:min(len(rels), r.Limit)], TotalCount: len(rels), Complete: len(rels) <= r.Limit}
 	if res.Relations == nil {
 		res.Relations = []PublisherRelation{}

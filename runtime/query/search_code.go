@@ -1,63 +1,13 @@
 package query
 
 import (
-	"sort"
+	"github.com/kgc-project/kgc/runtime/record"
 
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
-	"github.com/kgc-project/kgc/runtime/graph"
 	"github.com/kgc-project/kgc/runtime/search"
 	"github.com/kgc-project/kgc/schema/profile"
 )
-
-// codeTypeOf returns the profile code type of a node's statement type, or "".
-func codeTypeOf(p *catalog.Package, n uint32) string {
-	st := p.Img.NodeString(n, kgimg.NodeStatementType)
-	for _, t := range p.Profile().StatementTypes {
-		if t.SourceStatementType == st && t.CodeType != nil {
-			return *t.CodeType
-		}
-	}
-	return ""
-}
-
-func codeTypeInfo(cp profile.CodeSearchPolicy, name string) *profile.CodeType {
-	for i := range cp.CodeTypes {
-		if cp.CodeTypes[i].CodeType == name {
-			return &cp.CodeTypes[i]
-		}
-	}
-	return nil
-}
-
-// codeScopes returns the ancestors of n whose statement type scopes its code
-// (the code type's scopeStatementTypes), in curriculum order (nodeLess).
-func codeScopes(p *catalog.Package, n uint32) []uint32 {
-	ct := codeTypeInfo(p.Profile().CodeSearchPolicy, codeTypeOf(p, n))
-	if ct == nil || len(ct.ScopeStatementTypes) == 0 {
-		return nil
-	}
-	img := p.Img
-	order, _, _ := bfs(img, img.Adjacency(kgimg.HasChild, kgimg.In), n, 1<<30, 1<<30)
-	var out []uint32
-	for _, a := range order {
-		if a != n && contains(ct.ScopeStatementTypes, img.NodeString(a, kgimg.NodeStatementType)) {
-			out = append(out, a)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return graph.Less(img, out[i], out[j]) })
-	return out
-}
-
-// hitGrades is a search hit's normalizedGrades: the node's grades, then its code
-// scopes' grades, each once.
-func hitGrades(p *catalog.Package, n uint32, scopes []uint32) []string {
-	grades := stringList(p.Img.NodeGradeLevel(n))
-	for _, sc := range scopes {
-		grades = append(grades, stringList(p.Img.NodeGradeLevel(sc))...)
-	}
-	return uniqueOrdered(grades)
-}
 
 // CodeMatch explains a code-mode hit: its code as authored and normalized,
 // its code type, the scopes the code is read in and the parent codes derived
@@ -92,7 +42,7 @@ type CodeScope struct {
 func codeMatch(p *catalog.Package, n uint32, scopeNodes []uint32) (*CodeMatch, []SearchWarning) {
 	img, cp := p.Img, p.Profile().CodeSearchPolicy
 	code := img.NodeString(n, kgimg.NodeStatementCode)
-	ct := codeTypeOf(p, n)
+	ct := record.CodeTypeOf(p, n)
 	var warnings []SearchWarning
 	derivations := []ParentDerivation{}
 	for i, rule := range cp.CodeParentRules {
@@ -111,7 +61,7 @@ func codeMatch(p *catalog.Package, n uint32, scopeNodes []uint32) (*CodeMatch, [
 		matched := []string{}
 		if nd != "" {
 			for _, m := range search.CodeMatches(p, nd, false) {
-				if m != n && codeTypeOf(p, m) == rule.ParentCodeType {
+				if m != n && record.CodeTypeOf(p, m) == rule.ParentCodeType {
 					matched = append(matched, img.NodeString(m, kgimg.NodeID))
 				}
 			}
@@ -133,7 +83,7 @@ func codeMatch(p *catalog.Package, n uint32, scopeNodes []uint32) (*CodeMatch, [
 	}
 	scopes := []CodeScope{}
 	for _, sc := range scopeNodes {
-		scopes = append(scopes, CodeScope{ScopeNode: standardNode(img, sc), ScopeStatementType: img.NodeString(sc, kgimg.NodeStatementType)})
+		scopes = append(scopes, CodeScope{ScopeNode: record.Standard(img, sc), ScopeStatementType: img.NodeString(sc, kgimg.NodeStatementType)})
 	}
 	m := &CodeMatch{AuthoredCode: code, NormalizedCode: img.NodeString(n, kgimg.NodeNormalizedCode),
 		ParentDerivations: derivations, Scopes: scopes}

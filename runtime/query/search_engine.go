@@ -1,6 +1,8 @@
 package query
 
 import (
+	"github.com/kgc-project/kgc/runtime/record"
+
 	"github.com/kgc-project/kgc/internal/textnorm"
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
@@ -76,7 +78,7 @@ func (f *itemFilter) keep(p *catalog.Package, n uint32) bool {
 		return false
 	}
 	if f.localGrades != nil || f.normalizedGrades != nil {
-		grades := hitGrades(p, n, codeScopes(p, n))
+		grades := record.Grades(p, n, record.CodeScopes(p, n))
 		if f.localGrades != nil && !anyKey(f.localGrades, grades, true) {
 			return false
 		}
@@ -85,7 +87,7 @@ func (f *itemFilter) keep(p *catalog.Package, n uint32) bool {
 		}
 	}
 	if f.subjectFilter {
-		if !f.subjectWanted || !subjectResolves(p, img.NodeString(n, kgimg.NodeAcademicSubject)) {
+		if !f.subjectWanted || !record.SubjectResolves(p, img.NodeString(n, kgimg.NodeAcademicSubject)) {
 			return false
 		}
 	}

@@ -1,6 +1,8 @@
 package query
 
 import (
+	"github.com/kgc-project/kgc/runtime/record"
+
 	"context"
 	"os"
 	"path/filepath"
@@ -103,7 +105,7 @@ func TestSupportedStandardsCarryGradeLabelAndURI(t *testing.T) {
 					if s.StandardURI != standardURI(p, s.NodeID) {
 						t.Fatalf("%s: URI %q", s.NodeID, s.StandardURI)
 					}
-					want := facetEvidence(p, std).ResolvedLocalGradeLabels
+					want := record.Facets(p, std).ResolvedLocalGradeLabels
 					if len(want) == 0 || !reflect.DeepEqual(s.LocalGradeLabels, want) {
 						t.Fatalf("%s: grade labels %v, want %v", s.NodeID, s.LocalGradeLabels, want)
 					}

@@ -1,6 +1,8 @@
 package query
 
 import (
+	"github.com/kgc-project/kgc/runtime/record"
+
 	"fmt"
 	"sort"
 	"strings"
@@ -286,7 +288,7 @@ func noControl(q string) error {
 }
 
 func searchWarning(code, message, nodeID string, p *catalog.Package) SearchWarning {
-	w := SearchWarning{Code: code, Message: message, PackageIdentity: packageIdentity(p)}
+	w := SearchWarning{Code: code, Message: message, PackageIdentity: record.Identity(p)}
 	if nodeID != "" {
 		w.NodeID = &nodeID
 	}

@@ -1,6 +1,8 @@
 package query
 
 import (
+	"github.com/kgc-project/kgc/runtime/record"
+
 	"fmt"
 	"strings"
 
@@ -256,9 +258,9 @@ func (b *childBudget) children(p *catalog.Package, n uint32) *HitChildren {
 func childSummary(img *kgimg.Image, c uint32) ChildSummary {
 	return ChildSummary{
 		NodeID:                  img.NodeString(c, kgimg.NodeID),
-		StatementCode:           nodeString(img, c, kgimg.NodeStatementCode, kgimg.PStatementCode),
-		StatementType:           nodeString(img, c, kgimg.NodeStatementType, kgimg.PStatementType),
-		NormalizedStatementType: nodeString(img, c, kgimg.NodeNormalizedStatementType, kgimg.PNormalizedStatementType),
-		Description:             nodeString(img, c, kgimg.NodeDescription, kgimg.PDescription),
+		StatementCode:           record.NodeString(img, c, kgimg.NodeStatementCode, kgimg.PStatementCode),
+		StatementType:           record.NodeString(img, c, kgimg.NodeStatementType, kgimg.PStatementType),
+		NormalizedStatementType: record.NodeString(img, c, kgimg.NodeNormalizedStatementType, kgimg.PNormalizedStatementType),
+		Description:             record.NodeString(img, c, kgimg.NodeDescription, kgimg.PDescription),
 	}
 }

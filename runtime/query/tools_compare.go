@@ -1,6 +1,8 @@
 package query
 
 import (
+	"github.com/kgc-project/kgc/runtime/record"
+
 	"context"
 	"sort"
 
@@ -358,7 +360,7 @@ func (s *Service) compareSection(ctx context.Context, r CompareRequest, p *catal
 		NormalizedGrades: nonNil(prof.NormalizedGrades()), PackageSearchWarnings: []SearchWarning{},
 		ProfileID: prof.ProfileID, ProfileSha256: p.Manifest.Profile.Sha256, ProfileVersion: prof.ProfileVersion,
 		RequiredProfileDisclosures: nonNil(prof.RequiredDisclosures), Rights: p.Manifest.Rights, SnapshotID: p.SnapshotID(),
-		SourceMetadata: sourceMetadata(p), SourceRoleCapabilities: prof.SourceRoleCapabilities, Warnings: []ComparisonWarning{},
+		SourceMetadata: record.Source(p), SourceRoleCapabilities: prof.SourceRoleCapabilities, Warnings: []ComparisonWarning{},
 	}
 	if sec.KnownSourceAnomalies == nil {
 		sec.KnownSourceAnomalies = []profile.Anomaly{}

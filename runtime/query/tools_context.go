@@ -1,6 +1,8 @@
 package query
 
 import (
+	"github.com/kgc-project/kgc/runtime/record"
+
 	"context"
 	"sort"
 
@@ -171,41 +173,12 @@ func (c *ctxTables) node(n uint32) string {
 }
 func (c *ctxTables) rel(r uint32) string { c.rels[r] = true; return c.img.RelString(r, kgimg.RelID) }
 
-// bfs walks the hierarchy from origin in one direction up to depth levels and
-// maxNodes nodes (origin included).
-func bfs(img *kgimg.Image, adj kgimg.Adjacency, origin uint32, depth, maxNodes int) (order []uint32, depths map[uint32]int, complete bool) {
-	depths = map[uint32]int{origin: 0}
-	frontier := []uint32{origin}
-	order = []uint32{origin}
-	complete = true
-	for d := 1; d <= depth && len(frontier) > 0; d++ {
-		var next []uint32
-		for _, n := range frontier {
-			nb, _ := adj.Row(n)
-			for i := 0; i < nb.Len(); i++ {
-				m := nb.At(i)
-				if _, seen := depths[m]; seen {
-					continue
-				}
-				if len(order) >= maxNodes {
-					return order, depths, false
-				}
-				depths[m] = d
-				order = append(order, m)
-				next = append(next, m)
-			}
-		}
-		frontier = next
-	}
-	return order, depths, complete
-}
-
 // traversal walks ancestors or descendants; limit (at most maxNodes) is where
 // the result ceiling stops the walk earlier (truncationReason byte_limit).
 func hierarchyWalk(c *ctxTables, p *catalog.Package, origin uint32, dir kgimg.Direction, depth, maxNodes, limit int) Traversal {
 	img := p.Img
 	adj := img.Adjacency(kgimg.HasChild, dir)
-	order, depths, complete := bfs(img, adj, origin, depth, limit)
+	order, depths, complete := graph.Walk(adj, origin, depth, limit)
 	if dir == kgimg.In {
 		// Ancestors by (depth, curriculum position, node ID). Descendants stay
 		// in the walk's order: level by level, each node's children in
@@ -309,7 +282,7 @@ func OrderBasis(o kgimg.ChildOrder) string {
 func rootPaths(c *ctxTables, p *catalog.Package, origin uint32, depth, maxPaths, maxOcc, limit int) RootPaths {
 	img := p.Img
 	root := img.RootNode()
-	_, within, _ := bfs(img, img.Adjacency(kgimg.HasChild, kgimg.In), origin, depth, int(^uint(0)>>1))
+	_, within, _ := graph.Walk(img.Adjacency(kgimg.HasChild, kgimg.In), origin, depth, int(^uint(0)>>1))
 	out := img.Adjacency(kgimg.HasChild, kgimg.Out)
 	paths := []RootPath{}
 	occurrences := 0
@@ -516,7 +489,7 @@ func (s *Service) contextResult(q contextQuery, lim contextLimits) *ContextResul
 	for _, x := range nodes {
 		rec, ok := q.records[x]
 		if !ok {
-			rec = standardNode(img, x)
+			rec = record.Standard(img, x)
 			q.records[x] = rec
 		}
 		out.Nodes = append(out.Nodes, rec)
@@ -524,7 +497,7 @@ func (s *Service) contextResult(q contextQuery, lim contextLimits) *ContextResul
 	out.Relationships = make([]GraphRelationship, 0, len(rels))
 	out.RelationshipStatuses = []RelationshipStatus{}
 	for _, x := range rels {
-		out.Relationships = append(out.Relationships, graphRelationship(img, x))
+		out.Relationships = append(out.Relationships, record.Relationship(img, x))
 		if st := img.RelString(x, kgimg.RelResolutionStatus); st != "" {
 			out.RelationshipStatuses = append(out.RelationshipStatuses, RelationshipStatus{RelationshipID: img.RelString(x, kgimg.RelID), ResolutionStatus: st})
 		}

@@ -1,6 +1,8 @@
 package query
 
 import (
+	"github.com/kgc-project/kgc/runtime/record"
+
 	"context"
 	"sort"
 	"strings"
@@ -141,7 +143,7 @@ func (s *Service) capabilitiesPackage(p *catalog.Package) PackageCapabilities {
 	tags := img.ComponentTagCount()
 	kinds, arts := s.availableResources(p)
 	return PackageCapabilities{
-		PackageIdentity: packageIdentity(p), Rights: p.Manifest.Rights, Counts: countsObject(p.Manifest.Counts),
+		PackageIdentity: record.Identity(p), Rights: p.Manifest.Rights, Counts: countsObject(p.Manifest.Counts),
 		Capabilities: capabilitiesObject(p.Manifest.Capabilities), ImplementedSearchModes: std,
 		ImplementedLearningComponentSearchModes: comp,
 		SearchIndex: SearchIndex{CodedNodeCount: coded, LexicalDocumentCount: lexical, LearningComponentDocumentCount: lcDocs,

@@ -1,6 +1,8 @@
 package query
 
 import (
+	"github.com/kgc-project/kgc/runtime/record"
+
 	"context"
 
 	"github.com/kgc-project/kgc/kgimg"
@@ -68,10 +70,10 @@ func supportedSummary(p *catalog.Package, std, rel uint32) SupportedStandard {
 	id := img.NodeString(std, kgimg.NodeID)
 	return SupportedStandard{
 		NodeID:            id,
-		StatementCode:     nodeString(img, std, kgimg.NodeStatementCode, kgimg.PStatementCode),
-		Description:       nodeString(img, std, kgimg.NodeDescription, kgimg.PDescription),
+		StatementCode:     record.NodeString(img, std, kgimg.NodeStatementCode, kgimg.PStatementCode),
+		Description:       record.NodeString(img, std, kgimg.NodeDescription, kgimg.PDescription),
 		GradeLevels:       stringList(img.NodeGradeLevel(std)),
-		LocalGradeLabels:  facetEvidence(p, std).ResolvedLocalGradeLabels,
+		LocalGradeLabels:  record.Facets(p, std).ResolvedLocalGradeLabels,
 		SupportConfidence: confidence(img, rel),
 		StandardURI:       standardURI(p, id),
 	}
@@ -124,14 +126,14 @@ func componentContext(p *catalog.Package, n uint32, depth int) *ComponentContext
 	img := p.Img
 	stds, rels := img.Adjacency(kgimg.Supports, kgimg.Out).Row(n)
 	out := &ComponentContextResult{
-		ComponentResult: ComponentResult{Node: componentNode(img, n), Package: packageRef(p), SourceMetadata: sourceMetadata(p),
+		ComponentResult: ComponentResult{Node: record.Component(img, n), Package: record.Ref(p), SourceMetadata: record.Source(p),
 			Placements: make([]Placement, 0, stds.Len())},
 		SupportedStandards: make([]SupportedRecord, 0, stds.Len()),
 	}
 	for i := 0; i < stds.Len(); i++ {
 		std, rel := stds.At(i), rels.At(i)
 		out.Placements = append(out.Placements, Placement{SupportedStandard: supportedSummary(p, std, rel), HierarchyPath: hierarchyPath(img, std, depth)})
-		out.SupportedStandards = append(out.SupportedStandards, SupportedRecord{Relationship: graphRelationship(img, rel), Standard: standardNode(img, std)})
+		out.SupportedStandards = append(out.SupportedStandards, SupportedRecord{Relationship: record.Relationship(img, rel), Standard: record.Standard(img, std)})
 	}
 	return out
 }
@@ -181,12 +183,12 @@ func componentsForStandard(p *catalog.Package, std uint32) *StandardComponentsRe
 		for j := 0; j < all.Len(); j++ {
 			sup = append(sup, supportedSummary(p, all.At(j), allRels.At(j)))
 		}
-		node, rel := componentNode(img, lc), graphRelationship(img, rels.At(i))
+		node, rel := record.Component(img, lc), record.Relationship(img, rels.At(i))
 		comps = append(comps, StandardComponent{Node: node, Relationship: rel, SupportedStandards: sup,
 			ComponentURI: ref("learning_component", node.NodeID), RelationshipURI: ref("relationship", rel.RelationshipID)})
 	}
-	node := standardNode(img, std)
-	return &StandardComponentsResult{Standard: node, Components: comps, Package: packageRef(p), SourceMetadata: sourceMetadata(p),
+	node := record.Standard(img, std)
+	return &StandardComponentsResult{Standard: node, Components: comps, Package: record.Ref(p), SourceMetadata: record.Source(p),
 		StandardURI: ref("standard", node.NodeID), LearningComponentsURI: ref("standard_learning_components", node.NodeID)}
 }
 

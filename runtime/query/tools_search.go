@@ -1,6 +1,8 @@
 package query
 
 import (
+	"github.com/kgc-project/kgc/runtime/record"
+
 	"context"
 	"strings"
 
@@ -482,7 +484,7 @@ type StandardHit struct {
 // kids lets it list.
 func standardHit(h *search.Hit, mode string, queryTerms int, all []*search.Hit, kids *childBudget) StandardHit {
 	p, img, n := h.Pkg, h.Pkg.Img, h.Node
-	scopes := codeScopes(p, n)
+	scopes := record.CodeScopes(p, n)
 	warnings := []SearchWarning{}
 	var cm *CodeMatch
 	algorithm := "lexical_token_coverage_v1"
@@ -500,7 +502,7 @@ func standardHit(h *search.Hit, mode string, queryTerms int, all []*search.Hit, 
 		warnings = append(warnings, ws...)
 	}
 	return StandardHit{
-		Node: standardNode(img, n), PackageIdentity: packageIdentity(p), Facets: facetsWithScopes(p, n, scopes),
+		Node: record.Standard(img, n), PackageIdentity: record.Identity(p), Facets: record.FacetsWithScopes(p, n, scopes),
 		RetrievalMethod: mode, EpistemicStatus: "retrieval_candidate", Score: scoreObject(algorithm, h, queryTerms),
 		MatchedTerms: h.Terms, MatchedFields: []MatchedField{field}, CodeMatch: cm, Warnings: warnings,
 		Location: locationOf(img, n), StandardURI: standardURI(p, img.NodeString(n, kgimg.NodeID)),

@@ -1,6 +1,8 @@
 package query
 
 import (
+	"github.com/kgc-project/kgc/runtime/record"
+
 	"context"
 	"strings"
 
@@ -296,7 +298,7 @@ func componentHit(h *search.Hit, mode string, queryTerms int) ComponentHit {
 		supported = append(supported, supportedSummary(p, stds.At(i), rels.At(i)))
 	}
 	return ComponentHit{
-		Node: componentNode(img, n), PackageIdentity: packageIdentity(p), RetrievalMethod: mode,
+		Node: record.Component(img, n), PackageIdentity: record.Identity(p), RetrievalMethod: mode,
 		EpistemicStatus: "retrieval_candidate", Score: scoreObject(lcAlgorithm[mode], h, queryTerms),
 		MatchedFields: fields, MatchedTerms: h.Terms, MatchedCodes: matchedCodes,
 		SupportedStandards: supported, Warnings: []SearchWarning{},

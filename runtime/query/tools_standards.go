@@ -1,6 +1,8 @@
 package query
 
 import (
+	"github.com/kgc-project/kgc/runtime/record"
+
 	"context"
 	"encoding/json"
 	"slices"
@@ -102,16 +104,6 @@ func describeSelector(sel Selector) string {
 	return "node ID " + sel.NodeID
 }
 
-// PackageRef names a package and its rights.
-type PackageRef struct {
-	PackageIdentity PackageIdentity `json:"packageIdentity"`
-	Rights          Rights          `json:"rights"`
-}
-
-func packageRef(p *catalog.Package) PackageRef {
-	return PackageRef{PackageIdentity: packageIdentity(p), Rights: p.Manifest.Rights}
-}
-
 // StandardResult is get_standard's result (and the standard resource).
 type StandardResult struct {
 	Facets FacetEvidence `json:"facets"`
@@ -127,7 +119,7 @@ type StandardResult struct {
 }
 
 func standardResult(p *catalog.Package, n uint32) StandardResult {
-	return StandardResult{Node: standardNode(p.Img, n), Facets: facetEvidence(p, n), Package: packageRef(p), SourceMetadata: sourceMetadata(p),
+	return StandardResult{Node: record.Standard(p.Img, n), Facets: record.Facets(p, n), Package: record.Ref(p), SourceMetadata: record.Source(p),
 		StandardURI: standardURI(p, p.Img.NodeString(n, kgimg.NodeID)), Location: locationOf(p.Img, n)}
 }
 
@@ -351,7 +343,7 @@ func (s *Service) recordDoc(ref uri.Ref, p *catalog.Package) (*document, error) 
 						uri.Ref{Kind: "package_manifest", FrameworkID: p.FrameworkID(), SnapshotID: p.SnapshotID()}.String())
 			}
 			return derivedDoc(ref, "standard_provenance", p, StandardProvenance{NodeID: ref.ID,
-				CaseIdentifierUUID: nodeString(img, n, kgimg.NodeCaseIdentifierUUID, kgimg.PCaseIdentifierUUID),
+				CaseIdentifierUUID: record.NodeString(img, n, kgimg.NodeCaseIdentifierUUID, kgimg.PCaseIdentifierUUID),
 				Provenance:         json.RawMessage(prov)}, "entityProvenance")
 		default:
 			return derivedDoc(ref, "standard_learning_components", p, componentsForStandard(p, n), "nodes", "relationships")
@@ -381,7 +373,7 @@ func (s *Service) recordDoc(ref uri.Ref, p *catalog.Package) (*document, error) 
 				WithHint("relationship IDs come from get_standard_context, get_learning_components_for_standard and the progression tools")
 		}
 		if ref.Kind == "relationship" {
-			return derivedDoc(ref, "relationship", p, RelationshipRecord{Relationship: graphRelationship(img, r), PackageIdentity: packageIdentity(p)}, "relationships")
+			return derivedDoc(ref, "relationship", p, RelationshipRecord{Relationship: record.Relationship(img, r), PackageIdentity: record.Identity(p)}, "relationships")
 		}
 		rec, shard, ok := img.Provenance(r)
 		if err := storedJSON(p, string(rec)); ok && err != nil {

@@ -1,6 +1,10 @@
 package query
 
 import (
+	"github.com/kgc-project/kgc/runtime/graph"
+
+	"github.com/kgc-project/kgc/runtime/record"
+
 	"context"
 	"math"
 	"slices"
@@ -298,7 +302,7 @@ func bfsAll(img *kgimg.Image, root uint32) (map[uint32]int, []uint32, bool) {
 }
 
 func bfsDepths(img *kgimg.Image, adj kgimg.Adjacency, root uint32) (map[uint32]int, []uint32, bool) {
-	order, depths, complete := bfs(img, adj, root, math.MaxInt32, math.MaxInt32)
+	order, depths, complete := graph.Walk(adj, root, math.MaxInt32, math.MaxInt32)
 	return depths, order, complete
 }
 
@@ -390,5 +394,5 @@ func (s *Service) frameworkStatistics(_ context.Context, r FrameworkRequest) (*S
 		return nil, err
 	}
 	stats := s.memo.get("statistics:"+p.GraphPackageID(), func() any { return statistics(p) }).(Statistics)
-	return &StatisticsResult{Package: packageRef(p), SourceMetadata: sourceMetadata(p), Statistics: stats}, nil
+	return &StatisticsResult{Package: record.Ref(p), SourceMetadata: record.Source(p), Statistics: stats}, nil
 }

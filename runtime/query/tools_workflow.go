@@ -1,6 +1,8 @@
 package query
 
 import (
+	"github.com/kgc-project/kgc/runtime/record"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -211,7 +213,7 @@ func (s *Service) workflow(ctx context.Context, doc *jsonv.Value) (*WorkflowResu
 		return nil, err
 	}
 	out := &WorkflowResult{EffectiveRequest: req, InstructionsNotice: instructionsNotice, ManifestSha256: facts.ManifestSha256,
-		Package: packageRef(p), ProfileSha256: facts.ProfileSha256,
+		Package: record.Ref(p), ProfileSha256: facts.ProfileSha256,
 		Rendered: WorkflowRender{Message: r.Message, Metadata: r.Metadata.(prompt.Metadata), PromptConfig: r.PromptConfig,
 			PromptName: r.PromptName, PromptVersion: r.PromptVersion}}
 	b, err := canonjson.Marshal(out)
