@@ -98,12 +98,12 @@ func (s *Service) page(c *lpCollection) (*ProgressionCollection, error) {
 		}
 		i++
 	}
-	rows := newRowCache()
+	rows := progression.NewRows()
 	build := func(k int, next int, stopping any) *ProgressionCollection {
-		e := newEvidence(c.p, rows)
+		e := progression.NewEvidence(c.p, rows)
 		conns := make([]Connection, 0, k)
 		for _, h := range hits[:k] {
-			e.addEdge(h.rel)
+			e.AddEdge(h.rel)
 			conns = append(conns, h.conn)
 		}
 		hasMore := next < len(c.stream)
@@ -169,11 +169,11 @@ func (s *Service) page(c *lpCollection) (*ProgressionCollection, error) {
 	img, seen := c.p.Img, map[uint32]bool{}
 	k := 0
 	for ; k < len(hits); k++ {
-		parts := []any{hits[k].conn, rows.rel(c.p, hits[k].rel)}
+		parts := []any{hits[k].conn, rows.Rel(c.p, hits[k].rel)}
 		for _, n := range []uint32{img.RelSource(hits[k].rel), img.RelTarget(hits[k].rel)} {
 			if !seen[n] {
 				seen[n] = true
-				parts = append(parts, rows.node(c.p, n))
+				parts = append(parts, rows.Node(c.p, n))
 			}
 		}
 		for _, part := range parts {

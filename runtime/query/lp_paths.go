@@ -31,7 +31,7 @@ func pathsSchema() *Schema {
 // the ceiling.
 type pathSearch struct {
 	*progression.PathSearch
-	rows *rowCache
+	rows *progression.Rows
 }
 
 var pathReasons = []string{"depth_limit", "path_limit", "work_limit", "queue_limit", "byte_limit"}
@@ -51,12 +51,12 @@ func pathObject(img *kgimg.Image, st progression.Path) ProgressionPath {
 // pathsResult builds the result with the first k paths.
 func (s *Service) pathsResult(p *catalog.Package, req obj, source, target uint32, ps *pathSearch, k int) *PathsResult {
 	img := p.Img
-	e := newEvidence(p, ps.rows)
-	e.nodes[source], e.nodes[target] = true, true
+	e := progression.NewEvidence(p, ps.rows)
+	e.Nodes[source], e.Nodes[target] = true, true
 	paths := make([]ProgressionPath, 0, k)
 	for _, st := range ps.Paths[:k] {
 		for _, r := range st.Rels {
-			e.addEdge(r)
+			e.AddEdge(r)
 		}
 		paths = append(paths, pathObject(img, st))
 	}
@@ -124,7 +124,7 @@ func (s *Service) paths(_ context.Context, r PathsRequest) (*PathsResult, error)
 	req := pinned(r.ProgressionRoute, p)
 	req["sourceIdentifier"], req["targetIdentifier"] = r.SourceIdentifier, r.TargetIdentifier
 	req["maxDepth"], req["maxPaths"] = maxDepth, maxPaths
-	ps := &pathSearch{PathSearch: progression.FindPaths(p.Img, source, target, maxDepth, maxPaths), rows: newRowCache()}
+	ps := &pathSearch{PathSearch: progression.FindPaths(p.Img, source, target, maxDepth, maxPaths), rows: progression.NewRows()}
 	// Paths are admitted whole, in order, while they fit.
 	k := len(ps.Paths)
 	if ok, err := fitsCeiling(s.pathsResult(p, req, source, target, ps, k)); err != nil {

@@ -1,6 +1,8 @@
 package query
 
 import (
+	"github.com/kgc-project/kgc/runtime/progression"
+
 	"context"
 	"sort"
 
@@ -50,9 +52,9 @@ func (s *Service) progression(_ context.Context, r ProgressionRequest) (*Progres
 		return nil, kgerr.New(kgerr.LearningProgressionNotFound, "%s has no learning-progression relationship %s", p.SnapshotID(), r.RelationshipID).
 			WithHint("get_standard_progressions and search_learning_progressions list the stored edges")
 	}
-	e := newEvidence(p, nil)
-	e.edgeOrder = true
-	e.addEdge(rel)
+	e := progression.NewEvidence(p, nil)
+	e.EdgeOrder = true
+	e.AddEdge(rel)
 	req := pinned(r.ProgressionRoute, p)
 	req["relationshipId"] = r.RelationshipID
 	out := s.lpEvidence(p, req, e, noContinuation)
@@ -185,7 +187,7 @@ func (s *Service) standardProgressions(_ context.Context, r StandardProgressions
 		scope: "either", filters: filter.echo(), resolved: []string{stdID},
 	})
 	if err == nil && len(out.Connections) == 0 && !out.Page.HasMore && r.Cursor == nil {
-		out.NearbyNotice = nearbyEdges(img, std)
+		out.NearbyNotice = progression.Nearby(img, std)
 	}
 	return out, err
 }

@@ -39,7 +39,7 @@ func traverseSchema() *Schema {
 // traversal is one bounded walk and the rows built while fitting the ceiling.
 type traversal struct {
 	*progression.Walk
-	rows *rowCache
+	rows *progression.Rows
 }
 
 var traversalReasons = []string{"depth_limit", "node_limit", "edge_limit", "work_limit", "byte_limit"}
@@ -58,18 +58,18 @@ func orderedReasons(set map[string]bool, order []string) []string {
 // they reach).
 func (s *Service) traversalResult(p *catalog.Package, req obj, origin uint32, t *traversal, k int, byteLimited bool) *TraversalResult {
 	img := p.Img
-	e := newEvidence(p, t.rows)
-	e.nodes[origin] = true
+	e := progression.NewEvidence(p, t.rows)
+	e.Nodes[origin] = true
 	for _, r := range t.Edges[:k] {
-		e.addEdge(r)
+		e.AddEdge(r)
 	}
-	keep := func(n uint32) bool { return !byteLimited || e.nodes[n] }
+	keep := func(n uint32) bool { return !byteLimited || e.Nodes[n] }
 	distances, frontier := []NodeDepth{}, []FrontierEntry{}
 	for _, n := range t.Order {
 		depth := t.Depth(n)
 		if keep(n) {
 			distances = append(distances, NodeDepth{NodeID: img.NodeString(n, kgimg.NodeID), Depth: depth})
-			e.nodes[n] = true
+			e.Nodes[n] = true
 		}
 		if f := t.Frontier[n]; f != nil && keep(n) {
 			frontier = append(frontier, FrontierEntry{NodeID: img.NodeString(n, kgimg.NodeID), Depth: depth,
@@ -130,10 +130,10 @@ func (s *Service) traverse(_ context.Context, r TraverseRequest) (*TraversalResu
 	req["identifier"] = r.Identifier
 	req["direction"] = direction
 	req["maxDepth"], req["maxNodes"], req["maxEdges"] = maxDepth, maxNodes, maxEdges
-	t := &traversal{Walk: progression.BFS(p.Img, origin, dir, maxDepth, maxNodes, maxEdges), rows: newRowCache()}
+	t := &traversal{Walk: progression.BFS(p.Img, origin, dir, maxDepth, maxNodes, maxEdges), rows: progression.NewRows()}
 	out := s.traversalResult(p, req, origin, t, len(t.Edges), false)
 	if len(t.Edges) == 0 {
-		out.NearbyNotice = nearbyEdges(p.Img, origin)
+		out.NearbyNotice = progression.Nearby(p.Img, origin)
 	}
 	if ok, err := fitsCeiling(out); err != nil || ok {
 		return out, err

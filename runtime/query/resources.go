@@ -1,6 +1,8 @@
 package query
 
 import (
+	"github.com/kgc-project/kgc/runtime/progression"
+
 	"bytes"
 	"context"
 	"sort"
@@ -157,7 +159,7 @@ func (s *Service) resolve(ref uri.Ref) (*document, error) {
 	case "manifest_artifact":
 		return s.artifactDoc(ref, p, ref.ID, "artifact")
 	case "learning_progressions":
-		return derivedDoc(ref, "learning_progressions", p, progressionSummary(p),
+		return derivedDoc(ref, "learning_progressions", p, progression.Summary(p),
 			manifest.LPSummary, manifest.LPValidation, manifest.LPUnresolved, manifest.LPProvenance)
 	}
 	if err := standardResources(p); err != nil {

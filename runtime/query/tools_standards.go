@@ -1,6 +1,8 @@
 package query
 
 import (
+	"github.com/kgc-project/kgc/runtime/progression"
+
 	"github.com/kgc-project/kgc/runtime/record"
 
 	"context"
@@ -387,7 +389,7 @@ func (s *Service) recordDoc(ref uri.Ref, p *catalog.Package) (*document, error) 
 		// through the index; the edge itself is a delivery relationship.
 		return derivedDoc(ref, "relationship_provenance", p, RelationshipProvenance{RelationshipID: ref.ID, Partition: shard,
 			PartitionArtifact: provenanceShardName(shard), Provenance: json.RawMessage(rec),
-			EpistemicStatus: "llm_inferred", SemanticNotice: semanticNotice},
+			EpistemicStatus: "llm_inferred", SemanticNotice: progression.SemanticNotice},
 			"learningProgressionProvenance", provenanceShardName(shard), "learningProgressionProvenanceIndex", "relationships")
 	}
 	return nil, notFound("unknown resource")

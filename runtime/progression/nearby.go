@@ -1,4 +1,4 @@
-package query
+package progression
 
 import (
 	"fmt"
@@ -51,11 +51,11 @@ func countEdges(img *kgimg.Image, n uint32) edgeCounts {
 	}
 }
 
-// nearbyEdges is the notice of an empty answer about standard n: that no
+// Nearby is the notice of an empty answer about standard n: that no
 // stored edge touches it, and which of its descendants (within nearbyDepth)
 // or, for a standard without any, its siblings have edges, the first
 // nearbyNamed by name with their counts. Empty when n has edges itself.
-func nearbyEdges(img *kgimg.Image, n uint32) string {
+func Nearby(img *kgimg.Image, n uint32) string {
 	if countEdges(img, n).total() > 0 {
 		return ""
 	}
