@@ -18,7 +18,7 @@ const (
 )
 
 const (
-	noContinuation     = "This result is complete for its request and has no continuation; narrow or widen the bounds and call again."
+	noContinuation     = progression.NoContinuation
 	collectionNotice   = "To continue, call the same tool again with page.nextRequest exactly as returned; no other change is allowed."
 	collectionComplete = "This page ends the collection: page.hasMore is false and there is nothing to continue."
 )

@@ -3,7 +3,6 @@ package query
 import (
 	"context"
 
-	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/progression"
 )
@@ -34,59 +33,10 @@ type pathSearch struct {
 	rows *progression.Rows
 }
 
-var pathReasons = []string{"depth_limit", "path_limit", "work_limit", "queue_limit", "byte_limit"}
-
-func pathObject(img *kgimg.Image, st progression.Path) ProgressionPath {
-	nodes := make([]string, len(st.Nodes))
-	for i, n := range st.Nodes {
-		nodes[i] = img.NodeString(n, kgimg.NodeID)
-	}
-	rels := make([]string, len(st.Rels))
-	for i, r := range st.Rels {
-		rels[i] = img.RelString(r, kgimg.RelID)
-	}
-	return ProgressionPath{NodeIDs: nodes, RelationshipIDs: rels}
-}
-
 // pathsResult builds the result with the first k paths.
 func (s *Service) pathsResult(p *catalog.Package, req obj, source, target uint32, ps *pathSearch, k int) *PathsResult {
-	img := p.Img
-	e := progression.NewEvidence(p, ps.rows)
-	e.Nodes[source], e.Nodes[target] = true, true
-	paths := make([]ProgressionPath, 0, k)
-	for _, st := range ps.Paths[:k] {
-		for _, r := range st.Rels {
-			e.AddEdge(r)
-		}
-		paths = append(paths, pathObject(img, st))
-	}
-	reasons := map[string]bool{}
-	for r := range ps.Reasons {
-		reasons[r] = true
-	}
-	var next *ProgressionPath
-	if k < len(ps.Paths) {
-		reasons["byte_limit"] = true
-		n := pathObject(img, ps.Paths[k])
-		next = &n
-	}
-	list := orderedReasons(reasons, pathReasons)
-	return &PathsResult{
-		ProgressionEvidence: s.lpEvidence(p, req, e, noContinuation),
-		SourceNodeID:        img.NodeString(source, kgimg.NodeID), TargetNodeID: img.NodeString(target, kgimg.NodeID), Paths: paths,
-		Counters: PathCounters{DepthFrontierExaminedRelationshipCount: ps.DepthExamined, EnqueuedStateCount: ps.Enqueued,
-			ExaminedRelationshipCount: ps.Examined, PeakQueueStateCount: ps.Peak, ReturnedPathCount: k},
-		Frontier: PathFrontier{DepthLimitedExtensionCount: ps.DepthLimitedExtensions, PendingAdjacencyCount: ps.Pending,
-			QueuedStateCount: ps.Queued},
-		TruncationReasons: list, GraphExhausted: len(list) == 0, ScopeComplete: len(list) == 0 || len(list) == 1 && list[0] == "depth_limit",
-		EpistemicStatus: "deterministic_derived", NextUnreturnedPath: next, PathNotice: pathNotice,
-	}
+	return ps.Answer(p, s.lpEvidence, req, source, target, ps.rows, k)
 }
-
-const pathNotice = "Directed simple paths over stored buildsTowards edges only, shortest first, then by their relationship IDs; " +
-	"every edge keeps its stored direction. A path cites stored edges and asserts no new one; zero paths from an incomplete " +
-	"search (see truncationReasons) do not prove disconnection, and even an exhausted absence means no stored connection, " +
-	"not no pedagogical relationship."
 
 // NewPathsRequest asks for the paths from source to target in the
 // framework's unique current snapshot, every bound at its default.

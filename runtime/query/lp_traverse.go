@@ -8,10 +8,6 @@ import (
 	"github.com/kgc-project/kgc/runtime/progression"
 )
 
-const traversalNotice = "A deterministic breadth-first walk over stored buildsTowards edges only; every edge keeps its stored " +
-	"direction (an upstream walk follows edges backwards but reports them as stored). It asserts no new edge and no sequence " +
-	"beyond the cited ones; completeness at the requested depth does not mean the whole graph was exhausted."
-
 // TraverseRequest asks for a bounded walk over buildsTowards edges from one
 // standard (traverse_learning_progressions). NewTraverseRequest fills the
 // defaults.
@@ -42,57 +38,10 @@ type traversal struct {
 	rows *progression.Rows
 }
 
-var traversalReasons = []string{"depth_limit", "node_limit", "edge_limit", "work_limit", "byte_limit"}
-
-func orderedReasons(set map[string]bool, order []string) []string {
-	out := []string{}
-	for _, r := range order {
-		if set[r] {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// result builds the traversal result keeping the first k edges (and the nodes
-// they reach).
+// traversalResult builds the traversal result keeping the first k edges
+// (and the nodes they reach).
 func (s *Service) traversalResult(p *catalog.Package, req obj, origin uint32, t *traversal, k int, byteLimited bool) *TraversalResult {
-	img := p.Img
-	e := progression.NewEvidence(p, t.rows)
-	e.Nodes[origin] = true
-	for _, r := range t.Edges[:k] {
-		e.AddEdge(r)
-	}
-	keep := func(n uint32) bool { return !byteLimited || e.Nodes[n] }
-	distances, frontier := []NodeDepth{}, []FrontierEntry{}
-	for _, n := range t.Order {
-		depth := t.Depth(n)
-		if keep(n) {
-			distances = append(distances, NodeDepth{NodeID: img.NodeString(n, kgimg.NodeID), Depth: depth})
-			e.Nodes[n] = true
-		}
-		if f := t.Frontier[n]; f != nil && keep(n) {
-			frontier = append(frontier, FrontierEntry{NodeID: img.NodeString(n, kgimg.NodeID), Depth: depth,
-				DepthLimitedRelationshipCount: f.DepthLimited, PendingRelationshipCount: f.Pending})
-		}
-	}
-	reasons := map[string]bool{}
-	for r := range t.Reasons {
-		reasons[r] = true
-	}
-	if byteLimited {
-		reasons["byte_limit"] = true
-	}
-	list := orderedReasons(reasons, traversalReasons)
-	counters := TraversalCounters{DepthFrontierExaminedRelationshipCount: t.DepthExamined, ExaminedRelationshipCount: t.Examined,
-		FullyExaminedNodeCount: t.FullyExamined, MaxExaminedRelationships: progression.MaxExaminedRelationships,
-		ReturnedNodeCount: len(distances), ReturnedRelationshipCount: k}
-	return &TraversalResult{
-		ProgressionEvidence: s.lpEvidence(p, req, e, noContinuation),
-		OriginNodeID:        img.NodeString(origin, kgimg.NodeID), Distances: distances, Frontier: frontier, Counters: counters,
-		ScopeComplete: len(list) == 0 || len(list) == 1 && list[0] == "depth_limit", GraphExhausted: len(list) == 0,
-		TruncationReasons: list, EpistemicStatus: "deterministic_derived", TraversalNotice: traversalNotice,
-	}
+	return t.Answer(p, s.lpEvidence, req, origin, t.rows, k, byteLimited)
 }
 
 // NewTraverseRequest walks downstream from the standard id selects, in the
