@@ -68,6 +68,15 @@ func (l StringList) Len() int { return l.hi - l.lo }
 // At returns string i (aliasing the image).
 func (l StringList) At(i int) string { return l.items.str(l.lo + i) }
 
+// Views returns the strings, each aliasing the image.
+func (l StringList) Views() []string {
+	out := make([]string, l.Len())
+	for i := range out {
+		out[i] = l.At(i)
+	}
+	return out
+}
+
 // Strings copies the list into a new slice.
 func (l StringList) Strings() []string {
 	out := make([]string, l.Len())

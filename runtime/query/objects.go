@@ -1,19 +1,7 @@
 package query
 
-import (
-	"github.com/kgc-project/kgc/kgimg"
-)
-
 // obj is a JSON object under construction (keys are sorted when encoded).
 type obj = map[string]any
-
-func stringList(l kgimg.StringList) []string {
-	out := make([]string, l.Len())
-	for i := range out {
-		out[i] = l.At(i)
-	}
-	return out
-}
 
 func contains(list []string, s string) bool {
 	for _, x := range list {

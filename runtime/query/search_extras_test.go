@@ -2,6 +2,7 @@ package query
 
 import (
 	"github.com/kgc-project/kgc/runtime/record"
+	"github.com/kgc-project/kgc/runtime/standard"
 
 	"context"
 	"os"
@@ -98,11 +99,11 @@ func TestSupportedStandardsCarryGradeLabelAndURI(t *testing.T) {
 			if img.NodeKind(uint32(n)) != kgimg.ItemNode {
 				continue
 			}
-			for _, c := range componentsForStandard(p, uint32(n)).Components {
+			for _, c := range standard.Components(p, uint32(n)).Components {
 				for _, s := range c.SupportedStandards {
 					edges++
 					std, _ := img.NodeByID(s.NodeID)
-					if s.StandardURI != standardURI(p, s.NodeID) {
+					if s.StandardURI != standard.URI(p, s.NodeID) {
 						t.Fatalf("%s: URI %q", s.NodeID, s.StandardURI)
 					}
 					want := record.Facets(p, std).ResolvedLocalGradeLabels

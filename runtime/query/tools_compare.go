@@ -2,6 +2,7 @@ package query
 
 import (
 	"github.com/kgc-project/kgc/runtime/record"
+	"github.com/kgc-project/kgc/runtime/standard"
 
 	"context"
 	"sort"
@@ -318,8 +319,8 @@ func (s *Service) comparisonAlignments(pkgs []*catalog.Package, sections []Compa
 			if !ok {
 				continue
 			}
-			here := endStandard(p, n)
-			for _, r := range s.relationsOf(p, n, func(kgimg.PublisherKind) bool { return true }) {
+			here := standard.End(p, n)
+			for _, r := range standard.RelationsOf(s.cat.Packages, p, n, func(kgimg.PublisherKind) bool { return true }) {
 				others := r.Other.Matches
 				if r.Other.Standard != nil {
 					others = []EndStandard{*r.Other.Standard}
@@ -427,8 +428,7 @@ func hierarchyPaths(p *catalog.Package, nodeID string) ([][]PathStep, bool, []st
 	if !ok {
 		return [][]PathStep{}, false, nil
 	}
-	c := &ctxTables{img: img, nodes: map[uint32]bool{}, rels: map[uint32]bool{}}
-	rp := rootPaths(c, p, n, comparePathDepth, comparePathsPerMatch, comparePathOccurrences, comparePathsPerMatch)
+	rp := standard.RootPathsOf(p, n, comparePathDepth, comparePathsPerMatch, comparePathOccurrences)
 	paths := make([][]PathStep, 0, len(rp.Paths))
 	var unresolved []string
 	for _, path := range rp.Paths {

@@ -2,6 +2,7 @@ package query
 
 import (
 	"github.com/kgc-project/kgc/runtime/record"
+	"github.com/kgc-project/kgc/runtime/standard"
 
 	"context"
 	"strings"
@@ -505,7 +506,7 @@ func standardHit(h *search.Hit, mode string, queryTerms int, all []*search.Hit, 
 		Node: record.Standard(img, n), PackageIdentity: record.Identity(p), Facets: record.FacetsWithScopes(p, n, scopes),
 		RetrievalMethod: mode, EpistemicStatus: "retrieval_candidate", Score: scoreObject(algorithm, h, queryTerms),
 		MatchedTerms: h.Terms, MatchedFields: []MatchedField{field}, CodeMatch: cm, Warnings: warnings,
-		Location: locationOf(img, n), StandardURI: standardURI(p, img.NodeString(n, kgimg.NodeID)),
+		Location: standard.Place(img, n), StandardURI: standard.URI(p, img.NodeString(n, kgimg.NodeID)),
 		Children: kids.children(p, n),
 	}
 }

@@ -2,6 +2,7 @@ package query
 
 import (
 	"github.com/kgc-project/kgc/runtime/record"
+	"github.com/kgc-project/kgc/runtime/standard"
 
 	"context"
 	"strings"
@@ -287,7 +288,7 @@ func componentHit(h *search.Hit, mode string, queryTerms int) ComponentHit {
 		}
 	default:
 		for i, std := range h.Stds {
-			matchedCodes = append(matchedCodes, supportedSummary(p, std, h.Rels[i]))
+			matchedCodes = append(matchedCodes, standard.Supported(p, std, h.Rels[i]))
 			fields = append(fields, MatchedField{Field: "supported_statement_code", MatchedTerms: h.Terms,
 				SourceValue: img.NodeString(std, kgimg.NodeStatementCode)})
 		}
@@ -295,7 +296,7 @@ func componentHit(h *search.Hit, mode string, queryTerms int) ComponentHit {
 	stds, rels := img.Adjacency(kgimg.Supports, kgimg.Out).Row(n)
 	supported := make([]SupportedStandard, 0, stds.Len())
 	for i := 0; i < stds.Len(); i++ {
-		supported = append(supported, supportedSummary(p, stds.At(i), rels.At(i)))
+		supported = append(supported, standard.Supported(p, stds.At(i), rels.At(i)))
 	}
 	return ComponentHit{
 		Node: record.Component(img, n), PackageIdentity: record.Identity(p), RetrievalMethod: mode,

@@ -2,18 +2,15 @@ package query
 
 import (
 	"github.com/kgc-project/kgc/runtime/progression"
+	"github.com/kgc-project/kgc/runtime/standard"
 
 	"github.com/kgc-project/kgc/runtime/record"
 
 	"context"
 	"encoding/json"
-	"slices"
-	"sort"
-	"strings"
 
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
-	"github.com/kgc-project/kgc/runtime/graph"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/uri"
 )
@@ -106,90 +103,6 @@ func describeSelector(sel Selector) string {
 	return "node ID " + sel.NodeID
 }
 
-// StandardResult is get_standard's result (and the standard resource).
-type StandardResult struct {
-	Facets FacetEvidence `json:"facets"`
-	Location
-	Node    StandardNode `json:"node"`
-	Package PackageRef   `json:"package"`
-	// PublisherRelations are the first of the standard's publisher-asserted
-	// relations (get_standard and get_standard_context; nil when it has
-	// none, and in the standard resource).
-	PublisherRelations *StandardRelations `json:"publisherRelations"`
-	SourceMetadata     SourceMetadata     `json:"sourceMetadata"`
-	StandardURI        string             `json:"standardUri"`
-}
-
-func standardResult(p *catalog.Package, n uint32) StandardResult {
-	return StandardResult{Node: record.Standard(p.Img, n), Facets: record.Facets(p, n), Package: record.Ref(p), SourceMetadata: record.Source(p),
-		StandardURI: standardURI(p, p.Img.NodeString(n, kgimg.NodeID)), Location: locationOf(p.Img, n)}
-}
-
-// Location is where a standard sits: the labels (code and the start of the
-// description, graph.PlaceLabel) of its first root path from the framework root
-// down to the standard itself, how many parents it has, the path through
-// each of its first maxPlaceParents parents (in curriculum order) with the
-// parent's node ID to open, and whether it hangs from the root only because
-// its real parent could not be resolved.
-type Location struct {
-	HierarchyPath []string `json:"hierarchyPath"`
-	ParentCount   int      `json:"parentCount"`
-	// Parents are the first maxPlaceParents parents, each with its own path
-	// from the root (the framework root leaves it out).
-	Parents []ParentPlace `json:"parents"`
-	// RootFallback is true for a standard attached to the framework root
-	// because the source did not resolve its parent (resolutionStatus
-	// unresolvedRootFallback).
-	RootFallback bool `json:"rootFallback"`
-}
-
-// ParentPlace is one parent of a standard: its node ID, statement type and
-// the labels of its first path from the framework root down to it.
-type ParentPlace struct {
-	NodeID        string   `json:"nodeId"`
-	StatementType *string  `json:"statementType"`
-	Path          []string `json:"path"`
-}
-
-// maxPlaceParents bounds the parents a Location lists.
-const maxPlaceParents = 4
-
-func locationOf(img *kgimg.Image, n uint32) Location {
-	parents, edges := img.Adjacency(kgimg.HasChild, kgimg.In).Row(n)
-	root := img.RootNode()
-	loc := Location{ParentCount: parents.Len(), Parents: []ParentPlace{}}
-	order := make([]int, parents.Len())
-	for i := range order {
-		order[i] = i
-		if parents.At(i) == root && img.RelString(edges.At(i), kgimg.RelResolutionStatus) != "" {
-			loc.RootFallback = true
-		}
-	}
-	sort.SliceStable(order, func(a, b int) bool { return graph.Less(img, parents.At(order[a]), parents.At(order[b])) })
-	for _, i := range order[:min(len(order), maxPlaceParents)] {
-		p := parents.At(i)
-		if p == root {
-			continue
-		}
-		pp := ParentPlace{NodeID: strings.Clone(img.NodeString(p, kgimg.NodeID)), Path: labelledPath(img, p, placementDepth, graph.PlaceLabel)}
-		if t := img.NodeString(p, kgimg.NodeStatementType); t != "" {
-			pp.StatementType = ptr(strings.Clone(t))
-		}
-		loc.Parents = append(loc.Parents, pp)
-	}
-	if len(loc.Parents) > 0 {
-		loc.HierarchyPath = append(slices.Clone(loc.Parents[0].Path), graph.PlaceLabel(img, n))
-	} else {
-		loc.HierarchyPath = labelledPath(img, n, placementDepth, graph.PlaceLabel)
-	}
-	return loc
-}
-
-// standardURI is the standard resource of node ID id.
-func standardURI(p *catalog.Package, id string) string {
-	return uri.Ref{Kind: "standard", FrameworkID: p.FrameworkID(), SnapshotID: p.SnapshotID(), ID: id}.String()
-}
-
 // --- get_standard -----------------------------------------------------------
 
 // StandardRequest asks for one standard (get_standard, and
@@ -224,8 +137,8 @@ func (s *Service) standard(_ context.Context, r StandardRequest) (*StandardResul
 	if err != nil {
 		return nil, err
 	}
-	res := standardResult(p, n)
-	res.PublisherRelations = s.standardRelations(p, n)
+	res := standard.Result(p, n)
+	res.PublisherRelations = standard.Relations(s.cat.Packages, p, n)
 	return &res, nil
 }
 
@@ -271,7 +184,7 @@ func (s *Service) standardComponents(_ context.Context, r StandardRequest) (*Sta
 	if err != nil {
 		return nil, err
 	}
-	full := componentsForStandard(p, n)
+	full := standard.Components(p, n)
 	k, err := fitPrefix(full, len(full.Components), func(k int) any {
 		c := *full
 		c.Components = full.Components[:k]
@@ -284,7 +197,7 @@ func (s *Service) standardComponents(_ context.Context, r StandardRequest) (*Sta
 		return nil, ResultTooLarge("the answer for standard " + p.Img.NodeString(n, kgimg.NodeID))
 	}
 	c := *full
-	c.Components, c.Truncation = full.Components[:k], truncation(k, len(full.Components))
+	c.Components, c.Truncation = full.Components[:k], standard.Truncate(k, len(full.Components))
 	return &c, nil
 }
 
@@ -332,7 +245,7 @@ func (s *Service) recordDoc(ref uri.Ref, p *catalog.Package) (*document, error) 
 		}
 		switch ref.Kind {
 		case "standard":
-			return derivedDoc(ref, "standard", p, standardResult(p, n), "nodes")
+			return derivedDoc(ref, "standard", p, standard.Result(p, n), "nodes")
 		case "standard_provenance":
 			prov := img.NodeString(n, kgimg.NodeProvenanceJSON)
 			if err := storedJSON(p, prov); err != nil {
@@ -341,14 +254,14 @@ func (s *Service) recordDoc(ref uri.Ref, p *catalog.Package) (*document, error) 
 			if !p.Manifest.Capabilities.HasDetailedProvenance || prov == "" {
 				return nil, notFound("standard %s has no detailed provenance in this package", ref.ID).
 					WithHint("read the standard itself (%s), whose record names its source, or the package manifest (%s); "+
-						"get_capabilities lists the packages that carry detailed provenance", standardURI(p, ref.ID),
+						"get_capabilities lists the packages that carry detailed provenance", standard.URI(p, ref.ID),
 						uri.Ref{Kind: "package_manifest", FrameworkID: p.FrameworkID(), SnapshotID: p.SnapshotID()}.String())
 			}
 			return derivedDoc(ref, "standard_provenance", p, StandardProvenance{NodeID: ref.ID,
 				CaseIdentifierUUID: record.NodeString(img, n, kgimg.NodeCaseIdentifierUUID, kgimg.PCaseIdentifierUUID),
 				Provenance:         json.RawMessage(prov)}, "entityProvenance")
 		default:
-			return derivedDoc(ref, "standard_learning_components", p, componentsForStandard(p, n), "nodes", "relationships")
+			return derivedDoc(ref, "standard_learning_components", p, standard.Components(p, n), "nodes", "relationships")
 		}
 	case "learning_component", "learning_component_provenance":
 		n, ok := img.NodeByID(ref.ID)
@@ -357,7 +270,7 @@ func (s *Service) recordDoc(ref uri.Ref, p *catalog.Package) (*document, error) 
 				WithHint("search_learning_components finds components; a standard's are listed by get_learning_components_for_standard")
 		}
 		if ref.Kind == "learning_component" {
-			return derivedDoc(ref, "learning_component", p, componentContext(p, n, placementDepth).ComponentResult, "nodes", "relationships")
+			return derivedDoc(ref, "learning_component", p, standard.ComponentContext(p, n, standard.PlacementDepth).ComponentResult, "nodes", "relationships")
 		}
 		prov := img.NodeString(n, kgimg.NodeProvenanceJSON)
 		if err := storedJSON(p, prov); err != nil {

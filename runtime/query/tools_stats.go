@@ -181,7 +181,7 @@ func statistics(p *catalog.Package) Statistics {
 		if img.NodeString(o, kgimg.NodeStatementCode) != "" {
 			coded++
 		}
-		gl := stringList(img.NodeGradeLevel(o))
+		gl := img.NodeGradeLevel(o).Views()
 		if len(gl) == 0 {
 			noGrade++
 		}
@@ -321,7 +321,7 @@ func componentStatistics(p *catalog.Package) ComponentStatistics {
 			continue
 		}
 		comps++
-		for _, t := range stringList(img.NodeTags(o)) {
+		for _, t := range img.NodeTags(o).Views() {
 			tags[t] = true
 		}
 		stds, rels := down.Row(o)
@@ -333,7 +333,7 @@ func componentStatistics(p *catalog.Package) ComponentStatistics {
 		for i := 0; i < stds.Len(); i++ {
 			s := stds.At(i)
 			supportedTypes[img.NodeString(s, kgimg.NodeStatementType)] = true
-			for _, g := range stringList(img.NodeGradeLevel(s)) {
+			for _, g := range img.NodeGradeLevel(s).Views() {
 				gradesSeen[g] = true
 			}
 			if img.RelHas(rels.At(i), kgimg.RPSupportConfidence) {

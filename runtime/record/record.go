@@ -126,7 +126,7 @@ func Common(img *kgimg.Image, n uint32) NodeCommon {
 		InLanguage:           NodeString(img, n, kgimg.NodeInLanguage, kgimg.PInLanguage),
 		IsCurrent:            isCurrent,
 		Jurisdiction:         NodeString(img, n, kgimg.NodeJurisdiction, kgimg.PJurisdiction),
-		Labels:               strs(img.NodeLabels(n)),
+		Labels:               img.NodeLabels(n).Views(),
 		License:              NodeString(img, n, kgimg.NodeLicense, kgimg.PLicense),
 		NodeID:               img.NodeString(n, kgimg.NodeID),
 		// The gate proves the identifier property equals the node ID.
@@ -140,7 +140,7 @@ func Common(img *kgimg.Image, n uint32) NodeCommon {
 func Standard(img *kgimg.Image, n uint32) StandardNode {
 	var grades []string
 	if img.NodePresent(n)&(1<<kgimg.PGradeLevel) != 0 {
-		grades = strs(img.NodeGradeLevel(n))
+		grades = img.NodeGradeLevel(n).Views()
 	}
 	out := StandardNode{
 		NodeCommon:              Common(img, n),
@@ -162,7 +162,7 @@ func Standard(img *kgimg.Image, n uint32) StandardNode {
 func Component(img *kgimg.Image, n uint32) LearningComponentNode {
 	var tags []string
 	if img.NodePresent(n)&(1<<kgimg.PTags) != 0 {
-		tags = strs(img.NodeTags(n))
+		tags = img.NodeTags(n).Views()
 	}
 	return LearningComponentNode{
 		NodeCommon:  Common(img, n),
@@ -215,13 +215,13 @@ func Relationship(img *kgimg.Image, r uint32) GraphRelationship {
 		SourceEntityKey:      derived(img, r, kgimg.RPSourceEntityKey, sk),
 		SourceEntityValue:    derived(img, r, kgimg.RPSourceEntityValue, sv),
 		SourceExportOrder:    img.RelOrder(r),
-		SourceLabels:         strs(img.NodeLabels(s)),
+		SourceLabels:         img.NodeLabels(s).Views(),
 		SourceNodeID:         img.NodeString(s, kgimg.NodeID),
 		SupportConfidence:    conf,
 		TargetEntity:         derived(img, r, kgimg.RPTargetEntity, kgimg.NodeKindLabel(img.NodeKind(t))),
 		TargetEntityKey:      derived(img, r, kgimg.RPTargetEntityKey, tk),
 		TargetEntityValue:    derived(img, r, kgimg.RPTargetEntityValue, tv),
-		TargetLabels:         strs(img.NodeLabels(t)),
+		TargetLabels:         img.NodeLabels(t).Views(),
 		TargetNodeID:         img.NodeString(t, kgimg.NodeID),
 	}
 }
@@ -262,7 +262,7 @@ func FacetsWithScopes(p *catalog.Package, n uint32, scopes []uint32) FacetEviden
 	}
 	return FacetEvidence{
 		LocalSubject:             NodeString(img, n, kgimg.NodeAcademicSubject, kgimg.PAcademicSubject),
-		NodeGradeLevels:          strs(img.NodeGradeLevel(n)),
+		NodeGradeLevels:          img.NodeGradeLevel(n).Views(),
 		NormalizedGrades:         grades,
 		NormalizedStatementType:  NodeString(img, n, kgimg.NodeNormalizedStatementType, kgimg.PNormalizedStatementType),
 		NormalizedSubjects:       normSubjects,
@@ -321,9 +321,9 @@ func CodeScopes(p *catalog.Package, n uint32) []uint32 {
 // Grades is a search hit's normalizedGrades: the node's grades, then its code
 // scopes' grades, each once.
 func Grades(p *catalog.Package, n uint32, scopes []uint32) []string {
-	grades := strs(p.Img.NodeGradeLevel(n))
+	grades := p.Img.NodeGradeLevel(n).Views()
 	for _, sc := range scopes {
-		grades = append(grades, strs(p.Img.NodeGradeLevel(sc))...)
+		grades = append(grades, p.Img.NodeGradeLevel(sc).Views()...)
 	}
 	return uniqueOrdered(grades)
 }
@@ -388,15 +388,6 @@ type PackageRef struct {
 // Ref is p's PackageRef: its identity and rights.
 func Ref(p *catalog.Package) PackageRef {
 	return PackageRef{PackageIdentity: Identity(p), Rights: p.Manifest.Rights}
-}
-
-// strs lists a string list's values (aliasing the image).
-func strs(l kgimg.StringList) []string {
-	out := make([]string, l.Len())
-	for i := range out {
-		out[i] = l.At(i)
-	}
-	return out
 }
 
 func deref(s *string) string {

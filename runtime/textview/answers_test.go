@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kgc-project/kgc/runtime/query"
+	"github.com/kgc-project/kgc/runtime/standard"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -27,12 +28,12 @@ func supportedStd(id, text string) query.SupportedStandard {
 // statement once per answer, and the answer says how to cite them.
 func TestAlsoSupportsNamesStatementAndGradeOnce(t *testing.T) {
 	long := "Pupils should be able to: 1. identify a Square, a Rectangle and a Circle " + strings.Repeat("and more ", 20)
-	comp := func(id string) query.StandardComponent {
-		c := query.StandardComponent{SupportedStandards: []query.SupportedStandard{supportedStd("s2", "ignored"), supportedStd("p1", long)}}
+	comp := func(id string) standard.StandardComponent {
+		c := standard.StandardComponent{SupportedStandards: []query.SupportedStandard{supportedStd("s2", "ignored"), supportedStd("p1", long)}}
 		c.Node.NodeID = id
 		return c
 	}
-	r := &query.StandardComponentsResult{Standard: node("s2", "the P2 objective"), Components: []query.StandardComponent{comp("c1"), comp("c2")}}
+	r := &query.StandardComponentsResult{Standard: node("s2", "the P2 objective"), Components: []standard.StandardComponent{comp("c1"), comp("c2")}}
 	r.Package.PackageIdentity = query.PackageIdentity{FrameworkID: "fw", SnapshotID: "fw@1"}
 	text, _ := Render(r, nil)
 	if strings.Count(text, "also supports: p1 | PRIMARY ONE | confidence 0.97 — Pupils should be able to: 1. identify a Square") != 1 ||
@@ -106,9 +107,9 @@ func TestGroupingHitListsChildren(t *testing.T) {
 func TestContextListsChildrenOnce(t *testing.T) {
 	r := &query.ContextResult{
 		Standard:       query.StandardResult{Node: node("ch", "Chapter 13")},
-		Ancestors:      query.Traversal{Nodes: []query.DepthNode{{NodeID: "ch"}}},
-		DirectChildren: &query.Direct{IsComplete: true, TotalCount: 2, Order: "code", Neighbors: []query.Neighbor{{NodeID: "lo1"}, {NodeID: "lo2"}}},
-		Descendants:    &query.Traversal{IsComplete: true, MaxDepth: 2, Nodes: []query.DepthNode{{NodeID: "ch"}, {NodeID: "lo1", Depth: 1}, {NodeID: "lo2", Depth: 1}, {NodeID: "i1", Depth: 2}}},
+		Ancestors:      standard.Traversal{Nodes: []standard.DepthNode{{NodeID: "ch"}}},
+		DirectChildren: &standard.Direct{IsComplete: true, TotalCount: 2, Order: "code", Neighbors: []standard.Neighbor{{NodeID: "lo1"}, {NodeID: "lo2"}}},
+		Descendants:    &standard.Traversal{IsComplete: true, MaxDepth: 2, Nodes: []standard.DepthNode{{NodeID: "ch"}, {NodeID: "lo1", Depth: 1}, {NodeID: "lo2", Depth: 1}, {NodeID: "i1", Depth: 2}}},
 		Nodes:          []query.StandardNode{node("lo1", "outcome one"), node("lo2", "outcome two"), node("i1", "indicator one")},
 		Relationships: []query.GraphRelationship{{SourceNodeID: "ch", TargetNodeID: "lo1"}, {SourceNodeID: "ch", TargetNodeID: "lo2"},
 			{SourceNodeID: "lo1", TargetNodeID: "i1"}},
@@ -161,7 +162,7 @@ func TestPackagesShowCreatedAt(t *testing.T) {
 // more there are, hangs from the root with the reason when its parent could
 // not be resolved, and a hit in the same place as an earlier one says so.
 func TestHitsShowEveryParent(t *testing.T) {
-	two := query.Location{ParentCount: 5, HierarchyPath: []string{"FW", "Class X", "Chapter 3", "CLO7"}, Parents: []query.ParentPlace{
+	two := query.Location{ParentCount: 5, HierarchyPath: []string{"FW", "Class X", "Chapter 3", "CLO7"}, Parents: []standard.ParentPlace{
 		{NodeID: "ch3", StatementType: ptr("Chapter"), Path: []string{"FW", "Class X", "Chapter 3"}},
 		{NodeID: "lo2", StatementType: ptr("NCERT Learning Outcome"), Path: []string{"FW", "Class X", "LO2 Classifies materials"}},
 	}}

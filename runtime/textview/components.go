@@ -4,13 +4,14 @@ import (
 	"strings"
 
 	"github.com/kgc-project/kgc/runtime/query"
+	"github.com/kgc-project/kgc/runtime/standard"
 	"github.com/kgc-project/kgc/runtime/uri"
 )
 
 // component writes get_learning_component (records nil) and
 // get_learning_component_context (the supported standards' records and
 // supports edges).
-func component(w *writer, r *query.ComponentResult, records []query.SupportedRecord) {
+func component(w *writer, r *query.ComponentResult, records []standard.SupportedRecord) {
 	id := r.Package.PackageIdentity
 	n := r.Node
 	w.line("Learning component %s | tags: %s", n.NodeID, or(list(n.Tags), "none"))
@@ -19,7 +20,7 @@ func component(w *writer, r *query.ComponentResult, records []query.SupportedRec
 	w.line("%s", packageLine(id, r.SourceMetadata))
 	w.line("A learning component is a generated decomposition of the standards, not curriculum-authored.")
 	w.line("Supports %s:", plural(len(r.Placements), "standard"))
-	rec := map[string]query.SupportedRecord{}
+	rec := map[string]standard.SupportedRecord{}
 	for _, s := range records {
 		rec[s.Standard.NodeID] = s
 	}

@@ -5,12 +5,13 @@ import (
 	"strings"
 
 	"github.com/kgc-project/kgc/runtime/query"
+	"github.com/kgc-project/kgc/runtime/standard"
 )
 
 // endLine names the other end of a publisher relation: a served standard
 // (code, ID, statement, where it is served, URI to cite), or the outside
 // reference as published with the served standards it resolves to.
-func endLine(w *writer, indent string, e query.EndResult, here string) {
+func endLine(w *writer, indent string, e standard.EndResult, here string) {
 	served := func(s query.EndStandard) string {
 		where := ""
 		if s.SnapshotID != here {
@@ -115,7 +116,7 @@ func relationLines(w *writer, rels []query.PublisherRelation, here string) {
 }
 
 // standardRelations writes a standard's publisher relations, or nothing.
-func standardRelations(w *writer, r *query.StandardRelations, here string) {
+func standardRelations(w *writer, r *standard.StandardRelations, here string) {
 	if r == nil {
 		return
 	}
@@ -153,7 +154,7 @@ func publisherRelations(w *writer, r *query.PublisherRelationsResult) {
 		w.line("The publisher's sequence (precedes), %d steps each way, %s:", q.MaxDepth, state)
 		for _, part := range []struct {
 			what  string
-			steps []query.SequenceStep
+			steps []standard.SequenceStep
 		}{{"Before (nearest first)", q.Before}, {"After (nearest first)", q.After}} {
 			if len(part.steps) == 0 {
 				w.line("  %s: none.", part.what)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kgc-project/kgc/runtime/query"
+	"github.com/kgc-project/kgc/runtime/standard"
 	"github.com/kgc-project/kgc/runtime/uri"
 )
 
@@ -50,7 +51,7 @@ func standardFacts(w *writer, n query.StandardNode, f query.FacetEvidence, loc *
 	}
 }
 
-func standard(w *writer, r *query.StandardResult) {
+func standardText(w *writer, r *query.StandardResult) {
 	id := r.Package.PackageIdentity
 	standardFacts(w, r.Node, r.Facets, &r.Location)
 	w.line("Cite: %s", r.StandardURI)
@@ -146,7 +147,7 @@ func standardContext(w *writer, r *query.ContextResult) {
 	w.line("%s", attribution(r.Standard.Package.Rights))
 }
 
-// orderPhrase says what a children's order rests on (query.OrderBasis).
+// orderPhrase says what a children's order rests on (standard.OrderBasis).
 func orderPhrase(order string) string {
 	switch order {
 	case "publisher":
@@ -169,7 +170,7 @@ func orderPhrase(order string) string {
 
 // childrenWalked reports whether the descendant walk holds every direct
 // child (it does unless the walk was cut), so that the tree lists them.
-func childrenWalked(children []query.Neighbor, d *query.Traversal) bool {
+func childrenWalked(children []standard.Neighbor, d *standard.Traversal) bool {
 	walked := map[string]bool{}
 	for _, n := range d.Nodes {
 		walked[n.NodeID] = true
@@ -184,7 +185,7 @@ func childrenWalked(children []query.Neighbor, d *query.Traversal) bool {
 
 // neighbors writes a list of direct neighbours, or says there are none; a
 // cut list says which of how many it holds and how to read on.
-func neighbors(w *writer, what, note string, d query.Direct, nodes map[string]query.StandardNode) {
+func neighbors(w *writer, what, note string, d standard.Direct, nodes map[string]query.StandardNode) {
 	nbs := d.Neighbors
 	if d.TotalCount == 0 {
 		w.line("%s: none.", what)
@@ -228,7 +229,7 @@ func completeness(complete bool, reason *string) string {
 // tree writes a descendant walk depth first, each node's children in the
 // walk's (curriculum) order, indented by depth; a node reached twice (a
 // multi-parent hierarchy) is written under its first parent only.
-func tree(w *writer, origin string, d *query.Traversal, rels []query.GraphRelationship, nodes map[string]query.StandardNode) {
+func tree(w *writer, origin string, d *standard.Traversal, rels []query.GraphRelationship, nodes map[string]query.StandardNode) {
 	in := map[string]int{}
 	for _, n := range d.Nodes {
 		in[n.NodeID] = n.Depth

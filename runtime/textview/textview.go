@@ -43,7 +43,7 @@ func Render(result any, request map[string]any) (string, bool) {
 	case *query.SearchResult[query.ComponentHit]:
 		componentSearch(w, r, request)
 	case *query.StandardResult:
-		standard(w, r)
+		standardText(w, r)
 	case *query.ContextResult:
 		standardContext(w, r)
 	case *query.StandardComponentsResult:

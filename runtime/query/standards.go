@@ -1,0 +1,21 @@
+package query
+
+import "github.com/kgc-project/kgc/runtime/standard"
+
+// The answers about one node are built by runtime/standard; these names keep
+// them part of this package's API.
+type (
+	StandardResult           = standard.StandardResult
+	Location                 = standard.Location
+	ContextResult            = standard.ContextResult
+	ComponentResult          = standard.ComponentResult
+	ComponentContextResult   = standard.ComponentContextResult
+	SupportedStandard        = standard.SupportedStandard
+	StandardComponentsResult = standard.StandardComponentsResult
+	PublisherRelationsResult = standard.PublisherRelationsResult
+	PublisherRelation        = standard.PublisherRelation
+	EndStandard              = standard.EndStandard
+)
+
+// PublisherNotice opens every list of publisher-asserted relations.
+const PublisherNotice = standard.PublisherNotice
