@@ -10,6 +10,7 @@ import (
 	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/internal/oracle"
 	"github.com/kgc-project/kgc/runtime/kgerr"
+	"github.com/kgc-project/kgc/runtime/search"
 )
 
 // The shipped samples.
@@ -332,7 +333,7 @@ func TestSearchComponents(t *testing.T) {
 	}
 	tag := func(q string) int {
 		r := NewComponentSearchRequest(q, mathsSample)
-		r.Mode, r.Match, r.Limit = lcTag, nil, 10
+		r.Mode, r.Match, r.Limit = search.ComponentTag, nil, 10
 		return len(pageComponents(t, svc, r))
 	}
 	if n := tag("  PART   1 "); n != tagged || tagged == 0 {
@@ -347,7 +348,7 @@ func TestSearchComponents(t *testing.T) {
 		stds[s.ID] = true
 	}
 	r = NewComponentSearchRequest("M1.1", mathsSample)
-	r.Mode, r.Match, r.Limit = lcCodePrefix, nil, 5
+	r.Mode, r.Match, r.Limit = search.ComponentCodePrefix, nil, 5
 	hits := pageComponents(t, svc, r)
 	if len(hits) == 0 {
 		t.Fatal("no component supports a standard under M1.1")
@@ -368,7 +369,7 @@ func TestSearchComponents(t *testing.T) {
 		}
 	}
 	r = NewComponentSearchRequest("E1", englishSample)
-	r.Mode, r.Match = lcCodeExact, nil
+	r.Mode, r.Match = search.ComponentCodeExact, nil
 	if _, err := svc.SearchComponents(context.Background(), r); kgerr.CodeOf(err) != kgerr.CapabilityUnavailable {
 		t.Errorf("component code search without codes: %v", err)
 	}

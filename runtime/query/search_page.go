@@ -51,27 +51,6 @@ func (c searchCursor) encode(last []any) string {
 	return encodeCursor(f)
 }
 
-// Score is how a hit ranks: the algorithm and its value.
-type Score struct {
-	Algorithm        string `json:"algorithm"`
-	MatchedTermCount int    `json:"matchedTermCount"`
-	PhraseMatched    bool   `json:"phraseMatched"`
-	QueryTermCount   int    `json:"queryTermCount"`
-	Value            int    `json:"value"`
-}
-
-func scoreObject(algorithm string, h *search.Hit, queryTerms int) Score {
-	return Score{Algorithm: algorithm, MatchedTermCount: len(h.Terms), PhraseMatched: h.Phrase, QueryTermCount: queryTerms, Value: h.Score}
-}
-
-// MatchedField is a field a hit matched in, with the terms and its value.
-type MatchedField struct {
-	Field         string   `json:"field"`
-	MatchedTerms  []string `json:"matchedTerms"`
-	PhraseMatched bool     `json:"phraseMatched"`
-	SourceValue   string   `json:"sourceValue"`
-}
-
 // SearchResult is a page of either search tool (Hit is StandardHit or
 // ComponentHit). EffectiveScope is an ExactScope or a FederatedScope.
 type SearchResult[Hit any] struct {

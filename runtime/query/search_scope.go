@@ -1,8 +1,6 @@
 package query
 
 import (
-	"github.com/kgc-project/kgc/runtime/record"
-
 	"fmt"
 	"sort"
 	"strings"
@@ -129,14 +127,6 @@ func scopeEcho(s *Service, in pagingInput, selectionSum string, page []*search.H
 	}
 }
 
-// SearchWarning is a warning about one package or hit of a search.
-type SearchWarning struct {
-	Code            string          `json:"code"`
-	Message         string          `json:"message"`
-	NodeID          *string         `json:"nodeId"`
-	PackageIdentity PackageIdentity `json:"packageIdentity"`
-}
-
 // selectPackages resolves a search's scope: explicit snapshots and frameworks
 // (each framework's unique current snapshot unless one of its snapshots is
 // named), or every family's unique current snapshot; then the package filters.
@@ -247,7 +237,7 @@ func ambiguityWarnings(f *catalog.Framework, keep func(*catalog.Package) bool) [
 	for _, p := range candidates {
 		msg := fmt.Sprintf("framework %s %s (%s), so a search without frameworkIds or snapshotIds leaves it out. To search it, name one snapshot in request.snapshotIds, e.g. [%q].",
 			f.ID, state, strings.Join(ids, ", "), p.SnapshotID())
-		out = append(out, searchWarning(AmbiguousCurrentSnapshot, msg, "", p))
+		out = append(out, search.Warning(AmbiguousCurrentSnapshot, msg, "", p))
 	}
 	return out
 }
@@ -285,12 +275,4 @@ func noControl(q string) error {
 		}
 	}
 	return nil
-}
-
-func searchWarning(code, message, nodeID string, p *catalog.Package) SearchWarning {
-	w := SearchWarning{Code: code, Message: message, PackageIdentity: record.Identity(p)}
-	if nodeID != "" {
-		w.NodeID = &nodeID
-	}
-	return w
 }

@@ -1,8 +1,6 @@
 package query
 
 import (
-	"github.com/kgc-project/kgc/runtime/record"
-
 	"fmt"
 	"strings"
 
@@ -205,62 +203,3 @@ func activeFilters(r StandardSearchRequest) []filterField {
 // this" should need no get_standard_context. The lists are bounded, per hit
 // and per page, so that a page of groupings stays small; a count says how
 // many children each grouping has in all.
-
-// Bounds of the children listed with grouping hits.
-const (
-	maxHitChildren  = 10 // listed per grouping hit
-	maxPageChildren = 20 // listed per page, over all its grouping hits
-)
-
-// groupingType is the normalized statement type of grouping records.
-const groupingType = "Standard Grouping"
-
-// HitChildren are a grouping hit's direct children: Count in all, the
-// first of them (in hierarchy order) in Nodes.
-type HitChildren struct {
-	Count int            `json:"count"`
-	Nodes []ChildSummary `json:"nodes"`
-}
-
-// ChildSummary names one child: its code, type and statement.
-type ChildSummary struct {
-	Description             *string `json:"description"`
-	NodeID                  string  `json:"nodeId"`
-	NormalizedStatementType *string `json:"normalizedStatementType"`
-	StatementCode           *string `json:"statementCode"`
-	StatementType           *string `json:"statementType"`
-}
-
-// childBudget is how many more children a page may list.
-type childBudget struct{ left int }
-
-// newChildBudget is the budget of one page.
-func newChildBudget() *childBudget { return &childBudget{left: maxPageChildren} }
-
-// children lists the direct children of n when n is a grouping (nil for any
-// other record, and for a nil budget), taking what it lists from the budget.
-func (b *childBudget) children(p *catalog.Package, n uint32) *HitChildren {
-	img := p.Img
-	if b == nil || img.NodeString(n, kgimg.NodeNormalizedStatementType) != groupingType {
-		return nil
-	}
-	nb, _ := img.Adjacency(kgimg.HasChild, kgimg.Out).Row(n) // in relationship-key order
-	k := min(nb.Len(), maxHitChildren, b.left)
-	b.left -= k
-	out := &HitChildren{Count: nb.Len(), Nodes: make([]ChildSummary, 0, k)}
-	for i := range k {
-		out.Nodes = append(out.Nodes, childSummary(img, nb.At(i)))
-	}
-	return out
-}
-
-// childSummary is the ChildSummary of node c.
-func childSummary(img *kgimg.Image, c uint32) ChildSummary {
-	return ChildSummary{
-		NodeID:                  img.NodeString(c, kgimg.NodeID),
-		StatementCode:           record.NodeString(img, c, kgimg.NodeStatementCode, kgimg.PStatementCode),
-		StatementType:           record.NodeString(img, c, kgimg.NodeStatementType, kgimg.PStatementType),
-		NormalizedStatementType: record.NodeString(img, c, kgimg.NodeNormalizedStatementType, kgimg.PNormalizedStatementType),
-		Description:             record.NodeString(img, c, kgimg.NodeDescription, kgimg.PDescription),
-	}
-}

@@ -1,6 +1,9 @@
 package query
 
-import "github.com/kgc-project/kgc/runtime/standard"
+import (
+	"github.com/kgc-project/kgc/runtime/search"
+	"github.com/kgc-project/kgc/runtime/standard"
+)
 
 // The answers about one node are built by runtime/standard; these names keep
 // them part of this package's API.
@@ -19,3 +22,10 @@ type (
 
 // PublisherNotice opens every list of publisher-asserted relations.
 const PublisherNotice = standard.PublisherNotice
+
+// The hits of the search tools are built by runtime/search.
+type (
+	StandardHit   = search.StandardHit
+	ComponentHit  = search.ComponentHit
+	SearchWarning = search.SearchWarning
+)

@@ -35,8 +35,6 @@ func NewContextRequest(frameworkID, nodeID string) ContextRequest {
 	return newRequest[ContextRequest](contextRequestSchema(), map[string]any{"frameworkId": frameworkID, "nodeId": nodeID})
 }
 
-func reason(r string) *string { return &r }
-
 func contextRequestSchema() *Schema {
 	props := routeProps()
 	props["nodeId"] = opaque(1024, "the standard's node ID")

@@ -1,9 +1,6 @@
 package query
 
 import (
-	"github.com/kgc-project/kgc/runtime/record"
-	"github.com/kgc-project/kgc/runtime/standard"
-
 	"context"
 	"strings"
 
@@ -17,11 +14,6 @@ import (
 
 // MaxTextQueryTokens bounds a standards text query, repeats counted.
 const MaxTextQueryTokens = 32
-
-const (
-	fullScore = 1000000
-	halfScore = 500000
-)
 
 // MatchPolicy is a text query's match policy: MatchMode tokens with Operator
 // all or any, exact_phrase, or (beyond the contract, opt-in) stems with
@@ -329,7 +321,7 @@ func (run *searchRun) unavailable(p *catalog.Package, code, mode string) error {
 		return kgerr.New(kgerr.CapabilityUnavailable, "%s cannot serve %s search: %s", p.SnapshotID(), mode, modeWarningText[code]).
 			WithHint("get_capabilities lists each package's search modes")
 	}
-	run.warnings = append(run.warnings, searchWarning(code, modeWarningText[code], "", p))
+	run.warnings = append(run.warnings, search.Warning(code, modeWarningText[code], "", p))
 	return nil
 }
 
@@ -394,10 +386,12 @@ func (s *Service) searchStandards(_ context.Context, r StandardSearchRequest) (*
 	if err := matchStandards(run, pkgs, &r, tokens, queryTerms); err != nil {
 		return nil, err
 	}
-	kids := newChildBudget()
+	kids := search.NewChildBudget()
 	paged, err := searchPage(s, run, pagingInput{tool: "search_standards", mode: string(r.Mode), cursor: r.Cursor, limit: r.Limit,
 		request: r.effective(), byCode: r.Mode != "text", pkgs: pkgs, scope: scope},
-		func(h *search.Hit) StandardHit { return standardHit(h, string(r.Mode), queryTerms, run.Hits(), kids) })
+		func(h *search.Hit) StandardHit {
+			return search.StandardHitOf(h, string(r.Mode), queryTerms, run.Hits(), kids)
+		})
 	if err != nil {
 		return nil, err
 	}
@@ -435,7 +429,7 @@ func matchStandards(run *searchRun, pkgs []*catalog.Package, r *StandardSearchRe
 			continue
 		}
 		if p.Profile().CodeSearchPolicy.Availability == "partial" {
-			run.warnings = append(run.warnings, searchWarning("partial_code_coverage",
+			run.warnings = append(run.warnings, search.Warning("partial_code_coverage",
 				"only some statement types of this package carry searchable codes; uncoded standards cannot be found by code", "", p))
 		}
 		q, err := normalizedCodeQuery(p, r.Query, r.Mode == "code_prefix")
@@ -449,75 +443,12 @@ func matchStandards(run *searchRun, pkgs []*catalog.Package, r *StandardSearchRe
 				continue
 			}
 			code := p.Img.NodeString(n, kgimg.NodeNormalizedCode)
-			score := fullScore
+			score := search.FullScore
 			if code != q {
-				score = halfScore
+				score = search.HalfScore
 			}
 			run.Add(search.Hit{Pkg: p, Node: n, Score: score, Terms: qs, Code: code})
 		}
 	}
 	return nil
-}
-
-// StandardHit is one search_standards hit: a retrieval candidate, never an
-// alignment.
-type StandardHit struct {
-	CodeMatch *CodeMatch `json:"codeMatch"`
-	// Location and StandardURI place and cite the hit without another call
-	// (beyond the contract).
-	Location
-	StandardURI string `json:"standardUri"`
-	// Children lists a grouping hit's direct children (beyond the contract;
-	// null for any other hit).
-	Children        *HitChildren    `json:"children"`
-	EpistemicStatus string          `json:"epistemicStatus"`
-	Facets          FacetEvidence   `json:"facets"`
-	MatchedFields   []MatchedField  `json:"matchedFields"`
-	MatchedTerms    []string        `json:"matchedTerms"`
-	Node            StandardNode    `json:"node"`
-	PackageIdentity PackageIdentity `json:"packageIdentity"`
-	RetrievalMethod string          `json:"retrievalMethod"`
-	Score           Score           `json:"score"`
-	Warnings        []SearchWarning `json:"warnings"`
-}
-
-// standardHit builds a search_standards hit, a grouping's with the children
-// kids lets it list.
-func standardHit(h *search.Hit, mode string, queryTerms int, all []*search.Hit, kids *childBudget) StandardHit {
-	p, img, n := h.Pkg, h.Pkg.Img, h.Node
-	scopes := record.CodeScopes(p, n)
-	warnings := []SearchWarning{}
-	var cm *CodeMatch
-	algorithm := "lexical_token_coverage_v1"
-	field := MatchedField{Field: "description", MatchedTerms: h.Terms, PhraseMatched: h.Phrase,
-		SourceValue: img.NodeString(n, kgimg.NodeDescription)}
-	if mode != "text" {
-		algorithm = mode + "_v1"
-		field = MatchedField{Field: "statement_code", MatchedTerms: h.Terms, SourceValue: img.NodeString(n, kgimg.NodeStatementCode)}
-		if mode == "code_exact" && sameCodeCount(h, all) > 1 {
-			warnings = append(warnings, searchWarning("multiple_code_matches",
-				"several records carry this code; all are returned and none is preferred", img.NodeString(n, kgimg.NodeID), p))
-		}
-		m, ws := codeMatch(p, n, scopes)
-		cm = m
-		warnings = append(warnings, ws...)
-	}
-	return StandardHit{
-		Node: record.Standard(img, n), PackageIdentity: record.Identity(p), Facets: record.FacetsWithScopes(p, n, scopes),
-		RetrievalMethod: mode, EpistemicStatus: "retrieval_candidate", Score: scoreObject(algorithm, h, queryTerms),
-		MatchedTerms: h.Terms, MatchedFields: []MatchedField{field}, CodeMatch: cm, Warnings: warnings,
-		Location: standard.Place(img, n), StandardURI: standard.URI(p, img.NodeString(n, kgimg.NodeID)),
-		Children: kids.children(p, n),
-	}
-}
-
-// sameCodeCount counts the hits of h's package with h's normalized code.
-func sameCodeCount(h *search.Hit, all []*search.Hit) int {
-	n := 0
-	for _, o := range all {
-		if o.Pkg == h.Pkg && o.Code == h.Code {
-			n++
-		}
-	}
-	return n
 }

@@ -1,32 +1,14 @@
 package query
 
 import (
-	"github.com/kgc-project/kgc/runtime/record"
-	"github.com/kgc-project/kgc/runtime/standard"
-
 	"context"
 	"strings"
 
 	"github.com/kgc-project/kgc/internal/textnorm"
-	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/search"
-	"github.com/kgc-project/kgc/runtime/uri"
 )
-
-// Learning-component search modes (docs/reference/tools.md#search_learning_components).
-const (
-	lcText       = "learning_component_text"
-	lcTag        = "learning_component_tag"
-	lcCodeExact  = "learning_component_supported_code_exact"
-	lcCodePrefix = "learning_component_supported_code_prefix"
-)
-
-var lcAlgorithm = map[string]string{
-	lcText: "lexical_token_coverage_v1", lcTag: "tag_exact_v1",
-	lcCodeExact: "supported_code_exact_v1", lcCodePrefix: "supported_code_prefix_v1",
-}
 
 // ComponentSearchRequest is a search_learning_components request
 // (docs/reference/tools.md#search_learning_components): a Mode (learning_component_text, _tag, _supported_code_exact or
@@ -44,7 +26,7 @@ type ComponentSearchRequest struct {
 // field at its default.
 func NewComponentSearchRequest(query string, frameworkIDs ...string) ComponentSearchRequest {
 	args := searchArgs(SearchText, query, frameworkIDs)
-	args["mode"] = lcText // the text mode of this tool (SearchText was refused as unsupported)
+	args["mode"] = search.ComponentText // the text mode of this tool (SearchText was refused as unsupported)
 	r := newRequest[ComponentSearchRequest](searchComponentsSchema(), args)
 	r.Match = Words(MatchTokens, OperatorAll)
 	return r
@@ -75,10 +57,10 @@ func searchComponentsSchema() *Schema {
 	return &Schema{Types: []string{"object"}, Discriminator: "mode", UnknownCode: kgerr.UnsupportedSearchMode,
 		Description: "",
 		OneOf: []*Schema{
-			alt(lcText, textQuery(), true),
-			alt(lcTag, str(1, 128, "a whole tag value, compared after NFKC, case folding and whitespace collapse"), false),
-			alt(lcCodeExact, codeQuery(), false),
-			alt(lcCodePrefix, codeQuery(), false),
+			alt(search.ComponentText, textQuery(), true),
+			alt(search.ComponentTag, str(1, 128, "a whole tag value, compared after NFKC, case folding and whitespace collapse"), false),
+			alt(search.ComponentCodeExact, codeQuery(), false),
+			alt(search.ComponentCodePrefix, codeQuery(), false),
 		}}
 }
 
@@ -91,9 +73,9 @@ func (r *ComponentSearchRequest) check() error {
 	}
 	kind := "code"
 	switch r.Mode {
-	case lcText:
+	case search.ComponentText:
 		kind = "text"
-	case lcTag:
+	case search.ComponentTag:
 		kind = "tag"
 	}
 	return checkQuery(kind, r.Query, 0)
@@ -111,11 +93,11 @@ func (r *ComponentSearchRequest) effective() obj {
 // whose availability it shares.
 func standardsMode(mode string) string {
 	switch mode {
-	case lcText:
+	case search.ComponentText:
 		return "text"
-	case lcCodeExact:
+	case search.ComponentCodeExact:
 		return "code_exact"
-	case lcCodePrefix:
+	case search.ComponentCodePrefix:
 		return "code_prefix"
 	}
 	return ""
@@ -142,8 +124,8 @@ func (s *Service) searchComponents(_ context.Context, r ComponentSearchRequest) 
 	if err != nil {
 		return nil, err
 	}
-	tokens, queryTerms := queryTokens(r.Query, r.Mode == lcText)
-	if r.Mode == lcText || r.Mode == lcTag {
+	tokens, queryTerms := queryTokens(r.Query, r.Mode == search.ComponentText)
+	if r.Mode == search.ComponentText || r.Mode == search.ComponentTag {
 		run.keepTop(r.Cursor, false, r.Limit)
 	}
 	if err := matchComponents(run, pkgs, &r, tokens, queryTerms); err != nil {
@@ -151,11 +133,11 @@ func (s *Service) searchComponents(_ context.Context, r ComponentSearchRequest) 
 	}
 	paged, err := searchPage(s, run, pagingInput{tool: "search_learning_components", mode: string(r.Mode), cursor: r.Cursor, limit: r.Limit,
 		request: r.effective(), pkgs: pkgs, scope: scope},
-		func(h *search.Hit) ComponentHit { return componentHit(h, string(r.Mode), queryTerms) })
+		func(h *search.Hit) ComponentHit { return search.ComponentHitOf(h, string(r.Mode), queryTerms) })
 	if err != nil {
 		return nil, err
 	}
-	if run.Matched == 0 && r.Cursor == nil && r.Mode == lcText {
+	if run.Matched == 0 && r.Cursor == nil && r.Mode == search.ComponentText {
 		// A word no component uses: the close words they do use, counted.
 		res := paged.Result.(*SearchResult[ComponentHit])
 		res.Page.Suggestions = spellingSuggestions(search.ComponentWords, pkgs, r.Query, 0, func(q string) (int, string) {
@@ -188,7 +170,7 @@ func matchComponents(run *searchRun, pkgs []*catalog.Package, r *ComponentSearch
 		}
 		img := p.Img
 		switch r.Mode {
-		case lcText:
+		case search.ComponentText:
 			run.normalized[p.GraphPackageID()] = strings.Join(tokens, " ")
 			lookup := img.ComponentToken
 			if r.Match.MatchMode == "stems" {
@@ -197,113 +179,22 @@ func matchComponents(run *searchRun, pkgs []*catalog.Package, r *ComponentSearch
 			search.Lexical(img, lookup, tokens, string(r.Match.MatchMode), r.Match.operator(), func(m search.Match) {
 				run.Add(search.Hit{Pkg: p, Node: m.Node, Score: search.Coverage(len(m.Matched), queryTerms), Terms: m.Matched, Phrase: m.Phrase})
 			})
-		case lcTag:
+		case search.ComponentTag:
 			q := textnorm.Facet(r.Query)
 			run.normalized[p.GraphPackageID()] = q
 			list, _ := img.ComponentTag(q)
 			for i := 0; i < list.Len(); i++ {
-				run.Add(search.Hit{Pkg: p, Node: list.At(i), Score: fullScore, Terms: []string{q}})
+				run.Add(search.Hit{Pkg: p, Node: list.At(i), Score: search.FullScore, Terms: []string{q}})
 			}
 		default:
-			prefix := r.Mode == lcCodePrefix
+			prefix := r.Mode == search.ComponentCodePrefix
 			q, err := normalizedCodeQuery(p, r.Query, prefix)
 			if err != nil {
 				return err
 			}
 			run.normalized[p.GraphPackageID()] = q
-			run.Append(supportedCodeHits(p, q, prefix)...)
+			run.Append(search.SupportedCodeHits(p, q, prefix)...)
 		}
 	}
 	return nil
-}
-
-// supportedCodeHits follows the supports edges into the standards a code query
-// matches: one hit per component, carrying every matched standard.
-func supportedCodeHits(p *catalog.Package, q string, prefix bool) []*search.Hit {
-	img := p.Img
-	in := img.Adjacency(kgimg.Supports, kgimg.In)
-	byComponent := map[uint32]*search.Hit{}
-	var hits []*search.Hit
-	for _, std := range search.CodeMatches(p, q, prefix) {
-		lcs, rels := in.Row(std)
-		for i := 0; i < lcs.Len(); i++ {
-			h := byComponent[lcs.At(i)]
-			if h == nil {
-				h = &search.Hit{Pkg: p, Node: lcs.At(i), Score: halfScore, Terms: []string{q}}
-				byComponent[lcs.At(i)] = h
-				hits = append(hits, h)
-			}
-			if !containsU32(h.Stds, std) {
-				h.Stds = append(h.Stds, std)
-				h.Rels = append(h.Rels, rels.At(i))
-			}
-			if img.NodeString(std, kgimg.NodeNormalizedCode) == q {
-				h.Score = fullScore
-			}
-		}
-	}
-	return hits
-}
-
-func containsU32(list []uint32, v uint32) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
-
-// ComponentHit is one search_learning_components hit.
-type ComponentHit struct {
-	// ComponentURI cites the component (beyond the contract).
-	ComponentURI       string                `json:"componentUri"`
-	EpistemicStatus    string                `json:"epistemicStatus"`
-	MatchedCodes       []SupportedStandard   `json:"matchedCodes"`
-	MatchedFields      []MatchedField        `json:"matchedFields"`
-	MatchedTerms       []string              `json:"matchedTerms"`
-	Node               LearningComponentNode `json:"node"`
-	PackageIdentity    PackageIdentity       `json:"packageIdentity"`
-	RetrievalMethod    string                `json:"retrievalMethod"`
-	Score              Score                 `json:"score"`
-	SupportedStandards []SupportedStandard   `json:"supportedStandards"`
-	Warnings           []SearchWarning       `json:"warnings"`
-}
-
-// componentHit builds a search_learning_components hit.
-func componentHit(h *search.Hit, mode string, queryTerms int) ComponentHit {
-	p, img, n := h.Pkg, h.Pkg.Img, h.Node
-	fields := []MatchedField{}
-	matchedCodes := []SupportedStandard{}
-	switch mode {
-	case lcText:
-		fields = append(fields, MatchedField{Field: "description", MatchedTerms: h.Terms, PhraseMatched: h.Phrase,
-			SourceValue: img.NodeString(n, kgimg.NodeDescription)})
-	case lcTag:
-		tags := img.NodeTags(n)
-		for i := 0; i < tags.Len(); i++ {
-			if textnorm.Facet(tags.At(i)) == h.Terms[0] {
-				fields = append(fields, MatchedField{Field: "tag", MatchedTerms: h.Terms, SourceValue: tags.At(i)})
-			}
-		}
-	default:
-		for i, std := range h.Stds {
-			matchedCodes = append(matchedCodes, standard.Supported(p, std, h.Rels[i]))
-			fields = append(fields, MatchedField{Field: "supported_statement_code", MatchedTerms: h.Terms,
-				SourceValue: img.NodeString(std, kgimg.NodeStatementCode)})
-		}
-	}
-	stds, rels := img.Adjacency(kgimg.Supports, kgimg.Out).Row(n)
-	supported := make([]SupportedStandard, 0, stds.Len())
-	for i := 0; i < stds.Len(); i++ {
-		supported = append(supported, standard.Supported(p, stds.At(i), rels.At(i)))
-	}
-	return ComponentHit{
-		Node: record.Component(img, n), PackageIdentity: record.Identity(p), RetrievalMethod: mode,
-		EpistemicStatus: "retrieval_candidate", Score: scoreObject(lcAlgorithm[mode], h, queryTerms),
-		MatchedFields: fields, MatchedTerms: h.Terms, MatchedCodes: matchedCodes,
-		SupportedStandards: supported, Warnings: []SearchWarning{},
-		ComponentURI: uri.Ref{Kind: "learning_component", FrameworkID: p.FrameworkID(), SnapshotID: p.SnapshotID(),
-			ID: img.NodeString(n, kgimg.NodeID)}.String(),
-	}
 }

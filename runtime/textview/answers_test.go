@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kgc-project/kgc/runtime/query"
+	"github.com/kgc-project/kgc/runtime/search"
 	"github.com/kgc-project/kgc/runtime/standard"
 )
 
@@ -78,7 +79,7 @@ func TestComponentHitsNameTheirStandards(t *testing.T) {
 // TestGroupingHitListsChildren: children that are hits of the page by
 // number, the others with ID and statement, the rest counted.
 func TestGroupingHitListsChildren(t *testing.T) {
-	topic := query.StandardHit{Node: node("t1", "3. Addition"), Children: &query.HitChildren{Count: 14, Nodes: []query.ChildSummary{
+	topic := query.StandardHit{Node: node("t1", "3. Addition"), Children: &search.HitChildren{Count: 14, Nodes: []search.ChildSummary{
 		{NodeID: "o1", Description: ptr("find missing numbers in a statement")},
 		{NodeID: "o2", Description: ptr("cross-check the correctness of addition")},
 		{NodeID: "g1", StatementCode: ptr("T.1"), StatementType: ptr("Topic"), NormalizedStatementType: ptr("Standard Grouping"), Description: ptr("a sub-topic")},

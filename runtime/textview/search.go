@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/kgc-project/kgc/runtime/query"
+	"github.com/kgc-project/kgc/runtime/search"
 	"github.com/kgc-project/kgc/runtime/uri"
 )
 
@@ -215,13 +216,13 @@ func standardSearch(w *writer, r *query.SearchResult[query.StandardHit], request
 // page by their hit number (hit gives it, 0 for none), the others one a
 // line (code, ID, the type of a grouping, the start of the statement), then
 // how many the list leaves out.
-func hitChildren(w *writer, c *query.HitChildren, hit func(nodeID string) int) {
+func hitChildren(w *writer, c *search.HitChildren, hit func(nodeID string) int) {
 	if c.Count == 0 {
 		w.line("   children: none")
 		return
 	}
 	var hits []string
-	var others []query.ChildSummary
+	var others []search.ChildSummary
 	for _, n := range c.Nodes {
 		if k := hit(n.NodeID); k > 0 {
 			hits = append(hits, strconv.Itoa(k))
