@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/kgc-project/kgc/internal/jsonschema"
 	"github.com/kgc-project/kgc/runtime/prompt"
 )
 
@@ -34,7 +35,7 @@ func (s *Service) CompletePromptArgument(promptName, argName, typed string, give
 	}
 	a, ok := d.Arg(argName)
 	if !ok {
-		return nil, fail(argName, "%s takes no argument of that name", promptName)
+		return nil, jsonschema.Fail(argName, "%s takes no argument of that name", promptName)
 	}
 	var values []string
 	ordered := false

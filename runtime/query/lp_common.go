@@ -1,6 +1,7 @@
 package query
 
 import (
+	"github.com/kgc-project/kgc/internal/jsonschema"
 	"github.com/kgc-project/kgc/runtime/progression"
 
 	"github.com/kgc-project/kgc/kgimg"
@@ -32,7 +33,7 @@ type ProgressionRoute struct {
 }
 
 func lpRouteProps() map[string]*Schema {
-	return map[string]*Schema{"frameworkId": frameworkID(), "snapshotId": nullable(snapshotID())}
+	return map[string]*Schema{"frameworkId": frameworkID(), "snapshotId": jsonschema.Nullable(snapshotID())}
 }
 
 // lpSelectorSchema is the standard selector of get_standard plus statement_code.

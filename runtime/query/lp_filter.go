@@ -4,6 +4,7 @@ import (
 	"context"
 	"sort"
 
+	"github.com/kgc-project/kgc/internal/jsonschema"
 	"github.com/kgc-project/kgc/internal/textnorm"
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
@@ -144,28 +145,28 @@ func (s *Service) SearchProgressions(ctx context.Context, r ProgressionSearchReq
 // lpFacetArray is a facet field: at most 32 strings of 1–512 characters;
 // duplicates are checked semantically (invalid_progression_request).
 func lpFacetArray(desc string) *Schema {
-	a := array(terse(str(1, 512, "")), 32, desc)
+	a := jsonschema.Array(jsonschema.Terse(jsonschema.String(1, 512, "")), 32, desc)
 	a.UniqueItems = false
 	return a
 }
 
 func searchProgressionsSchema() *Schema {
 	props := lpRouteProps()
-	types := array(enum("", "buildsTowards", "relatesTo"), 2, "relationship types to list (empty: both)")
+	types := jsonschema.Array(jsonschema.Enum("", "buildsTowards", "relatesTo"), 2, "relationship types to list (empty: both)")
 	props["relationshipTypes"] = types
-	ids := array(lpSelectorSchema(), 20, "keep edges with a selected standard at the matching endpoint")
+	ids := jsonschema.Array(lpSelectorSchema(), 20, "keep edges with a selected standard at the matching endpoint")
 	ids.UniqueItems = false
 	props["standardIdentifiers"] = ids
 	props["localGradeLabels"] = lpFacetArray("local grade labels of the profile (or aliases)")
 	props["normalizedGrades"] = lpFacetArray("normalized grades of the profile's grade mappings")
 	props["statementTypes"] = lpFacetArray("source statement types of the profile (or aliases)")
 	props["normalizedStatementTypes"] = lpFacetArray("Standard or Standard Grouping")
-	scope := enum("which endpoint must satisfy the whole filter: either, both, source or target (stored order)", "either", "both", "source", "target")
+	scope := jsonschema.Enum("which endpoint must satisfy the whole filter: either, both, source or target (stored order)", "either", "both", "source", "target")
 	scope.Default = "either"
 	props["endpointScope"] = scope
 	props["limit"] = pageLimit()
 	props["cursor"] = cursorSchema()
-	return object(props, "frameworkId")
+	return jsonschema.Object(props, "frameworkId")
 }
 
 // progressionFilter builds the endpoint filter of a search request.

@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 
+	"github.com/kgc-project/kgc/internal/jsonschema"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/progression"
 )
@@ -21,9 +22,9 @@ func pathsSchema() *Schema {
 	props := lpRouteProps()
 	props["sourceIdentifier"] = lpSelectorSchema()
 	props["targetIdentifier"] = lpSelectorSchema()
-	props["maxDepth"] = integer(1, 12, 6, "buildsTowards hops a path may have")
-	props["maxPaths"] = integer(1, 20, 3, "paths returned, shortest first")
-	return object(props, "frameworkId", "sourceIdentifier", "targetIdentifier")
+	props["maxDepth"] = jsonschema.Integer(1, 12, 6, "buildsTowards hops a path may have")
+	props["maxPaths"] = jsonschema.Integer(1, 20, 3, "paths returned, shortest first")
+	return jsonschema.Object(props, "frameworkId", "sourceIdentifier", "targetIdentifier")
 }
 
 // pathSearch is one bounded path search and the rows built while fitting

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"github.com/kgc-project/kgc/internal/jsonschema"
 	"github.com/kgc-project/kgc/runtime/progression"
 
 	"context"
@@ -33,7 +34,7 @@ func (s *Service) Progression(ctx context.Context, r ProgressionRequest) (*Progr
 func getProgressionSchema() *Schema {
 	props := lpRouteProps()
 	props["relationshipId"] = opaque(1024, "the stored progression relationship's ID")
-	return object(props, "frameworkId", "relationshipId")
+	return jsonschema.Object(props, "frameworkId", "relationshipId")
 }
 
 // pinned returns the route with the resolved snapshot, for echoes and replays.
@@ -99,18 +100,18 @@ func (s *Service) StandardProgressions(ctx context.Context, r StandardProgressio
 	return own(s, result, err)
 }
 
-func pageLimit() *Schema { return integer(1, 100, 25, "edges per page") }
+func pageLimit() *Schema { return jsonschema.Integer(1, 100, 25, "edges per page") }
 
 func standardProgressionsSchema() *Schema {
 	props := lpRouteProps()
 	props["identifier"] = lpSelectorSchema()
-	kind := enum("incoming_builds: buildsTowards edges into the standard; outgoing_builds: out of it; related: relatesTo at either end; all: the three",
+	kind := jsonschema.Enum("incoming_builds: buildsTowards edges into the standard; outgoing_builds: out of it; related: relatesTo at either end; all: the three",
 		"all", "incoming_builds", "outgoing_builds", "related")
 	kind.Default = "all"
 	props["connectionKind"] = kind
 	props["limit"] = pageLimit()
 	props["cursor"] = cursorSchema()
-	return object(props, "frameworkId", "identifier")
+	return jsonschema.Object(props, "frameworkId", "identifier")
 }
 
 // connectionKindOf names an edge relative to a standard.

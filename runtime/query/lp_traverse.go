@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 
+	"github.com/kgc-project/kgc/internal/jsonschema"
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/progression"
@@ -23,13 +24,13 @@ type TraverseRequest struct {
 func traverseSchema() *Schema {
 	props := lpRouteProps()
 	props["identifier"] = lpSelectorSchema()
-	dir := enum("downstream: what the standard builds towards; upstream: what builds towards it", "downstream", "upstream")
+	dir := jsonschema.Enum("downstream: what the standard builds towards; upstream: what builds towards it", "downstream", "upstream")
 	dir.Default = "downstream"
 	props["direction"] = dir
-	props["maxDepth"] = integer(1, 12, 8, "buildsTowards hops from the standard")
-	props["maxNodes"] = integer(1, 250, 100, "standards returned, the origin included")
-	props["maxEdges"] = integer(1, 100, 100, "edges returned")
-	return object(props, "frameworkId", "identifier")
+	props["maxDepth"] = jsonschema.Integer(1, 12, 8, "buildsTowards hops from the standard")
+	props["maxNodes"] = jsonschema.Integer(1, 250, 100, "standards returned, the origin included")
+	props["maxEdges"] = jsonschema.Integer(1, 100, 100, "edges returned")
+	return jsonschema.Object(props, "frameworkId", "identifier")
 }
 
 // traversal is one bounded walk and the rows built while fitting the ceiling.

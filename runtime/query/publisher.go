@@ -1,6 +1,7 @@
 package query
 
 import (
+	"github.com/kgc-project/kgc/internal/jsonschema"
 	"github.com/kgc-project/kgc/runtime/record"
 	"github.com/kgc-project/kgc/runtime/standard"
 
@@ -32,13 +33,13 @@ type PublisherRelationsRequest struct {
 func publisherRelationsSchema() *Schema {
 	props := routeProps()
 	props["identifier"] = selectorSchema(false)
-	props["associationTypes"] = array(enum("", kgimg.PublisherKindNames[:]...), len(kgimg.PublisherKindNames), "only these (default all)")
-	dir := enum("outgoing: the standard is the CASE origin", "both", "outgoing", "incoming")
+	props["associationTypes"] = jsonschema.Array(jsonschema.Enum("", kgimg.PublisherKindNames[:]...), len(kgimg.PublisherKindNames), "only these (default all)")
+	dir := jsonschema.Enum("outgoing: the standard is the CASE origin", "both", "outgoing", "incoming")
 	dir.Default = "both"
 	props["direction"] = dir
-	props["sequenceDepth"] = integer(0, 16, 0, "precedes steps walked each way")
-	props["limit"] = integer(1, 200, 50, "")
-	return object(props, "identifier")
+	props["sequenceDepth"] = jsonschema.Integer(0, 16, 0, "precedes steps walked each way")
+	props["limit"] = jsonschema.Integer(1, 200, 50, "")
+	return jsonschema.Object(props, "identifier")
 }
 
 // NewPublisherRelationsRequest asks for the publisher relations of the

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/kgc-project/kgc/internal/jsonschema"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/search"
@@ -30,12 +31,12 @@ type SearchScope struct {
 func scopeProps() map[string]*Schema {
 	return map[string]*Schema{
 		"cursor":        cursorSchema(),
-		"frameworkIds":  array(frameworkID(), 64, "search only these frameworks (their unique current snapshot unless snapshotIds pins one)"),
-		"snapshotIds":   array(snapshotID(), 64, "search exactly these snapshots"),
+		"frameworkIds":  jsonschema.Array(frameworkID(), 64, "search only these frameworks (their unique current snapshot unless snapshotIds pins one)"),
+		"snapshotIds":   jsonschema.Array(snapshotID(), 64, "search exactly these snapshots"),
 		"jurisdictions": filterValues(64, "keep packages of these jurisdictions"),
-		"languages":     array(pattern(str(2, 64, ""), languagePattern), 64, "keep packages in these languages"),
+		"languages":     jsonschema.Array(jsonschema.Pattern(jsonschema.String(2, 64, ""), languagePattern), 64, "keep packages in these languages"),
 		"subjects":      filterValues(64, "keep packages of these local subjects"),
-		"limit":         integer(1, 100, 25, "page size"),
+		"limit":         jsonschema.Integer(1, 100, 25, "page size"),
 	}
 }
 
@@ -271,7 +272,7 @@ func hasSearchable(q string) bool {
 func noControl(q string) error {
 	for _, r := range q {
 		if unicode.In(r, unicode.Cc, unicode.Cf, unicode.Co, unicode.Cs) {
-			return fail("request.query", "must not contain control characters")
+			return jsonschema.Fail("request.query", "must not contain control characters")
 		}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"reflect"
 
 	"github.com/kgc-project/kgc/internal/canonjson"
+	"github.com/kgc-project/kgc/internal/jsonschema"
 	"github.com/kgc-project/kgc/internal/jsonv"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 )
@@ -42,14 +43,14 @@ func (t *Tool) wrapped() *Schema {
 		return t.input
 	}
 	if t.Request == nil {
-		return object(map[string]*Schema{})
+		return jsonschema.Object(map[string]*Schema{})
 	}
-	t.Request.compile()
+	t.Request.Compile()
 	var req []string
 	if t.RequestRequired {
 		req = []string{"request"}
 	}
-	return object(map[string]*Schema{"request": t.Request}, req...)
+	return jsonschema.Object(map[string]*Schema{"request": t.Request}, req...)
 }
 
 // Tools returns every tool, in registration order.
@@ -77,7 +78,7 @@ func (s *Service) Call(ctx context.Context, name string, args json.RawMessage) (
 	}
 	v, errs := jsonv.Parse(args)
 	if v == nil || len(errs) > 0 {
-		return nil, &InputError{msg: "arguments are not a valid JSON object"}
+		return nil, jsonschema.Fail("", "arguments are not a valid JSON object")
 	}
 	if t.Flat && v.Kind == jsonv.Object && v.Get("request") == nil && len(v.Obj) > 0 {
 		// The flat form: the arguments are the request.
@@ -86,7 +87,7 @@ func (s *Service) Call(ctx context.Context, name string, args json.RawMessage) (
 	if err := t.unwrapped(v); err != nil {
 		return nil, err
 	}
-	if err := t.input.validate(v, ""); err != nil {
+	if err := t.input.Validate(v, ""); err != nil {
 		return nil, err
 	}
 	// An absent request is the empty one, defaults and all (a tool whose
@@ -96,14 +97,14 @@ func (s *Service) Call(ctx context.Context, name string, args json.RawMessage) (
 		if rv := v.Get("request"); rv != nil && rv.Kind == jsonv.Object {
 			req = rv
 		}
-		req = t.Request.withDefaults(req)
+		req = t.Request.WithDefaults(req)
 	}
 	out, err := t.run(ctx, req)
 	if err != nil {
 		return nil, t.explain(err)
 	}
 	if p, ok := out.(*Paged); ok {
-		p.Defaults = t.Request.defaultsFor(p.Request)
+		p.Defaults = t.Request.DefaultsFor(p.Request)
 	}
 	return own(s, out, nil)
 }
@@ -113,14 +114,14 @@ func (s *Service) Call(ctx context.Context, name string, args json.RawMessage) (
 // the same fields inside "request".
 func (t *Tool) unwrapped(v *jsonv.Value) error {
 	if t.Request == nil || t.Flat || v.Kind != jsonv.Object || len(v.Obj) == 0 || v.Get("request") != nil ||
-		!t.Request.hasProperty(v.Obj[0].Key) {
+		!t.Request.HasProperty(v.Obj[0].Key) {
 		return nil
 	}
 	wrapped := string(canonjson.Encode(&jsonv.Value{Kind: jsonv.Object, Obj: []jsonv.Member{{Key: "request", Val: v}}}))
-	if len(wrapped) > maxEchoChars {
+	if len(wrapped) > jsonschema.MaxEchoChars {
 		wrapped = `{"request":{…}}`
 	}
-	return fail("arguments", "%s is a field of request: %s takes its fields wrapped in \"request\", e.g. %s", v.Obj[0].Key, t.Name, wrapped)
+	return jsonschema.Fail("arguments", "%s is a field of request: %s takes its fields wrapped in \"request\", e.g. %s", v.Obj[0].Key, t.Name, wrapped)
 }
 
 // explain gives a domain error the recovery hint of this tool: an
@@ -131,7 +132,7 @@ func (t *Tool) explain(err error) error {
 		return err
 	}
 	field := "request.snapshotId"
-	if t.Request.hasProperty("snapshotIds") {
+	if t.Request.HasProperty("snapshotIds") {
 		field = "request.snapshotIds"
 	}
 	c := *e

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"github.com/kgc-project/kgc/internal/jsonschema"
 	"github.com/kgc-project/kgc/runtime/record"
 	"github.com/kgc-project/kgc/runtime/standard"
 
@@ -48,16 +49,16 @@ const (
 
 func compareSchema() *Schema {
 	alt := func(mode string, query *Schema, withMatch bool) *Schema {
-		fws := array(frameworkID(), MaxCompareFrameworks, "the frameworks to compare (2–8)")
+		fws := jsonschema.Array(frameworkID(), MaxCompareFrameworks, "the frameworks to compare (2–8)")
 		fws.MinItems, fws.Default = 2, nil
 		props := map[string]*Schema{
 			"frameworkIds":           fws,
-			"snapshotIds":            array(snapshotID(), MaxCompareFrameworks, "pin snapshots: at most one per selected framework; the others use their unique current snapshot"),
-			"includeContextPaths":    boolean(true, "attach every root-to-match hierarchy path to each match"),
-			"includeGroupings":       boolean(false, "also match Standard Grouping nodes"),
+			"snapshotIds":            jsonschema.Array(snapshotID(), MaxCompareFrameworks, "pin snapshots: at most one per selected framework; the others use their unique current snapshot"),
+			"includeContextPaths":    jsonschema.Boolean(true, "attach every root-to-match hierarchy path to each match"),
+			"includeGroupings":       jsonschema.Boolean(false, "also match Standard Grouping nodes"),
 			"localGradeLabels":       filterValues(64, "keep matches whose grades meet these local grade labels (resolved through each package's profile)"),
 			"normalizedGrades":       filterValues(64, "keep matches with any of these normalized grades"),
-			"maxMatchesPerFramework": integer(1, 10, 5, "matches kept per framework (each framework's own ranking)"),
+			"maxMatchesPerFramework": jsonschema.Integer(1, 10, 5, "matches kept per framework (each framework's own ranking)"),
 			"mode":                   modeConst(mode),
 			"query":                  query,
 		}
@@ -66,7 +67,7 @@ func compareSchema() *Schema {
 			props["match"] = matchSchema()
 			req = append(req, "match")
 		}
-		return object(props, req...)
+		return jsonschema.Object(props, req...)
 	}
 	return &Schema{Types: []string{"object"}, Discriminator: "mode", UnknownCode: kgerr.UnsupportedSearchMode,
 		Description: "",

@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 
+	"github.com/kgc-project/kgc/internal/jsonschema"
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/standard"
@@ -38,18 +39,18 @@ func NewContextRequest(frameworkID, nodeID string) ContextRequest {
 func contextRequestSchema() *Schema {
 	props := routeProps()
 	props["nodeId"] = opaque(1024, "the standard's node ID")
-	props["ancestorDepth"] = integer(0, 64, 16, "levels of ancestors to walk")
-	props["childDepth"] = integer(0, 64, 1, "levels of descendants to walk when includeDescendants is true")
-	props["childOffset"] = integer(0, MaxChildOffset, 0, "skip this many direct children (the next page of a parent with more than maxNodes)")
-	props["includeAllRootPaths"] = boolean(true, "enumerate every root-to-standard path")
-	props["includeDescendants"] = boolean(false, "walk descendants to childDepth")
-	props["includeDirectChildren"] = boolean(true, "list direct children")
-	props["includeUnresolved"] = hidden(boolean(true, "keep unresolved root-fallback edges (must stay true)"))
-	props["maxNodes"] = integer(1, 2000, 250, "node bound of each list: parents, children, ancestors, descendants")
-	props["maxPathNodeOccurrences"] = hidden(integer(1, 100000, 8192, "bound on the total nodes over all root paths"))
-	props["maxPaths"] = integer(1, 1000, 128, "bound on the number of root paths")
-	props["relationshipTypes"] = hidden(array(str(1, 128, ""), 1, "empty, or the package's hierarchy relationship type"))
-	return object(props, "nodeId")
+	props["ancestorDepth"] = jsonschema.Integer(0, 64, 16, "levels of ancestors to walk")
+	props["childDepth"] = jsonschema.Integer(0, 64, 1, "levels of descendants to walk when includeDescendants is true")
+	props["childOffset"] = jsonschema.Integer(0, MaxChildOffset, 0, "skip this many direct children (the next page of a parent with more than maxNodes)")
+	props["includeAllRootPaths"] = jsonschema.Boolean(true, "enumerate every root-to-standard path")
+	props["includeDescendants"] = jsonschema.Boolean(false, "walk descendants to childDepth")
+	props["includeDirectChildren"] = jsonschema.Boolean(true, "list direct children")
+	props["includeUnresolved"] = jsonschema.Hidden(jsonschema.Boolean(true, "keep unresolved root-fallback edges (must stay true)"))
+	props["maxNodes"] = jsonschema.Integer(1, 2000, 250, "node bound of each list: parents, children, ancestors, descendants")
+	props["maxPathNodeOccurrences"] = jsonschema.Hidden(jsonschema.Integer(1, 100000, 8192, "bound on the total nodes over all root paths"))
+	props["maxPaths"] = jsonschema.Integer(1, 1000, 128, "bound on the number of root paths")
+	props["relationshipTypes"] = jsonschema.Hidden(jsonschema.Array(jsonschema.String(1, 128, ""), 1, "empty, or the package's hierarchy relationship type"))
+	return jsonschema.Object(props, "nodeId")
 }
 
 // StandardContext answers get_standard_context, cut to the result ceiling

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kgc-project/kgc/internal/canonjson"
+	"github.com/kgc-project/kgc/internal/jsonschema"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/uri"
 	"github.com/kgc-project/kgc/schema/ids"
@@ -76,9 +77,9 @@ func (s *Service) ReadEvidence(ctx context.Context, r EvidenceRequest) (*Evidenc
 }
 
 func readEvidenceSchema() *Schema {
-	return object(map[string]*Schema{
-		"uri":             str(1, 4096, "kgfegmcp://catalog or an exact address built from one of the resource templates"),
-		"maxContentBytes": integer(1, maxEvidenceWindow, defaultEvidenceWindow, "largest window, in bytes of the original resource"),
+	return jsonschema.Object(map[string]*Schema{
+		"uri":             jsonschema.String(1, 4096, "kgfegmcp://catalog or an exact address built from one of the resource templates"),
+		"maxContentBytes": jsonschema.Integer(1, maxEvidenceWindow, defaultEvidenceWindow, "largest window, in bytes of the original resource"),
 		"cursor":          cursorSchema(),
 	}, "uri")
 }

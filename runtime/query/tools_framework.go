@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kgc-project/kgc/internal/canonjson"
+	"github.com/kgc-project/kgc/internal/jsonschema"
 	"github.com/kgc-project/kgc/internal/textnorm"
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
@@ -26,18 +27,24 @@ const (
 
 // Identifiers are copied from results, never composed: they are published
 // as their type alone (terse), and validated in full.
-func frameworkID() *Schema { return terse(pattern(str(3, 200, ""), frameworkPattern)) }
-func snapshotID() *Schema  { return terse(pattern(str(18, 280, ""), snapshotPattern)) }
+func frameworkID() *Schema {
+	return jsonschema.Terse(jsonschema.Pattern(jsonschema.String(3, 200, ""), frameworkPattern))
+}
+func snapshotID() *Schema {
+	return jsonschema.Terse(jsonschema.Pattern(jsonschema.String(18, 280, ""), snapshotPattern))
+}
 func cursorSchema() *Schema {
-	return nullable(terse(pattern(str(1, MaxCursorLength, "a page's nextCursor"), cursorPattern)))
+	return jsonschema.Nullable(jsonschema.Terse(jsonschema.Pattern(jsonschema.String(1, MaxCursorLength, "a page's nextCursor"), cursorPattern)))
 }
 func graphType() *Schema {
-	s := enum("", manifest.GraphAcademicStandards, manifest.GraphLearningComponents, manifest.GraphLearningProgressions)
+	s := jsonschema.Enum("", manifest.GraphAcademicStandards, manifest.GraphLearningComponents, manifest.GraphLearningProgressions)
 	s.Default = manifest.GraphAcademicStandards
 	s.Hidden = true // every package is routed as academic_standards
 	return s
 }
-func filterValues(max int, desc string) *Schema { return array(terse(str(1, 128, "")), max, desc) }
+func filterValues(max int, desc string) *Schema {
+	return jsonschema.Array(jsonschema.Terse(jsonschema.String(1, 128, "")), max, desc)
+}
 
 // --- get_capabilities -------------------------------------------------------
 
@@ -249,20 +256,20 @@ func (s *Service) ListFrameworks(ctx context.Context, r ListFrameworksRequest) (
 }
 
 func listFrameworksSchema() *Schema {
-	return object(map[string]*Schema{
+	return jsonschema.Object(map[string]*Schema{
 		"cursor":             cursorSchema(),
-		"graphTypes":         array(graphType(), 16, "match snapshots whose packages contain any of these graph types (includedGraphTypes)"),
-		"isCurrent":          nullable(&Schema{Types: []string{"boolean"}, Description: "match the source's isCurrent flag (null: either)"}),
+		"graphTypes":         jsonschema.Array(graphType(), 16, "match snapshots whose packages contain any of these graph types (includedGraphTypes)"),
+		"isCurrent":          jsonschema.Nullable(&Schema{Types: []string{"boolean"}, Description: "match the source's isCurrent flag (null: either)"}),
 		"issuingAuthorities": filterValues(64, "match any issuing authority"),
 		"jurisdictionTypes":  filterValues(64, "match any jurisdiction type"),
 		"jurisdictions":      filterValues(64, "match any jurisdiction"),
-		"languages":          array(pattern(str(2, 64, ""), languagePattern), 64, "match any language"),
-		"limit":              integer(1, 100, 25, "page size"),
+		"languages":          jsonschema.Array(jsonschema.Pattern(jsonschema.String(2, 64, ""), languagePattern), 64, "match any language"),
+		"limit":              jsonschema.Integer(1, 100, 25, "page size"),
 		"localGrades":        filterValues(64, "match any local grade or stage"),
 		"normalizedGrades":   filterValues(64, "match any normalized grade"),
-		"query":              nullable(pattern(str(1, 256, "every whitespace-separated token must occur in the framework's metadata"), `\S`)),
+		"query":              jsonschema.Nullable(jsonschema.Pattern(jsonschema.String(1, 256, "every whitespace-separated token must occur in the framework's metadata"), `\S`)),
 		"subjects":           filterValues(64, "match any local subject"),
-		"validationStatus":   array(enum("", "failed", "passed", "pending", "quarantined"), 8, "match any package validation status"),
+		"validationStatus":   jsonschema.Array(jsonschema.Enum("", "failed", "passed", "pending", "quarantined"), 8, "match any package validation status"),
 	})
 }
 
@@ -457,11 +464,11 @@ func (s *Service) GetFramework(ctx context.Context, r FrameworkRequest) (*Framew
 }
 
 func frameworkRequestSchema(withGraphType bool) *Schema {
-	props := map[string]*Schema{"frameworkId": frameworkID(), "snapshotId": nullable(snapshotID())}
+	props := map[string]*Schema{"frameworkId": frameworkID(), "snapshotId": jsonschema.Nullable(snapshotID())}
 	if withGraphType {
 		props["graphType"] = graphType()
 	}
-	return object(props, "frameworkId")
+	return jsonschema.Object(props, "frameworkId")
 }
 
 func (s *Service) getFramework(_ context.Context, r FrameworkRequest) (*FrameworkResult, error) {

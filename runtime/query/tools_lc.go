@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 
+	"github.com/kgc-project/kgc/internal/jsonschema"
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/standard"
@@ -28,8 +29,8 @@ func NewComponentRequest(frameworkID, nodeID string) ComponentRequest {
 func componentRequestSchema() *Schema {
 	props := routeProps()
 	props["nodeId"] = opaque(1024, "the learning component's node ID")
-	props["ancestorDepth"] = integer(0, 64, standard.PlacementDepth, "how many levels of each supported standard's hierarchy path to walk")
-	return object(props, "nodeId")
+	props["ancestorDepth"] = jsonschema.Integer(0, 64, standard.PlacementDepth, "how many levels of each supported standard's hierarchy path to walk")
+	return jsonschema.Object(props, "nodeId")
 }
 
 // Component answers get_learning_component: the component with labelled

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/kgc-project/kgc/internal/jsonschema"
 	"github.com/kgc-project/kgc/internal/textnorm"
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
@@ -84,21 +85,23 @@ func matchSchema() *Schema {
 	return &Schema{Types: []string{"object"}, Discriminator: "matchMode",
 		Description: `tokens: the exact words; stems: any form of them (fraction finds fractions); exact_phrase: the words in order`,
 		OneOf: []*Schema{
-			object(map[string]*Schema{"matchMode": {Types: []string{"string"}, Const: "tokens"},
-				"operator": enum("all words, or any", "all", "any")}, "matchMode", "operator"),
-			object(map[string]*Schema{"matchMode": {Types: []string{"string"}, Const: "stems"},
-				"operator": enum("all words, or any", "all", "any")}, "matchMode", "operator"),
-			object(map[string]*Schema{"matchMode": {Types: []string{"string"}, Const: "exact_phrase"}}, "matchMode"),
+			jsonschema.Object(map[string]*Schema{"matchMode": {Types: []string{"string"}, Const: "tokens"},
+				"operator": jsonschema.Enum("all words, or any", "all", "any")}, "matchMode", "operator"),
+			jsonschema.Object(map[string]*Schema{"matchMode": {Types: []string{"string"}, Const: "stems"},
+				"operator": jsonschema.Enum("all words, or any", "all", "any")}, "matchMode", "operator"),
+			jsonschema.Object(map[string]*Schema{"matchMode": {Types: []string{"string"}, Const: "exact_phrase"}}, "matchMode"),
 		}}
 }
 
 func modeConst(mode string) *Schema { return &Schema{Types: []string{"string"}, Const: mode} }
 
 // textQuery is a lexical query: 1–512 characters.
-func textQuery() *Schema { return str(1, 512, "") }
+func textQuery() *Schema { return jsonschema.String(1, 512, "") }
 
 // codeQuery is a code query: 1–256 characters.
-func codeQuery() *Schema { return str(1, 256, "a statement code as authored, e.g. B5.2.3.1") }
+func codeQuery() *Schema {
+	return jsonschema.String(1, 256, "a statement code as authored, e.g. B5.2.3.1")
+}
 
 // StandardSearchRequest is a search_standards request
 // (docs/reference/tools.md#search_standards): a
@@ -164,10 +167,10 @@ func searchArgs(mode SearchMode, query string, frameworkIDs []string) map[string
 func searchStandardsSchema() *Schema {
 	alt := func(mode string, query *Schema, withMatch bool) *Schema {
 		props := scopeProps()
-		props["includeGroupings"] = boolean(false, "also return Standard Grouping nodes")
+		props["includeGroupings"] = jsonschema.Boolean(false, "also return Standard Grouping nodes")
 		props["localGradeLabels"] = filterValues(64, "keep hits whose grades meet these local grade labels (resolved through the profile)")
 		props["normalizedGrades"] = filterValues(64, "keep hits with any of these normalized grades")
-		props["normalizedStatementTypes"] = array(enum("", "Standard", "Standard Grouping"), 64, "keep hits of these normalized statement types")
+		props["normalizedStatementTypes"] = jsonschema.Array(jsonschema.Enum("", "Standard", "Standard Grouping"), 64, "keep hits of these normalized statement types")
 		props["normalizedSubjects"] = filterValues(64, "keep hits whose subject resolves to any of these normalized subjects")
 		props["statementTypes"] = filterValues(64, "keep hits of these source statement types (or their aliases)")
 		props["mode"] = modeConst(mode)
@@ -177,7 +180,7 @@ func searchStandardsSchema() *Schema {
 			props["match"] = matchSchema()
 			req = append(req, "match")
 		}
-		return object(props, req...)
+		return jsonschema.Object(props, req...)
 	}
 	return &Schema{Types: []string{"object"}, Discriminator: "mode", UnknownCode: kgerr.UnsupportedSearchMode,
 		Description: "",
@@ -194,14 +197,14 @@ func checkFacetValues(field string, values []string) error {
 	seen := map[string]bool{}
 	for _, v := range values {
 		if noControl(v) != nil {
-			return fail("request."+field, "must not contain control characters")
+			return jsonschema.Fail("request."+field, "must not contain control characters")
 		}
 		k := textnorm.Facet(v)
 		if k == "" {
-			return fail("request."+field, "%q is blank after normalization", v)
+			return jsonschema.Fail("request."+field, "%q is blank after normalization", v)
 		}
 		if seen[k] {
-			return fail("request."+field, "%q repeats another value after normalization", v)
+			return jsonschema.Fail("request."+field, "%q repeats another value after normalization", v)
 		}
 		seen[k] = true
 	}
@@ -217,18 +220,18 @@ func checkQuery(kind, q string, maxTokens int) error {
 	case "text":
 		toks := textnorm.Tokens(q)
 		if len(toks) == 0 {
-			return fail("request.query", "has no letters or digits to search for")
+			return jsonschema.Fail("request.query", "has no letters or digits to search for")
 		}
 		if maxTokens > 0 && len(toks) > maxTokens {
-			return fail("request.query", "has %d tokens; at most %d are allowed", len(toks), maxTokens)
+			return jsonschema.Fail("request.query", "has %d tokens; at most %d are allowed", len(toks), maxTokens)
 		}
 	case "tag":
 		if textnorm.Facet(q) == "" {
-			return fail("request.query", "is blank after normalization")
+			return jsonschema.Fail("request.query", "is blank after normalization")
 		}
 	default:
 		if !hasSearchable(q) {
-			return fail("request.query", "must contain a letter, mark, number or symbol")
+			return jsonschema.Fail("request.query", "must contain a letter, mark, number or symbol")
 		}
 	}
 	return nil
@@ -245,7 +248,7 @@ func (r *StandardSearchRequest) check() error {
 		}
 	}
 	if contains(r.NormalizedStatementTypes, "Standard Grouping") && !r.IncludeGroupings {
-		return fail("request.includeGroupings", "must be true when normalizedStatementTypes contains Standard Grouping")
+		return jsonschema.Fail("request.includeGroupings", "must be true when normalizedStatementTypes contains Standard Grouping")
 	}
 	kind := "code"
 	if r.Mode == "text" {
@@ -333,7 +336,7 @@ func normalizedCodeQuery(p *catalog.Package, q string, prefix bool) (string, err
 		n = search.TrimDelimiters(cp, n)
 	}
 	if n == "" {
-		return "", fail("request.query", "is empty once normalized under %s's code policy", p.SnapshotID())
+		return "", jsonschema.Fail("request.query", "is empty once normalized under %s's code policy", p.SnapshotID())
 	}
 	return n, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/kgc-project/kgc/internal/jsonschema"
 	"github.com/kgc-project/kgc/internal/textnorm"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
@@ -52,13 +53,13 @@ func searchComponentsSchema() *Schema {
 			props["match"] = matchSchema()
 			req = append(req, "match")
 		}
-		return object(props, req...)
+		return jsonschema.Object(props, req...)
 	}
 	return &Schema{Types: []string{"object"}, Discriminator: "mode", UnknownCode: kgerr.UnsupportedSearchMode,
 		Description: "",
 		OneOf: []*Schema{
 			alt(search.ComponentText, textQuery(), true),
-			alt(search.ComponentTag, str(1, 128, "a whole tag value, compared after NFKC, case folding and whitespace collapse"), false),
+			alt(search.ComponentTag, jsonschema.String(1, 128, "a whole tag value, compared after NFKC, case folding and whitespace collapse"), false),
 			alt(search.ComponentCodeExact, codeQuery(), false),
 			alt(search.ComponentCodePrefix, codeQuery(), false),
 		}}

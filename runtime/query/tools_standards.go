@@ -1,6 +1,7 @@
 package query
 
 import (
+	"github.com/kgc-project/kgc/internal/jsonschema"
 	"github.com/kgc-project/kgc/runtime/progression"
 	"github.com/kgc-project/kgc/runtime/standard"
 
@@ -32,10 +33,12 @@ func ByNodeID(id string) Selector { return Selector{IdentifierType: "node_id", N
 
 const opaquePattern = `^[^\s\x00-\x1f\x7f](?:[^\x00-\x1f\x7f]*[^\s\x00-\x1f\x7f])?$`
 
-func opaque(max int, desc string) *Schema { return terse(pattern(str(1, max, desc), opaquePattern)) }
+func opaque(max int, desc string) *Schema {
+	return jsonschema.Terse(jsonschema.Pattern(jsonschema.String(1, max, desc), opaquePattern))
+}
 
 func selectorAlt(kind, field string, value *Schema) *Schema {
-	return object(map[string]*Schema{"identifierType": {Types: []string{"string"}, Const: kind}, field: value}, "identifierType", field)
+	return jsonschema.Object(map[string]*Schema{"identifierType": {Types: []string{"string"}, Const: kind}, field: value}, "identifierType", field)
 }
 
 // selectorSchema accepts node_id, case_identifier_uuid, case_identifier_uri and,
@@ -51,7 +54,7 @@ func boundedSelector(withCode bool, idMax, uriMax int) *Schema {
 		selectorAlt("case_identifier_uri", "caseIdentifierUri", opaque(uriMax, "")),
 	}
 	if withCode {
-		alts = append(alts, selectorAlt("statement_code", "statementCode", terse(str(1, 512, ""))))
+		alts = append(alts, selectorAlt("statement_code", "statementCode", jsonschema.Terse(jsonschema.String(1, 512, ""))))
 	}
 	return &Schema{Types: []string{"object"}, OneOf: alts, Discriminator: "identifierType", Description: "a standard"}
 }
@@ -153,18 +156,18 @@ func (s *Service) resolveRequestedStandard(r StandardRequest) (*catalog.Package,
 }
 
 func routeProps() map[string]*Schema {
-	return map[string]*Schema{"frameworkId": nullable(frameworkID()), "snapshotId": nullable(snapshotID()), "graphType": graphType()}
+	return map[string]*Schema{"frameworkId": jsonschema.Nullable(frameworkID()), "snapshotId": jsonschema.Nullable(snapshotID()), "graphType": graphType()}
 }
 
 func standardRequestSchema() *Schema {
 	props := routeProps()
 	props["identifier"] = selectorSchema(false)
-	return object(props, "identifier")
+	return jsonschema.Object(props, "identifier")
 }
 
 func (s *Service) route(frameworkID, snapshotID *string, graphType string) (*catalog.Package, error) {
 	if deref(frameworkID) == "" && deref(snapshotID) == "" {
-		return nil, fail("request", "frameworkId or snapshotId is required")
+		return nil, jsonschema.Fail("request", "frameworkId or snapshotId is required")
 	}
 	return s.resolvePackage(deref(frameworkID), snapshotID, graphType)
 }

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kgc-project/kgc/internal/canonjson"
+	"github.com/kgc-project/kgc/internal/jsonschema"
 	"github.com/kgc-project/kgc/internal/jsonv"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/prompt"
@@ -40,7 +41,7 @@ func workflowSchema() *Schema {
 				req = append(req, prompt.Camel(a.Name))
 			}
 		}
-		alts = append(alts, object(props, req...))
+		alts = append(alts, jsonschema.Object(props, req...))
 	}
 	return &Schema{Types: []string{"object"}, Discriminator: "workflowName",
 		Description: "a workflow (a prompt) and its arguments in camelCase", OneOf: alts}
@@ -51,32 +52,32 @@ func argSchema(a prompt.Arg) *Schema {
 	var s *Schema
 	switch a.Kind {
 	case prompt.Text:
-		s = str(a.Min, a.Max, "")
+		s = jsonschema.String(a.Min, a.Max, "")
 	case prompt.Integer:
 		def, _ := strconv.Atoi(a.Default)
-		s = integer(int64(a.Min), int64(a.Max), int64(def), "")
+		s = jsonschema.Integer(int64(a.Min), int64(a.Max), int64(def), "")
 	case prompt.Boolean:
-		s = boolean(a.Default == "true", "")
+		s = jsonschema.Boolean(a.Default == "true", "")
 	case prompt.Choice:
-		s = enum("", a.Enum...)
+		s = jsonschema.Enum("", a.Enum...)
 		s.Default = a.Default
 	case prompt.Framework:
 		s = frameworkID()
 	case prompt.Snapshot:
 		s = snapshotID()
 	case prompt.Language:
-		s = pattern(str(2, 64, ""), languagePattern)
+		s = jsonschema.Pattern(jsonschema.String(2, 64, ""), languagePattern)
 	case prompt.TextList:
-		item := str(1, a.ItemMax, "")
+		item := jsonschema.String(1, a.ItemMax, "")
 		if len(a.Enum) > 0 {
-			item = enum("", a.Enum...)
+			item = jsonschema.Enum("", a.Enum...)
 		}
-		s = array(item, a.Max, "")
+		s = jsonschema.Array(item, a.Max, "")
 		s.MinItems = a.Min
 	case prompt.SelectorArg:
 		s = promptSelector(a.Codes)
 	case prompt.SelectorList:
-		s = array(promptSelector(a.Codes), a.Max, "")
+		s = jsonschema.Array(promptSelector(a.Codes), a.Max, "")
 	}
 	// The prompt's lists and selectors are JSON strings; here they are
 	// JSON values.
@@ -127,7 +128,7 @@ type WorkflowRequest struct {
 func (s *Service) WorkflowInstructions(ctx context.Context, r WorkflowRequest) (*WorkflowResult, error) {
 	d, ok := prompt.Lookup(r.WorkflowName)
 	if !ok || !d.Workflow {
-		return nil, fail("request.workflowName", "%q is not a workflow", r.WorkflowName)
+		return nil, jsonschema.Fail("request.workflowName", "%q is not a workflow", r.WorkflowName)
 	}
 	request := map[string]any{"workflowName": r.WorkflowName}
 	names := make([]string, 0, len(r.Arguments))
@@ -138,28 +139,28 @@ func (s *Service) WorkflowInstructions(ctx context.Context, r WorkflowRequest) (
 	for _, name := range names {
 		a, ok := d.Arg(name)
 		if !ok {
-			return nil, fail("request", "%s has no argument %q", d.Name, name)
+			return nil, jsonschema.Fail("request", "%s has no argument %q", d.Name, name)
 		}
 		var v any = r.Arguments[name]
 		switch a.Kind {
 		case prompt.TextList, prompt.SelectorArg, prompt.SelectorList, prompt.Integer, prompt.Boolean:
 			// The tool takes these as JSON values, the prompt as their text.
 			if err := json.Unmarshal([]byte(r.Arguments[name]), &v); err != nil {
-				return nil, fail("request."+prompt.Camel(name), "is not JSON: %v", err)
+				return nil, jsonschema.Fail("request."+prompt.Camel(name), "is not JSON: %v", err)
 			}
 		}
 		request[prompt.Camel(name)] = v
 	}
 	v, err := canonjson.ValueOf(request)
 	if err != nil {
-		return nil, fail("request", "%v", err)
+		return nil, jsonschema.Fail("request", "%v", err)
 	}
 	schema := workflowSchema()
-	schema.compile()
-	if err := schema.validate(v, "request"); err != nil {
+	schema.Compile()
+	if err := schema.Validate(v, "request"); err != nil {
 		return nil, err
 	}
-	result, err := s.workflow(ctx, schema.withDefaults(v))
+	result, err := s.workflow(ctx, schema.WithDefaults(v))
 	return own(s, result, err)
 }
 
@@ -168,7 +169,7 @@ func (s *Service) workflow(ctx context.Context, doc *jsonv.Value) (*WorkflowResu
 	name, _ := req["workflowName"].(string)
 	d, ok := prompt.Lookup(name)
 	if !ok || !d.Workflow {
-		return nil, fail("request.workflowName", "%q is not a workflow", name)
+		return nil, jsonschema.Fail("request.workflowName", "%q is not a workflow", name)
 	}
 	args := map[string]string{}
 	for _, a := range d.Args {
@@ -199,7 +200,7 @@ func (s *Service) workflow(ctx context.Context, doc *jsonv.Value) (*WorkflowResu
 		if ae.Arg != "" {
 			path += "." + prompt.Camel(ae.Arg)
 		}
-		return nil, fail(path, "%s", ae.Msg)
+		return nil, jsonschema.Fail(path, "%s", ae.Msg)
 	}
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"reflect"
 
 	"github.com/kgc-project/kgc/internal/canonjson"
+	"github.com/kgc-project/kgc/internal/jsonschema"
 	"github.com/kgc-project/kgc/internal/jsonv"
 )
 
@@ -30,7 +31,7 @@ func typedRun[Req, Res any](h func(context.Context, Req) (Res, error)) handler {
 	return handler{run: func(ctx context.Context, req *jsonv.Value) (any, error) {
 		var r Req
 		if err := canonjson.Decode(req, &r); err != nil {
-			return nil, fail("request", "%v", err)
+			return nil, jsonschema.Fail("request", "%v", err)
 		}
 		return h(ctx, r)
 	}, result: reflect.TypeFor[Res]()}
@@ -52,10 +53,10 @@ func checkRequest[Req any](schema *Schema, r *Req) error {
 	if err != nil {
 		return fmt.Errorf("query: encoding the request: %w", err)
 	}
-	if err := schema.validate(v, "request"); err != nil {
+	if err := schema.Validate(v, "request"); err != nil {
 		return err
 	}
-	return canonjson.Decode(schema.withDefaults(v), r)
+	return canonjson.Decode(schema.WithDefaults(v), r)
 }
 
 // newRequest returns the request of a schema with every default filled in
@@ -63,6 +64,6 @@ func checkRequest[Req any](schema *Schema, r *Req) error {
 func newRequest[Req any](schema *Schema, required map[string]any) Req {
 	var r Req
 	v, _ := canonjson.ValueOf(required)
-	canonjson.Decode(schema.withDefaults(v), &r)
+	canonjson.Decode(schema.WithDefaults(v), &r)
 	return r
 }

@@ -1,4 +1,4 @@
-package query
+package jsonschema
 
 import (
 	"sort"
@@ -7,11 +7,11 @@ import (
 	"github.com/kgc-project/kgc/internal/jsonv"
 )
 
-// withDefaults returns v (valid against s) with every absent property that
+// WithDefaults returns v (valid against s) with every absent property that
 // has a default filled in, recursively (through the branch a discriminator
 // picks). The schema is the one place defaults are written: handlers decode
 // a complete request and never supply a default of their own.
-func (s *Schema) withDefaults(v *jsonv.Value) *jsonv.Value {
+func (s *Schema) WithDefaults(v *jsonv.Value) *jsonv.Value {
 	if v == nil || v.Kind != jsonv.Object {
 		return v
 	}
@@ -19,7 +19,7 @@ func (s *Schema) withDefaults(v *jsonv.Value) *jsonv.Value {
 		if d := v.Get(s.Discriminator); d != nil {
 			for _, alt := range s.OneOf {
 				if alt.Properties[s.Discriminator].Const == d.Str {
-					return alt.withDefaults(v)
+					return alt.WithDefaults(v)
 				}
 			}
 		}
@@ -28,7 +28,7 @@ func (s *Schema) withDefaults(v *jsonv.Value) *jsonv.Value {
 	out := &jsonv.Value{Kind: jsonv.Object, Off: v.Off, Obj: make([]jsonv.Member, 0, len(s.Properties))}
 	for _, m := range v.Obj {
 		if p := s.Properties[m.Key]; p != nil {
-			m.Val = p.withDefaults(m.Val)
+			m.Val = p.WithDefaults(m.Val)
 		}
 		out.Obj = append(out.Obj, m)
 	}
@@ -53,14 +53,14 @@ func (s *Schema) withDefaults(v *jsonv.Value) *jsonv.Value {
 	return out
 }
 
-// defaultsFor returns the top-level defaults of the request req (through the
+// DefaultsFor returns the top-level defaults of the request req (through the
 // branch its discriminator picks): what a continuation may leave out.
-func (s *Schema) defaultsFor(req map[string]any) map[string]any {
+func (s *Schema) DefaultsFor(req map[string]any) map[string]any {
 	if len(s.OneOf) > 0 {
 		d, _ := req[s.Discriminator].(string)
 		for _, alt := range s.OneOf {
 			if alt.Properties[s.Discriminator].Const == d {
-				return alt.defaultsFor(req)
+				return alt.DefaultsFor(req)
 			}
 		}
 		return nil
