@@ -3,6 +3,7 @@ package query
 import (
 	"github.com/kgc-project/kgc/runtime/search"
 	"github.com/kgc-project/kgc/runtime/standard"
+	"github.com/kgc-project/kgc/runtime/stats"
 )
 
 // The answers about one node are built by runtime/standard; these names keep
@@ -29,3 +30,6 @@ type (
 	ComponentHit  = search.ComponentHit
 	SearchWarning = search.SearchWarning
 )
+
+// Statistics is get_framework_statistics' count of one package (runtime/stats).
+type Statistics = stats.Statistics

@@ -7,6 +7,7 @@ import (
 	"github.com/kgc-project/kgc/runtime/query"
 	"github.com/kgc-project/kgc/runtime/search"
 	"github.com/kgc-project/kgc/runtime/standard"
+	"github.com/kgc-project/kgc/runtime/stats"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -132,9 +133,9 @@ func TestContextListsChildrenOnce(t *testing.T) {
 // figures that tell multi-parent items and snapshot builds apart.
 func TestStatisticsNameMultiParentTypes(t *testing.T) {
 	r := &query.StatisticsResult{}
-	r.Statistics.MultiParent = query.MultiParentStatistics{TargetCount: 235, MaximumParentCount: 2,
-		StatementTypeCounts:  []query.ValueCount{{Value: ptr("Content Domain Specific Learning Outcome"), Count: 235}},
-		ParentStatementTypes: []query.ValueCount{{Value: ptr("Chapter + NCERT Learning Outcome"), Count: 235}}}
+	r.Statistics.MultiParent = stats.MultiParentStatistics{TargetCount: 235, MaximumParentCount: 2,
+		StatementTypeCounts:  []stats.ValueCount{{Value: ptr("Content Domain Specific Learning Outcome"), Count: 235}},
+		ParentStatementTypes: []stats.ValueCount{{Value: ptr("Chapter + NCERT Learning Outcome"), Count: 235}}}
 	text, _ := Render(r, nil)
 	want := "Multi-parent: 235 items with more than one parent (at most 2); their types: Content Domain Specific Learning Outcome: 235; their parents' types: Chapter + NCERT Learning Outcome: 235.\n"
 	if !strings.Contains(text, want) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kgc-project/kgc/runtime/query"
+	"github.com/kgc-project/kgc/runtime/stats"
 	"github.com/kgc-project/kgc/runtime/uri"
 )
 
@@ -179,7 +180,7 @@ func statistics(w *writer, r *query.StatisticsResult) {
 }
 
 // counts writes value counts as "value: n".
-func counts(vc []query.ValueCount) string {
+func counts(vc []stats.ValueCount) string {
 	out := make([]string, len(vc))
 	for i, c := range vc {
 		out[i] = or(deref(c.Value), "(none)") + ": " + strconv.Itoa(c.Count)
