@@ -86,7 +86,7 @@ func TestCursorDigests(t *testing.T) {
 	if got := s.catalogSha256(); got != want {
 		t.Fatalf("catalogSha256 %s, want %s", got, want)
 	}
-	if got, want := catalogDigest(Catalog{}), func() string { v, _ := canonjson.Sha256(Catalog{}); return v }(); got != want {
+	if got, want := record.CatalogDigest(Catalog{}), func() string { v, _ := canonjson.Sha256(Catalog{}); return v }(); got != want {
 		t.Fatalf("catalogDigest of an empty catalog %s, want %s", got, want)
 	}
 }

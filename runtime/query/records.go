@@ -14,4 +14,10 @@ type (
 	PackageIdentity       = record.PackageIdentity
 	PackageRef            = record.PackageRef
 	SourceMetadata        = record.SourceMetadata
+	Capabilities          = record.Capabilities
+	Catalog               = record.Catalog
+	Counts                = record.Counts
+	Framework             = record.Framework
+	FrameworkSnapshot     = record.FrameworkSnapshot
+	PackageSummary        = record.PackageSummary
 )

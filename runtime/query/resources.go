@@ -2,6 +2,7 @@ package query
 
 import (
 	"github.com/kgc-project/kgc/runtime/progression"
+	"github.com/kgc-project/kgc/runtime/record"
 
 	"bytes"
 	"context"
@@ -138,7 +139,7 @@ func (s *Service) resolve(ref uri.Ref) (*document, error) {
 		if !ok {
 			return nil, kgerr.New(kgerr.FrameworkNotFound, "framework %s is not available", ref.FrameworkID)
 		}
-		return derivedDoc(ref, "framework", nil, frameworkObject(f))
+		return derivedDoc(ref, "framework", nil, record.FrameworkOf(f))
 	}
 	p, err := s.cat.Resolve(ref.FrameworkID, ref.SnapshotID, manifest.GraphAcademicStandards)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/record"
 	"github.com/kgc-project/kgc/runtime/search"
 )
 
@@ -19,7 +20,7 @@ func sampleCatalog(t testing.TB) *catalog.Catalog {
 // the catalog objects.
 func TestPackageSummaryCarriesCreatedAt(t *testing.T) {
 	for _, p := range sampleCatalog(t).Packages {
-		if got := packageSummary(p).CreatedAt; got == "" || got != p.Manifest.CreatedAt {
+		if got := record.Summary(p).CreatedAt; got == "" || got != p.Manifest.CreatedAt {
 			t.Errorf("%s: createdAt %q, manifest %q", p.SnapshotID(), got, p.Manifest.CreatedAt)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/kgc-project/kgc/internal/jsonschema"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
+	"github.com/kgc-project/kgc/runtime/record"
 	"github.com/kgc-project/kgc/runtime/search"
 	"github.com/kgc-project/kgc/schema/manifest"
 )
@@ -252,7 +253,7 @@ func selectedSnapshots(s *Service, pkgs []*catalog.Package) []FrameworkSnapshot 
 	out := make([]FrameworkSnapshot, 0, len(pkgs))
 	for _, p := range pkgs {
 		if snap, ok := s.cat.Snapshot(p.SnapshotID()); ok {
-			out = append(out, frameworkSnapshot(snap))
+			out = append(out, record.Snapshot(snap))
 		}
 	}
 	return out

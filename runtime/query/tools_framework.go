@@ -150,8 +150,8 @@ func (s *Service) capabilitiesPackage(p *catalog.Package) PackageCapabilities {
 	tags := img.ComponentTagCount()
 	kinds, arts := s.availableResources(p)
 	return PackageCapabilities{
-		PackageIdentity: record.Identity(p), Rights: p.Manifest.Rights, Counts: countsObject(p.Manifest.Counts),
-		Capabilities: capabilitiesObject(p.Manifest.Capabilities), ImplementedSearchModes: std,
+		PackageIdentity: record.Identity(p), Rights: p.Manifest.Rights, Counts: record.CountsOf(p.Manifest.Counts),
+		Capabilities: record.CapabilitiesOf(p.Manifest.Capabilities), ImplementedSearchModes: std,
 		ImplementedLearningComponentSearchModes: comp,
 		SearchIndex: SearchIndex{CodedNodeCount: coded, LexicalDocumentCount: lexical, LearningComponentDocumentCount: lcDocs,
 			TagVocabularySize: tags},
@@ -194,7 +194,7 @@ func (s *Service) capabilities() *CapabilitiesResult {
 	for _, p := range s.cat.Packages {
 		pkgs = append(pkgs, s.capabilitiesPackage(p))
 	}
-	available, included := graphTypes(s.cat.Packages)
+	available, included := record.GraphTypes(s.cat.Packages)
 	tools := make([]string, len(s.tools))
 	for i, t := range s.tools {
 		tools[i] = t.Name
@@ -396,7 +396,7 @@ func (s *Service) listFrameworks(_ context.Context, r ListFrameworksRequest) (*P
 	end := min(start+r.Limit, len(matching))
 	items := make([]FrameworkSnapshot, 0, end-start)
 	for _, m := range matching[start:end] {
-		items = append(items, frameworkSnapshot(m))
+		items = append(items, record.Snapshot(m))
 	}
 	// page returns the first k items, continuing after the k-th when more
 	// match; a page cut short of the limit by the result ceiling says so.
@@ -476,7 +476,7 @@ func (s *Service) getFramework(_ context.Context, r FrameworkRequest) (*Framewor
 	if err != nil {
 		return nil, err
 	}
-	return &FrameworkResult{Framework: frameworkSnapshot(snap)}, nil
+	return &FrameworkResult{Framework: record.Snapshot(snap)}, nil
 }
 
 // resolvePackage routes framework/snapshot/graph type to one package.
