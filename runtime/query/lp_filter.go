@@ -5,106 +5,11 @@ import (
 	"sort"
 
 	"github.com/kgc-project/kgc/internal/jsonschema"
-	"github.com/kgc-project/kgc/internal/textnorm"
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
+	"github.com/kgc-project/kgc/runtime/progression"
 )
-
-// facetValue is one requested facet value and the nodes it selects.
-type facetValue struct {
-	value string
-	nodes kgimg.Bitmap
-	found bool
-}
-
-// lpFilter is the per-endpoint conjunction of search_learning_progressions:
-// every populated facet field matches (OR within a field), and the endpoint is
-// a selected standard when standards were selected.
-type lpFilter struct {
-	localGrades, normalizedGrades, statementTypes, normalizedTypes []facetValue
-	selected                                                       map[uint32]bool // nil: no selection
-}
-
-func anyContains(values []facetValue, n uint32) bool {
-	for _, v := range values {
-		if v.found && v.nodes.Contains(n) {
-			return true
-		}
-	}
-	return false
-}
-
-func matched(values []facetValue, n uint32) []string {
-	out := []string{}
-	for _, v := range values {
-		if v.found && v.nodes.Contains(n) {
-			out = append(out, v.value)
-		}
-	}
-	return out
-}
-
-// matches reports whether node n satisfies the whole conjunction.
-func (f *lpFilter) matches(n uint32) bool {
-	for _, field := range [][]facetValue{f.localGrades, f.normalizedGrades, f.statementTypes, f.normalizedTypes} {
-		if len(field) > 0 && !anyContains(field, n) {
-			return false
-		}
-	}
-	return f.selected == nil || f.selected[n]
-}
-
-// endpoint is an endpoint's match: the requested values n matched.
-func (f *lpFilter) endpoint(img *kgimg.Image, n uint32) EndpointMatch {
-	return EndpointMatch{NodeID: img.NodeString(n, kgimg.NodeID), Matches: f.matches(n), SelectedStandard: f.selected[n],
-		LocalGradeLabels: matched(f.localGrades, n), NormalizedGrades: matched(f.normalizedGrades, n),
-		StatementTypes: matched(f.statementTypes, n), NormalizedStatementTypes: matched(f.normalizedTypes, n)}
-}
-
-func values(vs []facetValue) []string {
-	out := []string{}
-	for _, v := range vs {
-		out = append(out, v.value)
-	}
-	return out
-}
-
-// echo is the normalized filters of the result.
-func (f *lpFilter) echo() ProgressionFilters {
-	return ProgressionFilters{LocalGradeLabels: values(f.localGrades), NormalizedGrades: values(f.normalizedGrades),
-		StatementTypes: values(f.statementTypes), NormalizedStatementTypes: values(f.normalizedTypes)}
-}
-
-func invalidProgression(format string, args ...any) error {
-	return kgerr.New(kgerr.InvalidProgressionRequest, format, args...)
-}
-
-// facetValues resolves one facet field's requested values against the profile
-// (resolve returns the facet key of a value, or false when the profile does not
-// know it) and the image's facet index. Blank, repeated and unknown values are
-// refused.
-func facetValues(img *kgimg.Image, field string, kind kgimg.FacetKind, requested []string, resolve func(string) (string, bool)) ([]facetValue, error) {
-	seen := map[string]bool{}
-	var out []facetValue
-	for _, v := range requested {
-		k := textnorm.Facet(v)
-		if k == "" {
-			return nil, invalidProgression("%s: %q is blank", field, v)
-		}
-		if seen[k] {
-			return nil, invalidProgression("%s: %q is repeated", field, v)
-		}
-		seen[k] = true
-		key, ok := resolve(k)
-		if !ok {
-			return nil, invalidProgression("%s: %q is not a value of this package's profile", field, v)
-		}
-		bm, found := img.Facet(kind, key)
-		out = append(out, facetValue{value: v, nodes: bm, found: found})
-	}
-	return out, nil
-}
 
 // --- search_learning_progressions ------------------------------------------
 
@@ -169,97 +74,33 @@ func searchProgressionsSchema() *Schema {
 	return jsonschema.Object(props, "frameworkId")
 }
 
-// progressionFilter builds the endpoint filter of a search request.
-func progressionFilter(p *catalog.Package, r *ProgressionSearchRequest) (*lpFilter, []string, error) {
-	img, prof := p.Img, p.Profile()
-	f := &lpFilter{}
-	var err error
-	if f.localGrades, err = facetValues(img, "localGradeLabels", kgimg.FacetLocalGrade, r.LocalGradeLabels, func(k string) (string, bool) {
-		if t := p.ProfileTargets(kgimg.KeyGradeName, k); t != nil {
-			return textnorm.Facet(prof.GradeMappings[t[0]].LocalLabel), true
-		}
-		return "", false
-	}); err != nil {
-		return nil, nil, err
-	}
-	if f.normalizedGrades, err = facetValues(img, "normalizedGrades", kgimg.FacetNormalizedGrade, r.NormalizedGrades, func(k string) (string, bool) {
-		return k, p.ProfileTargets(kgimg.KeyNormalizedGrade, k) != nil
-	}); err != nil {
-		return nil, nil, err
-	}
-	if f.statementTypes, err = facetValues(img, "statementTypes", kgimg.FacetStatementType, r.StatementTypes, func(k string) (string, bool) {
-		if t := p.ProfileTargets(kgimg.KeyStatementTypeName, k); t != nil {
-			return textnorm.Facet(prof.StatementTypes[t[0]].SourceStatementType), true
-		}
-		return "", false
-	}); err != nil {
-		return nil, nil, err
-	}
-	if f.normalizedTypes, err = facetValues(img, "normalizedStatementTypes", kgimg.FacetNormalizedStatementType, r.NormalizedStatementTypes, func(k string) (string, bool) {
-		return k, k == textnorm.Facet("Standard") || k == textnorm.Facet("Standard Grouping")
-	}); err != nil {
-		return nil, nil, err
-	}
-	var ids []string
-	if len(r.StandardIdentifiers) > 0 {
-		f.selected = map[uint32]bool{}
-		for _, sel := range r.StandardIdentifiers {
-			n, err := resolveEndpoint(p, sel)
-			if err != nil {
-				return nil, nil, err
-			}
-			if f.selected[n] {
-				return nil, nil, invalidProgression("standardIdentifiers: %s selects a standard already selected", describeSelector(sel))
-			}
-			f.selected[n] = true
-			ids = append(ids, img.NodeString(n, kgimg.NodeID))
-		}
-	}
-	sort.Strings(ids)
-	return f, ids, nil
-}
-
 // searchStream lists the candidate edges: those touching a selected standard,
 // or every edge of the requested types, by (type, ID).
-func (s *Service) searchStream(p *catalog.Package, f *lpFilter, types []string) []lpCandidate {
+func (s *Service) searchStream(p *catalog.Package, f *progression.Filter, selectedNodes []uint32, types []string) []progression.Candidate {
 	img := p.Img
 	want := func(l kgimg.RelLabel) bool { return len(types) == 0 || contains(types, kgimg.RelLabelName(l)) }
-	var out []lpCandidate
+	var out []progression.Candidate
 	for _, label := range []kgimg.RelLabel{kgimg.BuildsTowards, kgimg.RelatesTo} {
 		if !want(label) {
 			continue
 		}
 		var rels []uint32
-		if f.selected == nil {
+		if f.SelectsAll() {
 			rels = s.lpEdges(p, label)
 		} else {
-			for n := range f.selected {
+			for _, n := range selectedNodes {
 				for _, d := range []kgimg.Direction{kgimg.In, kgimg.Out} {
 					_, rs := img.Adjacency(label, d).Row(n)
 					rels = rs.AppendTo(rels)
 				}
 			}
-			rels = sortedUniqueByID(img, rels)
+			rels = progression.SortedUniqueByID(img, rels)
 		}
 		for _, r := range rels {
-			out = append(out, lpCandidate{rel: r, kind: searchConnectionKind(img, r, f)})
+			out = append(out, progression.Candidate{Rel: r, Kind: progression.SearchKind(img, r, f)})
 		}
 	}
 	return out
-}
-
-// searchConnectionKind names an edge relative to the selected standards (""
-// for a buildsTowards edge when none is selected).
-func searchConnectionKind(img *kgimg.Image, r uint32, f *lpFilter) string {
-	switch {
-	case img.RelLabel(r) == kgimg.RelatesTo:
-		return "related"
-	case f.selected == nil:
-		return ""
-	case f.selected[img.RelTarget(r)]:
-		return "incoming_builds"
-	}
-	return "outgoing_builds"
 }
 
 func (s *Service) searchProgressions(_ context.Context, r ProgressionSearchRequest) (*ProgressionCollection, error) {
@@ -267,14 +108,14 @@ func (s *Service) searchProgressions(_ context.Context, r ProgressionSearchReque
 	if err != nil {
 		return nil, err
 	}
-	f, ids, err := progressionFilter(p, &r)
+	f, selectedNodes, ids, err := progressionFilter(p, &r)
 	if err != nil {
 		return nil, err
 	}
 	scope := r.EndpointScope
 	img := p.Img
 	req := pinned(r.ProgressionRoute, p)
-	echo := f.echo()
+	echo := f.Echo()
 	req["relationshipTypes"] = nonNil(r.RelationshipTypes)
 	req["standardIdentifiers"] = append([]Selector{}, r.StandardIdentifiers...)
 	req["localGradeLabels"], req["normalizedGrades"] = echo.LocalGradeLabels, echo.NormalizedGrades
@@ -283,26 +124,40 @@ func (s *Service) searchProgressions(_ context.Context, r ProgressionSearchReque
 	req["limit"] = r.Limit
 	return s.page(&lpCollection{
 		tool: "search_learning_progressions", p: p, request: req, cursor: r.Cursor, limit: r.Limit,
-		stream: s.searchStream(p, f, r.RelationshipTypes),
-		match: func(c lpCandidate) (Connection, bool) {
-			if !inScope(scope, f.matches(img.RelSource(c.rel)), f.matches(img.RelTarget(c.rel))) {
+		stream: s.searchStream(p, f, selectedNodes, r.RelationshipTypes),
+		match: func(c progression.Candidate) (Connection, bool) {
+			if !progression.InScope(scope, f.Matches(img.RelSource(c.Rel)), f.Matches(img.RelTarget(c.Rel))) {
 				return Connection{}, false
 			}
-			return connection(img, c, f), true
+			return progression.ConnectionOf(img, c, f), true
 		},
 		scope: scope, filters: echo, resolved: nonNil(ids),
 	})
 }
 
-// inScope applies endpointScope to the two endpoint verdicts.
-func inScope(scope string, source, target bool) bool {
-	switch scope {
-	case "both":
-		return source && target
-	case "source":
-		return source
-	case "target":
-		return target
+// progressionFilter builds the endpoint filter of a search request (its
+// facet values first, then its selected standards) and the selected nodes
+// and their sorted node IDs.
+func progressionFilter(p *catalog.Package, r *ProgressionSearchRequest) (*progression.Filter, []uint32, []string, error) {
+	img := p.Img
+	f, err := progression.NewFilter(p, progression.FilterValues{LocalGradeLabels: r.LocalGradeLabels, NormalizedGrades: r.NormalizedGrades,
+		StatementTypes: r.StatementTypes, NormalizedStatementTypes: r.NormalizedStatementTypes}, nil)
+	if err != nil {
+		return nil, nil, nil, err
 	}
-	return source || target
+	var nodes []uint32
+	var ids []string
+	for _, sel := range r.StandardIdentifiers {
+		n, err := resolveEndpoint(p, sel)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if !f.Select(n) {
+			return nil, nil, nil, kgerr.New(kgerr.InvalidProgressionRequest, "standardIdentifiers: %s selects a standard already selected", describeSelector(sel))
+		}
+		nodes = append(nodes, n)
+		ids = append(ids, img.NodeString(n, kgimg.NodeID))
+	}
+	sort.Strings(ids)
+	return f, nodes, ids, nil
 }

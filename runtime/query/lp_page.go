@@ -30,12 +30,6 @@ func tooLarge(what string) error {
 		WithHint("read the edge's relationship and provenance resources (natively or with read_evidence), which have no such ceiling")
 }
 
-// lpCandidate is one entry of a collection's candidate stream.
-type lpCandidate struct {
-	rel  uint32
-	kind string // connectionKind, or "" for none
-}
-
 // lpCollection is a paged progression collection: a deterministic candidate
 // stream, a predicate, and the request it is bound to.
 type lpCollection struct {
@@ -44,10 +38,10 @@ type lpCollection struct {
 	request obj // effective request, cursor excluded
 	cursor  *string
 	limit   int
-	stream  []lpCandidate
+	stream  []progression.Candidate
 	// match reports whether a candidate belongs to the collection and, if so,
 	// its connection entry.
-	match    func(c lpCandidate) (Connection, bool)
+	match    func(c progression.Candidate) (Connection, bool)
 	scope    string
 	filters  ProgressionFilters
 	resolved []string // resolvedStandardNodeIds
@@ -72,7 +66,7 @@ func (s *Service) page(c *lpCollection) (*ProgressionCollection, error) {
 		off, ok := fields["offset"].(float64)
 		last, _ := fields["lastRelationshipId"].(string)
 		if !ok || off < 1 || int(off) > len(c.stream) || off != float64(int(off)) ||
-			c.p.Img.RelString(c.stream[int(off)-1].rel, kgimg.RelID) != last {
+			c.p.Img.RelString(c.stream[int(off)-1].Rel, kgimg.RelID) != last {
 			return nil, invalidCursor("its position is not in this collection")
 		}
 		start = int(off)
@@ -94,7 +88,7 @@ func (s *Service) page(c *lpCollection) (*ProgressionCollection, error) {
 			break
 		}
 		if conn, ok := c.match(c.stream[i]); ok {
-			hits = append(hits, hit{i, c.stream[i].rel, conn})
+			hits = append(hits, hit{i, c.stream[i].Rel, conn})
 		}
 		i++
 	}
@@ -114,7 +108,7 @@ func (s *Service) page(c *lpCollection) (*ProgressionCollection, error) {
 			for key, v := range bind {
 				f[key] = v
 			}
-			f["lastRelationshipId"] = c.p.Img.RelString(c.stream[next-1].rel, kgimg.RelID)
+			f["lastRelationshipId"] = c.p.Img.RelString(c.stream[next-1].Rel, kgimg.RelID)
 			cur := encodeCursor(f)
 			nextCursor = &cur
 			nextRequest = obj{}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kgc-project/kgc/internal/jsonschema"
 	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/progression"
 )
 
@@ -69,7 +70,7 @@ func (s *Service) paths(_ context.Context, r PathsRequest) (*PathsResult, error)
 		return nil, err
 	}
 	if source == target {
-		return nil, invalidProgression("sourceIdentifier and targetIdentifier select the same standard")
+		return nil, kgerr.New(kgerr.InvalidProgressionRequest, "sourceIdentifier and targetIdentifier select the same standard")
 	}
 	maxDepth, maxPaths := r.MaxDepth, r.MaxPaths
 	req := pinned(r.ProgressionRoute, p)

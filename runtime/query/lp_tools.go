@@ -5,7 +5,6 @@ import (
 	"github.com/kgc-project/kgc/runtime/progression"
 
 	"context"
-	"sort"
 
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
@@ -114,54 +113,6 @@ func standardProgressionsSchema() *Schema {
 	return jsonschema.Object(props, "frameworkId", "identifier")
 }
 
-// connectionKindOf names an edge relative to a standard.
-func connectionKindOf(img *kgimg.Image, r, std uint32) string {
-	switch {
-	case img.RelLabel(r) == kgimg.RelatesTo:
-		return "related"
-	case img.RelTarget(r) == std:
-		return "incoming_builds"
-	}
-	return "outgoing_builds"
-}
-
-// standardStream lists the progression edges touching std, by (type, ID).
-func standardStream(img *kgimg.Image, std uint32, kind string) []lpCandidate {
-	var builds, relates []uint32
-	if kind == "all" || kind == "incoming_builds" {
-		_, rels := img.Adjacency(kgimg.BuildsTowards, kgimg.In).Row(std)
-		builds = rels.AppendTo(builds)
-	}
-	if kind == "all" || kind == "outgoing_builds" {
-		_, rels := img.Adjacency(kgimg.BuildsTowards, kgimg.Out).Row(std)
-		builds = rels.AppendTo(builds)
-	}
-	if kind == "all" || kind == "related" {
-		for _, d := range []kgimg.Direction{kgimg.In, kgimg.Out} {
-			_, rels := img.Adjacency(kgimg.RelatesTo, d).Row(std)
-			relates = rels.AppendTo(relates)
-		}
-	}
-	out := make([]lpCandidate, 0, len(builds)+len(relates))
-	for _, list := range [][]uint32{sortedUniqueByID(img, builds), sortedUniqueByID(img, relates)} {
-		for _, r := range list {
-			out = append(out, lpCandidate{rel: r, kind: connectionKindOf(img, r, std)})
-		}
-	}
-	return out
-}
-
-func sortedUniqueByID(img *kgimg.Image, rels []uint32) []uint32 {
-	sort.Slice(rels, func(i, j int) bool { return img.RelString(rels[i], kgimg.RelID) < img.RelString(rels[j], kgimg.RelID) })
-	out := rels[:0]
-	for i, r := range rels {
-		if i == 0 || r != rels[i-1] {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
 func (s *Service) standardProgressions(_ context.Context, r StandardProgressionsRequest) (*ProgressionCollection, error) {
 	p, err := s.lpPackage(r.ProgressionRoute)
 	if err != nil {
@@ -177,29 +128,18 @@ func (s *Service) standardProgressions(_ context.Context, r StandardProgressions
 	req["identifier"] = r.Identifier
 	req["connectionKind"] = kind
 	req["limit"] = r.Limit
-	filter := &lpFilter{selected: map[uint32]bool{std: true}}
+	filter := progression.Selecting(std)
 	stdID := img.NodeString(std, kgimg.NodeID)
 	out, err := s.page(&lpCollection{
 		tool: "get_standard_progressions", p: p, request: req, cursor: r.Cursor, limit: r.Limit,
-		stream: standardStream(img, std, kind),
-		match: func(c lpCandidate) (Connection, bool) {
-			return connection(img, c, filter), true
+		stream: progression.StandardStream(img, std, kind),
+		match: func(c progression.Candidate) (Connection, bool) {
+			return progression.ConnectionOf(img, c, filter), true
 		},
-		scope: "either", filters: filter.echo(), resolved: []string{stdID},
+		scope: "either", filters: filter.Echo(), resolved: []string{stdID},
 	})
 	if err == nil && len(out.Connections) == 0 && !out.Page.HasMore && r.Cursor == nil {
 		out.NearbyNotice = progression.Nearby(img, std)
 	}
 	return out, err
-}
-
-// connection is a connections[] entry.
-func connection(img *kgimg.Image, c lpCandidate, f *lpFilter) Connection {
-	var kind *string
-	if c.kind != "" {
-		k := c.kind
-		kind = &k
-	}
-	return Connection{RelationshipID: img.RelString(c.rel, kgimg.RelID), ConnectionKind: kind,
-		SourceMatch: f.endpoint(img, img.RelSource(c.rel)), TargetMatch: f.endpoint(img, img.RelTarget(c.rel))}
 }
