@@ -28,9 +28,9 @@ func Less(img *kgimg.Image, a, b uint32) bool {
 	return img.NodeString(a, kgimg.NodeID) < img.NodeString(b, kgimg.NodeID)
 }
 
-// FirstParent returns n's first parent in curriculum order; false for a node
+// firstParent returns n's first parent in curriculum order; false for a node
 // without parents.
-func FirstParent(img *kgimg.Image, n uint32) (uint32, bool) {
+func firstParent(img *kgimg.Image, n uint32) (uint32, bool) {
 	parents, _ := img.Adjacency(kgimg.HasChild, kgimg.In).Row(n)
 	if parents.Len() == 0 {
 		return 0, false
@@ -50,7 +50,7 @@ func FirstPath(img *kgimg.Image, n uint32, depth int) []uint32 {
 	path := []uint32{n}
 	seen := map[uint32]bool{n: true}
 	for range depth {
-		p, ok := FirstParent(img, n)
+		p, ok := firstParent(img, n)
 		if !ok || seen[p] {
 			break
 		}
@@ -88,8 +88,8 @@ func Partners(img *kgimg.Image, n uint32, label kgimg.RelLabel, dirs ...kgimg.Di
 	return out
 }
 
-// LabelChars bounds the description part of a place label.
-const LabelChars = 100
+// labelChars bounds the description part of a place label.
+const labelChars = 100
 
 // PlaceLabel names a node on a standard's path: its code and the start of its
 // description (at most LabelChars characters, white space collapsed, a cut
@@ -99,8 +99,8 @@ func PlaceLabel(img *kgimg.Image, n uint32) string {
 		return img.NodeString(n, kgimg.NodeName)
 	}
 	d := strings.Join(strings.Fields(img.NodeString(n, kgimg.NodeDescription)), " ")
-	if r := []rune(d); len(r) > LabelChars {
-		d = strings.TrimRight(string(r[:LabelChars-1]), " ") + "…"
+	if r := []rune(d); len(r) > labelChars {
+		d = strings.TrimRight(string(r[:labelChars-1]), " ") + "…"
 	}
 	if c := img.NodeString(n, kgimg.NodeStatementCode); c != "" {
 		return strings.TrimSpace(c + " " + d)

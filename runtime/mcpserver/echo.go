@@ -11,16 +11,16 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
-// MaxErrorEcho bounds what an error answer quotes back of its request (an
+// maxErrorEcho bounds what an error answer quotes back of its request (an
 // unknown tool, prompt or resource name, a URI, a value): an error message is
-// cut to this many bytes, and a string inside its data to MaxErrorEcho/2,
+// cut to this many bytes, and a string inside its data to maxErrorEcho/2,
 // each marked as cut. Without it a 0.5 MB unknown name came back in full,
 // and the SDK's own refusals quoted the params twice escaped.
-const MaxErrorEcho = 400
+const maxErrorEcho = 400
 
-// ClipMessage cuts s to MaxErrorEcho bytes (on a rune boundary), saying how
-// much was cut.
-func ClipMessage(s string) string { return clip(s, MaxErrorEcho) }
+// ClipMessage cuts s to maxErrorEcho (400) bytes (on a rune boundary), saying
+// how much was cut.
+func ClipMessage(s string) string { return clip(s, maxErrorEcho) }
 
 func clip(s string, n int) string {
 	if len(s) <= n {
@@ -40,7 +40,7 @@ func clipError(err error) error {
 	var je *jsonrpc.Error
 	if errors.As(err, &je) {
 		valid := len(je.Data) == 0 || json.Valid(je.Data)
-		if valid && len(je.Message) <= MaxErrorEcho && len(je.Data) <= MaxErrorEcho {
+		if valid && len(je.Message) <= maxErrorEcho && len(je.Data) <= maxErrorEcho {
 			return err
 		}
 		c := *je
@@ -51,7 +51,7 @@ func clipError(err error) error {
 		c.Data = clipData(c.Data)
 		return &c
 	}
-	if len(err.Error()) <= MaxErrorEcho {
+	if len(err.Error()) <= maxErrorEcho {
 		return err
 	}
 	return &clippedError{msg: ClipMessage(err.Error()), err: err}
@@ -60,7 +60,7 @@ func clipError(err error) error {
 // clipData cuts the long strings of an error's data (e.g. the SDK's
 // {"uri": …} of resource_not_found); data that is still long is dropped.
 func clipData(data json.RawMessage) json.RawMessage {
-	if len(data) <= MaxErrorEcho {
+	if len(data) <= maxErrorEcho {
 		return data
 	}
 	var m map[string]any
@@ -69,11 +69,11 @@ func clipData(data json.RawMessage) json.RawMessage {
 	}
 	for k, v := range m {
 		if s, ok := v.(string); ok {
-			m[k] = clip(s, MaxErrorEcho/2)
+			m[k] = clip(s, maxErrorEcho/2)
 		}
 	}
 	out, err := json.Marshal(m)
-	if err != nil || len(out) > 2*MaxErrorEcho {
+	if err != nil || len(out) > 2*maxErrorEcho {
 		return nil
 	}
 	return out

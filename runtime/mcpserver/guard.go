@@ -15,11 +15,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// CodeLimitExceeded is the JSON-RPC error code (implementation-defined server
+// codeLimitExceeded is the JSON-RPC error code (implementation-defined server
 // error range) of a request refused by a work or size limit of the process
 // rather than by the contract: the response budget of an HTTP request, or a
 // server that is shutting down.
-const CodeLimitExceeded = -32000
+const codeLimitExceeded = -32000
 
 // DefaultMaxConcurrentCalls is four requests per CPU, at least eight: the
 // handlers are CPU-bound, so more would only hold more memory at once.
@@ -30,8 +30,8 @@ type budgetKey struct{}
 // WithResponseBudget returns a context under which every request handled
 // shares one budget of n response bytes (counted as the results' text,
 // structured content and base64 blobs). A request whose result would overrun
-// it gets a CodeLimitExceeded error instead. The HTTP transport gives each
-// HTTP request (a JSON-RPC batch among them) its own budget.
+// it gets a -32000 error (codeLimitExceeded) instead. The HTTP transport gives
+// each HTTP request (a JSON-RPC batch among them) its own budget.
 func WithResponseBudget(ctx context.Context, n int64) context.Context {
 	b := new(atomic.Int64)
 	b.Store(n)
@@ -76,7 +76,7 @@ func (s *Server) guard(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 		}
 		if !s.live.enter() {
-			return nil, &jsonrpc.Error{Code: CodeLimitExceeded, Message: "server_shutting_down: the server is stopping and takes no new requests"}
+			return nil, &jsonrpc.Error{Code: codeLimitExceeded, Message: "server_shutting_down: the server is stopping and takes no new requests"}
 		}
 		defer s.live.leave()
 		if needsCatalog[method] {
@@ -93,7 +93,7 @@ func (s *Server) guard(next mcp.MethodHandler) mcp.MethodHandler {
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
-		if !IsHTTPRequest(ctx) && s.log.Enabled(ctx, slog.LevelDebug) {
+		if !isHTTPRequest(ctx) && s.log.Enabled(ctx, slog.LevelDebug) {
 			start := time.Now()
 			defer func() {
 				s.log.Debug("handled", "method", method, "name", requestName(req), "micros", time.Since(start).Microseconds())
@@ -102,7 +102,7 @@ func (s *Server) guard(next mcp.MethodHandler) mcp.MethodHandler {
 		res, err = s.protect(ctx, next, method, req)
 		if b, ok := ctx.Value(budgetKey{}).(*budget); ok && err == nil {
 			if b.left.Add(-resultBytes(res)) < 0 {
-				return nil, &jsonrpc.Error{Code: CodeLimitExceeded, Message: fmt.Sprintf(
+				return nil, &jsonrpc.Error{Code: codeLimitExceeded, Message: fmt.Sprintf(
 					"response_budget_exceeded: the answers to this HTTP request would exceed %d bytes; send fewer calls per request", b.total)}
 			}
 		}
@@ -223,9 +223,9 @@ func SDKLogger(log *slog.Logger) *slog.Logger {
 	return slog.New(quietHandler{log.Handler(), slog.LevelWarn})
 }
 
-// IsHTTPRequest reports whether ctx is an HTTP request's (its transport logs
+// isHTTPRequest reports whether ctx is an HTTP request's (its transport logs
 // the request itself).
-func IsHTTPRequest(ctx context.Context) bool {
+func isHTTPRequest(ctx context.Context) bool {
 	_, ok := ctx.Value(budgetKey{}).(*budget)
 	return ok
 }

@@ -11,17 +11,17 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// LoggingLevels are the levels logging/setLevel accepts: MCP's names for the
+// loggingLevels are the levels logging/setLevel accepts: MCP's names for the
 // RFC 5424 severities, least severe first. The SDK accepts any string (and a
 // missing level), so the guard refuses the others.
-var LoggingLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+var loggingLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
 
-// InvalidLevel is the -32602 error refusing a logging/setLevel whose level is
-// not one of LoggingLevels; got says what was sent instead (JSON, or "no
+// invalidLevel is the -32602 error refusing a logging/setLevel whose level is
+// not one of loggingLevels; got says what was sent instead (JSON, or "no
 // level").
-func InvalidLevel(got string) *jsonrpc.Error {
+func invalidLevel(got string) *jsonrpc.Error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: logging/setLevel needs a \"level\", one of " +
-		strings.Join(LoggingLevels, ", ") + "; got " + got}
+		strings.Join(loggingLevels, ", ") + "; got " + got}
 }
 
 // CheckSetLevelParams checks the raw params of a logging/setLevel call, for a
@@ -36,33 +36,33 @@ func CheckSetLevelParams(params json.RawMessage) *jsonrpc.Error {
 	}
 	raw, ok := p["level"]
 	if !ok {
-		return InvalidLevel("no level")
+		return invalidLevel("no level")
 	}
 	var level string
 	if err := json.Unmarshal(raw, &level); err != nil || bytes.Equal(raw, []byte("null")) {
-		return InvalidLevel(clipJSON(raw, 40))
+		return invalidLevel(clipJSON(raw, 40))
 	}
 	return checkLevel(level)
 }
 
-// checkLevel refuses a level that is not one of LoggingLevels.
+// checkLevel refuses a level that is not one of loggingLevels.
 func checkLevel(level string) *jsonrpc.Error {
-	if slices.Contains(LoggingLevels, level) {
+	if slices.Contains(loggingLevels, level) {
 		return nil
 	}
 	if level == "" {
-		return InvalidLevel("no level")
+		return invalidLevel("no level")
 	}
-	return InvalidLevel(strconv.Quote(clipLevel(level, 40)))
+	return invalidLevel(strconv.Quote(clipLevel(level, 40)))
 }
 
 // checkSetLevel refuses a logging/setLevel request whose level is not one of
-// LoggingLevels (the guard runs it before the SDK's handler stores the level).
+// loggingLevels (the guard runs it before the SDK's handler stores the level).
 func checkSetLevel(req mcp.Request) error {
 	//lint:ignore SA1019 logging is deprecated from protocol 2026-07-28 but served to the clients of earlier versions
 	p, ok := req.GetParams().(*mcp.SetLoggingLevelParams)
 	if !ok || p == nil {
-		return InvalidLevel("no level")
+		return invalidLevel("no level")
 	}
 	if err := checkLevel(string(p.Level)); err != nil {
 		return err

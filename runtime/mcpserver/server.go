@@ -23,8 +23,8 @@ import (
 	"github.com/kgc-project/kgc/runtime/query"
 )
 
-// ServerName is the MCP implementation name (and get_capabilities' serverName).
-const ServerName = query.ServerName
+// serverName is the MCP implementation name (and get_capabilities' serverName).
+const serverName = query.ServerName
 
 // Options configure a server.
 type Options struct {
@@ -92,7 +92,7 @@ func NewLoading(l *catalog.Loading, opts Options) *Server {
 		jsonText: opts.JSONText,
 	}
 	s.gen = live.New(l, s.qOpts)
-	s.mcp = mcp.NewServer(&mcp.Implementation{Name: ServerName, Title: "kgmcp", Version: opts.Version}, &mcp.ServerOptions{
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: serverName, Title: "kgmcp", Version: opts.Version}, &mcp.ServerOptions{
 		// The tool, prompt and resource lists never change while a server
 		// runs: no listChanged is advertised (the SDK's default is true).
 		//lint:ignore SA1019 logging is deprecated from protocol 2026-07-28 but served to the clients of earlier versions

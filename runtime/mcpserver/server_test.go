@@ -11,6 +11,7 @@ import (
 	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/internal/pkggen"
 	"github.com/kgc-project/kgc/runtime/mcpserver"
+	"github.com/kgc-project/kgc/runtime/query"
 )
 
 const (
@@ -130,7 +131,7 @@ func TestToolInventoryAndAnnotations(t *testing.T) {
 		}
 	}
 	caps, _ := call(t, cs, "get_capabilities", map[string]any{})
-	if len(tools.Tools) != 20 || caps["serverName"] != mcpserver.ServerName || len(caps["packages"].([]any)) != 2 || len(caps["resourceUriTemplates"].([]any)) != 15 {
+	if len(tools.Tools) != 20 || caps["serverName"] != query.ServerName || len(caps["packages"].([]any)) != 2 || len(caps["resourceUriTemplates"].([]any)) != 15 {
 		t.Errorf("capabilities: %v", caps)
 	}
 }

@@ -89,7 +89,7 @@ func FindPaths(img *kgimg.Image, source, target uint32, maxDepth, maxPaths int) 
 				ps.DepthExamined++
 				continue
 			}
-			if ps.Enqueued == MaxPathQueueAdmissions {
+			if ps.Enqueued == maxPathQueueAdmissions {
 				ps.Reasons["queue_limit"] = true
 				ps.Pending = nb.Len() - i
 				ps.Queued = len(states) - head - 1

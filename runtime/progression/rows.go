@@ -14,14 +14,14 @@ import (
 
 // Excerpt bounds of progression rows.
 const (
-	MaxStatementExcerptChars = 2048 // a standard's statement in a node summary
-	MaxRationaleExcerptChars = 512  // a judgment's rationale and each warning
+	maxStatementExcerptChars = 2048 // a standard's statement in a node summary
+	maxRationaleExcerptChars = 512  // a judgment's rationale and each warning
 )
 
 const confidenceNotice = "Confidence is the generating model's own judgment, not a calibrated probability or validated correctness."
 
-// Node is the ProgressionStandard (summary) of node n.
-func Node(p *catalog.Package, n uint32) ProgressionStandard {
+// nodeOf is the ProgressionStandard (summary) of node n.
+func nodeOf(p *catalog.Package, n uint32) ProgressionStandard {
 	img := p.Img
 	id := img.NodeString(n, kgimg.NodeID)
 	out := ProgressionStandard{
@@ -33,14 +33,14 @@ func Node(p *catalog.Package, n uint32) ProgressionStandard {
 		StandardURI:       uri.Ref{Kind: "standard", FrameworkID: p.FrameworkID(), SnapshotID: p.SnapshotID(), ID: id}.String(),
 	}
 	if img.NodeHas(n, kgimg.PDescription) {
-		e, cut := excerpt.Chars(img.NodeString(n, kgimg.NodeDescription), MaxStatementExcerptChars)
+		e, cut := excerpt.Chars(img.NodeString(n, kgimg.NodeDescription), maxStatementExcerptChars)
 		out.StatementExcerpt, out.StatementExcerpted = &e, cut
 	}
 	return out
 }
 
-// Relationship is the ProgressionRelationship (evidence row) of r.
-func Relationship(p *catalog.Package, r uint32) ProgressionRelationship {
+// relationshipOf is the ProgressionRelationship (evidence row) of r.
+func relationshipOf(p *catalog.Package, r uint32) ProgressionRelationship {
 	img := p.Img
 	id := img.RelString(r, kgimg.RelID)
 	ref := func(kind string) string {
@@ -71,7 +71,7 @@ func judgment(img *kgimg.Image, r uint32) *Judgment {
 		}
 	}
 	if t := j.Get("rationale"); t != nil && t.Kind == jsonv.String {
-		e, cut := excerpt.Chars(t.Str, MaxRationaleExcerptChars)
+		e, cut := excerpt.Chars(t.Str, maxRationaleExcerptChars)
 		out.RationaleExcerpt, out.RationaleExcerpted = &e, cut
 	}
 	var warnings []string
@@ -83,7 +83,7 @@ func judgment(img *kgimg.Image, r uint32) *Judgment {
 		}
 	}
 	out.WarningCount = len(warnings)
-	out.WarningExcerpts, out.WarningsExcerpted, out.WarningsOmitted = excerpt.List(warnings, 5, MaxRationaleExcerptChars)
+	out.WarningExcerpts, out.WarningsExcerpted, out.WarningsOmitted = excerpt.List(warnings, 5, maxRationaleExcerptChars)
 	return out
 }
 
@@ -115,7 +115,7 @@ func NewRows() *Rows {
 func (c *Rows) Node(p *catalog.Package, n uint32) ProgressionStandard {
 	row, ok := c.nodes[n]
 	if !ok {
-		row = Node(p, n)
+		row = nodeOf(p, n)
 		c.nodes[n] = row
 	}
 	return row
@@ -125,7 +125,7 @@ func (c *Rows) Node(p *catalog.Package, n uint32) ProgressionStandard {
 func (c *Rows) Rel(p *catalog.Package, r uint32) ProgressionRelationship {
 	row, ok := c.rels[r]
 	if !ok {
-		row = Relationship(p, r)
+		row = relationshipOf(p, r)
 		c.rels[r] = row
 	}
 	return row

@@ -14,8 +14,8 @@ const (
 	// MaxExaminedRelationships bounds the edges one walk, path search or
 	// edge list examines.
 	MaxExaminedRelationships = 5000
-	// MaxPathQueueAdmissions bounds the partial paths a path search admits.
-	MaxPathQueueAdmissions = 5000
+	// maxPathQueueAdmissions bounds the partial paths a path search admits.
+	maxPathQueueAdmissions = 5000
 )
 
 // Frontier is what a walk left unexamined at one node: edges past the depth

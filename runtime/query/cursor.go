@@ -9,8 +9,8 @@ import (
 	"github.com/kgc-project/kgc/runtime/kgerr"
 )
 
-// MaxCursorLength bounds a cursor (docs/reference/errors.md#invalid_cursor).
-const MaxCursorLength = 4096
+// maxCursorLength bounds a cursor (docs/reference/errors.md#invalid_cursor).
+const maxCursorLength = 4096
 
 // encodeCursor seals fields with payloadSha256 (the canonical SHA-256 of the
 // fields) and encodes the canonical JSON as unpadded base64url.
@@ -32,7 +32,7 @@ func invalidCursor(why string) error {
 // decodeCursor checks a cursor's encoding and checksum and returns its fields
 // (payloadSha256 removed). want lists fields that must equal the given values.
 func decodeCursor(s string, want obj) (map[string]any, error) {
-	if len(s) == 0 || len(s) > MaxCursorLength {
+	if len(s) == 0 || len(s) > maxCursorLength {
 		return nil, invalidCursor("wrong length")
 	}
 	raw, err := base64.RawURLEncoding.DecodeString(s)

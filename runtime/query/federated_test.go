@@ -88,7 +88,7 @@ func TestFederatedEchoIsBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Page.Warnings) != MaxPageWarnings || res.Page.WarningsOmitted != n-MaxPageWarnings {
+	if len(res.Page.Warnings) != maxPageWarnings || res.Page.WarningsOmitted != n-maxPageWarnings {
 		t.Errorf("%d warnings, %d omitted", len(res.Page.Warnings), res.Page.WarningsOmitted)
 	}
 }

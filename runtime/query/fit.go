@@ -24,7 +24,7 @@ var (
 	// anyCeiling is every tool's.
 	anyCeiling = ceiling{bytes: MaxResultBytes}
 	// accessCeiling is the contract's for the progression tools and read_evidence.
-	accessCeiling = ceiling{bytes: MaxProgressionResultBytes, chars: MaxProgressionResultChars}
+	accessCeiling = ceiling{bytes: maxProgressionResultBytes, chars: maxProgressionResultChars}
 )
 
 // load is how full v's envelope makes the ceiling: at most 1 fits.

@@ -18,8 +18,8 @@ type Link struct {
 	Size     int64 // the resource's bytes, as resources/read would return them
 }
 
-// MaxLinks bounds the links of one result.
-const MaxLinks = 8
+// maxLinks bounds the links of one result.
+const maxLinks = 8
 
 // Links returns the resource links of a tool result, sorted by URI: each a
 // resource that resources/read would serve right now, under the package's
@@ -67,8 +67,8 @@ func (s *Service) Links(result any) []Link {
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].URI < out[j].URI })
-	if len(out) > MaxLinks {
-		out = out[:MaxLinks]
+	if len(out) > maxLinks {
+		out = out[:maxLinks]
 	}
 	return out
 }

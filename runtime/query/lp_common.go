@@ -14,8 +14,8 @@ import (
 
 // Fixed ceilings of the progression tools (docs/reference/tools.md#get_learning_progression).
 const (
-	MaxProgressionResultBytes = 1 << 20 // text plus structured copy, UTF-8 bytes
-	MaxProgressionResultChars = 100000  // text plus structured copy, characters
+	maxProgressionResultBytes = 1 << 20 // text plus structured copy, UTF-8 bytes
+	maxProgressionResultChars = 100000  // text plus structured copy, characters
 )
 
 const (
@@ -101,7 +101,7 @@ func (s *Service) lpEdges(p *catalog.Package, label kgimg.RelLabel) []uint32 {
 // lpMetadata is the ProgressionMetadata of a package (built once).
 func (s *Service) lpMetadata(p *catalog.Package) *ProgressionMetadata {
 	return s.memo.get("lpMetadata:"+p.GraphPackageID(), func() any {
-		return progression.Metadata(p, len(s.lpEdges(p, kgimg.BuildsTowards)), len(s.lpEdges(p, kgimg.RelatesTo)), MaxProgressionResultBytes)
+		return progression.Metadata(p, len(s.lpEdges(p, kgimg.BuildsTowards)), len(s.lpEdges(p, kgimg.RelatesTo)), maxProgressionResultBytes)
 	}).(*ProgressionMetadata)
 }
 

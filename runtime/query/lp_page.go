@@ -177,7 +177,7 @@ func (s *Service) page(c *lpCollection) (*ProgressionCollection, error) {
 			}
 			bytes, chars = bytes+b+1, chars+ch+1
 		}
-		if 2*bytes > MaxProgressionResultBytes || 2*chars > MaxProgressionResultChars {
+		if 2*bytes > maxProgressionResultBytes || 2*chars > maxProgressionResultChars {
 			break
 		}
 	}

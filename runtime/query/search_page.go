@@ -21,7 +21,7 @@ func (c searchCursor) fields() obj {
 // to (searchCursor.position does that).
 func peekPosition(cursor string, byCode bool) ([]any, bool) {
 	raw, err := base64.RawURLEncoding.DecodeString(cursor)
-	if err != nil || len(cursor) > MaxCursorLength {
+	if err != nil || len(cursor) > maxCursorLength {
 		return nil, false
 	}
 	var fields map[string]any

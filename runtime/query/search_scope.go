@@ -75,10 +75,10 @@ type FederatedScope struct {
 
 // Bounds of a federated page's echo.
 const (
-	// MaxEchoedPackages is the largest selection echoed whole.
-	MaxEchoedPackages = 32
-	// MaxPageWarnings bounds a page's warnings; the rest are counted.
-	MaxPageWarnings = 64
+	// maxEchoedPackages is the largest selection echoed whole.
+	maxEchoedPackages = 32
+	// maxPageWarnings bounds a page's warnings; the rest are counted.
+	maxPageWarnings = 64
 )
 
 // boundWarnings keeps the first MaxPageWarnings warnings and counts the rest.
@@ -86,8 +86,8 @@ func boundWarnings(ws []SearchWarning) ([]SearchWarning, int) {
 	if ws == nil {
 		return []SearchWarning{}, 0
 	}
-	if len(ws) > MaxPageWarnings {
-		return ws[:MaxPageWarnings], len(ws) - MaxPageWarnings
+	if len(ws) > maxPageWarnings {
+		return ws[:maxPageWarnings], len(ws) - maxPageWarnings
 	}
 	return ws, 0
 }
@@ -98,7 +98,7 @@ func boundWarnings(ws []SearchWarning) ([]SearchWarning, int) {
 // order), with the selection's count and digest.
 func scopeEcho(s *Service, in pagingInput, selectionSum string, page []*search.Hit) func(k int) (EffectiveScope, []FrameworkSnapshot) {
 	fed, ok := in.scope.(FederatedScope)
-	if !ok || len(in.pkgs) <= MaxEchoedPackages {
+	if !ok || len(in.pkgs) <= maxEchoedPackages {
 		selected := selectedSnapshots(s, in.pkgs)
 		return func(int) (EffectiveScope, []FrameworkSnapshot) { return in.scope, selected }
 	}
@@ -239,15 +239,15 @@ func ambiguityWarnings(f *catalog.Framework, keep func(*catalog.Package) bool) [
 	for _, p := range candidates {
 		msg := fmt.Sprintf("framework %s %s (%s), so a search without frameworkIds or snapshotIds leaves it out. To search it, name one snapshot in request.snapshotIds, e.g. [%q].",
 			f.ID, state, strings.Join(ids, ", "), p.SnapshotID())
-		out = append(out, search.Warning(AmbiguousCurrentSnapshot, msg, "", p))
+		out = append(out, search.Warning(ambiguousCurrentSnapshot, msg, "", p))
 	}
 	return out
 }
 
-// AmbiguousCurrentSnapshot is the search warning for a framework a federated
+// ambiguousCurrentSnapshot is the search warning for a framework a federated
 // search left out because it has no unique current snapshot (beyond the
 // contract's codes).
-const AmbiguousCurrentSnapshot = "ambiguous_current_snapshot"
+const ambiguousCurrentSnapshot = "ambiguous_current_snapshot"
 
 func selectedSnapshots(s *Service, pkgs []*catalog.Package) []FrameworkSnapshot {
 	out := make([]FrameworkSnapshot, 0, len(pkgs))

@@ -41,7 +41,7 @@ func NewCompareRequest(query string, frameworkIDs ...string) CompareRequest {
 
 // Comparison bounds.
 const (
-	MaxCompareFrameworks   = 8
+	maxCompareFrameworks   = 8
 	comparePathDepth       = 64 // hierarchy levels walked above a match
 	comparePathsPerMatch   = 8
 	comparePathOccurrences = 256
@@ -49,11 +49,11 @@ const (
 
 func compareSchema() *Schema {
 	alt := func(mode string, query *Schema, withMatch bool) *Schema {
-		fws := jsonschema.Array(frameworkID(), MaxCompareFrameworks, "the frameworks to compare (2–8)")
+		fws := jsonschema.Array(frameworkID(), maxCompareFrameworks, "the frameworks to compare (2–8)")
 		fws.MinItems, fws.Default = 2, nil
 		props := map[string]*Schema{
 			"frameworkIds":           fws,
-			"snapshotIds":            jsonschema.Array(snapshotID(), MaxCompareFrameworks, "pin snapshots: at most one per selected framework; the others use their unique current snapshot"),
+			"snapshotIds":            jsonschema.Array(snapshotID(), maxCompareFrameworks, "pin snapshots: at most one per selected framework; the others use their unique current snapshot"),
 			"includeContextPaths":    jsonschema.Boolean(true, "attach every root-to-match hierarchy path to each match"),
 			"includeGroupings":       jsonschema.Boolean(false, "also match Standard Grouping nodes"),
 			"localGradeLabels":       filterValues(64, "keep matches whose grades meet these local grade labels (resolved through each package's profile)"),
@@ -258,7 +258,7 @@ func (s *Service) compare(ctx context.Context, r CompareRequest) (*ComparisonRes
 	if r.Mode == "text" {
 		kind = "text"
 	}
-	if err := checkQuery(kind, r.Query, MaxTextQueryTokens); err != nil {
+	if err := checkQuery(kind, r.Query, maxTextQueryTokens); err != nil {
 		return nil, err
 	}
 	pkgs, err := s.comparePackages(r)

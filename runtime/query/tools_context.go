@@ -41,7 +41,7 @@ func contextRequestSchema() *Schema {
 	props["nodeId"] = opaque(1024, "the standard's node ID")
 	props["ancestorDepth"] = jsonschema.Integer(0, 64, 16, "levels of ancestors to walk")
 	props["childDepth"] = jsonschema.Integer(0, 64, 1, "levels of descendants to walk when includeDescendants is true")
-	props["childOffset"] = jsonschema.Integer(0, MaxChildOffset, 0, "skip this many direct children (the next page of a parent with more than maxNodes)")
+	props["childOffset"] = jsonschema.Integer(0, maxChildOffset, 0, "skip this many direct children (the next page of a parent with more than maxNodes)")
 	props["includeAllRootPaths"] = jsonschema.Boolean(true, "enumerate every root-to-standard path")
 	props["includeDescendants"] = jsonschema.Boolean(false, "walk descendants to childDepth")
 	props["includeDirectChildren"] = jsonschema.Boolean(true, "list direct children")
@@ -87,8 +87,8 @@ func (s *Service) standardContext(_ context.Context, r ContextRequest) (*Context
 	return s.fitContext(q)
 }
 
-// MaxChildOffset bounds get_standard_context's childOffset.
-const MaxChildOffset = 10_000_000
+// maxChildOffset bounds get_standard_context's childOffset.
+const maxChildOffset = 10_000_000
 
 // fitContext builds the result, cutting it to the result ceiling when it is
 // over: the descendants, the children, the root paths, the parents and the

@@ -125,7 +125,7 @@ func (s *Service) readEvidence(_ context.Context, r EvidenceRequest) (*EvidenceR
 			Request: request, Page: EvidencePage{
 				StartByte: start, EndByteExclusive: end, ReturnedBytes: end - start, TotalBytes: len(d.data),
 				MaxContentBytes: window, IsComplete: complete, ChunkSha256: ids.Sha256(chunk),
-				Limits: EvidenceLimits{MaxResultBytes: MaxProgressionResultBytes, MaxResultCharacters: MaxProgressionResultChars},
+				Limits: EvidenceLimits{MaxResultBytes: maxProgressionResultBytes, MaxResultCharacters: maxProgressionResultChars},
 			}}
 		if !complete {
 			f := obj{}

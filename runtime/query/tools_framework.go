@@ -34,7 +34,7 @@ func snapshotID() *Schema {
 	return jsonschema.Terse(jsonschema.Pattern(jsonschema.String(18, 280, ""), snapshotPattern))
 }
 func cursorSchema() *Schema {
-	return jsonschema.Nullable(jsonschema.Terse(jsonschema.Pattern(jsonschema.String(1, MaxCursorLength, "a page's nextCursor"), cursorPattern)))
+	return jsonschema.Nullable(jsonschema.Terse(jsonschema.Pattern(jsonschema.String(1, maxCursorLength, "a page's nextCursor"), cursorPattern)))
 }
 func graphType() *Schema {
 	s := jsonschema.Enum("", manifest.GraphAcademicStandards, manifest.GraphLearningComponents, manifest.GraphLearningProgressions)

@@ -13,8 +13,8 @@ import (
 	"github.com/kgc-project/kgc/schema/profile"
 )
 
-// MaxTextQueryTokens bounds a standards text query, repeats counted.
-const MaxTextQueryTokens = 32
+// maxTextQueryTokens bounds a standards text query, repeats counted.
+const maxTextQueryTokens = 32
 
 // MatchPolicy is a text query's match policy: MatchMode tokens with Operator
 // all or any, exact_phrase, or (beyond the contract, opt-in) stems with
@@ -254,7 +254,7 @@ func (r *StandardSearchRequest) check() error {
 	if r.Mode == "text" {
 		kind = "text"
 	}
-	return checkQuery(kind, r.Query, MaxTextQueryTokens)
+	return checkQuery(kind, r.Query, maxTextQueryTokens)
 }
 
 func (r *StandardSearchRequest) effective() obj {

@@ -20,9 +20,9 @@ import (
 	"github.com/kgc-project/kgc/schema/manifest"
 )
 
-// MaxWorkflowChars bounds a get_workflow_instructions envelope in characters
+// maxWorkflowChars bounds a get_workflow_instructions envelope in characters
 // (its text and structured copy together); MaxResultBytes bounds its bytes.
-const MaxWorkflowChars = 100000
+const maxWorkflowChars = 100000
 
 // workflowSchema is the get_workflow_instructions request: workflowName
 // picks a workflow prompt, whose arguments follow in camelCase with their
@@ -221,9 +221,9 @@ func (s *Service) workflow(ctx context.Context, doc *jsonv.Value) (*WorkflowResu
 	if err != nil {
 		return nil, err
 	}
-	if 2*len(b) > MaxResultBytes || 2*utf8.RuneCount(b) > MaxWorkflowChars {
+	if 2*len(b) > MaxResultBytes || 2*utf8.RuneCount(b) > maxWorkflowChars {
 		return nil, kgerr.New(kgerr.WorkflowInstructionsTooLarge, "the %s instructions are %d bytes and %d characters as JSON (counted twice, text and structured copy: at most %d bytes and %d characters)",
-			name, len(b), utf8.RuneCount(b), MaxResultBytes, MaxWorkflowChars).
+			name, len(b), utf8.RuneCount(b), MaxResultBytes, maxWorkflowChars).
 			WithHint("use the native prompt %s, or shorten caller context such as localContext", name)
 	}
 	return out, nil

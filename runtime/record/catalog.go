@@ -21,7 +21,7 @@ type ProfileFacets struct {
 	SubjectMappingStatus string   `json:"subjectMappingStatus"`
 }
 
-func ProfileFacetsOf(p *catalog.Package) ProfileFacets {
+func profileFacetsOf(p *catalog.Package) ProfileFacets {
 	f := p.Manifest.Framework
 	return ProfileFacets{NormalizedGrades: nonNil(f.NormalizedGrades), NormalizedSubjects: nonNil(f.NormalizedSubjects),
 		SubjectMappingNote: f.SubjectMappingNote, SubjectMappingStatus: f.SubjectMappingStatus}
@@ -96,7 +96,7 @@ func Summary(p *catalog.Package) PackageSummary {
 	m := p.Manifest
 	return PackageSummary{
 		PackageIdentity: Identity(p), Capabilities: CapabilitiesOf(m.Capabilities), Counts: CountsOf(m.Counts),
-		ProfileFacets: ProfileFacetsOf(p), Rights: m.Rights, ValidationStatus: m.Validation.Status,
+		ProfileFacets: profileFacetsOf(p), Rights: m.Rights, ValidationStatus: m.Validation.Status,
 		IncludedGraphTypes: m.IncludedGraphTypes, CreatedAt: m.CreatedAt,
 	}
 }

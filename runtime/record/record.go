@@ -111,8 +111,8 @@ func NodeString(img *kgimg.Image, n uint32, f kgimg.NodeField, p uint) *string {
 	return &s
 }
 
-// Common is the NodeCommon of n.
-func Common(img *kgimg.Image, n uint32) NodeCommon {
+// common is the NodeCommon of n.
+func common(img *kgimg.Image, n uint32) NodeCommon {
 	var isCurrent *bool
 	if img.NodePresent(n)&(1<<kgimg.PIsCurrent) != 0 {
 		c := img.NodeIsCurrent(n)
@@ -143,7 +143,7 @@ func Standard(img *kgimg.Image, n uint32) StandardNode {
 		grades = img.NodeGradeLevel(n).Views()
 	}
 	out := StandardNode{
-		NodeCommon:              Common(img, n),
+		NodeCommon:              common(img, n),
 		CaseIdentifierURI:       NodeString(img, n, kgimg.NodeCaseIdentifierURI, kgimg.PCaseIdentifierURI),
 		CaseIdentifierUUID:      NodeString(img, n, kgimg.NodeCaseIdentifierUUID, kgimg.PCaseIdentifierUUID),
 		Description:             NodeString(img, n, kgimg.NodeDescription, kgimg.PDescription),
@@ -165,7 +165,7 @@ func Component(img *kgimg.Image, n uint32) LearningComponentNode {
 		tags = img.NodeTags(n).Views()
 	}
 	return LearningComponentNode{
-		NodeCommon:  Common(img, n),
+		NodeCommon:  common(img, n),
 		Description: img.NodeString(n, kgimg.NodeDescription),
 		IdentityKey: NodeString(img, n, kgimg.NodeIdentityKey, kgimg.PIdentityKey),
 		Tags:        tags,
@@ -288,9 +288,9 @@ func CodeTypeOf(p *catalog.Package, n uint32) string {
 	return ""
 }
 
-// CodeTypeInfo returns the code type named name of a code search policy,
+// codeTypeInfo returns the code type named name of a code search policy,
 // nil when there is none.
-func CodeTypeInfo(cp profile.CodeSearchPolicy, name string) *profile.CodeType {
+func codeTypeInfo(cp profile.CodeSearchPolicy, name string) *profile.CodeType {
 	for i := range cp.CodeTypes {
 		if cp.CodeTypes[i].CodeType == name {
 			return &cp.CodeTypes[i]
@@ -302,7 +302,7 @@ func CodeTypeInfo(cp profile.CodeSearchPolicy, name string) *profile.CodeType {
 // CodeScopes returns the ancestors of n whose statement type scopes its code
 // (the code type's scopeStatementTypes), in curriculum order (nodeLess).
 func CodeScopes(p *catalog.Package, n uint32) []uint32 {
-	ct := CodeTypeInfo(p.Profile().CodeSearchPolicy, CodeTypeOf(p, n))
+	ct := codeTypeInfo(p.Profile().CodeSearchPolicy, CodeTypeOf(p, n))
 	if ct == nil || len(ct.ScopeStatementTypes) == 0 {
 		return nil
 	}

@@ -38,10 +38,10 @@ var dotEdgeAttrs = map[EdgeKind]string{
 	RelatesTo:     `color="#7c3aed", style=dashed, dir=none, label="relates to"`,
 }
 
-// DOTBytes writes d as a Graphviz digraph: one cluster per section, left to
+// dotBytes writes d as a Graphviz digraph: one cluster per section, left to
 // right (an overview stacks each cluster's nodes with invisible edges); the
 // notes are the graph's bottom label.
-func DOTBytes(d *Diagram) []byte {
+func dotBytes(d *Diagram) []byte {
 	var b strings.Builder
 	label := []string{clean(d.Title)}
 	if d.Subtitle != "" {

@@ -108,11 +108,11 @@ func Write(w io.Writer, d *Diagram, f Format) error {
 	var b []byte
 	switch f {
 	case SVG:
-		b = SVGBytes(d)
+		b = svgBytes(d)
 	case Mermaid:
 		b = MermaidBytes(d)
 	case DOT:
-		b = DOTBytes(d)
+		b = dotBytes(d)
 	default:
 		return fmt.Errorf("unknown format %q (want svg, mermaid or dot)", f)
 	}

@@ -219,12 +219,22 @@ func testHostileLabels(t *testing.T) {
 		},
 		Edges: []render.Edge{{From: "a", To: "b", Kind: render.BuildsTowards}, {From: "b", To: "a", Kind: render.RelatesTo}},
 	}
-	checkSVG(t, render.SVGBytes(d))
-	checkMermaid(t, render.MermaidBytes(d))
-	checkDOT(t, render.DOTBytes(d))
-	if s := string(render.SVGBytes(d)); strings.Contains(s, "<script") {
+	checkSVG(t, written(t, d, render.SVG))
+	checkMermaid(t, written(t, d, render.Mermaid))
+	checkDOT(t, written(t, d, render.DOT))
+	if s := string(written(t, d, render.SVG)); strings.Contains(s, "<script") {
 		t.Error("the SVG holds a script element")
 	}
+}
+
+// written returns d as render.Write writes it in format f.
+func written(t *testing.T, d *render.Diagram, f render.Format) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := render.Write(&b, d, f); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }
 
 // checkSVG parses the SVG as XML, requires it self-contained, and renders it

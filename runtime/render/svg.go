@@ -159,8 +159,8 @@ func layout(d *Diagram) (boxes map[string]*box, order []*box, titles [][3]any, w
 	return boxes, order, titles, max(width, 520), height
 }
 
-// SVGBytes draws d as a self-contained SVG document.
-func SVGBytes(d *Diagram) []byte {
+// svgBytes draws d as a self-contained SVG document.
+func svgBytes(d *Diagram) []byte {
 	boxes, order, titles, width, height := layout(d)
 	kinds := d.edgeKinds()
 	// Legend and notes under the picture.

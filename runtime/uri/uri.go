@@ -15,8 +15,8 @@ import (
 
 // The scheme, and the one fixed resource: the catalog.
 const (
-	Scheme  = "kgfegmcp://"
-	Catalog = Scheme + "catalog"
+	scheme  = "kgfegmcp://"
+	Catalog = scheme + "catalog"
 )
 
 // Template is one resource template: its resource name, URI template, and
@@ -115,7 +115,7 @@ func (r Ref) String() string {
 	if r.Kind == "catalog" {
 		return Catalog
 	}
-	u := Scheme + "framework/" + escape(r.FrameworkID)
+	u := scheme + "framework/" + escape(r.FrameworkID)
 	if r.Kind == "framework" {
 		return u
 	}
@@ -168,10 +168,10 @@ func Parse(raw string) (Ref, error) {
 	if raw == Catalog {
 		return Ref{Kind: "catalog"}, nil
 	}
-	if !strings.HasPrefix(raw, Scheme) {
+	if !strings.HasPrefix(raw, scheme) {
 		return Ref{}, badURI("the scheme must be kgfegmcp://")
 	}
-	rest := raw[len(Scheme):]
+	rest := raw[len(scheme):]
 	if strings.ContainsAny(rest, "?#") {
 		return Ref{}, badURI("query strings and fragments are not allowed")
 	}
