@@ -12,7 +12,7 @@ import (
 // boundaries, including pieces that split the checksum field.
 func TestChecksumInPieces(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
-	for _, size := range []int{HeaderSize, HeaderSize + 1, 1023, 1024, 1089, 1090, 4096, 300_001} {
+	for _, size := range []int{headerSize, headerSize + 1, 1023, 1024, 1089, 1090, 4096, 300_001} {
 		file := make([]byte, size)
 		for i := range file {
 			file[i] = byte(rng.Uint32())

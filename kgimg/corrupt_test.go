@@ -13,6 +13,7 @@ import (
 	"github.com/kgc-project/kgc/internal/pkggen"
 	"github.com/kgc-project/kgc/internal/pkgtest"
 	. "github.com/kgc-project/kgc/kgimg"
+	"github.com/kgc-project/kgc/kgimg/format"
 )
 
 // tinySpec is the smallest package with every kind of record: one grade, one
@@ -139,9 +140,9 @@ func TestCraftedImagesAreRefused(t *testing.T) {
 		{"isCurrent neither true nor false", func(b []byte) { b[at["node.is_current"]] = 7 }},
 		{"two nodes at one curriculum position", func(b []byte) { copy(b[at["node.cur_pos"]:at["node.cur_pos"]+4], b[at["node.cur_pos"]+4:]) }},
 		{"curriculum position past the last node", func(b []byte) { u32(b, at["node.cur_pos"], 0xfffffff0) }},
-		{"unsupported format version", func(b []byte) { u32(b, 8, FormatVersion+1) }},
+		{"unsupported format version", func(b []byte) { u32(b, 8, format.FormatVersion+1) }},
 		{"format version 0", func(b []byte) { u32(b, 8, 0) }},
-		{"header and payload disagree on the version", func(b []byte) { u32(b, 8, FormatVersion-1) }},
+		{"header and payload disagree on the version", func(b []byte) { u32(b, 8, format.FormatVersion-1) }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -232,7 +233,7 @@ func FuzzOpen(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		// Most random inputs die at the checksum; reseal half of them so the
 		// fuzzer reaches the structural verifier.
-		if len(b) > HeaderSize && b[len(b)-1]&1 == 0 {
+		if len(b) > format.HeaderSize && b[len(b)-1]&1 == 0 {
 			Reseal(b)
 		}
 		img, err := OpenBytes(b)
@@ -295,7 +296,7 @@ func TestResealedMutationsNeverFault(t *testing.T) {
 	for i := 0; i < 2000; i++ {
 		b := append([]byte(nil), data...)
 		for k := 0; k < 1+rng.Intn(3); k++ {
-			b[HeaderSize+rng.Intn(len(b)-HeaderSize)] ^= byte(1 << rng.Intn(8))
+			b[format.HeaderSize+rng.Intn(len(b)-format.HeaderSize)] ^= byte(1 << rng.Intn(8))
 		}
 		func() {
 			defer func() {

@@ -19,8 +19,6 @@ var (
 	// ErrCorrupt is the class of structural problems; errors.Is(err, ErrCorrupt)
 	// holds for every *CorruptError.
 	ErrCorrupt = errors.New("kgimg: corrupt image")
-	// ErrClosed is returned by accessors of a closed image.
-	ErrClosed = errors.New("kgimg: image closed")
 )
 
 // CorruptError says which section of an image is corrupt and why.

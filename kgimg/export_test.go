@@ -39,7 +39,7 @@ func (img *Image) Places() map[string]int {
 		"rel.confidence":  offsetIn(img.file, img.v.r.confidence),
 		"node.is_current": offsetIn(img.file, img.v.n.isCurrent),
 		"node.cur_pos":    offsetIn(img.file, img.v.n.curPos.b),
-		"payload":         HeaderSize,
+		"payload":         headerSize,
 	}
 	if cp := img.compiledProfile(); cp != nil {
 		var k kgfb.ProfileKey

@@ -12,14 +12,14 @@ import (
 // and sealing live in package format, which the writer shares; the reader
 // names the ones its callers use.
 const (
-	HeaderSize    = format.HeaderSize
-	FormatVersion = format.FormatVersion
+	headerSize    = format.HeaderSize
+	formatVersion = format.FormatVersion
 	sumOffset     = format.SumOffset
 	MaxImageSize  = format.MaxImageSize
 )
 
-// Magic starts every image.
-var Magic = format.Magic
+// magic starts every image.
+var magic = format.Magic
 
 // Checksum is format.Checksum: XXH3-64 of the file with the checksum field
 // counted as zero.
@@ -35,9 +35,9 @@ type Header struct {
 	Checksum      uint64
 }
 
-// ParseHeader checks the header of file bytes in order: magic, format version,
+// parseHeader checks the header of file bytes in order: magic, format version,
 // sizes, checksum. It does not look at the payload.
-func ParseHeader(file []byte) (Header, error) {
+func parseHeader(file []byte) (Header, error) {
 	h, err := parseHeaderFields(file)
 	if err != nil {
 		return h, err
@@ -45,18 +45,18 @@ func ParseHeader(file []byte) (Header, error) {
 	return h, checkSum(h, Checksum(file))
 }
 
-// parseHeaderFields runs ParseHeader's checks but the checksum.
+// parseHeaderFields runs parseHeader's checks but the checksum.
 func parseHeaderFields(file []byte) (Header, error) {
 	var h Header
-	if len(file) < len(Magic) || [8]byte(file[:8]) != Magic {
+	if len(file) < len(magic) || [8]byte(file[:8]) != magic {
 		return h, ErrNotImage
 	}
-	if len(file) < HeaderSize {
-		return h, corrupt("header", -1, "file is %d bytes, shorter than the %d-byte header", len(file), HeaderSize)
+	if len(file) < headerSize {
+		return h, corrupt("header", -1, "file is %d bytes, shorter than the %d-byte header", len(file), headerSize)
 	}
 	h.Version = binary.LittleEndian.Uint32(file[8:])
-	if h.Version < format.OldestVersion || h.Version > FormatVersion {
-		return h, fmt.Errorf("%w: %d (this build reads %d to %d)", ErrUnsupportedVersion, h.Version, format.OldestVersion, FormatVersion)
+	if h.Version < format.OldestVersion || h.Version > formatVersion {
+		return h, fmt.Errorf("%w: %d (this build reads %d to %d)", ErrUnsupportedVersion, h.Version, format.OldestVersion, formatVersion)
 	}
 	h.Flags = binary.LittleEndian.Uint32(file[12:])
 	h.FileSize = binary.LittleEndian.Uint64(file[16:])
@@ -66,12 +66,12 @@ func parseHeaderFields(file []byte) (Header, error) {
 	switch {
 	case h.FileSize != uint64(len(file)):
 		return h, corrupt("header", 16, "header says %d bytes but the file has %d (truncated or extended)", h.FileSize, len(file))
-	case h.PayloadOffset != HeaderSize || h.PayloadLength != h.FileSize-HeaderSize:
+	case h.PayloadOffset != headerSize || h.PayloadLength != h.FileSize-headerSize:
 		return h, corrupt("header", 24, "payload range %d+%d does not fill the file", h.PayloadOffset, h.PayloadLength)
 	case h.Flags != 0:
 		return h, corrupt("header", 12, "unknown flags %#x", h.Flags)
 	}
-	for _, b := range file[sumOffset+8 : HeaderSize] {
+	for _, b := range file[sumOffset+8 : headerSize] {
 		if b != 0 {
 			return h, corrupt("header", sumOffset+8, "reserved bytes are not zero")
 		}

@@ -91,7 +91,7 @@ func OpenWith(path string, read func(verified *Image) error) (*Image, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("kgimg: open %s: %w (not a regular file)", path, ErrNotImage)
 	}
-	if fi.Size() < int64(len(Magic)) {
+	if fi.Size() < int64(len(magic)) {
 		return nil, fmt.Errorf("kgimg: open %s: %w (%d bytes)", path, ErrNotImage, fi.Size())
 	}
 	if fi.Size() > MaxImageSize {
@@ -108,7 +108,7 @@ func OpenWith(path string, read func(verified *Image) error) (*Image, error) {
 	if fi, err = f.Stat(); err != nil {
 		return nil, fmt.Errorf("kgimg: open %s: %w", path, err)
 	}
-	if !fi.Mode().IsRegular() || fi.Size() < int64(len(Magic)) || fi.Size() > MaxImageSize {
+	if !fi.Mode().IsRegular() || fi.Size() < int64(len(magic)) || fi.Size() > MaxImageSize {
 		return nil, fmt.Errorf("kgimg: open %s: %w (changed while being opened)", path, ErrNotImage)
 	}
 	b, unmap, err := mapFile(f, int(fi.Size()))
@@ -191,7 +191,7 @@ func verifyRead(f *os.File, fi fs.FileInfo, b []byte, read func(*Image) error) (
 		}
 	}
 	root := new(kgfb.Image)
-	root.Init(b[HeaderSize:], verified.root.Table().Pos)
+	root.Init(b[headerSize:], verified.root.Table().Pos)
 	return &Image{file: b, header: verified.header, root: root, v: rebaser{from: buf, to: b}.views(&verified.v)}, nil
 }
 
@@ -255,12 +255,12 @@ func newImage(b []byte, sum uint64, haveSum bool) (img *Image, err error) {
 			err = checkSum(h, sum)
 		}
 	} else {
-		h, err = ParseHeader(b)
+		h, err = parseHeader(b)
 	}
 	if err != nil {
 		return nil, err
 	}
-	payload := b[HeaderSize:]
+	payload := b[headerSize:]
 	if err := verifyStructure(payload); err != nil {
 		return nil, err
 	}
@@ -290,6 +290,3 @@ func (img *Image) Bytes() []byte { return img.file }
 
 // Header returns the decoded header.
 func (img *Image) Header() Header { return img.header }
-
-// ErrNotFound is returned by lookups that find nothing.
-var ErrNotFound = errors.New("kgimg: not found")

@@ -21,9 +21,6 @@ func mapFile(f *os.File, size int) ([]byte, func() error, error) {
 	return b, func() error { return nil }, nil
 }
 
-// Mapped reports whether this build maps images (true) or reads them into memory.
-const Mapped = false
-
 // fileChecksum: the fallback checksums the bytes it read (false: newImage
 // hashes them).
 func fileChecksum(*os.File, int) (uint64, bool, error) { return 0, false, nil }

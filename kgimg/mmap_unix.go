@@ -29,9 +29,6 @@ func mapFile(f *os.File, size int) ([]byte, func() error, error) {
 	return b, func() error { return unix.Munmap(b) }, nil
 }
 
-// Mapped reports whether this build maps images (true) or reads them into memory.
-const Mapped = true
-
 // checksumChunk is how much of an image fileChecksum reads at a time.
 const checksumChunk = 256 << 10
 

@@ -202,12 +202,12 @@ func (w *walker) str(section string, at uint64) {
 // verifyStructure checks the FlatBuffers payload against the schema.
 func verifyStructure(payload []byte) error {
 	if len(payload) < 8 {
-		return corrupt("payload", HeaderSize, "payload shorter than a FlatBuffers root")
+		return corrupt("payload", headerSize, "payload shorter than a FlatBuffers root")
 	}
 	if string(payload[4:8]) != format.FileIdentifier {
 		return ErrNotImage
 	}
-	w := &walker{buf: payload, base: HeaderSize, budget: int64(len(payload))/4 + 16}
+	w := &walker{buf: payload, base: headerSize, budget: int64(len(payload))/4 + 16}
 	root, ok := w.indirect("root", 0)
 	if !ok {
 		return w.err
@@ -225,9 +225,9 @@ type Section struct {
 // Sections returns the image's top-level fields with their sizes (tables,
 // vectors and strings reached from each; padding not counted).
 func (img *Image) Sections() []Section {
-	payload := img.file[HeaderSize:]
+	payload := img.file[headerSize:]
 	root := uint64(img.root.Table().Pos)
-	out := []Section{{Name: "header", Bytes: HeaderSize}}
+	out := []Section{{Name: "header", Bytes: headerSize}}
 	t := img.root.Table()
 	for s, f := range imageDesc.fields {
 		o := uint64(t.Offset(flatbuffers.VOffsetT(4 + 2*s)))

@@ -28,7 +28,7 @@ func TestFactsAndPlaceholders(t *testing.T) {
 	}
 	text := "Pupils should be able to: 1.  identify a Square,\n a Rectangle\nCite: " + standardTemplate(nigeriaLC) + "\n1. abc-1 | x"
 	for _, c := range []struct {
-		f    Fact
+		f    fact
 		want bool
 	}{
 		{has("spaces folded", "identify a Square, a Rectangle"), true},

@@ -7,41 +7,41 @@ import (
 	"strings"
 )
 
-// Question is one realistic question and the calls a careful model makes to
+// question is one realistic question and the calls a careful model makes to
 // answer it from the tool list and the text of each result alone.
-type Question struct {
+type question struct {
 	ID    string // short key: q1 … q10
 	Asker string // teacher or officer
 	Text  string // the question as the user asks it
-	Steps []Step
-	Facts []Fact // what a correct, citable answer needs, found in the text of the results
+	Steps []step
+	Facts []fact // what a correct, citable answer needs, found in the text of the results
 }
 
-// Step is one tool call. Args is the call's JSON arguments; {{name}} stands
+// step is one tool call. Args is the call's JSON arguments; {{name}} stands
 // for a value an earlier step extracted from its text (JSON-escaped when
 // filled in).
-type Step struct {
+type step struct {
 	Tool    string
 	Args    string
-	Extract []Extract
+	Extract []extract
 	// Needed, when set, says why the call is needed with today's server
 	// ("needed because …"): a call a better answer elsewhere would remove.
 	Needed string
 }
 
-// Extract takes a value from a step's text, as the model reads it: Pattern is
+// extract takes a value from a step's text, as the model reads it: Pattern is
 // a regular expression with one capture group, where <id> stands for a UUID.
 // A pattern that does not match means the model could not continue.
-type Extract struct {
+type extract struct {
 	Name    string
 	Pattern string
 }
 
-// Fact is one thing a correct, citable answer needs. It is found when every
+// fact is one thing a correct, citable answer needs. It is found when every
 // string of one of its alternatives occurs in the text of the question's
 // results (runs of white space count as one space), or, with Re, when the
 // regular expression matches the text.
-type Fact struct {
+type fact struct {
 	Name string
 	Any  [][]string
 	Re   string
@@ -84,7 +84,7 @@ func fill(args string, vars map[string]string) (string, []string) {
 }
 
 // found reports whether the fact holds in text.
-func (f Fact) found(text string) bool {
+func (f fact) found(text string) bool {
 	if f.Re != "" {
 		return regexp.MustCompile(f.Re).MatchString(text)
 	}
@@ -108,7 +108,7 @@ func (f Fact) found(text string) bool {
 // placeholder extracted by an earlier step, arguments that are JSON objects
 // once filled, patterns that compile with one capture group, facts that are
 // well formed.
-func validate(script []Question) error {
+func validate(script []question) error {
 	ids := map[string]bool{}
 	defined := map[string]bool{}
 	for _, q := range script {
@@ -164,8 +164,8 @@ func validate(script []Question) error {
 	return nil
 }
 
-// StepResult is what one call cost and returned.
-type StepResult struct {
+// stepResult is what one call cost and returned.
+type stepResult struct {
 	Tool            string          `json:"tool"`
 	Arguments       json.RawMessage `json:"arguments"`
 	Needed          string          `json:"needed,omitempty"`
@@ -177,8 +177,8 @@ type StepResult struct {
 	Text            string          `json:"-"`
 }
 
-// QuestionResult is one question's replay.
-type QuestionResult struct {
+// questionResult is one question's replay.
+type questionResult struct {
 	ID              string       `json:"id"`
 	Asker           string       `json:"asker"`
 	Question        string       `json:"question"`
@@ -188,23 +188,23 @@ type QuestionResult struct {
 	FactsFound      int          `json:"factsFound"`
 	FactsRequired   int          `json:"factsRequired"`
 	MissingFacts    []string     `json:"missingFacts"`
-	Steps           []StepResult `json:"steps"`
+	Steps           []stepResult `json:"steps"`
 	Failures        []string     `json:"failures"`
 }
 
 // replay runs the script over c in order, as one conversation: values
 // extracted by earlier questions stay available to later ones.
-func replay(c *client, script []Question) ([]QuestionResult, error) {
+func replay(c *client, script []question) ([]questionResult, error) {
 	if err := validate(script); err != nil {
 		return nil, fmt.Errorf("script: %w", err)
 	}
 	vars := map[string]string{}
-	var out []QuestionResult
+	var out []questionResult
 	for _, q := range script {
-		qr := QuestionResult{ID: q.ID, Asker: q.Asker, Question: q.Text, MissingFacts: []string{}, Failures: []string{}}
+		qr := questionResult{ID: q.ID, Asker: q.Asker, Question: q.Text, MissingFacts: []string{}, Failures: []string{}}
 		var texts []string
 		for i, s := range q.Steps {
-			sr := StepResult{Tool: s.Tool, Needed: s.Needed}
+			sr := stepResult{Tool: s.Tool, Needed: s.Needed}
 			args, missing := fill(s.Args, vars)
 			sr.Arguments = json.RawMessage(args)
 			if len(missing) > 0 {

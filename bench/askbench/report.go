@@ -10,7 +10,7 @@ import (
 // printReport writes the human report: one table row per question and the
 // totals, then the missing facts, the calls marked "needed because" and any
 // failure. With show, every call and the text it returned come first.
-func printReport(w io.Writer, rep *Report, show bool) {
+func printReport(w io.Writer, rep *report, show bool) {
 	if rep.Status == statusSkip {
 		fmt.Fprintf(w, "SKIP: %s\n", rep.Reason)
 		return

@@ -17,8 +17,8 @@ const (
 	statusSkip   = "skip"   // no corpus: nothing measured
 )
 
-// Report is the whole replay, as printed by -json.
-type Report struct {
+// report is the whole replay, as printed by -json.
+type report struct {
 	Status          string           `json:"status"`
 	Reason          string           `json:"reason,omitempty"`
 	Corpus          string           `json:"corpus"`
@@ -28,12 +28,12 @@ type Report struct {
 	ToolCount       int              `json:"toolCount"`
 	ToolListBytes   int              `json:"toolListBytes"` // name, title, description, inputSchema of every tool, compact JSON
 	ToolBytes       map[string]int   `json:"toolBytes"`     // the same, per tool
-	Questions       []QuestionResult `json:"questions"`
-	Totals          Totals           `json:"totals"`
+	Questions       []questionResult `json:"questions"`
+	Totals          totals           `json:"totals"`
 }
 
-// Totals sums the questions.
-type Totals struct {
+// totals sums the questions.
+type totals struct {
 	Calls           int `json:"calls"`
 	TextBytes       int `json:"textBytes"`
 	StructuredBytes int `json:"structuredBytes"`
@@ -45,7 +45,7 @@ type Totals struct {
 
 // run builds the binaries and images, serves them and replays the script.
 // A missing corpus is a report with status skip, not an error.
-func run(corpus string, kgmcpFlags []string) (*Report, error) {
+func run(corpus string, kgmcpFlags []string) (*report, error) {
 	root, err := moduleRoot()
 	if err != nil {
 		return nil, err
@@ -53,7 +53,7 @@ func run(corpus string, kgmcpFlags []string) (*Report, error) {
 	if !filepath.IsAbs(corpus) {
 		corpus = filepath.Join(root, corpus)
 	}
-	rep := &Report{Corpus: corpus, KgmcpFlags: append([]string{}, kgmcpFlags...), ProtocolVersion: protocolVersion, Questions: []QuestionResult{}}
+	rep := &report{Corpus: corpus, KgmcpFlags: append([]string{}, kgmcpFlags...), ProtocolVersion: protocolVersion, Questions: []questionResult{}}
 	pkgs, missing := corpusPackages(corpus)
 	if _, err := os.Stat(corpus); err != nil {
 		rep.Status = statusSkip

@@ -35,12 +35,12 @@ var corpusSnapshots = []string{ghanaSnap, cbseSnap, nigeriaLC, nigeriaStd}
 // extracted from its text; framework IDs and grade labels are the ones the
 // first list_frameworks shows. A step with Needed is a call today's text
 // forces: a better answer from an earlier call would remove it.
-var script = []Question{
+var script = []question{
 	{
 		ID: "q1", Asker: "officer",
 		Text: "Which curricula can you answer from? We have two current Nigeria Primary 1–3 mathematics snapshots: what differs between them, and which should our teachers use?",
-		Steps: []Step{
-			{Tool: "list_frameworks", Args: `{"request":{}}`, Extract: []Extract{
+		Steps: []step{
+			{Tool: "list_frameworks", Args: `{"request":{}}`, Extract: []extract{
 				{"ghana", `(ghana-nacca-primary-mathematics-basic-4-6@\S+)`},
 				{"cbse", `(india-cbse-science-learning-framework-classes-9-10@\S+)`},
 				{"nigeria_lc", `(nigeria-nerdc-mathematics-primary-1-3@\S+)\n(?:[^\n]*\n){0,3}?\s*contains [^\n]*learning_components`},
@@ -51,7 +51,7 @@ var script = []Question{
 			{Tool: "get_framework_statistics", Args: `{"request":{"frameworkId":"nigeria-nerdc-mathematics-primary-1-3","snapshotId":"{{nigeria_std}}"}}`,
 				Needed: "needed because the list compares the two snapshots by contents and totals only (the second half of that comparison)"},
 		},
-		Facts: []Fact{
+		Facts: []fact{
 			has("the four snapshots served", ghanaSnap, cbseSnap, nigeriaLC, nigeriaStd),
 			re("Nigeria has two current snapshots (pin one)", `(?i)(2|two) current snapshots`),
 			has("+3f35… adds 186 learning components", "186 learning components"),
@@ -65,12 +65,12 @@ var script = []Question{
 	{
 		ID: "q2", Asker: "teacher",
 		Text: "I teach Primary 1 in Nigeria. Which objectives cover addition?",
-		Steps: []Step{
+		Steps: []step{
 			// Each topic hit lists its objectives (by hit number where they
 			// are hits too): no get_standard_context of the two topics.
 			{Tool: "search_standards", Args: `{"request":{"mode":"text","query":"addition","match":{"matchMode":"stems","operator":"all"},"snapshotIds":["{{nigeria_lc}}"],"localGradeLabels":["PRIMARY ONE"],"includeGroupings":true}}`},
 		},
-		Facts: []Fact{
+		Facts: []fact{
 			has("objective: add two whole numbers from 1 to 3", "add two whole numbers from 1 to 3 with sum less than 5"),
 			has("objective: add two or three whole numbers from 1 to 8", "add two or three whole numbers from 1 to 8 with sum not up to 10"),
 			has("objective: add two or three numbers from 0 to 9", "add two or three numbers from 0 to 9 with sum not greater than 18"),
@@ -88,14 +88,14 @@ var script = []Question{
 	{
 		ID: "q3", Asker: "teacher",
 		Text: "Which Primary 2 standards in Nigeria deal with fractions?",
-		Steps: []Step{
+		Steps: []step{
 			{Tool: "search_standards", Args: `{"request":{"mode":"text","query":"fractions","match":{"matchMode":"stems","operator":"all"},"snapshotIds":["{{nigeria_lc}}"],"localGradeLabels":["PRIMARY TWO"]}}`,
-				Extract: []Extract{{"p2_fractions", `"2\. Fractions" \((<id>)\)`}}},
+				Extract: []extract{{"p2_fractions", `"2\. Fractions" \((<id>)\)`}}},
 			// The arguments the zero-match hint of the search proposes.
 			{Tool: "get_standard_context", Args: `{"request":{"childDepth":3,"frameworkId":"nigeria-nerdc-mathematics-primary-1-3","includeDescendants":true,"nodeId":"{{p2_fractions}}","snapshotId":"{{nigeria_lc}}"}}`,
 				Needed: "needed because the Primary 2 objectives under the topic \"2. Fractions\" do not use the word and the search finds no hit: its suggestion names the topic and the call that lists its objectives (a grouping hit would list them; a suggestion does not)"},
 		},
-		Facts: []Fact{
+		Facts: []fact{
 			has("objective: divide into two and four equal parts", "divide a collection of concrete objects into two equal parts and four equal parts"),
 			has("objective: obtain ¾ of a concrete object", "obtain ¾ of a concrete object"),
 			has("topic 2. Fractions under SUB-THEME: Whole Number", "2. Fractions", "SUB-THEME: Whole Number"),
@@ -108,14 +108,14 @@ var script = []Question{
 	{
 		ID: "q4", Asker: "teacher",
 		Text: "What learning components support Nigeria's Primary 2 objective \"identify a square, a rectangle, a circle and a triangle\"? Do any of them carry over from Primary 1?",
-		Steps: []Step{
+		Steps: []step{
 			{Tool: "search_standards", Args: `{"request":{"mode":"text","query":"identify a square, a rectangle, a circle and a triangle","match":{"matchMode":"exact_phrase"},"snapshotIds":["{{nigeria_lc}}"],"localGradeLabels":["PRIMARY TWO"]}}`,
-				Extract: []Extract{{"p2_shapes", `(<id>) \| [^\n]*\| PRIMARY TWO\n\s*Pupils should be able to: 1\. identify a square`}}},
+				Extract: []extract{{"p2_shapes", `(<id>) \| [^\n]*\| PRIMARY TWO\n\s*Pupils should be able to: 1\. identify a square`}}},
 			// "also supports" names each other standard with its grade label
 			// and statement: no get_standard of the Primary 1 objective.
 			{Tool: "get_learning_components_for_standard", Args: `{"request":{"frameworkId":"nigeria-nerdc-mathematics-primary-1-3","snapshotId":"{{nigeria_lc}}","identifier":{"identifierType":"node_id","nodeId":"{{p2_shapes}}"}}}`},
 		},
-		Facts: []Fact{
+		Facts: []fact{
 			has("the four components", "Identify a square", "Identify a rectangle", "Identify a circle", "Identify a triangle"),
 			has("the generator's confidence", "confidence 0.97"),
 			has("components are generated, not curriculum-authored", "not curriculum-authored"),
@@ -130,13 +130,13 @@ var script = []Question{
 	{
 		ID: "q5", Asker: "teacher",
 		Text: "Where does Ghana's code B4.1.1.1.1 sit in the curriculum, and what are its sibling indicators?",
-		Steps: []Step{
+		Steps: []step{
 			{Tool: "search_standards", Args: `{"request":{"mode":"code_exact","query":"B4.1.1.1.1","frameworkIds":["ghana-nacca-primary-mathematics-basic-4-6"]}}`,
-				Extract: []Extract{{"b4_parent_code", `in: [^\n]*> (B4(?:\.\d+)+) `}}},
+				Extract: []extract{{"b4_parent_code", `in: [^\n]*> (B4(?:\.\d+)+) `}}},
 			{Tool: "search_standards", Args: `{"request":{"mode":"code_prefix","query":"{{b4_parent_code}}","frameworkIds":["ghana-nacca-primary-mathematics-basic-4-6"]}}`,
 				Needed: "needed because the hit names its parent (code, type and ID) but not the parent's other children; the parent's code searched as a prefix lists them with their statements"},
 		},
-		Facts: []Fact{
+		Facts: []fact{
 			has("its statement", "Model number quantities, place value for multi-digit using graph sheets or multi-base materials up to 100,000"),
 			has("its path: Strand 1: NUMBER > Sub-strand 1", "Strand 1: NUMBER", "Sub-strand 1: Counting, Representation & Cardinality"),
 			has("grade label BASIC 4", "BASIC 4"),
@@ -150,10 +150,10 @@ var script = []Question{
 	{
 		ID: "q6", Asker: "teacher",
 		Text: "Give me the grade 5 (Basic 5) Ghana standards about fractions, with their codes.",
-		Steps: []Step{
+		Steps: []step{
 			{Tool: "search_standards", Args: `{"request":{"mode":"text","query":"fractions","match":{"matchMode":"stems","operator":"all"},"frameworkIds":["ghana-nacca-primary-mathematics-basic-4-6"],"localGradeLabels":["BASIC 5"]}}`},
 		},
-		Facts: []Fact{
+		Facts: []fact{
 			has("content standard B5.1.3.1", "B5.1.3.1", "Demonstrate understanding of strategies for comparing, adding, subtracting and multiplying fractions"),
 			has("its indicators B5.1.3.1.1–6", "B5.1.3.1.1", "B5.1.3.1.2", "B5.1.3.1.3", "B5.1.3.1.4", "B5.1.3.1.5", "B5.1.3.1.6"),
 			has("indicator statements", "Determine equivalent fractions of given fractions", "Compare and order fractions"),
@@ -168,14 +168,14 @@ var script = []Question{
 	{
 		ID: "q7", Asker: "officer",
 		Text: "Which CBSE science standards sit under two parents? For instance, where is the Class X learning outcome CLO7 filed?",
-		Steps: []Step{
+		Steps: []step{
 			{Tool: "get_framework_statistics", Args: `{"request":{"frameworkId":"india-cbse-science-learning-framework-classes-9-10"}}`},
 			{Tool: "search_standards", Args: `{"request":{"mode":"code_exact","query":"CLO7","frameworkIds":["india-cbse-science-learning-framework-classes-9-10"],"localGradeLabels":["Class X"]}}`,
 				// The hit shows the path through each parent, with its type
 				// and ID: no get_standard_context.
-				Extract: []Extract{{"clo7", `CLO7 \| (<id>) \| [^\n]*\| Class X`}}},
+				Extract: []extract{{"clo7", `CLO7 \| (<id>) \| [^\n]*\| Class X`}}},
 		},
-		Facts: []Fact{
+		Facts: []fact{
 			re("235 items have more than one parent", `235[^\n]{0,40}(more than one parent|multi-parent|two parents)`),
 			re("they are the Content Domain Specific Learning Outcomes (each under a Chapter and an NCERT Learning Outcome)",
 				`(?i)(more than one parent|multi-parent|two parents)[^\n]*Content Domain Specific Learning Outcome|Content Domain Specific Learning Outcome[^\n]*(more than one parent|multi-parent|two parents)`),
@@ -190,10 +190,10 @@ var script = []Question{
 	{
 		ID: "q8", Asker: "officer",
 		Text: "Compare how Ghana, CBSE and Nigeria treat measurement.",
-		Steps: []Step{
+		Steps: []step{
 			{Tool: "compare_framework_evidence", Args: `{"request":{"frameworkIds":["ghana-nacca-primary-mathematics-basic-4-6","india-cbse-science-learning-framework-classes-9-10","nigeria-nerdc-mathematics-primary-1-3"],"snapshotIds":["{{nigeria_lc}}"],"mode":"text","query":"measurement","match":{"matchMode":"stems","operator":"all"}}}`},
 		},
-		Facts: []Fact{
+		Facts: []fact{
 			has("Ghana: strand GEOMETRY AND MEASUREMENT", "Strand 3: GEOMETRY AND MEASUREMENT"),
 			has("Ghana example: B4.3.3.1.2 perimeter", "B4.3.3.1.2", "Measure and record perimeter for regular and irregular shapes in cm and m."),
 			has("CBSE: LO10 measures physical quantities", "LO10", "Measures physical quantities using appropriate apparatus"),
@@ -207,12 +207,12 @@ var script = []Question{
 	{
 		ID: "q9", Asker: "teacher",
 		Text: "Which Nigeria learning components (skills) involve money, and which standards do they support?",
-		Steps: []Step{
+		Steps: []step{
 			// Each hit names the standards it supports with grade label and
 			// statement: no search_standards for them.
 			{Tool: "search_learning_components", Args: `{"request":{"mode":"learning_component_text","query":"money","match":{"matchMode":"stems","operator":"all"},"snapshotIds":["{{nigeria_lc}}"]}}`},
 		},
-		Facts: []Fact{
+		Facts: []fact{
 			has("the components", "Perform simple multiplication involving money with product not exceeding ₦20", "Shop effectively with money not greater than ₦20 using the idea of subtraction",
 				"Shop with money not greater than ₦20", "Enumerate the uses of money", "Shop effectively with money not greater than ₦20 using the idea of addition", "Change money up to ₦20 into small units"),
 			has("the standards they support", "enumerate the uses of money", "change money not exceeding ₦20 into smaller units", "shop effectively with money not greater than ₦20 using the idea of addition and subtraction",
@@ -227,13 +227,13 @@ var script = []Question{
 	{
 		ID: "q10", Asker: "teacher",
 		Text: "What are the learning outcomes and indicators of CBSE Class IX Chapter 13, \"Why do we fall ill?\"",
-		Steps: []Step{
+		Steps: []step{
 			{Tool: "search_standards", Args: `{"request":{"mode":"text","query":"why do we fall ill","match":{"matchMode":"exact_phrase"},"frameworkIds":["india-cbse-science-learning-framework-classes-9-10"],"includeGroupings":true}}`,
-				Extract: []Extract{{"ch13", `(<id>) \| [^\n]*\n\s*Chapter 13 – Why do we fall ill\?`}}},
+				Extract: []extract{{"ch13", `(<id>) \| [^\n]*\n\s*Chapter 13 – Why do we fall ill\?`}}},
 			// The arguments of the tool description's example.
 			{Tool: "get_standard_context", Args: `{"request":{"frameworkId":"india-cbse-science-learning-framework-classes-9-10","nodeId":"{{ch13}}","includeDescendants":true,"childDepth":2}}`},
 		},
-		Facts: []Fact{
+		Facts: []fact{
 			has("the chapter and where it sits", "Chapter 13 – Why do we fall ill?", "World of living", "Class IX"),
 			has("its 14 learning outcomes CLO87–CLO100", "CLO87", "CLO88", "CLO89", "CLO90", "CLO91", "CLO92", "CLO93", "CLO94", "CLO95", "CLO96", "CLO97", "CLO98", "CLO99", "CLO100"),
 			has("their 21 indicators C210–C230", codes("C", 210, 230)...),
@@ -250,14 +250,14 @@ var script = []Question{
 	{
 		ID: "q11", Asker: "teacher",
 		Text: "Which Primary 2 objectives in Nigeria deal with multiplcation?",
-		Steps: []Step{
+		Steps: []step{
 			// The teacher's spelling, as typed.
 			{Tool: "search_standards", Args: `{"request":{"mode":"text","query":"multiplcation","match":{"matchMode":"stems","operator":"all"},"snapshotIds":["{{nigeria_lc}}"],"localGradeLabels":["PRIMARY TWO"]}}`,
-				Extract: []Extract{{"spelt", `did you mean "([a-z]+)" for "multiplcation"`}}},
+				Extract: []extract{{"spelt", `did you mean "([a-z]+)" for "multiplcation"`}}},
 			{Tool: "search_standards", Args: `{"request":{"mode":"text","query":"{{spelt}}","match":{"matchMode":"stems","operator":"all"},"snapshotIds":["{{nigeria_lc}}"],"localGradeLabels":["PRIMARY TWO"]}}`,
 				Needed: "needed because the word is misspelt: the first answer names the spelling the package uses, with its count, and this is its call"},
 		},
-		Facts: []Fact{
+		Facts: []fact{
 			has("objective: multiply numbers using repeated additions", "multiply numbers using repeated additions"),
 			has("objective: apply correctness in multiplications", "apply correctness in multiplications as important in everyday activities"),
 			has("topic 3. Multiplication under BASIC OPERATIONS", "3. Multiplication", "THEME: BASIC OPERATIONS"),
@@ -269,12 +269,12 @@ var script = []Question{
 	{
 		ID: "q12", Asker: "teacher",
 		Text: "What does Ghana's B5.1.3 cover?",
-		Steps: []Step{
+		Steps: []step{
 			{Tool: "search_standards", Args: `{"request":{"mode":"code_exact","query":"B5.1.3","frameworkIds":["ghana-nacca-primary-mathematics-basic-4-6"]}}`},
 			{Tool: "search_standards", Args: `{"request":{"mode":"code_prefix","query":"B5.1.3","frameworkIds":["ghana-nacca-primary-mathematics-basic-4-6"]}}`,
 				Needed: "needed because B5.1.3 is a sub-strand's position, not a standard's code: the first answer says 7 codes start with it and gives this call"},
 		},
-		Facts: []Fact{
+		Facts: []fact{
 			has("content standard B5.1.3.1", "B5.1.3.1", "Demonstrate understanding of strategies for comparing, adding, subtracting and multiplying fractions"),
 			has("its indicators B5.1.3.1.1–6", "B5.1.3.1.1", "B5.1.3.1.2", "B5.1.3.1.3", "B5.1.3.1.4", "B5.1.3.1.5", "B5.1.3.1.6"),
 			has("sub-strand: Number: Fractions", "Sub-Strand 3: Number: Fractions"),
@@ -285,14 +285,14 @@ var script = []Question{
 	{
 		ID: "q13", Asker: "teacher",
 		Text: "What do Ghana's Basic Five pupils learn about decimals?",
-		Steps: []Step{
+		Steps: []step{
 			// The grade as the teacher says it.
 			{Tool: "search_standards", Args: `{"request":{"mode":"text","query":"decimals","match":{"matchMode":"stems","operator":"all"},"frameworkIds":["ghana-nacca-primary-mathematics-basic-4-6"],"localGradeLabels":["Basic Five"]}}`,
-				Extract: []Extract{{"label", `"Basic Five" reads as "([^"]+)"`}}},
+				Extract: []extract{{"label", `"Basic Five" reads as "([^"]+)"`}}},
 			{Tool: "search_standards", Args: `{"request":{"mode":"text","query":"decimals","match":{"matchMode":"stems","operator":"all"},"frameworkIds":["ghana-nacca-primary-mathematics-basic-4-6"],"localGradeLabels":["{{label}}"]}}`,
 				Needed: "needed because the framework writes the grade BASIC 5: the first answer lists its labels, the one Basic Five reads as, and the count"},
 		},
-		Facts: []Fact{
+		Facts: []fact{
 			has("content standard B5.1.4.1", "B5.1.4.1", "Demonstrate understanding of decimals fractions and strategies for comparing, adding and subtracting decimal fraction"),
 			has("indicators", "Round decimals to the nearest tenth and hundredth", "Describe and represent decimals (up to the thousandths)"),
 			re("B5.1.4.1's parent could not be resolved", `(?i)could not be resolved`),
@@ -304,10 +304,10 @@ var script = []Question{
 	{
 		ID: "q14", Asker: "officer",
 		Text: "Show me three standards on measurement from Ghana and from Nigeria: is that all they have?",
-		Steps: []Step{
+		Steps: []step{
 			{Tool: "compare_framework_evidence", Args: `{"request":{"frameworkIds":["ghana-nacca-primary-mathematics-basic-4-6","nigeria-nerdc-mathematics-primary-1-3"],"snapshotIds":["{{nigeria_lc}}"],"mode":"text","query":"measurement","match":{"matchMode":"stems","operator":"all"},"maxMatchesPerFramework":3}}`},
 		},
-		Facts: []Fact{
+		Facts: []fact{
 			has("Ghana: 3 of its 6 matches shown", "Matches: 3 of 6"),
 			has("Nigeria: 3 of its 18", "Matches: 3 of 18"),
 			has("the call for the rest", "More matches: search_standards"),
@@ -317,11 +317,11 @@ var script = []Question{
 	{
 		ID: "q15", Asker: "teacher",
 		Text: "Where are CBSE's Class IX learning outcomes on force and the laws of motion filed?",
-		Steps: []Step{
+		Steps: []step{
 			// Each hit shows the path through each of its parents.
 			{Tool: "search_standards", Args: `{"request":{"mode":"text","query":"force laws motion","match":{"matchMode":"stems","operator":"all"},"frameworkIds":["india-cbse-science-learning-framework-classes-9-10"],"localGradeLabels":["Class IX"],"limit":3}}`},
 		},
-		Facts: []Fact{
+		Facts: []fact{
 			has("CLO64's statement", "CLO64", "Calculates the unknown from the given data relevant to force and laws of motion."),
 			has("first parent: Chapter 9 – Force & Laws of Motion", "Chapter 9 – Force & Laws of Motion"),
 			re("second parent: NCERT learning outcome LO6", `\bLO6\b[^\n]*NCERT Learning Outcome`),
@@ -333,10 +333,10 @@ var script = []Question{
 	{
 		ID: "q16", Asker: "teacher",
 		Text: "List Ghana's Basic 5 fraction standards in the curriculum's order.",
-		Steps: []Step{
+		Steps: []step{
 			{Tool: "search_standards", Args: `{"request":{"mode":"text","query":"fractions","match":{"matchMode":"stems","operator":"all"},"frameworkIds":["ghana-nacca-primary-mathematics-basic-4-6"],"localGradeLabels":["BASIC 5"]}}`},
 		},
-		Facts: []Fact{
+		Facts: []fact{
 			re("the content standard before its indicators, indicators in order", `(?s)B5\.1\.3\.1 \|.*B5\.1\.3\.1\.1 \|.*B5\.1\.3\.1\.2 \|.*B5\.1\.3\.1\.6 \|.*B5\.1\.4\.1 \|`),
 			re("the order is said", `ties in curriculum order`),
 			has("attribution (Ghana)", attrGhana),
@@ -345,22 +345,22 @@ var script = []Question{
 }
 
 // has is a fact found when every string occurs in the text.
-func has(name string, all ...string) Fact { return Fact{Name: name, Any: [][]string{all}} }
+func has(name string, all ...string) fact { return fact{Name: name, Any: [][]string{all}} }
 
 // re is a fact found when the regular expression matches the text.
-func re(name, pattern string) Fact { return Fact{Name: name, Re: pattern} }
+func re(name, pattern string) fact { return fact{Name: name, Re: pattern} }
 
 // standardURI is found when the standard's kgfegmcp:// URI is in the text,
 // or the pieces to build it: the snapshot's URI template and the node ID.
-func standardURI(name, snap, id string) Fact {
+func standardURI(name, snap, id string) fact {
 	t := standardTemplate(snap)
-	return Fact{Name: name, Any: [][]string{{strings.Replace(t, "{nodeId}", id, 1)}, {t, id}}}
+	return fact{Name: name, Any: [][]string{{strings.Replace(t, "{nodeId}", id, 1)}, {t, id}}}
 }
 
 // componentURI is standardURI for a learning component.
-func componentURI(name, snap, id string) Fact {
+func componentURI(name, snap, id string) fact {
 	t := strings.Replace(standardTemplate(snap), "/standard/", "/learning-component/", 1)
-	return Fact{Name: name, Any: [][]string{{strings.Replace(t, "{nodeId}", id, 1)}, {t, id}}}
+	return fact{Name: name, Any: [][]string{{strings.Replace(t, "{nodeId}", id, 1)}, {t, id}}}
 }
 
 // standardTemplate is the URI template of a snapshot's standards, with the

@@ -240,7 +240,7 @@ func (m *model) known(id string) bool { return id != "" && (id == m.docID || m.b
 // names one identifier only (CASE UUIDs are written in either case). Two
 // identifiers that differ only by case are each found exactly, never one
 // for the other. "" when it is outside the package.
-func (m *model) resolve(l Link) string {
+func (m *model) resolve(l linkURI) string {
 	seg := ""
 	if i := strings.LastIndex(strings.TrimRight(l.URI, "/"), "/"); i >= 0 && l.URI != "" {
 		seg = strings.TrimSuffix(strings.TrimRight(l.URI, "/")[i+1:], ".json")
@@ -293,7 +293,7 @@ func (m *model) association(o object) []Finding {
 			add(CodeMissingField, id, "the CFAssociation has no %s", k)
 		}
 	}
-	if origin == (Link{}) || dest == (Link{}) {
+	if origin == (linkURI{}) || dest == (linkURI{}) {
 		add(CodeMissingField, id, "the CFAssociation needs both originNodeURI and destinationNodeURI")
 	}
 	if len(fnd) > 0 {
@@ -327,7 +327,7 @@ func (m *model) association(o object) []Finding {
 		r := pubRel{id: id, typ: typ, origin: m.end(from, origin), destination: m.end(to, dest)}
 		for _, e := range []delivery.RelationEnd{r.origin, r.destination} {
 			if e.External() && e.URI == "" && e.Identifier == "" {
-				add(CodeMissingField, id, "%s association: an end outside the package gives neither a uri nor an identifier (%s)", typ, linkName(Link{Title: e.Title}))
+				add(CodeMissingField, id, "%s association: an end outside the package gives neither a uri nor an identifier (%s)", typ, linkName(linkURI{Title: e.Title}))
 				return fnd
 			}
 		}
@@ -399,7 +399,7 @@ type pubKey struct {
 
 // end is a relation end: the node id resolved (the document's for the
 // CFDocument), else the reference as CASE gives it.
-func (m *model) end(resolved string, l Link) delivery.RelationEnd {
+func (m *model) end(resolved string, l linkURI) delivery.RelationEnd {
 	if resolved != "" {
 		return delivery.RelationEnd{NodeID: resolved}
 	}
@@ -466,7 +466,7 @@ func sequence(r json.RawMessage) (seq float64, has, coerced, ok bool) {
 // read differently from how it was written.
 func (m *model) warn(f Finding) { m.rep.Warnings = append(m.rep.Warnings, f) }
 
-func linkName(l Link) string {
+func linkName(l linkURI) string {
 	switch {
 	case l.Identifier != "" && l.URI != "":
 		return l.Identifier + " (" + l.URI + ")"

@@ -101,8 +101,8 @@ const (
 	CodeDuplicateMerged = "case_duplicate_merged"
 )
 
-// Link is a CASE LinkURI: {title, identifier, uri}.
-type Link struct {
+// linkURI is a CASE LinkURI: {title, identifier, uri}.
+type linkURI struct {
 	Title      string `json:"title"`
 	Identifier string `json:"identifier"`
 	URI        string `json:"uri"`
@@ -656,8 +656,8 @@ func strs(m map[string]json.RawMessage, k string) ([]string, bool) {
 }
 
 // link reads a LinkURI member; a bare string is taken as its uri.
-func link(m map[string]json.RawMessage, k string) (Link, bool) {
-	var l Link
+func link(m map[string]json.RawMessage, k string) (linkURI, bool) {
+	var l linkURI
 	r, ok := m[k]
 	if !ok || string(r) == "null" {
 		return l, true

@@ -82,7 +82,7 @@ func Rows(nodes []*delivery.Node, rels []*delivery.Relationship, index func(id s
 	below := codesBelow(nodes, rels, rows, index)
 	basis = make([]Basis, len(nodes))
 	for i, row := range rows {
-		basis[i] = Sort(row, func(e int) *delivery.Relationship { return rels[e] }, func(e int) *delivery.Node {
+		basis[i] = sortChildren(row, func(e int) *delivery.Relationship { return rels[e] }, func(e int) *delivery.Node {
 			j, _ := index(rels[e].Target)
 			return nodes[j]
 		}, func(e int) string {
@@ -135,11 +135,11 @@ func codesBelow(nodes []*delivery.Node, rels []*delivery.Relationship, rows [][]
 	}
 }
 
-// Sort puts one parent's child edges (given in their tie order) into
+// sortChildren puts one parent's child edges (given in their tie order) into
 // curriculum order, in place, and returns the basis it rests on. rel and
 // child return an edge's relationship and its child node, below the child's
 // code or else the smallest code beneath it ("" for none).
-func Sort[E any](edges []E, rel func(E) *delivery.Relationship, child func(E) *delivery.Node, below func(E) string) Basis {
+func sortChildren[E any](edges []E, rel func(E) *delivery.Relationship, child func(E) *delivery.Node, below func(E) string) Basis {
 	n := len(edges)
 	if n == 0 {
 		return None

@@ -18,8 +18,8 @@ import (
 	"github.com/kgc-project/kgc/schema/finding"
 )
 
-// MaxLineBytes bounds one physical line.
-const MaxLineBytes = 8 << 20
+// maxLineBytes bounds one physical line.
+const maxLineBytes = 8 << 20
 
 // Result is what decoding one delivery file produced.
 type Result struct {
@@ -90,7 +90,7 @@ func (t *Table) Decode(r io.Reader, kind Kind, artifact, path string) (*Result, 
 	for {
 		chunk, err := br.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
-			if len(long)+len(chunk) <= MaxLineBytes {
+			if len(long)+len(chunk) <= maxLineBytes {
 				long = append(long, chunk...)
 			} else {
 				tooLong = true
@@ -110,7 +110,7 @@ func (t *Table) Decode(r io.Reader, kind Kind, artifact, path string) (*Result, 
 		switch {
 		case tooLong:
 			d.line++
-			d.add(finding.JSONLParsingError, "", "", "line is longer than %d bytes", MaxLineBytes)
+			d.add(finding.JSONLParsingError, "", "", "line is longer than %d bytes", maxLineBytes)
 			tooLong = false
 		case len(line) > 0:
 			d.line++
@@ -127,8 +127,8 @@ func (t *Table) Decode(r io.Reader, kind Kind, artifact, path string) (*Result, 
 
 func (d *decoder) record(raw []byte, end int64) {
 	line := bytes.TrimSuffix(raw, []byte("\n"))
-	if len(line) > MaxLineBytes {
-		d.add(finding.JSONLParsingError, "", "", "line is longer than %d bytes", MaxLineBytes)
+	if len(line) > maxLineBytes {
+		d.add(finding.JSONLParsingError, "", "", "line is longer than %d bytes", maxLineBytes)
 		return
 	}
 	if len(line) == 0 {

@@ -61,7 +61,7 @@ func FuzzDecodeRelationships(f *testing.F) {
 }
 
 func TestDecodeLongLineAndCRLF(t *testing.T) {
-	long := append(bytes.Repeat([]byte("x"), MaxLineBytes+10), '\n')
+	long := append(bytes.Repeat([]byte("x"), maxLineBytes+10), '\n')
 	in := append([]byte("{\"a\":1}\r\n"), long...)
 	in = append(in, []byte("\n")...)
 	res, err := Decode(bytes.NewReader(in), NodesFile, "nodes", "n.jsonl")

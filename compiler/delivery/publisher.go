@@ -8,18 +8,18 @@ import (
 	"github.com/kgc-project/kgc/schema/ids"
 )
 
-// PublisherRelationTypes are the relation types of publisher_relations.jsonl:
+// publisherRelationTypes are the relation types of publisher_relations.jsonl:
 // the CASE association types other than isChildOf (which is the hasChild
 // hierarchy), in their enum order (kgimg/kgimg.fbs PublisherRelationKind).
 // They are asserted by the publisher: kgc never mixes them with the generated
 // (llm_inferred) learning-progression edges.
-var PublisherRelationTypes = []string{
+var publisherRelationTypes = []string{
 	"exactMatchOf", "isRelatedTo", "precedes", "isPeerOf", "isPartOf", "replacedBy", "exemplar", "hasSkillLevel", "isTranslationOf",
 }
 
 // PublisherRelationType returns the enum value of a relation type name.
 func PublisherRelationType(name string) (uint8, bool) {
-	for i, t := range PublisherRelationTypes {
+	for i, t := range publisherRelationTypes {
 		if t == name {
 			return uint8(i), true
 		}
@@ -101,7 +101,7 @@ func DecodePublisherRelation(v *jsonv.Value, line int) (*PublisherRelation, []st
 		}
 	}
 	if _, ok := PublisherRelationType(r.Type); seen["associationType"] && !ok {
-		bad = append(bad, fmt.Sprintf("associationType %q is not one of %v (isChildOf is the hasChild hierarchy)", r.Type, PublisherRelationTypes))
+		bad = append(bad, fmt.Sprintf("associationType %q is not one of %v (isChildOf is the hasChild hierarchy)", r.Type, publisherRelationTypes))
 	}
 	if len(bad) == 0 && r.Origin.External() && r.Destination.External() {
 		bad = append(bad, "neither end is a node of the package")

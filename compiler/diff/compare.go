@@ -5,11 +5,11 @@ import (
 	"slices"
 )
 
-// FrameworkMismatchError is returned when the two snapshots are of different
+// frameworkMismatchError is returned when the two snapshots are of different
 // frameworks.
-type FrameworkMismatchError struct{ Old, New string }
+type frameworkMismatchError struct{ Old, New string }
 
-func (e *FrameworkMismatchError) Error() string {
+func (e *frameworkMismatchError) Error() string {
 	return fmt.Sprintf("the snapshots are of different frameworks (%s and %s): kgc diff compares two snapshots of one framework", e.Old, e.New)
 }
 
@@ -19,43 +19,43 @@ func (e *FrameworkMismatchError) Error() string {
 // sources at the end, and only those.
 func Compare(a, b *Snapshot) (*Report, error) {
 	if a.FrameworkID != b.FrameworkID {
-		return nil, &FrameworkMismatchError{Old: a.FrameworkID, New: b.FrameworkID}
+		return nil, &frameworkMismatchError{Old: a.FrameworkID, New: b.FrameworkID}
 	}
 	m := match(a, b)
 	r := &Report{
-		FrameworkID: a.FrameworkID, Old: side(a), New: side(b),
-		StandardsAdded: []Standard{}, StandardsRemoved: []Standard{}, StandardsChanged: []Change{},
-		ComponentsAdded: []Component{}, ComponentsRemoved: []Component{}, ComponentsReworded: []ComponentChange{},
+		FrameworkID: a.FrameworkID, Old: sideOf(a), New: sideOf(b),
+		StandardsAdded: []standard{}, StandardsRemoved: []standard{}, StandardsChanged: []change{},
+		ComponentsAdded: []component{}, ComponentsRemoved: []component{}, ComponentsReworded: []componentChange{},
 		MetadataChanged: compareMetadata(a.Meta, b.Meta),
 	}
 	var w wanted
 	for j := range b.Nodes {
 		n, i, nj := &b.Nodes[j], m.newToOld[j], int32(j)
 		switch {
-		case i < 0 && n.Kind == KindItem:
-			r.StandardsAdded = append(r.StandardsAdded, standard(b, nj))
+		case i < 0 && n.Kind == kindItem:
+			r.StandardsAdded = append(r.StandardsAdded, standardOf(b, nj))
 			w.stdAdded = append(w.stdAdded, nj)
 		case i < 0:
-			r.ComponentsAdded = append(r.ComponentsAdded, Component{ID: n.ID})
+			r.ComponentsAdded = append(r.ComponentsAdded, component{ID: n.ID})
 			w.compAdded = append(w.compAdded, nj)
-		case n.Kind == KindComponent:
+		case n.Kind == kindComponent:
 			if a.Nodes[i].Hash != n.Hash {
 				w.compReworded = append(w.compReworded, [3]int32{i, nj, int32(len(r.ComponentsReworded))})
-				r.ComponentsReworded = append(r.ComponentsReworded, ComponentChange{ID: n.ID})
+				r.ComponentsReworded = append(r.ComponentsReworded, componentChange{ID: n.ID})
 			}
 		default:
 			if c, ok := changed(a, b, m, i, nj); ok {
-				if c.Changes[0] == ChangeReworded {
+				if c.Changes[0] == changeReworded {
 					w.stdReworded = append(w.stdReworded, [3]int32{i, nj, int32(len(r.StandardsChanged))})
 				}
 				r.StandardsChanged = append(r.StandardsChanged, c)
 			}
 			switch m.by[i] {
-			case MatchID:
+			case matchID:
 				r.MatchedBy.NodeID++
-			case MatchCaseUUID:
+			case matchCaseUUID:
 				r.MatchedBy.CaseUUID++
-			case MatchCode:
+			case matchCode:
 				r.MatchedBy.StatementCode++
 			}
 		}
@@ -64,11 +64,11 @@ func Compare(a, b *Snapshot) (*Report, error) {
 		if m.oldToNew[i] >= 0 {
 			continue
 		}
-		if a.Nodes[i].Kind == KindItem {
-			r.StandardsRemoved = append(r.StandardsRemoved, standard(a, int32(i)))
+		if a.Nodes[i].Kind == kindItem {
+			r.StandardsRemoved = append(r.StandardsRemoved, standardOf(a, int32(i)))
 			w.stdRemoved = append(w.stdRemoved, int32(i))
 		} else {
-			r.ComponentsRemoved = append(r.ComponentsRemoved, Component{ID: a.Nodes[i].ID})
+			r.ComponentsRemoved = append(r.ComponentsRemoved, component{ID: a.Nodes[i].ID})
 			w.compRemoved = append(w.compRemoved, int32(i))
 		}
 	}
@@ -85,70 +85,70 @@ func Compare(a, b *Snapshot) (*Report, error) {
 	return r, nil
 }
 
-func side(s *Snapshot) Side {
-	return Side{SnapshotID: s.SnapshotID, Source: s.Source, Format: s.Format,
-		Standards: s.Count(KindItem), LearningComponents: s.Count(KindComponent),
-		SupportsEdges: s.EdgeCount(EdgeSupports), ProgressionEdges: len(s.Edges) - s.EdgeCount(EdgeSupports),
+func sideOf(s *Snapshot) side {
+	return side{SnapshotID: s.SnapshotID, Source: s.Source, Format: s.Format,
+		Standards: s.count(kindItem), LearningComponents: s.count(kindComponent),
+		SupportsEdges: s.edgeCount(edgeSupports), ProgressionEdges: len(s.Edges) - s.edgeCount(edgeSupports),
 		PublisherRelations: len(s.Pub)}
 }
 
-// standard returns node i of s as a report shows it (without its statement).
-func standard(s *Snapshot, i int32) Standard {
+// standardOf returns node i of s as a report shows it (without its statement).
+func standardOf(s *Snapshot, i int32) standard {
 	n := &s.Nodes[i]
-	st := Standard{ID: n.ID, CaseUUID: n.CaseUUID, Code: n.Code, Type: n.Type, Grades: s.GradeList(i), Parents: []NodeRef{}}
-	for _, p := range s.Parents(i) {
+	st := standard{ID: n.ID, CaseUUID: n.CaseUUID, Code: n.Code, Type: n.Type, Grades: s.gradeList(i), Parents: []nodeRef{}}
+	for _, p := range s.parents(i) {
 		st.Parents = append(st.Parents, ref(s, p))
 	}
 	return st
 }
 
-// ref names node i of s (RootParent: the framework root).
-func ref(s *Snapshot, i int32) NodeRef {
-	if i == RootParent {
-		return NodeRef{ID: s.RootID, Root: true}
+// ref names node i of s (rootParent: the framework root).
+func ref(s *Snapshot, i int32) nodeRef {
+	if i == rootParent {
+		return nodeRef{ID: s.RootID, Root: true}
 	}
-	return NodeRef{ID: s.Nodes[i].ID, Code: s.Nodes[i].Code}
+	return nodeRef{ID: s.Nodes[i].ID, Code: s.Nodes[i].Code}
 }
 
 // changed compares the paired standards a[i] and b[j].
-func changed(a, b *Snapshot, m *matching, i, j int32) (Change, bool) {
+func changed(a, b *Snapshot, m *matching, i, j int32) (change, bool) {
 	na, nb := &a.Nodes[i], &b.Nodes[j]
 	var kinds []string
 	if na.Hash != nb.Hash {
-		kinds = append(kinds, ChangeReworded)
+		kinds = append(kinds, changeReworded)
 	}
 	if na.Code != nb.Code {
-		kinds = append(kinds, ChangeRecoded)
+		kinds = append(kinds, changeRecoded)
 	}
 	if a.grades[na.Grades] != b.grades[nb.Grades] {
-		kinds = append(kinds, ChangeRegraded)
+		kinds = append(kinds, changeRegraded)
 	}
 	if moved(a, b, m, i, j) {
-		kinds = append(kinds, ChangeMoved)
+		kinds = append(kinds, changeMoved)
 	}
 	if na.ID != nb.ID || na.CaseUUID != nb.CaseUUID {
-		kinds = append(kinds, ChangeReidentified)
+		kinds = append(kinds, changeReidentified)
 	}
 	if na.Type != nb.Type {
-		kinds = append(kinds, ChangeRetyped)
+		kinds = append(kinds, changeRetyped)
 	}
 	if len(kinds) == 0 {
-		return Change{}, false
+		return change{}, false
 	}
-	return Change{MatchedBy: m.by[i].String(), Changes: kinds, Old: standard(a, i), New: standard(b, j)}, true
+	return change{MatchedBy: m.by[i].String(), Changes: kinds, Old: standardOf(a, i), New: standardOf(b, j)}, true
 }
 
 // moved reports whether the parents of a[i], taken to the new snapshot
 // through the matching, differ from those of b[j]. An old parent without a
 // counterpart differs from every new one.
 func moved(a, b *Snapshot, m *matching, i, j int32) bool {
-	pa, pb := a.Parents(i), b.Parents(j)
+	pa, pb := a.parents(i), b.parents(j)
 	if len(pa) != len(pb) {
 		return true
 	}
 	for k, p := range pa {
 		switch {
-		case p == RootParent:
+		case p == rootParent:
 		case m.oldToNew[p] >= 0:
 			pa[k] = m.oldToNew[p]
 		default:
@@ -163,9 +163,9 @@ func moved(a, b *Snapshot, m *matching, i, j int32) bool {
 // compareEdges lists the progression and supports edges only in b (added)
 // and only in a (removed), an old edge taken to the new snapshot through the
 // matching, and the supports edges on both sides whose confidence changed.
-func compareEdges(a, b *Snapshot, m *matching) (added, removed, rescored []GraphEdge) {
+func compareEdges(a, b *Snapshot, m *matching) (added, removed, rescored []graphEdge) {
 	type mapped struct {
-		e   Edge
+		e   edge
 		old int
 	}
 	var gone []int
@@ -176,7 +176,7 @@ func compareEdges(a, b *Snapshot, m *matching) (added, removed, rescored []Graph
 			gone = append(gone, k)
 			continue
 		}
-		if e.Type == EdgeRelatesTo && f > t {
+		if e.Type == edgeRelatesTo && f > t {
 			f, t = t, f
 		}
 		e.From, e.To = f, t
@@ -184,7 +184,7 @@ func compareEdges(a, b *Snapshot, m *matching) (added, removed, rescored []Graph
 	}
 	slices.SortFunc(ms, func(x, y mapped) int { return cmpEdge(x.e, y.e) })
 	var addedIdx []int
-	rescored = []GraphEdge{}
+	rescored = []graphEdge{}
 	i, j := 0, 0
 	for i < len(ms) || j < len(b.Edges) {
 		switch {
@@ -196,7 +196,7 @@ func compareEdges(a, b *Snapshot, m *matching) (added, removed, rescored []Graph
 			j++
 		default:
 			if o, n := ms[i].e, b.Edges[j]; o.HasConf != n.HasConf || o.Conf != n.Conf {
-				ge := edge(b, n)
+				ge := graphEdgeOf(b, n)
 				ge.OldConfidence = confidence(o)
 				rescored = append(rescored, ge)
 			}
@@ -205,19 +205,19 @@ func compareEdges(a, b *Snapshot, m *matching) (added, removed, rescored []Graph
 		}
 	}
 	slices.Sort(gone)
-	added, removed = []GraphEdge{}, []GraphEdge{}
+	added, removed = []graphEdge{}, []graphEdge{}
 	for _, k := range addedIdx {
-		added = append(added, edge(b, b.Edges[k]))
+		added = append(added, graphEdgeOf(b, b.Edges[k]))
 	}
 	for _, k := range gone {
-		removed = append(removed, edge(a, a.Edges[k]))
+		removed = append(removed, graphEdgeOf(a, a.Edges[k]))
 	}
 	return added, removed, rescored
 }
 
 // confidence returns a supports edge's supportConfidence, nil when it has
 // none.
-func confidence(e Edge) *float64 {
+func confidence(e edge) *float64 {
 	if !e.HasConf {
 		return nil
 	}
@@ -228,16 +228,16 @@ func confidence(e Edge) *float64 {
 // compareChildren lists the parents whose children common to both snapshots
 // come in another order (with the basis of each order): the framework root
 // first, then parents in the new snapshot's export order.
-func compareChildren(a, b *Snapshot, m *matching) []Reorder {
-	out := []Reorder{}
+func compareChildren(a, b *Snapshot, m *matching) []reorder {
+	out := []reorder{}
 	parents := make([]int32, 0, len(b.children))
 	for p := range b.children {
 		parents = append(parents, p)
 	}
 	slices.Sort(parents)
 	for _, p := range parents {
-		op := RootParent
-		if p != RootParent {
+		op := rootParent
+		if p != rootParent {
 			if op = m.newToOld[p]; op < 0 {
 				continue
 			}
@@ -268,7 +268,7 @@ func compareChildren(a, b *Snapshot, m *matching) []Reorder {
 		if slices.Equal(common, now) { // a basis that changed but orders alike is no news
 			continue
 		}
-		ro := Reorder{Parent: ref(b, p), OldBasis: a.basis[op], NewBasis: b.basis[p], Old: []NodeRef{}, New: []NodeRef{}}
+		ro := reorder{Parent: ref(b, p), OldBasis: a.basis[op], NewBasis: b.basis[p], Old: []nodeRef{}, New: []nodeRef{}}
 		for _, c := range common {
 			ro.Old = append(ro.Old, ref(a, m.newToOld[c]))
 		}
@@ -283,7 +283,7 @@ func compareChildren(a, b *Snapshot, m *matching) []Reorder {
 // comparePublisher lists the publisher relations only in b (added) and only
 // in a (removed), an old relation's ends taken to the new snapshot through
 // the matching (an end whose node has no counterpart makes it removed).
-func comparePublisher(a, b *Snapshot, m *matching) (added, removed []PublisherEdge) {
+func comparePublisher(a, b *Snapshot, m *matching) (added, removed []publisherEdge) {
 	through := func(i int32) int32 {
 		if i < 0 {
 			return i
@@ -291,7 +291,7 @@ func comparePublisher(a, b *Snapshot, m *matching) (added, removed []PublisherEd
 		return m.oldToNew[i]
 	}
 	type mapped struct {
-		r   PubRel
+		r   pubRel
 		old int
 	}
 	var gone []int
@@ -322,20 +322,20 @@ func comparePublisher(a, b *Snapshot, m *matching) (added, removed []PublisherEd
 		}
 	}
 	slices.Sort(gone)
-	added, removed = []PublisherEdge{}, []PublisherEdge{}
+	added, removed = []publisherEdge{}, []publisherEdge{}
 	for _, k := range addedIdx {
-		added = append(added, publisherEdge(b, b.Pub[k]))
+		added = append(added, publisherEdgeOf(b, b.Pub[k]))
 	}
 	for _, k := range gone {
-		removed = append(removed, publisherEdge(a, a.Pub[k]))
+		removed = append(removed, publisherEdgeOf(a, a.Pub[k]))
 	}
 	return added, removed
 }
 
-func publisherEdge(s *Snapshot, r PubRel) PublisherEdge {
-	pe := PublisherEdge{Type: r.Type}
-	end := func(i int32, ext ExternalRef) (*NodeRef, *ExternalRef) {
-		if i == External {
+func publisherEdgeOf(s *Snapshot, r pubRel) publisherEdge {
+	pe := publisherEdge{Type: r.Type}
+	end := func(i int32, ext externalRef) (*nodeRef, *externalRef) {
+		if i == external {
 			return nil, &ext
 		}
 		n := ref(s, i)
@@ -351,8 +351,8 @@ func publisherEdge(s *Snapshot, r PubRel) PublisherEdge {
 }
 
 // splitSupports separates the supports edges from the progression edges.
-func splitSupports(list []GraphEdge) (supports, progressions []GraphEdge) {
-	supports, progressions = []GraphEdge{}, []GraphEdge{}
+func splitSupports(list []graphEdge) (supports, progressions []graphEdge) {
+	supports, progressions = []graphEdge{}, []graphEdge{}
 	for _, e := range list {
 		if e.Type == "supports" {
 			supports = append(supports, e)
@@ -363,8 +363,8 @@ func splitSupports(list []GraphEdge) (supports, progressions []GraphEdge) {
 	return supports, progressions
 }
 
-func edge(s *Snapshot, e Edge) GraphEdge {
-	return GraphEdge{Type: edgeTypeName(e.Type), Source: ref(s, e.From), Target: ref(s, e.To), Confidence: confidence(e)}
+func graphEdgeOf(s *Snapshot, e edge) graphEdge {
+	return graphEdge{Type: edgeTypeName(e.Type), Source: ref(s, e.From), Target: ref(s, e.To), Confidence: confidence(e)}
 }
 
 // wanted records, for each report entry that shows statements, the node
@@ -376,8 +376,8 @@ type wanted struct {
 }
 
 // ends returns the ends of an edge that are nodes (not the framework root).
-func ends(refs ...*NodeRef) []*NodeRef {
-	var out []*NodeRef
+func ends(refs ...*nodeRef) []*nodeRef {
+	var out []*nodeRef
 	for _, r := range refs {
 		if r != nil && !r.Root {
 			out = append(out, r)
@@ -387,7 +387,7 @@ func ends(refs ...*NodeRef) []*NodeRef {
 }
 
 // indexesOf returns the node index of each referenced node ID.
-func indexesOf(s *Snapshot, refs []*NodeRef) map[string]int32 {
+func indexesOf(s *Snapshot, refs []*nodeRef) map[string]int32 {
 	out := make(map[string]int32, len(refs))
 	if len(refs) == 0 {
 		return out
@@ -417,13 +417,13 @@ func fillStatements(r *Report, a, b *Snapshot, w *wanted) error {
 		oldIdx, newIdx = append(oldIdx, p[0]), append(newIdx, p[1])
 	}
 	// The ends of the edges listed, old ones from a and the others from b.
-	var oldEnds, newEnds []*NodeRef
-	for _, l := range [][]GraphEdge{r.SupportsRemoved, r.EdgesRemoved} {
+	var oldEnds, newEnds []*nodeRef
+	for _, l := range [][]graphEdge{r.SupportsRemoved, r.EdgesRemoved} {
 		for k := range l {
 			oldEnds = append(oldEnds, ends(&l[k].Source, &l[k].Target)...)
 		}
 	}
-	for _, l := range [][]GraphEdge{r.SupportsAdded, r.SupportsRescored, r.EdgesAdded} {
+	for _, l := range [][]graphEdge{r.SupportsAdded, r.SupportsRescored, r.EdgesAdded} {
 		for k := range l {
 			newEnds = append(newEnds, ends(&l[k].Source, &l[k].Target)...)
 		}
@@ -474,12 +474,12 @@ func fillStatements(r *Report, a, b *Snapshot, w *wanted) error {
 	for _, p := range w.stdReworded {
 		c := &r.StandardsChanged[p[2]]
 		c.Old.Statement, c.New.Statement = text(ta, p[0]), text(tb, p[1])
-		c.StatementDiff = WordDiff(*c.Old.Statement, *c.New.Statement)
+		c.StatementDiff = wordDiff(*c.Old.Statement, *c.New.Statement)
 	}
 	for _, p := range w.compReworded {
 		c := &r.ComponentsReworded[p[2]]
 		c.Old, c.New = text(ta, p[0]), text(tb, p[1])
-		c.StatementDiff = WordDiff(*c.Old, *c.New)
+		c.StatementDiff = wordDiff(*c.Old, *c.New)
 	}
 	return nil
 }
@@ -490,17 +490,17 @@ func (r *Report) summarize() {
 	for _, c := range r.StandardsChanged {
 		for _, k := range c.Changes {
 			switch k {
-			case ChangeReworded:
+			case changeReworded:
 				s.Reworded++
-			case ChangeRecoded:
+			case changeRecoded:
 				s.Recoded++
-			case ChangeRegraded:
+			case changeRegraded:
 				s.Regraded++
-			case ChangeMoved:
+			case changeMoved:
 				s.Moved++
-			case ChangeReidentified:
+			case changeReidentified:
 				s.Reidentified++
-			case ChangeRetyped:
+			case changeRetyped:
 				s.Retyped++
 			}
 		}

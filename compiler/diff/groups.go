@@ -13,7 +13,7 @@ import (
 // touch one standard: what a person reads to judge them.
 type edgeGroup struct {
 	// Head is the standard (nil: ends outside the package only).
-	Head  *NodeRef
+	Head  *nodeRef
 	Lines []edgeLine
 }
 
@@ -24,17 +24,17 @@ type edgeGroup struct {
 type edgeLine struct {
 	Mark     string
 	Verb     string
-	Other    *NodeRef
-	External *ExternalRef
+	Other    *nodeRef
+	External *externalRef
 	Note     string
 }
 
 // groupSupports groups supports edges by their standard (the target).
-func groupSupports(added, removed, rescored []GraphEdge) []edgeGroup {
+func groupSupports(added, removed, rescored []graphEdge) []edgeGroup {
 	g := grouper{}
 	for _, l := range []struct {
 		mark string
-		list []GraphEdge
+		list []graphEdge
 	}{{"-", removed}, {"+", added}, {"~", rescored}} {
 		for k := range l.list {
 			e := &l.list[k]
@@ -50,11 +50,11 @@ func groupSupports(added, removed, rescored []GraphEdge) []edgeGroup {
 
 // groupProgressions groups progression edges by their source (relatesTo:
 // its first end).
-func groupProgressions(added, removed []GraphEdge) []edgeGroup {
+func groupProgressions(added, removed []graphEdge) []edgeGroup {
 	g := grouper{}
 	for _, l := range []struct {
 		mark string
-		list []GraphEdge
+		list []graphEdge
 	}{{"-", removed}, {"+", added}} {
 		for k := range l.list {
 			e := &l.list[k]
@@ -70,11 +70,11 @@ func groupProgressions(added, removed []GraphEdge) []edgeGroup {
 
 // groupPublisher groups publisher relations by their end inside the package
 // (the origin when both are).
-func groupPublisher(added, removed []PublisherEdge) []edgeGroup {
+func groupPublisher(added, removed []publisherEdge) []edgeGroup {
 	g := grouper{}
 	for _, l := range []struct {
 		mark string
-		list []PublisherEdge
+		list []publisherEdge
 	}{{"-", removed}, {"+", added}} {
 		for k := range l.list {
 			e := &l.list[k]
@@ -101,7 +101,7 @@ type grouper struct {
 	list []edgeGroup
 }
 
-func (g *grouper) add(head *NodeRef, l edgeLine) {
+func (g *grouper) add(head *nodeRef, l edgeLine) {
 	key := "\x00"
 	if head != nil {
 		key = head.ID
@@ -121,7 +121,7 @@ func (g *grouper) add(head *NodeRef, l edgeLine) {
 // groups returns the groups: the framework root first, then by statement
 // code in natural order, then by ID; ends outside the package last.
 func (g *grouper) groups() []edgeGroup {
-	rank := func(h *NodeRef) int {
+	rank := func(h *nodeRef) int {
 		switch {
 		case h == nil:
 			return 2
@@ -158,7 +158,7 @@ func confText(c *float64) string {
 
 // extText names an end outside the package: its title, then its URI or
 // identifier.
-func extText(e *ExternalRef) string {
+func extText(e *externalRef) string {
 	if e == nil {
 		return "(none)"
 	}

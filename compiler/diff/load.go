@@ -55,15 +55,15 @@ func loadPackage(dir string, opts gate.Options) (*Snapshot, error) {
 	if !res.Valid() {
 		return nil, fmt.Errorf("%w; it cannot be compared", &gate.RefusedError{Dir: dir, Result: res})
 	}
-	s := FromGate(dir, res)
+	s := fromGate(dir, res)
 	s.texts = &packageTexts{path: filepath.Join(dir, filepath.FromSlash(res.Manifest.Path(manifest.Nodes)))}
 	return s, nil
 }
 
-// FromGate returns the compact snapshot of a package the gate accepted
+// fromGate returns the compact snapshot of a package the gate accepted
 // (statements are not available from it: Compare reports their hashes only
 // unless Load made the snapshot).
-func FromGate(source string, res *gate.Result) *Snapshot {
+func fromGate(source string, res *gate.Result) *Snapshot {
 	s := newSnapshot(source, "package")
 	s.FrameworkID, s.SnapshotID = res.Manifest.FrameworkID, res.Manifest.SnapshotID
 	index := make(map[string]int32, len(res.Nodes))
@@ -74,25 +74,25 @@ func FromGate(source string, res *gate.Result) *Snapshot {
 			s.RootID = strings.Clone(n.ID)
 			continue
 		case delivery.KindItem:
-			kind = KindItem
+			kind = kindItem
 		case delivery.KindComponent:
-			kind = KindComponent
+			kind = kindComponent
 		default:
 			continue
 		}
 		index[n.ID] = int32(len(s.Nodes))
 		desc, has := n.Prop(delivery.NDescription)
-		s.Nodes = append(s.Nodes, Node{
+		s.Nodes = append(s.Nodes, node{
 			ID: strings.Clone(n.ID), CaseUUID: strings.Clone(n.Str(delivery.NCaseIdentifierUUID)),
 			Code: strings.Clone(n.Str(delivery.NStatementCode)), Hash: statementHash(desc, has),
-			Grades: s.internGrades(n.GradeLevel), Parent: NoParent, Kind: kind,
+			Grades: s.internGrades(n.GradeLevel), Parent: noParent, Kind: kind,
 			Type: s.internType(n.Str(delivery.NStatementType)),
 		})
 	}
 	s.Meta = metadata(res.Manifest, res.Profile)
 	at := func(id string) (int32, bool) {
 		if id == s.RootID {
-			return RootParent, true
+			return rootParent, true
 		}
 		i, ok := index[id]
 		return i, ok
@@ -116,12 +116,12 @@ func FromGate(source string, res *gate.Result) *Snapshot {
 		s.basis[parent] = basis[i].String()
 	}
 	for _, p := range res.PublisherRelations {
-		r := PubRel{Type: strings.Clone(p.Type)}
-		end := func(e delivery.RelationEnd) (int32, ExternalRef) {
+		r := pubRel{Type: strings.Clone(p.Type)}
+		end := func(e delivery.RelationEnd) (int32, externalRef) {
 			if i, ok := at(e.NodeID); ok && !e.External() {
-				return i, ExternalRef{}
+				return i, externalRef{}
 			}
-			return External, ExternalRef{URI: strings.Clone(e.URI), Identifier: strings.Clone(e.Identifier), Title: strings.Clone(e.Title)}
+			return external, externalRef{URI: strings.Clone(e.URI), Identifier: strings.Clone(e.Identifier), Title: strings.Clone(e.Title)}
 		}
 		r.From, r.FromExt = end(p.Origin)
 		r.To, r.ToExt = end(p.Destination)
@@ -136,15 +136,15 @@ func FromGate(source string, res *gate.Result) *Snapshot {
 		switch r.Label {
 		case delivery.HasChild:
 			if r.Source == s.RootID {
-				from, okFrom = RootParent, true
+				from, okFrom = rootParent, true
 			}
 			if okFrom && okTo {
 				s.addParent(to, from)
 			}
 		case delivery.BuildsTowards, delivery.RelatesTo, delivery.Supports:
 			if okFrom && okTo {
-				t := map[string]uint8{delivery.BuildsTowards: EdgeBuildsTowards, delivery.RelatesTo: EdgeRelatesTo, delivery.Supports: EdgeSupports}[r.Label]
-				s.Edges = append(s.Edges, Edge{From: from, To: to, Type: t, Conf: r.Confidence, HasConf: r.Has(delivery.RSupportConfidence)})
+				t := map[string]uint8{delivery.BuildsTowards: edgeBuildsTowards, delivery.RelatesTo: edgeRelatesTo, delivery.Supports: edgeSupports}[r.Label]
+				s.Edges = append(s.Edges, edge{From: from, To: to, Type: t, Conf: r.Confidence, HasConf: r.Has(delivery.RSupportConfidence)})
 			}
 		}
 	}
@@ -168,19 +168,19 @@ func fromImage(path string, img *kgimg.Image) *Snapshot {
 	slices.SortFunc(order, func(a, b uint32) int { return cmp.Compare(img.NodeOrder(a), img.NodeOrder(b)) })
 	index := make([]int32, img.NodeCount())
 	for i := range index {
-		index[i] = NoParent
+		index[i] = noParent
 	}
 	for i, n := range order {
 		index[n] = int32(i)
-		kind := KindItem
+		kind := kindItem
 		if img.NodeKind(n) == kgimg.ComponentNode {
-			kind = KindComponent
+			kind = kindComponent
 		}
-		s.Nodes = append(s.Nodes, Node{
+		s.Nodes = append(s.Nodes, node{
 			ID: strings.Clone(img.NodeString(n, kgimg.NodeID)), CaseUUID: strings.Clone(img.NodeString(n, kgimg.NodeCaseIdentifierUUID)),
 			Code:   strings.Clone(img.NodeString(n, kgimg.NodeStatementCode)),
 			Hash:   statementHash(img.NodeString(n, kgimg.NodeDescription), img.NodeHas(n, kgimg.PDescription)),
-			Grades: s.internGrades(img.NodeGradeLevel(n).Strings()), Parent: NoParent, Kind: kind,
+			Grades: s.internGrades(img.NodeGradeLevel(n).Strings()), Parent: noParent, Kind: kind,
 			Type: s.internType(img.NodeString(n, kgimg.NodeStatementType)),
 		})
 	}
@@ -193,7 +193,7 @@ func fromImage(path string, img *kgimg.Image) *Snapshot {
 		if kids.Len() == 0 {
 			continue
 		}
-		parent := RootParent
+		parent := rootParent
 		if n != root {
 			parent = index[n]
 		}
@@ -210,17 +210,17 @@ func fromImage(path string, img *kgimg.Image) *Snapshot {
 		}
 	}
 	for i := range img.PublisherRelationCount() {
-		r := PubRel{Type: img.PublisherKindOf(i).String()}
-		end := func(side kgimg.Side) (int32, ExternalRef) {
+		r := pubRel{Type: img.PublisherKindOf(i).String()}
+		end := func(side kgimg.Side) (int32, externalRef) {
 			n := img.PublisherEnd(i, side)
 			switch {
 			case n == root:
-				return RootParent, ExternalRef{}
+				return rootParent, externalRef{}
 			case int(n) < len(index) && index[n] >= 0:
-				return index[n], ExternalRef{}
+				return index[n], externalRef{}
 			}
 			uri, id, title := img.PublisherExternal(i, side)
-			return External, ExternalRef{URI: strings.Clone(uri), Identifier: strings.Clone(id), Title: strings.Clone(title)}
+			return external, externalRef{URI: strings.Clone(uri), Identifier: strings.Clone(id), Title: strings.Clone(title)}
 		}
 		r.From, r.FromExt = end(kgimg.Origin)
 		r.To, r.ToExt = end(kgimg.Destination)
@@ -233,20 +233,20 @@ func fromImage(path string, img *kgimg.Image) *Snapshot {
 		switch img.RelLabel(uint32(r)) {
 		case kgimg.HasChild:
 			if src == root {
-				from = RootParent
+				from = rootParent
 			}
-			if from != NoParent && to >= 0 {
+			if from != noParent && to >= 0 {
 				s.addParent(to, from)
 			}
 		case kgimg.BuildsTowards, kgimg.RelatesTo, kgimg.Supports:
 			if from >= 0 && to >= 0 {
-				t := map[kgimg.RelLabel]uint8{kgimg.BuildsTowards: EdgeBuildsTowards, kgimg.RelatesTo: EdgeRelatesTo, kgimg.Supports: EdgeSupports}[img.RelLabel(uint32(r))]
+				t := map[kgimg.RelLabel]uint8{kgimg.BuildsTowards: edgeBuildsTowards, kgimg.RelatesTo: edgeRelatesTo, kgimg.Supports: edgeSupports}[img.RelLabel(uint32(r))]
 				hasConf := img.RelHas(uint32(r), kgimg.RPSupportConfidence)
 				conf := 0.0
 				if hasConf {
 					conf = img.RelConfidence(uint32(r))
 				}
-				s.Edges = append(s.Edges, Edge{From: from, To: to, Type: t, Conf: conf, HasConf: hasConf})
+				s.Edges = append(s.Edges, edge{From: from, To: to, Type: t, Conf: conf, HasConf: hasConf})
 			}
 		}
 	}

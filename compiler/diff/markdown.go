@@ -15,7 +15,7 @@ var mdEscaper = strings.NewReplacer(
 
 func md(s string) string { return mdEscaper.Replace(s) }
 
-func mdLabel(n NodeRef) string {
+func mdLabel(n nodeRef) string {
 	switch {
 	case n.Root:
 		return "(framework root)"
@@ -34,14 +34,14 @@ func mdStatement(s *string) string {
 
 // wordDiffMarkdown renders a word diff: deletions struck through,
 // insertions in bold.
-func wordDiffMarkdown(ops []WordOp) string {
+func wordDiffMarkdown(ops []wordOp) string {
 	parts := make([]string, len(ops))
 	for i, op := range ops {
 		t := md(op.Text)
 		switch op.Op {
-		case OpDelete:
+		case opDelete:
 			t = "~~" + t + "~~"
-		case OpInsert:
+		case opInsert:
 			t = "**" + t + "**"
 		}
 		parts[i] = t
@@ -55,7 +55,7 @@ func writeMarkdown(w io.Writer, r *Report) {
 	fmt.Fprintln(w, "|---|---|---|---:|---:|---:|---:|---:|")
 	for _, s := range []struct {
 		name string
-		side Side
+		side side
 	}{{"old", r.Old}, {"new", r.New}} {
 		fmt.Fprintf(w, "| %s | %s | %s %s | %d | %d | %d | %d | %d |\n", s.name, md(s.side.SnapshotID), s.side.Format, md(s.side.Source),
 			s.side.Standards, s.side.LearningComponents, s.side.SupportsEdges, s.side.ProgressionEdges, s.side.PublisherRelations)
@@ -94,14 +94,14 @@ func writeMarkdown(w io.Writer, r *Report) {
 	}
 	for _, l := range []struct {
 		title string
-		list  []Standard
+		list  []standard
 	}{{"Standards added", r.StandardsAdded}, {"Standards removed", r.StandardsRemoved}} {
 		if len(l.list) == 0 {
 			continue
 		}
 		fmt.Fprintf(w, "\n## %s (%d)\n\n| standard | type | grades | under | statement |\n|---|---|---|---|---|\n", l.title, len(l.list))
 		for _, st := range l.list {
-			fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", mdLabel(NodeRef{ID: st.ID, Code: st.Code}), md(typeText(st.Type)), md(grades(st.Grades)),
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", mdLabel(nodeRef{ID: st.ID, Code: st.Code}), md(typeText(st.Type)), md(grades(st.Grades)),
 				labels(st.Parents, mdLabel), mdStatement(st.Statement))
 		}
 	}
@@ -118,13 +118,13 @@ func writeMarkdown(w io.Writer, r *Report) {
 			if ro.OldBasis != ro.NewBasis {
 				order += " (was " + md(basisText(ro.OldBasis)) + ")"
 			}
-			short := func(n NodeRef) string { return md(shortLabel(n)) }
+			short := func(n nodeRef) string { return md(shortLabel(n)) }
 			fmt.Fprintf(w, "| %s | %s | %s | %s |\n", mdLabel(ro.Parent), order, listed(ro.Old, short), listed(ro.New, short))
 		}
 	}
 	for _, l := range []struct {
 		title string
-		list  []Component
+		list  []component
 	}{{"Learning components added", r.ComponentsAdded}, {"Learning components removed", r.ComponentsRemoved}} {
 		if len(l.list) == 0 {
 			continue
@@ -177,32 +177,32 @@ func writeMarkdownGroups(w io.Writer, title, counts string, groups []edgeGroup) 
 	}
 }
 
-func mdWithStatement(n NodeRef) string {
+func mdWithStatement(n nodeRef) string {
 	if n.Statement == nil || *n.Statement == "" {
 		return mdLabel(n)
 	}
 	return mdLabel(n) + ": " + md(clip(*n.Statement, 160))
 }
 
-func writeMarkdownChange(w io.Writer, c Change) {
-	fmt.Fprintf(w, "\n### %s: %s\n\nMatched by %s.\n\n", mdLabel(NodeRef{ID: c.New.ID, Code: c.New.Code}), strings.Join(c.Changes, ", "), c.MatchedBy)
+func writeMarkdownChange(w io.Writer, c change) {
+	fmt.Fprintf(w, "\n### %s: %s\n\nMatched by %s.\n\n", mdLabel(nodeRef{ID: c.New.ID, Code: c.New.Code}), strings.Join(c.Changes, ", "), c.MatchedBy)
 	for _, k := range c.Changes {
 		switch k {
-		case ChangeReworded:
+		case changeReworded:
 			if c.StatementDiff != nil {
 				fmt.Fprintf(w, "- statement: %s\n", wordDiffMarkdown(c.StatementDiff))
 			} else {
 				fmt.Fprintln(w, "- statement: changed")
 			}
-		case ChangeRecoded:
+		case changeRecoded:
 			fmt.Fprintf(w, "- code: %s → %s\n", orNone(md(c.Old.Code)), orNone(md(c.New.Code)))
-		case ChangeRegraded:
+		case changeRegraded:
 			fmt.Fprintf(w, "- grades: %s → %s\n", md(grades(c.Old.Grades)), md(grades(c.New.Grades)))
-		case ChangeMoved:
+		case changeMoved:
 			fmt.Fprintf(w, "- under: %s → %s\n", labels(c.Old.Parents, mdLabel), labels(c.New.Parents, mdLabel))
-		case ChangeRetyped:
+		case changeRetyped:
 			fmt.Fprintf(w, "- statement type: %s → %s\n", md(typeText(c.Old.Type)), md(typeText(c.New.Type)))
-		case ChangeReidentified:
+		case changeReidentified:
 			if c.Old.ID != c.New.ID {
 				fmt.Fprintf(w, "- node ID: %s → %s\n", md(c.Old.ID), md(c.New.ID))
 			}

@@ -5,28 +5,28 @@ import (
 	"strings"
 )
 
-// MatchKey says which key paired an old node with a new one.
-type MatchKey uint8
+// matchKey says which key paired an old node with a new one.
+type matchKey uint8
 
-// Match keys, tried in this order.
+// Match keys, tried in this order. The zero matchKey is that of an
+// unpaired node.
 const (
-	MatchNone MatchKey = iota
-	// MatchID: the same node ID.
-	MatchID
-	// MatchCaseUUID: the same caseIdentifierUUID (standards only).
-	MatchCaseUUID
-	// MatchCode: the same statementCode (standards only).
-	MatchCode
+	// matchID: the same node ID.
+	matchID matchKey = iota + 1
+	// matchCaseUUID: the same caseIdentifierUUID (standards only).
+	matchCaseUUID
+	// matchCode: the same statementCode (standards only).
+	matchCode
 )
 
 // String spells a key as the reports do.
-func (k MatchKey) String() string {
+func (k matchKey) String() string {
 	switch k {
-	case MatchID:
+	case matchID:
 		return "nodeId"
-	case MatchCaseUUID:
+	case matchCaseUUID:
 		return "caseUuid"
-	case MatchCode:
+	case matchCode:
 		return "statementCode"
 	}
 	return "none"
@@ -37,7 +37,7 @@ func (k MatchKey) String() string {
 // node i.
 type matching struct {
 	oldToNew, newToOld []int32
-	by                 []MatchKey
+	by                 []matchKey
 }
 
 // match pairs nodes by node ID (standards and learning components), then the
@@ -45,12 +45,12 @@ type matching struct {
 // two nodes only when it is non-empty and held by exactly one unpaired node of
 // its kind on each side, so a duplicated UUID or code pairs nothing.
 func match(a, b *Snapshot) *matching {
-	m := &matching{oldToNew: fill(len(a.Nodes)), newToOld: fill(len(b.Nodes)), by: make([]MatchKey, len(a.Nodes))}
-	id := func(n *Node) string { return n.ID }
-	m.by1(a, b, KindItem, MatchID, id)
-	m.by1(a, b, KindComponent, MatchID, id)
-	m.by1(a, b, KindItem, MatchCaseUUID, func(n *Node) string { return n.CaseUUID })
-	m.by1(a, b, KindItem, MatchCode, func(n *Node) string { return n.Code })
+	m := &matching{oldToNew: fill(len(a.Nodes)), newToOld: fill(len(b.Nodes)), by: make([]matchKey, len(a.Nodes))}
+	id := func(n *node) string { return n.ID }
+	m.by1(a, b, kindItem, matchID, id)
+	m.by1(a, b, kindComponent, matchID, id)
+	m.by1(a, b, kindItem, matchCaseUUID, func(n *node) string { return n.CaseUUID })
+	m.by1(a, b, kindItem, matchCode, func(n *node) string { return n.Code })
 	return m
 }
 
@@ -63,7 +63,7 @@ func fill(n int) []int32 {
 }
 
 // by1 pairs the unpaired nodes of one kind whose key is unique on both sides.
-func (m *matching) by1(a, b *Snapshot, kind uint8, how MatchKey, key func(*Node) string) {
+func (m *matching) by1(a, b *Snapshot, kind uint8, how matchKey, key func(*node) string) {
 	ao := candidates(a, kind, m.oldToNew, key)
 	bo := candidates(b, kind, m.newToOld, key)
 	i, j := 0, 0
@@ -87,7 +87,7 @@ func (m *matching) by1(a, b *Snapshot, kind uint8, how MatchKey, key func(*Node)
 
 // candidates lists the unpaired nodes of a kind with a non-empty key, sorted
 // by key (then index).
-func candidates(s *Snapshot, kind uint8, paired []int32, key func(*Node) string) []int32 {
+func candidates(s *Snapshot, kind uint8, paired []int32, key func(*node) string) []int32 {
 	var out []int32
 	for i := range s.Nodes {
 		if s.Nodes[i].Kind == kind && paired[i] < 0 && key(&s.Nodes[i]) != "" {
@@ -99,7 +99,7 @@ func candidates(s *Snapshot, kind uint8, paired []int32, key func(*Node) string)
 }
 
 // skip returns the position after the run of equal keys starting at i.
-func skip(s *Snapshot, list []int32, i int, key func(*Node) string) int {
+func skip(s *Snapshot, list []int32, i int, key func(*node) string) int {
 	k := key(&s.Nodes[list[i]])
 	j := i + 1
 	for j < len(list) && key(&s.Nodes[list[j]]) == k {

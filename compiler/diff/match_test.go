@@ -11,7 +11,7 @@ func snap(rows ...[4]string) *Snapshot {
 	s := newSnapshot("test", "test")
 	s.FrameworkID, s.RootID = "fw", "root"
 	for _, r := range rows {
-		s.Nodes = append(s.Nodes, Node{ID: r[0], CaseUUID: r[1], Code: r[2], Hash: statementHash(r[3], true), Parent: RootParent, Kind: KindItem})
+		s.Nodes = append(s.Nodes, node{ID: r[0], CaseUUID: r[1], Code: r[2], Hash: statementHash(r[3], true), Parent: rootParent, Kind: kindItem})
 	}
 	return s
 }
@@ -32,13 +32,13 @@ func TestDiffMatchKeys(t *testing.T) {
 		[4]string{"m5", "v5", "D", "four"},
 	)
 	r := compare(t, a, b)
-	if r.MatchedBy != (MatchCounts{NodeID: 1, CaseUUID: 1, StatementCode: 1}) {
+	if r.MatchedBy != (matchCounts{NodeID: 1, CaseUUID: 1, StatementCode: 1}) {
 		t.Errorf("matched %+v, want one pair by each key", r.MatchedBy)
 	}
 	by := map[string]string{}
 	for _, c := range r.StandardsChanged {
 		by[c.New.ID] = c.MatchedBy
-		if !slices.Equal(c.Changes, []string{ChangeReidentified}) {
+		if !slices.Equal(c.Changes, []string{changeReidentified}) {
 			t.Errorf("%s: changes %v, want [reidentified]", c.New.ID, c.Changes)
 		}
 	}
@@ -65,8 +65,8 @@ func TestDiffMovedThroughMatching(t *testing.T) {
 	b := snap([4]string{"p2", "up", "P", "parent"}, [4]string{"c", "uc", "C", "child"}, [4]string{"d", "ud", "D", "other"})
 	a.Nodes[1].Parent, b.Nodes[1].Parent = 0, 0
 	a.Nodes[2].Parent, b.Nodes[2].Parent = 0, 1 // d moves under c
-	a.Edges = []Edge{{From: 0, To: 1, Type: EdgeBuildsTowards}, {From: 1, To: 2, Type: EdgeRelatesTo}}
-	b.Edges = []Edge{{From: 0, To: 1, Type: EdgeBuildsTowards}, {From: 0, To: 2, Type: EdgeBuildsTowards}}
+	a.Edges = []edge{{From: 0, To: 1, Type: edgeBuildsTowards}, {From: 1, To: 2, Type: edgeRelatesTo}}
+	b.Edges = []edge{{From: 0, To: 1, Type: edgeBuildsTowards}, {From: 0, To: 2, Type: edgeBuildsTowards}}
 	a.normalizeEdges()
 	b.normalizeEdges()
 	r := compare(t, a, b)
@@ -74,7 +74,7 @@ func TestDiffMovedThroughMatching(t *testing.T) {
 	for _, c := range r.StandardsChanged {
 		kinds[c.New.ID] = c.Changes
 	}
-	if !slices.Equal(kinds["d"], []string{ChangeMoved}) || kinds["c"] != nil || !slices.Equal(kinds["p2"], []string{ChangeReidentified}) {
+	if !slices.Equal(kinds["d"], []string{changeMoved}) || kinds["c"] != nil || !slices.Equal(kinds["p2"], []string{changeReidentified}) {
 		t.Errorf("changes %v: want d moved, p2 reidentified, c unchanged", kinds)
 	}
 	if len(r.EdgesAdded) != 1 || r.EdgesAdded[0].Source.ID != "p2" || r.EdgesAdded[0].Target.ID != "d" ||
@@ -86,16 +86,16 @@ func TestDiffMovedThroughMatching(t *testing.T) {
 func TestDiffWords(t *testing.T) {
 	for _, c := range []struct {
 		old, new string
-		want     []WordOp
+		want     []wordOp
 	}{
-		{"a b c", "a b c", []WordOp{{OpEqual, "a b c"}}},
-		{"count to ten", "count up to twenty", []WordOp{{OpEqual, "count"}, {OpInsert, "up"}, {OpEqual, "to"}, {OpDelete, "ten"}, {OpInsert, "twenty"}}},
-		{"x y", "", []WordOp{{OpDelete, "x y"}}},
+		{"a b c", "a b c", []wordOp{{opEqual, "a b c"}}},
+		{"count to ten", "count up to twenty", []wordOp{{opEqual, "count"}, {opInsert, "up"}, {opEqual, "to"}, {opDelete, "ten"}, {opInsert, "twenty"}}},
+		{"x y", "", []wordOp{{opDelete, "x y"}}},
 		{"", "", nil},
-		{"a b c d", "a x c y", []WordOp{{OpEqual, "a"}, {OpDelete, "b"}, {OpInsert, "x"}, {OpEqual, "c"}, {OpDelete, "d"}, {OpInsert, "y"}}},
+		{"a b c d", "a x c y", []wordOp{{opEqual, "a"}, {opDelete, "b"}, {opInsert, "x"}, {opEqual, "c"}, {opDelete, "d"}, {opInsert, "y"}}},
 	} {
-		if got := WordDiff(c.old, c.new); !slices.Equal(got, c.want) {
-			t.Errorf("WordDiff(%q, %q) = %v, want %v", c.old, c.new, got, c.want)
+		if got := wordDiff(c.old, c.new); !slices.Equal(got, c.want) {
+			t.Errorf("wordDiff(%q, %q) = %v, want %v", c.old, c.new, got, c.want)
 		}
 	}
 }
@@ -108,23 +108,23 @@ func TestDiffOrderTypesConfidencePublisher(t *testing.T) {
 	rows := [][4]string{{"p", "up", "P", "parent"}, {"a", "ua", "P.1", "first"}, {"b", "ub", "P.2", "second"}, {"c", "uc", "P.3", "third"}, {"lc", "", "", "component"}}
 	a, b := snap(rows...), snap(rows...)
 	for _, s := range []*Snapshot{a, b} {
-		s.Nodes[4].Kind = KindComponent
+		s.Nodes[4].Kind = kindComponent
 		s.Nodes[0].Type = "Strand"
 	}
 	b.Nodes[0].Type = "Domain"
 	a.children[0], a.basis[0] = []int32{1, 2, 3}, "code"
 	b.children[0], b.basis[0] = []int32{2, 1}, "publisher" // c gone from under p: a and b swapped
-	a.children[RootParent], a.basis[RootParent] = []int32{0}, "code"
-	b.children[RootParent], b.basis[RootParent] = []int32{0}, "identifier" // same order, other basis: no news
-	a.Edges = []Edge{{From: 4, To: 1, Type: EdgeSupports, Conf: 0.5, HasConf: true}, {From: 4, To: 2, Type: EdgeSupports, Conf: 0.7, HasConf: true}}
-	b.Edges = []Edge{{From: 4, To: 1, Type: EdgeSupports, Conf: 0.9, HasConf: true}, {From: 4, To: 2, Type: EdgeSupports, Conf: 0.7, HasConf: true}}
-	ext := ExternalRef{URI: "https://example.org/uri/X.1", Identifier: "X.1"}
-	a.Pub = []PubRel{{Type: "precedes", From: 1, To: 2, Seq: 1, HasSeq: true}, {Type: "exactMatchOf", From: 1, To: External, ToExt: ext}}
-	b.Pub = []PubRel{{Type: "precedes", From: 1, To: 2, Seq: 1, HasSeq: true}, {Type: "exactMatchOf", From: 2, To: External, ToExt: ext}}
+	a.children[rootParent], a.basis[rootParent] = []int32{0}, "code"
+	b.children[rootParent], b.basis[rootParent] = []int32{0}, "identifier" // same order, other basis: no news
+	a.Edges = []edge{{From: 4, To: 1, Type: edgeSupports, Conf: 0.5, HasConf: true}, {From: 4, To: 2, Type: edgeSupports, Conf: 0.7, HasConf: true}}
+	b.Edges = []edge{{From: 4, To: 1, Type: edgeSupports, Conf: 0.9, HasConf: true}, {From: 4, To: 2, Type: edgeSupports, Conf: 0.7, HasConf: true}}
+	ext := externalRef{URI: "https://example.org/uri/X.1", Identifier: "X.1"}
+	a.Pub = []pubRel{{Type: "precedes", From: 1, To: 2, Seq: 1, HasSeq: true}, {Type: "exactMatchOf", From: 1, To: external, ToExt: ext}}
+	b.Pub = []pubRel{{Type: "precedes", From: 1, To: 2, Seq: 1, HasSeq: true}, {Type: "exactMatchOf", From: 2, To: external, ToExt: ext}}
 	a.normalizeEdges()
 	b.normalizeEdges()
 	r := compare(t, a, b)
-	if len(r.StandardsChanged) != 1 || !slices.Equal(r.StandardsChanged[0].Changes, []string{ChangeRetyped}) ||
+	if len(r.StandardsChanged) != 1 || !slices.Equal(r.StandardsChanged[0].Changes, []string{changeRetyped}) ||
 		r.StandardsChanged[0].Old.Type != "Strand" || r.StandardsChanged[0].New.Type != "Domain" {
 		t.Errorf("changed %+v, want p retyped Strand → Domain", r.StandardsChanged)
 	}
@@ -132,7 +132,7 @@ func TestDiffOrderTypesConfidencePublisher(t *testing.T) {
 		t.Fatalf("reordered %+v, want p only (the root kept its order)", r.ChildrenReordered)
 	}
 	ro := r.ChildrenReordered[0]
-	ids := func(refs []NodeRef) (out []string) {
+	ids := func(refs []nodeRef) (out []string) {
 		for _, x := range refs {
 			out = append(out, x.ID)
 		}

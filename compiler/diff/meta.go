@@ -8,10 +8,10 @@ import (
 	"github.com/kgc-project/kgc/schema/profile"
 )
 
-// Field is one rights, profile or metadata value of a snapshot, spelled for
+// field is one rights, profile or metadata value of a snapshot, spelled for
 // a reader: booleans true/false, lists joined with ", ", an absent value
 // empty.
-type Field struct {
+type field struct {
 	Name, Value string
 }
 
@@ -19,9 +19,9 @@ type Field struct {
 // first: the rights policy and its review, the profile and what it declares,
 // then the framework's description and the package's identity. m or p may be
 // nil (their fields are then left out).
-func metadata(m *manifest.Manifest, p *profile.Profile) []Field {
-	var out []Field
-	add := func(name, value string) { out = append(out, Field{Name: name, Value: value}) }
+func metadata(m *manifest.Manifest, p *profile.Profile) []field {
+	var out []field
+	add := func(name, value string) { out = append(out, field{Name: name, Value: value}) }
 	str := func(s *string) string {
 		if s == nil {
 			return ""
@@ -88,8 +88,8 @@ func metadata(m *manifest.Manifest, p *profile.Profile) []Field {
 
 // compareMetadata lists the fields whose values differ, in metadata's order.
 // A field only one side has is compared with an empty value.
-func compareMetadata(a, b []Field) []FieldChange {
-	out := []FieldChange{}
+func compareMetadata(a, b []field) []fieldChange {
+	out := []fieldChange{}
 	old := make(map[string]string, len(a))
 	for _, f := range a {
 		old[f.Name] = f.Value
@@ -98,12 +98,12 @@ func compareMetadata(a, b []Field) []FieldChange {
 	for _, f := range b {
 		seen[f.Name] = true
 		if o := old[f.Name]; o != f.Value {
-			out = append(out, FieldChange{Field: f.Name, Old: o, New: f.Value})
+			out = append(out, fieldChange{Field: f.Name, Old: o, New: f.Value})
 		}
 	}
 	for _, f := range a {
 		if !seen[f.Name] && f.Value != "" {
-			out = append(out, FieldChange{Field: f.Name, Old: f.Value})
+			out = append(out, fieldChange{Field: f.Name, Old: f.Value})
 		}
 	}
 	return out

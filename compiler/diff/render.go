@@ -14,12 +14,12 @@ import (
 // Output formats.
 const (
 	FormatText     = "text"
-	FormatMarkdown = "markdown"
+	formatMarkdown = "markdown"
 	FormatJSON     = "json"
 )
 
 // Formats lists the output formats.
-var Formats = []string{FormatText, FormatMarkdown, FormatJSON}
+var Formats = []string{FormatText, formatMarkdown, FormatJSON}
 
 // Write renders the report in a format: text (for a terminal; statement
 // diffs as [-deleted-]{+inserted+}), markdown (a review document; ~~deleted~~
@@ -34,7 +34,7 @@ func Write(w io.Writer, r *Report, format string) error {
 		if err := enc.Encode(r); err != nil {
 			return err
 		}
-	case FormatMarkdown, FormatText:
+	case formatMarkdown, FormatText:
 		// Statements, codes and IDs come from the snapshots: escape the
 		// controls a hostile one could use to drive the terminal.
 		tw := termsafe.NewWriter(bw)
@@ -59,7 +59,7 @@ func oneLine(s string) string {
 }
 
 // label names a node for text: its code and ID, or its ID.
-func label(n NodeRef) string {
+func label(n nodeRef) string {
 	switch {
 	case n.Root:
 		return "(framework root)"
@@ -69,9 +69,9 @@ func label(n NodeRef) string {
 	return n.ID
 }
 
-func stdLabel(s Standard) string { return label(NodeRef{ID: s.ID, Code: s.Code}) }
+func stdLabel(s standard) string { return label(nodeRef{ID: s.ID, Code: s.Code}) }
 
-func labels(refs []NodeRef, one func(NodeRef) string) string {
+func labels(refs []nodeRef, one func(nodeRef) string) string {
 	if len(refs) == 0 {
 		return "(none)"
 	}
@@ -91,7 +91,7 @@ func grades(g []string) string {
 
 // summaryLine is the one-line summary both text and Markdown print: every
 // kind of change with a count, the others left out.
-func summaryLine(s Summary) string {
+func summaryLine(s summary) string {
 	var parts []string
 	part := func(what string, counts ...any) {
 		var ps []string
@@ -128,7 +128,7 @@ func summaryLine(s Summary) string {
 	return strings.Join(parts, "; ")
 }
 
-func sideLine(s Side) string {
+func sideLine(s side) string {
 	return fmt.Sprintf("%s (%s %s): %d standards, %d learning components, %d supports edges, %d progression edges, %d publisher relations",
 		s.SnapshotID, s.Format, s.Source, s.Standards, s.LearningComponents, s.SupportsEdges, s.ProgressionEdges, s.PublisherRelations)
 }
@@ -174,14 +174,14 @@ const (
 const maxListed = 40
 
 // wordDiffText renders a word diff as git's --word-diff=plain does.
-func wordDiffText(ops []WordOp) string {
+func wordDiffText(ops []wordOp) string {
 	parts := make([]string, len(ops))
 	for i, op := range ops {
 		t := oneLine(op.Text)
 		switch op.Op {
-		case OpDelete:
+		case opDelete:
 			t = "[-" + t + "-]"
-		case OpInsert:
+		case opInsert:
 			t = "{+" + t + "+}"
 		}
 		parts[i] = t
@@ -206,7 +206,7 @@ func writeText(w io.Writer, r *Report) {
 	for _, l := range []struct {
 		title string
 		mark  string
-		list  []Standard
+		list  []standard
 	}{{"standards added", "+", r.StandardsAdded}, {"standards removed", "-", r.StandardsRemoved}} {
 		if len(l.list) == 0 {
 			continue
@@ -237,7 +237,7 @@ func writeText(w io.Writer, r *Report) {
 	}
 	for _, l := range []struct {
 		title, mark string
-		list        []Component
+		list        []component
 	}{{"learning components added", "+", r.ComponentsAdded}, {"learning components removed", "-", r.ComponentsRemoved}} {
 		if len(l.list) == 0 {
 			continue
@@ -298,7 +298,7 @@ func writeTextGroups(w io.Writer, title, counts string, groups []edgeGroup) {
 }
 
 // withStatement names a node and the start of its statement.
-func withStatement(n NodeRef) string {
+func withStatement(n nodeRef) string {
 	if n.Statement == nil || *n.Statement == "" {
 		return label(n)
 	}
@@ -306,7 +306,7 @@ func withStatement(n NodeRef) string {
 }
 
 // shortLabel names a node by its code alone where it has one.
-func shortLabel(n NodeRef) string {
+func shortLabel(n nodeRef) string {
 	if n.Code != "" {
 		return n.Code
 	}
@@ -314,7 +314,7 @@ func shortLabel(n NodeRef) string {
 }
 
 // listed joins at most maxListed names.
-func listed(refs []NodeRef, one func(NodeRef) string) string {
+func listed(refs []nodeRef, one func(nodeRef) string) string {
 	if len(refs) <= maxListed {
 		return labels(refs, one)
 	}
@@ -329,30 +329,30 @@ func typeText(t string) string {
 	return t
 }
 
-func writeTextChange(w io.Writer, c Change) {
+func writeTextChange(w io.Writer, c change) {
 	fmt.Fprintf(w, "  ~ %s  %s (matched by %s)\n", stdLabel(c.New), strings.Join(c.Changes, ", "), c.MatchedBy)
 	for _, k := range c.Changes {
 		switch k {
-		case ChangeReworded:
+		case changeReworded:
 			if c.StatementDiff != nil {
 				fmt.Fprintf(w, "      statement: %s\n", wordDiffText(c.StatementDiff))
 			} else {
 				fmt.Fprintln(w, "      statement: changed")
 			}
-		case ChangeRecoded:
+		case changeRecoded:
 			fmt.Fprintf(w, "      code: %q -> %q\n", c.Old.Code, c.New.Code)
-		case ChangeRegraded:
+		case changeRegraded:
 			fmt.Fprintf(w, "      grades: %s -> %s\n", grades(c.Old.Grades), grades(c.New.Grades))
-		case ChangeMoved:
+		case changeMoved:
 			fmt.Fprintf(w, "      parents: %s -> %s\n", labels(c.Old.Parents, label), labels(c.New.Parents, label))
-		case ChangeReidentified:
+		case changeReidentified:
 			if c.Old.ID != c.New.ID {
 				fmt.Fprintf(w, "      node ID: %s -> %s\n", c.Old.ID, c.New.ID)
 			}
 			if c.Old.CaseUUID != c.New.CaseUUID {
 				fmt.Fprintf(w, "      CASE UUID: %s -> %s\n", c.Old.CaseUUID, c.New.CaseUUID)
 			}
-		case ChangeRetyped:
+		case changeRetyped:
 			fmt.Fprintf(w, "      statement type: %s -> %s\n", typeText(c.Old.Type), typeText(c.New.Type))
 		}
 	}

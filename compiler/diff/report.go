@@ -1,13 +1,13 @@
 package diff
 
-// Kinds of change of a matched standard, in the order a Change lists them.
+// Kinds of change of a matched standard, in the order a change lists them.
 const (
-	ChangeReworded     = "reworded"     // the statement (description) changed
-	ChangeRecoded      = "recoded"      // the statement code changed
-	ChangeRegraded     = "regraded"     // the grade list changed
-	ChangeMoved        = "moved"        // the hasChild parents changed (compared through the matching)
-	ChangeReidentified = "reidentified" // the node ID or CASE UUID changed (paired by another key)
-	ChangeRetyped      = "retyped"      // the statement type changed
+	changeReworded     = "reworded"     // the statement (description) changed
+	changeRecoded      = "recoded"      // the statement code changed
+	changeRegraded     = "regraded"     // the grade list changed
+	changeMoved        = "moved"        // the hasChild parents changed (compared through the matching)
+	changeReidentified = "reidentified" // the node ID or CASE UUID changed (paired by another key)
+	changeRetyped      = "retyped"      // the statement type changed
 )
 
 // Report is the difference between two snapshots of one framework. Every
@@ -17,84 +17,84 @@ const (
 // the same inputs give the same bytes.
 type Report struct {
 	FrameworkID string `json:"frameworkId"`
-	Old         Side   `json:"old"`
-	New         Side   `json:"new"`
+	Old         side   `json:"old"`
+	New         side   `json:"new"`
 	// Equal is true when nothing below is listed.
 	Equal     bool        `json:"equal"`
-	Summary   Summary     `json:"summary"`
-	MatchedBy MatchCounts `json:"matchedBy"`
+	Summary   summary     `json:"summary"`
+	MatchedBy matchCounts `json:"matchedBy"`
 
 	// MetadataChanged lists the rights, profile and metadata fields that
 	// differ: what a person deciding to publish reads first.
-	MetadataChanged []FieldChange `json:"metadataChanged"`
+	MetadataChanged []fieldChange `json:"metadataChanged"`
 
-	StandardsAdded   []Standard `json:"standardsAdded"`
-	StandardsRemoved []Standard `json:"standardsRemoved"`
-	StandardsChanged []Change   `json:"standardsChanged"`
+	StandardsAdded   []standard `json:"standardsAdded"`
+	StandardsRemoved []standard `json:"standardsRemoved"`
+	StandardsChanged []change   `json:"standardsChanged"`
 	// ChildrenReordered lists the parents (in the new snapshot's export
 	// order, the framework root first) whose children present on both sides
 	// come in another order.
-	ChildrenReordered []Reorder `json:"childrenReordered"`
+	ChildrenReordered []reorder `json:"childrenReordered"`
 
-	ComponentsAdded    []Component       `json:"learningComponentsAdded"`
-	ComponentsRemoved  []Component       `json:"learningComponentsRemoved"`
-	ComponentsReworded []ComponentChange `json:"learningComponentsReworded"`
+	ComponentsAdded    []component       `json:"learningComponentsAdded"`
+	ComponentsRemoved  []component       `json:"learningComponentsRemoved"`
+	ComponentsReworded []componentChange `json:"learningComponentsReworded"`
 
 	// SupportsAdded and SupportsRemoved are supports edges (learning
 	// component → standard).
-	SupportsAdded   []GraphEdge `json:"supportsEdgesAdded"`
-	SupportsRemoved []GraphEdge `json:"supportsEdgesRemoved"`
+	SupportsAdded   []graphEdge `json:"supportsEdgesAdded"`
+	SupportsRemoved []graphEdge `json:"supportsEdgesRemoved"`
 	// SupportsRescored lists the supports edges on both sides whose
 	// supportConfidence changed.
-	SupportsRescored []GraphEdge `json:"supportsEdgesRescored"`
+	SupportsRescored []graphEdge `json:"supportsEdgesRescored"`
 
 	// EdgesAdded and EdgesRemoved are the generated learning-progression
 	// edges (buildsTowards, relatesTo).
-	EdgesAdded   []GraphEdge `json:"progressionEdgesAdded"`
-	EdgesRemoved []GraphEdge `json:"progressionEdgesRemoved"`
+	EdgesAdded   []graphEdge `json:"progressionEdgesAdded"`
+	EdgesRemoved []graphEdge `json:"progressionEdgesRemoved"`
 
 	// PublisherAdded and PublisherRemoved are the publisher-asserted
 	// relations (CASE associations), never mixed with the progression edges.
-	PublisherAdded   []PublisherEdge `json:"publisherRelationsAdded"`
-	PublisherRemoved []PublisherEdge `json:"publisherRelationsRemoved"`
+	PublisherAdded   []publisherEdge `json:"publisherRelationsAdded"`
+	PublisherRemoved []publisherEdge `json:"publisherRelationsRemoved"`
 }
 
-// FieldChange is one rights, profile or metadata field that differs ("" is
+// fieldChange is one rights, profile or metadata field that differs ("" is
 // an absent value).
-type FieldChange struct {
+type fieldChange struct {
 	Field string `json:"field"`
 	Old   string `json:"old"`
 	New   string `json:"new"`
 }
 
-// Reorder is a parent whose children changed order. Old and New list the
+// reorder is a parent whose children changed order. Old and New list the
 // children present on both sides, each in its snapshot's curriculum order;
 // OldBasis and NewBasis say what each order rests on (publisher, code,
 // statement_numbers, identifier, or file for an image that did not record
 // it).
-type Reorder struct {
-	Parent   NodeRef   `json:"parent"`
+type reorder struct {
+	Parent   nodeRef   `json:"parent"`
 	OldBasis string    `json:"oldBasis"`
 	NewBasis string    `json:"newBasis"`
-	Old      []NodeRef `json:"old"`
-	New      []NodeRef `json:"new"`
+	Old      []nodeRef `json:"old"`
+	New      []nodeRef `json:"new"`
 }
 
-// PublisherEdge is one publisher-asserted relation: its CASE association
+// publisherEdge is one publisher-asserted relation: its CASE association
 // type, each end inside the snapshot (Source, Target) or outside it as the
 // publisher names it (SourceExternal, TargetExternal), and its sequence
 // number.
-type PublisherEdge struct {
+type publisherEdge struct {
 	Type           string       `json:"type"`
-	Source         *NodeRef     `json:"source,omitempty"`
-	SourceExternal *ExternalRef `json:"sourceExternal,omitempty"`
-	Target         *NodeRef     `json:"target,omitempty"`
-	TargetExternal *ExternalRef `json:"targetExternal,omitempty"`
+	Source         *nodeRef     `json:"source,omitempty"`
+	SourceExternal *externalRef `json:"sourceExternal,omitempty"`
+	Target         *nodeRef     `json:"target,omitempty"`
+	TargetExternal *externalRef `json:"targetExternal,omitempty"`
 	Sequence       *int64       `json:"sequenceNumber,omitempty"`
 }
 
-// Side identifies one compared snapshot.
-type Side struct {
+// side identifies one compared snapshot.
+type side struct {
 	SnapshotID string `json:"snapshotId"`
 	// Source is the path as given; Format is "package" or "image".
 	Source             string `json:"source"`
@@ -106,9 +106,9 @@ type Side struct {
 	PublisherRelations int    `json:"publisherRelations"`
 }
 
-// Summary counts the changes by kind. A changed standard counts once in
+// summary counts the changes by kind. A changed standard counts once in
 // StandardsChanged and once per kind of change it has.
-type Summary struct {
+type summary struct {
 	StandardsAdded     int `json:"standardsAdded"`
 	StandardsRemoved   int `json:"standardsRemoved"`
 	StandardsChanged   int `json:"standardsChanged"`
@@ -132,69 +132,69 @@ type Summary struct {
 	PublisherRemoved   int `json:"publisherRelationsRemoved"`
 }
 
-// MatchCounts counts the standards paired by each key (learning components
+// matchCounts counts the standards paired by each key (learning components
 // are paired by node ID only).
-type MatchCounts struct {
+type matchCounts struct {
 	NodeID        int `json:"nodeId"`
 	CaseUUID      int `json:"caseUuid"`
 	StatementCode int `json:"statementCode"`
 }
 
-// Standard is one standards item as a report shows it. Statement is present
+// standard is one standards item as a report shows it. Statement is present
 // for added and removed standards and for both sides of a reworded one, when
 // the snapshot can supply statements (Load's can).
-type Standard struct {
+type standard struct {
 	ID        string    `json:"id"`
 	CaseUUID  string    `json:"caseUuid,omitempty"`
 	Code      string    `json:"statementCode,omitempty"`
 	Type      string    `json:"statementType,omitempty"`
 	Grades    []string  `json:"grades"`
-	Parents   []NodeRef `json:"parents"`
+	Parents   []nodeRef `json:"parents"`
 	Statement *string   `json:"statement,omitempty"`
 }
 
-// NodeRef names a node: its ID and statement code, or the framework root.
+// nodeRef names a node: its ID and statement code, or the framework root.
 // Statement is given for the ends of the edges a report lists.
-type NodeRef struct {
+type nodeRef struct {
 	ID        string  `json:"id"`
 	Code      string  `json:"statementCode,omitempty"`
 	Root      bool    `json:"root,omitempty"`
 	Statement *string `json:"statement,omitempty"`
 }
 
-// Change is a standard present in both snapshots that changed.
-type Change struct {
+// change is a standard present in both snapshots that changed.
+type change struct {
 	// MatchedBy is the key that paired the two: nodeId, caseUuid or
 	// statementCode.
 	MatchedBy string   `json:"matchedBy"`
 	Changes   []string `json:"changes"`
-	Old       Standard `json:"old"`
-	New       Standard `json:"new"`
+	Old       standard `json:"old"`
+	New       standard `json:"new"`
 	// StatementDiff is the word-level diff of a reworded statement.
-	StatementDiff []WordOp `json:"statementDiff,omitempty"`
+	StatementDiff []wordOp `json:"statementDiff,omitempty"`
 }
 
-// Component is one learning component as a report shows it.
-type Component struct {
+// component is one learning component as a report shows it.
+type component struct {
 	ID        string  `json:"id"`
 	Statement *string `json:"statement,omitempty"`
 }
 
-// ComponentChange is a learning component whose statement changed.
-type ComponentChange struct {
+// componentChange is a learning component whose statement changed.
+type componentChange struct {
 	ID            string   `json:"id"`
 	Old           *string  `json:"oldStatement,omitempty"`
 	New           *string  `json:"newStatement,omitempty"`
-	StatementDiff []WordOp `json:"statementDiff,omitempty"`
+	StatementDiff []wordOp `json:"statementDiff,omitempty"`
 }
 
-// GraphEdge is a supports edge (learning component → standard) or a
+// graphEdge is a supports edge (learning component → standard) or a
 // progression edge between two standards: buildsTowards, or relatesTo (its
 // endpoints in export order: the edge is undirected).
-type GraphEdge struct {
+type graphEdge struct {
 	Type   string  `json:"type"`
-	Source NodeRef `json:"source"`
-	Target NodeRef `json:"target"`
+	Source nodeRef `json:"source"`
+	Target nodeRef `json:"target"`
 	// Confidence is a supports edge's supportConfidence (the new one, for a
 	// rescored edge); OldConfidence the old one of a rescored edge.
 	Confidence    *float64 `json:"supportConfidence,omitempty"`
@@ -204,9 +204,9 @@ type GraphEdge struct {
 // edgeTypeName spells a progression edge type.
 func edgeTypeName(t uint8) string {
 	switch t {
-	case EdgeRelatesTo:
+	case edgeRelatesTo:
 		return "relatesTo"
-	case EdgeSupports:
+	case edgeSupports:
 		return "supports"
 	}
 	return "buildsTowards"

@@ -149,7 +149,7 @@ func TestDiffMutatedSample(t *testing.T) {
 		t.Fatal("mutated sample reported equal")
 	}
 	want := map[string][]string{
-		"M1.1.1.1": {ChangeReworded}, "M1.1.1.9": {ChangeRecoded}, "M1.1.1.3": {ChangeRegraded}, "M1.1.3.9": {ChangeRecoded, ChangeMoved},
+		"M1.1.1.1": {changeReworded}, "M1.1.1.9": {changeRecoded}, "M1.1.1.3": {changeRegraded}, "M1.1.3.9": {changeRecoded, changeMoved},
 	}
 	got := map[string][]string{}
 	for _, c := range r.StandardsChanged {
@@ -174,7 +174,7 @@ func TestDiffMutatedSample(t *testing.T) {
 			}
 			ins := []string{}
 			for _, op := range c.StatementDiff {
-				if op.Op == OpInsert {
+				if op.Op == opInsert {
 					ins = append(ins, op.Text)
 				}
 			}
@@ -201,7 +201,7 @@ func TestDiffMutatedSample(t *testing.T) {
 		t.Fatalf("reordered %+v, want M1.1.1 only", r.ChildrenReordered)
 	}
 	ro := r.ChildrenReordered[0]
-	short := func(refs []NodeRef) string {
+	short := func(refs []nodeRef) string {
 		var out []string
 		for _, n := range refs {
 			out = append(out, n.Code)
@@ -215,7 +215,7 @@ func TestDiffMutatedSample(t *testing.T) {
 	out := render(t, r)
 	for f, needle := range map[string]string{
 		FormatText:     "[-Demonstrate-]",
-		FormatMarkdown: "**carefully**",
+		formatMarkdown: "**carefully**",
 		FormatJSON:     `"statementDiff"`,
 	} {
 		if f == FormatText {
@@ -286,8 +286,8 @@ func TestDiffEqualAndMismatch(t *testing.T) {
 	e := pkgtest.Sample(t, "kgc-sample-english-grades-1-2")
 	if _, err := Compare(a, load(t, e.Dir, e.Profiles)); err == nil {
 		t.Error("two frameworks compared without an error")
-	} else if _, ok := err.(*FrameworkMismatchError); !ok {
-		t.Errorf("error %T %v, want *FrameworkMismatchError", err, err)
+	} else if _, ok := err.(*frameworkMismatchError); !ok {
+		t.Errorf("error %T %v, want *frameworkMismatchError", err, err)
 	}
 }
 
@@ -332,7 +332,7 @@ func TestDiffForAPersonDecidingToPublish(t *testing.T) {
 	new.Seal(t)
 
 	r := compare(t, load(t, old.Dir, old.Profiles), load(t, new.Dir, new.Profiles))
-	fields := map[string]FieldChange{}
+	fields := map[string]fieldChange{}
 	for i, f := range r.MetadataChanged {
 		fields[f.Field] = f
 		if i == 0 && !strings.HasPrefix(f.Field, "rights.") {

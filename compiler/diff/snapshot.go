@@ -9,32 +9,32 @@ import (
 
 // Node kinds of a Snapshot.
 const (
-	KindItem      uint8 = 1 // a StandardsFrameworkItem: a standard or grouping
-	KindComponent uint8 = 2 // a LearningComponent
+	kindItem      uint8 = 1 // a StandardsFrameworkItem: a standard or grouping
+	kindComponent uint8 = 2 // a LearningComponent
 )
 
 // Progression edge types.
 const (
-	EdgeBuildsTowards uint8 = 1
-	EdgeRelatesTo     uint8 = 2
-	EdgeSupports      uint8 = 3
+	edgeBuildsTowards uint8 = 1
+	edgeRelatesTo     uint8 = 2
+	edgeSupports      uint8 = 3
 )
 
-// External marks a publisher relation's end outside the package.
-const External int32 = -3
+// external marks a publisher relation's end outside the package.
+const external int32 = -3
 
-// NoParent marks an item without a hasChild parent; RootParent an item whose
+// noParent marks an item without a hasChild parent; rootParent an item whose
 // parent is the framework node.
 const (
-	NoParent   int32 = -2
-	RootParent int32 = -1
+	noParent   int32 = -2
+	rootParent int32 = -1
 )
 
-// Node is what a Snapshot keeps of one standards item or learning component:
+// node is what a Snapshot keeps of one standards item or learning component:
 // the three match keys, the statement's hash (never its text), the grade list
 // (an index into the snapshot's interned lists) and the first hasChild parent.
 // Strings are copies owned by the snapshot.
-type Node struct {
+type node struct {
 	ID       string
 	CaseUUID string
 	Code     string
@@ -43,17 +43,17 @@ type Node struct {
 	Hash   [16]byte
 	Grades uint32
 	// Parent is the index of the first hasChild parent among the snapshot's
-	// nodes, RootParent or NoParent; further parents are in Snapshot.more.
+	// nodes, rootParent or noParent; further parents are in Snapshot.more.
 	Parent int32
 	Kind   uint8
 	// Type is the statementType.
 	Type string
 }
 
-// Edge is one supports edge (component → item) or progression edge (item →
+// edge is one supports edge (component → item) or progression edge (item →
 // item), by node index. relatesTo edges are stored with From < To (they are
 // undirected).
-type Edge struct {
+type edge struct {
 	From, To int32
 	// Conf is a supports edge's supportConfidence, when HasConf.
 	Conf    float64
@@ -70,9 +70,9 @@ type Snapshot struct {
 	Source, Format          string
 	FrameworkID, SnapshotID string
 	RootID                  string
-	Nodes                   []Node
+	Nodes                   []node
 	// Edges holds the supports and progression edges, sorted.
-	Edges []Edge
+	Edges []edge
 	// grades holds the distinct grade lists, each joined with gradeSep;
 	// index 0 is the empty list.
 	grades   []string
@@ -82,31 +82,31 @@ type Snapshot struct {
 	// types interns the statement types (a few distinct values).
 	types map[string]string
 	// Meta is the snapshot's rights, profile and metadata fields.
-	Meta []Field
+	Meta []field
 	// children holds each parent's children in curriculum order (the
-	// framework root under RootParent) and basis what that order rests on
+	// framework root under rootParent) and basis what that order rests on
 	// (publisher, code, statement_numbers, identifier; file for an image
 	// written before the basis was recorded).
 	children map[int32][]int32
 	basis    map[int32]string
 	// Pub holds the publisher-asserted relations, sorted.
-	Pub   []PubRel
+	Pub   []pubRel
 	texts textSource
 }
 
-// PubRel is one publisher-asserted relation: its CASE association type and
-// ends, each a node index, RootParent (the framework node) or External (then
+// pubRel is one publisher-asserted relation: its CASE association type and
+// ends, each a node index, rootParent (the framework node) or external (then
 // its reference as CASE gives it).
-type PubRel struct {
+type pubRel struct {
 	Type           string
 	From, To       int32
-	FromExt, ToExt ExternalRef
+	FromExt, ToExt externalRef
 	Seq            int64
 	HasSeq         bool
 }
 
-// ExternalRef is an end outside the package as the publisher names it.
-type ExternalRef struct {
+// externalRef is an end outside the package as the publisher names it.
+type externalRef struct {
 	URI        string `json:"uri,omitempty"`
 	Identifier string `json:"identifier,omitempty"`
 	Title      string `json:"title,omitempty"`
@@ -160,8 +160,8 @@ func (s *Snapshot) internType(t string) string {
 	return c
 }
 
-// GradeList returns the grades of node i.
-func (s *Snapshot) GradeList(i int32) []string {
+// gradeList returns the grades of node i.
+func (s *Snapshot) gradeList(i int32) []string {
 	g := s.grades[s.Nodes[i].Grades]
 	if g == "" {
 		return []string{}
@@ -169,11 +169,11 @@ func (s *Snapshot) GradeList(i int32) []string {
 	return strings.Split(g, gradeSep)
 }
 
-// Parents returns the parent indexes of node i (RootParent for the framework
+// parents returns the parent indexes of node i (rootParent for the framework
 // node), in the order the hierarchy lists them.
-func (s *Snapshot) Parents(i int32) []int32 {
+func (s *Snapshot) parents(i int32) []int32 {
 	p := s.Nodes[i].Parent
-	if p == NoParent {
+	if p == noParent {
 		return nil
 	}
 	return append([]int32{p}, s.more[i]...)
@@ -183,7 +183,7 @@ func (s *Snapshot) Parents(i int32) []int32 {
 func (s *Snapshot) addParent(child, parent int32) {
 	n := &s.Nodes[child]
 	switch {
-	case n.Parent == NoParent:
+	case n.Parent == noParent:
 		n.Parent = parent
 	case n.Parent == parent || slices.Contains(s.more[child], parent):
 	default:
@@ -205,8 +205,8 @@ func statementHash(text string, present bool) [16]byte {
 	return out
 }
 
-// EdgeCount returns how many edges of a type the snapshot holds.
-func (s *Snapshot) EdgeCount(t uint8) int {
+// edgeCount returns how many edges of a type the snapshot holds.
+func (s *Snapshot) edgeCount(t uint8) int {
 	n := 0
 	for _, e := range s.Edges {
 		if e.Type == t {
@@ -216,8 +216,8 @@ func (s *Snapshot) EdgeCount(t uint8) int {
 	return n
 }
 
-// Count returns how many nodes of a kind the snapshot holds.
-func (s *Snapshot) Count(kind uint8) int {
+// count returns how many nodes of a kind the snapshot holds.
+func (s *Snapshot) count(kind uint8) int {
 	n := 0
 	for i := range s.Nodes {
 		if s.Nodes[i].Kind == kind {
@@ -232,24 +232,24 @@ func (s *Snapshot) Count(kind uint8) int {
 func (s *Snapshot) normalizeEdges() {
 	for i := range s.Edges {
 		e := &s.Edges[i]
-		if e.Type == EdgeRelatesTo && e.From > e.To {
+		if e.Type == edgeRelatesTo && e.From > e.To {
 			e.From, e.To = e.To, e.From
 		}
 	}
 	slices.SortStableFunc(s.Edges, cmpEdge)
-	s.Edges = slices.CompactFunc(s.Edges, func(a, b Edge) bool { return cmpEdge(a, b) == 0 })
+	s.Edges = slices.CompactFunc(s.Edges, func(a, b edge) bool { return cmpEdge(a, b) == 0 })
 	slices.SortStableFunc(s.Pub, cmpPub)
-	s.Pub = slices.CompactFunc(s.Pub, func(a, b PubRel) bool { return cmpPub(a, b) == 0 })
+	s.Pub = slices.CompactFunc(s.Pub, func(a, b pubRel) bool { return cmpPub(a, b) == 0 })
 }
 
 // cmpPub orders publisher relations by type, ends and sequence.
-func cmpPub(a, b PubRel) int {
+func cmpPub(a, b pubRel) int {
 	return cmp.Or(cmp.Compare(a.Type, b.Type), cmp.Compare(a.From, b.From), cmp.Compare(a.To, b.To),
 		cmpExt(a.FromExt, b.FromExt), cmpExt(a.ToExt, b.ToExt), cmpSeq(a, b))
 }
 
 // cmpSeq orders a relation without a sequence number before every one with.
-func cmpSeq(a, b PubRel) int {
+func cmpSeq(a, b pubRel) int {
 	switch {
 	case a.HasSeq != b.HasSeq && a.HasSeq:
 		return 1
@@ -259,11 +259,11 @@ func cmpSeq(a, b PubRel) int {
 	return cmp.Compare(a.Seq, b.Seq)
 }
 
-func cmpExt(a, b ExternalRef) int {
+func cmpExt(a, b externalRef) int {
 	return cmp.Or(strings.Compare(a.URI, b.URI), strings.Compare(a.Identifier, b.Identifier), strings.Compare(a.Title, b.Title))
 }
 
-func cmpEdge(a, b Edge) int {
+func cmpEdge(a, b edge) int {
 	if c := cmp.Compare(a.Type, b.Type); c != 0 {
 		return c
 	}

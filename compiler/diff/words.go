@@ -4,14 +4,14 @@ import "strings"
 
 // Word-diff operations.
 const (
-	OpEqual  = "equal"
-	OpDelete = "delete"
-	OpInsert = "insert"
+	opEqual  = "equal"
+	opDelete = "delete"
+	opInsert = "insert"
 )
 
-// WordOp is one run of a word-level diff: words kept, deleted from the old
+// wordOp is one run of a word-level diff: words kept, deleted from the old
 // statement or inserted into the new one, joined by single spaces.
-type WordOp struct {
+type wordOp struct {
 	Op   string `json:"op"`
 	Text string `json:"text"`
 }
@@ -21,12 +21,12 @@ type WordOp struct {
 // one insertion (after their common first and last words).
 const maxLCSCells = 1 << 22
 
-// WordDiff returns the word-level diff of two statements (words are split at
+// wordDiff returns the word-level diff of two statements (words are split at
 // white space): a longest common subsequence of words, deletions before
 // insertions within each changed run. The same inputs give the same ops.
-func WordDiff(old, new string) []WordOp {
+func wordDiff(old, new string) []wordOp {
 	a, b := strings.Fields(old), strings.Fields(new)
-	var ops []WordOp
+	var ops []wordOp
 	emit := func(op string, words []string) {
 		if len(words) == 0 {
 			return
@@ -36,7 +36,7 @@ func WordDiff(old, new string) []WordOp {
 			ops[n-1].Text += " " + text
 			return
 		}
-		ops = append(ops, WordOp{Op: op, Text: text})
+		ops = append(ops, wordOp{Op: op, Text: text})
 	}
 	pre := 0
 	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
@@ -46,15 +46,15 @@ func WordDiff(old, new string) []WordOp {
 	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
 		suf++
 	}
-	emit(OpEqual, a[:pre])
+	emit(opEqual, a[:pre])
 	ma, mb := a[pre:len(a)-suf], b[pre:len(b)-suf]
 	if len(ma)*len(mb) > maxLCSCells || len(ma) == 0 || len(mb) == 0 {
-		emit(OpDelete, ma)
-		emit(OpInsert, mb)
+		emit(opDelete, ma)
+		emit(opInsert, mb)
 	} else {
 		lcsOps(ma, mb, emit)
 	}
-	emit(OpEqual, a[len(a)-suf:])
+	emit(opEqual, a[len(a)-suf:])
 	return ops
 }
 
@@ -78,8 +78,8 @@ func lcsOps(a, b []string, emit func(string, []string)) {
 	}
 	var del, ins []string
 	flush := func() {
-		emit(OpDelete, del)
-		emit(OpInsert, ins)
+		emit(opDelete, del)
+		emit(opInsert, ins)
 		del, ins = del[:0], ins[:0]
 	}
 	i, j := 0, 0
@@ -87,7 +87,7 @@ func lcsOps(a, b []string, emit func(string, []string)) {
 		switch {
 		case a[i] == b[j]:
 			flush()
-			emit(OpEqual, a[i:i+1])
+			emit(opEqual, a[i:i+1])
 			i++
 			j++
 		case l[(i+1)*(m+1)+j] >= l[i*(m+1)+j+1]:

@@ -10,8 +10,8 @@ import (
 	"github.com/kgc-project/kgc/schema/manifest"
 )
 
-// PartitionAlgorithm is the provenance index's partition rule, verbatim.
-const PartitionAlgorithm = "SHA256(UTF8(relationship_id))[0] modulo 64"
+// partitionAlgorithm is the provenance index's partition rule, verbatim.
+const partitionAlgorithm = "SHA256(UTF8(relationship_id))[0] modulo 64"
 
 // Partition returns the provenance shard of a relationship ID.
 func Partition(relationshipID string) int {
@@ -199,8 +199,8 @@ func (s *state) checkIndex(d *doc, ev *lpEvidence, shardsUsable bool) {
 	if got, want := str(v, "originalProvenanceSha256"), m.Checksums[m.Path(manifest.LPProvenance)]; got != want {
 		bad("originalProvenanceSha256", "originalProvenanceSha256 %q differs from the manifest's checksum %q of the original map", got, want)
 	}
-	if str(v, "partitionAlgorithm") != PartitionAlgorithm {
-		bad("partitionAlgorithm", "partitionAlgorithm must be %q", PartitionAlgorithm)
+	if str(v, "partitionAlgorithm") != partitionAlgorithm {
+		bad("partitionAlgorithm", "partitionAlgorithm must be %q", partitionAlgorithm)
 	}
 	if n, ok := jsonv.IntOf(v.Get("partitionCount")); !ok || n != manifest.ShardCount {
 		bad("partitionCount", "partitionCount must be %d", manifest.ShardCount)

@@ -20,7 +20,7 @@ import (
 // artifact known is CBSE's 40.9 MB provenance map; the project's million-standard
 // benchmark package (90,000 buildsTowards edges) has a 172 MB relationship
 // provenance document, so documents may reach 256 MiB. Delivery JSONL is
-// streamed (one line at most delivery.MaxLineBytes) and has no ceiling.
+// streamed (one line at most 8 MiB, delivery's maxLineBytes) and has no ceiling.
 const (
 	MaxManifestBytes = 8 << 20
 	MaxProfileBytes  = 8 << 20

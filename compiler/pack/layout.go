@@ -41,8 +41,8 @@ var detailedNames = map[string]string{
 	"lp_validation_report.json":             manifest.LPValidation,
 }
 
-// DetailedBasenames lists the basenames a detailed document may have, sorted.
-func DetailedBasenames() []string {
+// detailedBasenames lists the basenames a detailed document may have, sorted.
+func detailedBasenames() []string {
 	out := make([]string, 0, len(detailedNames))
 	for b := range detailedNames {
 		out = append(out, b)
@@ -64,10 +64,10 @@ func shardOf(base string) (int, bool) {
 	return 0, false
 }
 
-// MaxInputBytes bounds one input file (the gate's ceiling for the largest
+// maxInputBytes bounds one input file (the gate's ceiling for the largest
 // artifacts, detailed documents, is 256 MiB; delivery files are streamed and
 // bounded by this).
-const MaxInputBytes = 4 << 30
+const maxInputBytes = 4 << 30
 
 // input is one file to pack: where it comes from, where it goes in the
 // package, its logical name and digest.
@@ -123,7 +123,7 @@ func (s *Spec) inputs() ([]input, []finding.Finding, error) {
 		}
 		name, ok := detailedNames[filepath.Base(d)]
 		if !ok {
-			errs = append(errs, fmt.Sprintf("detailed artifact %s: unknown basename (one of %s; other files go in as --additional-artifact NAME=PATH)", d, strings.Join(DetailedBasenames(), ", ")))
+			errs = append(errs, fmt.Sprintf("detailed artifact %s: unknown basename (one of %s; other files go in as --additional-artifact NAME=PATH)", d, strings.Join(detailedBasenames(), ", ")))
 			continue
 		}
 		add(name, false, d, "detailed")
@@ -175,9 +175,9 @@ func (s *Spec) inputs() ([]input, []finding.Finding, error) {
 }
 
 // openInput opens an input file: a regular file (no symlink as the last
-// element, no FIFO or device), at most MaxInputBytes.
+// element, no FIFO or device), at most maxInputBytes.
 func openInput(p string) (*os.File, error) {
-	f, _, err := safefile.OpenPath(p, MaxInputBytes)
+	f, _, err := safefile.OpenPath(p, maxInputBytes)
 	return f, err
 }
 

@@ -39,7 +39,7 @@ func appendValue(b []byte, v *jsonv.Value) []byte {
 	case jsonv.Number:
 		return append(b, v.Str...)
 	case jsonv.String:
-		return AppendString(b, v.Str)
+		return appendString(b, v.Str)
 	case jsonv.Array:
 		b = append(b, '[')
 		for i, el := range v.Arr {
@@ -58,7 +58,7 @@ func appendValue(b []byte, v *jsonv.Value) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = AppendString(b, m.Key)
+			b = appendString(b, m.Key)
 			b = append(b, ':')
 			b = appendValue(b, m.Val)
 		}
@@ -68,8 +68,8 @@ func appendValue(b []byte, v *jsonv.Value) []byte {
 
 const hexDigits = "0123456789abcdef"
 
-// AppendString appends s as a JSON string literal.
-func AppendString(b []byte, s string) []byte {
+// appendString appends s as a JSON string literal.
+func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); i++ {
@@ -230,7 +230,7 @@ func appendFloat(b []byte, f float64) ([]byte, error) {
 	return b, nil
 }
 
-// appendValidString writes s as AppendString does, with each invalid UTF-8
+// appendValidString writes s as appendString does, with each invalid UTF-8
 // byte replaced by U+FFFD, as encoding/json replaces them, in one pass.
 func appendValidString(b []byte, s string) []byte {
 	b = append(b, '"')

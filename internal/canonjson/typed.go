@@ -133,7 +133,7 @@ func newEncoder(t reflect.Type) encoderFunc {
 				if i > 0 {
 					b = append(b, ',')
 				}
-				b = append(AppendString(b, m.key), ':')
+				b = append(appendString(b, m.key), ':')
 				if b, err = elem(b, m.val); err != nil {
 					return nil, err
 				}

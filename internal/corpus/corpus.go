@@ -24,7 +24,7 @@ func Dir() string {
 	if d := os.Getenv(Env); d != "" {
 		return d
 	}
-	return filepath.Join(ModuleRoot(), filepath.FromSlash(beside))
+	return filepath.Join(moduleRoot(), filepath.FromSlash(beside))
 }
 
 // Present reports whether the corpus directory exists.
@@ -33,9 +33,9 @@ func Present() bool {
 	return err == nil
 }
 
-// ModuleRoot is the directory holding the module's go.mod (from this source
+// moduleRoot is the directory holding the module's go.mod (from this source
 // file's location; "." if it cannot be found).
-func ModuleRoot() string {
+func moduleRoot() string {
 	_, file, _, _ := runtime.Caller(0)
 	for dir := filepath.Dir(file); ; {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {

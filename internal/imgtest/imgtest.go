@@ -108,11 +108,11 @@ func Build(t testing.TB, dir, profiles, prompts string) ([]byte, *gate.Result) {
 // Compile is Build for callers without a testing.TB (benchmark commands): a
 // package with findings is an error listing them.
 func Compile(dir, profiles, prompts string) ([]byte, *gate.Result, error) {
-	return CompileWith(dir, profiles, prompts, kgimgwrite.Options{Compiler: "kgc test"})
+	return compileWith(dir, profiles, prompts, kgimgwrite.Options{Compiler: "kgc test"})
 }
 
-// CompileWith is Compile with the writer's options.
-func CompileWith(dir, profiles, prompts string, opts kgimgwrite.Options) ([]byte, *gate.Result, error) {
+// compileWith is Compile with the writer's options.
+func compileWith(dir, profiles, prompts string, opts kgimgwrite.Options) ([]byte, *gate.Result, error) {
 	res, err := gate.Run(dir, gate.Options{ProfileRoot: profiles, PromptRoot: prompts})
 	if err != nil {
 		return nil, nil, err

@@ -98,8 +98,8 @@ type Error struct {
 
 func (e *Error) Error() string { return fmt.Sprintf("offset %d: %s", e.Off, e.Msg) }
 
-// MaxDepth bounds nesting of arrays and objects.
-const MaxDepth = 256
+// maxDepth bounds nesting of arrays and objects.
+const maxDepth = 256
 
 // Parse parses exactly one JSON value surrounded by optional whitespace. On a
 // fatal problem it returns a nil value and that one error; duplicate keys are
@@ -174,8 +174,8 @@ func (p *parser) literal(word string, v Value) *Value {
 }
 
 func (p *parser) object(depth int) *Value {
-	if depth >= MaxDepth {
-		return p.fail(TooDeep, p.pos, "nesting deeper than %d", MaxDepth)
+	if depth >= maxDepth {
+		return p.fail(TooDeep, p.pos, "nesting deeper than %d", maxDepth)
 	}
 	v := p.newValue(Value{Kind: Object, Off: p.pos})
 	p.pos++ // '{'
@@ -275,8 +275,8 @@ func repeated(members []Member, keys *map[string]struct{}, key string) bool {
 }
 
 func (p *parser) array(depth int) *Value {
-	if depth >= MaxDepth {
-		return p.fail(TooDeep, p.pos, "nesting deeper than %d", MaxDepth)
+	if depth >= maxDepth {
+		return p.fail(TooDeep, p.pos, "nesting deeper than %d", maxDepth)
 	}
 	v := p.newValue(Value{Kind: Array, Off: p.pos})
 	p.pos++ // '['

@@ -193,7 +193,7 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		if stdOK && v == nil {
-			stricter := !utf8.Valid(data) || bytes.Contains(data, []byte(`\u`)) || bytes.Count(data, []byte("["))+bytes.Count(data, []byte("{")) >= MaxDepth
+			stricter := !utf8.Valid(data) || bytes.Contains(data, []byte(`\u`)) || bytes.Count(data, []byte("["))+bytes.Count(data, []byte("{")) >= maxDepth
 			if !stricter {
 				t.Fatalf("Parse rejected %q (%v) but encoding/json accepts it", data, errs)
 			}

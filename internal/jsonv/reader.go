@@ -257,7 +257,7 @@ func (o *Obj) Float(key string, required bool) (float64, bool) {
 	if v == nil {
 		return 0, false
 	}
-	f, ok := FloatOf(v)
+	f, ok := floatOf(v)
 	if !ok {
 		o.wrong(key, v, "a number")
 		return 0, false
@@ -326,8 +326,8 @@ func IntOf(v *Value) (int64, bool) {
 	return n, err == nil
 }
 
-// FloatOf returns the value of a number literal if it is finite.
-func FloatOf(v *Value) (float64, bool) {
+// floatOf returns the value of a number literal if it is finite.
+func floatOf(v *Value) (float64, bool) {
 	if v == nil || v.Kind != Number {
 		return 0, false
 	}

@@ -25,10 +25,10 @@ import (
 
 // The image's user, port and paths.
 const (
-	UID       = 65532
-	Port      = 8080
-	Binary    = "/kgmcp"
-	ImagesDir = "/images"
+	uid        = 65532
+	port       = 8080
+	binaryPath = "/kgmcp"
+	imagesDir  = "/images"
 )
 
 // Options say what goes into the image.
@@ -66,8 +66,8 @@ func Build(o Options) (v1.Image, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ociimage: %w", err)
 	}
-	passwd := fmt.Sprintf("root:x:0:0:root:/:/sbin/nologin\nkgmcp:x:%d:%d:kgmcp:/:/sbin/nologin\n", UID, UID)
-	group := fmt.Sprintf("root:x:0:\nkgmcp:x:%d:\n", UID)
+	passwd := fmt.Sprintf("root:x:0:0:root:/:/sbin/nologin\nkgmcp:x:%d:%d:kgmcp:/:/sbin/nologin\n", uid, uid)
+	group := fmt.Sprintf("root:x:0:\nkgmcp:x:%d:\n", uid)
 	entries := []struct {
 		h    tar.Header
 		data []byte
@@ -126,10 +126,10 @@ func Build(o Options) (v1.Image, error) {
 	cfg = cfg.DeepCopy()
 	cfg.OS, cfg.Architecture = o.OS, o.Arch
 	cfg.Created = v1.Time{Time: time.Unix(0, 0).UTC()}
-	cfg.Config.User = fmt.Sprintf("%d:%d", UID, UID)
-	cfg.Config.Entrypoint = []string{Binary}
-	cfg.Config.Cmd = []string{"--http", fmt.Sprintf("0.0.0.0:%d", Port), ImagesDir}
-	cfg.Config.ExposedPorts = map[string]struct{}{fmt.Sprintf("%d/tcp", Port): {}}
+	cfg.Config.User = fmt.Sprintf("%d:%d", uid, uid)
+	cfg.Config.Entrypoint = []string{binaryPath}
+	cfg.Config.Cmd = []string{"--http", fmt.Sprintf("0.0.0.0:%d", port), imagesDir}
+	cfg.Config.ExposedPorts = map[string]struct{}{fmt.Sprintf("%d/tcp", port): {}}
 	cfg.Config.WorkingDir = "/"
 	cfg.Config.Labels = map[string]string{"org.opencontainers.image.title": "kgmcp", "org.opencontainers.image.version": o.Version}
 	return mutate.ConfigFile(img, cfg)
@@ -147,9 +147,9 @@ func WriteLayout(dir string, img v1.Image) error {
 	return p.AppendImage(img)
 }
 
-// Extract writes the image's file system into root (for running it without a
+// extract writes the image's file system into root (for running it without a
 // container engine, in tests).
-func Extract(img v1.Image, root string) error {
+func extract(img v1.Image, root string) error {
 	rc := mutate.Extract(img)
 	defer rc.Close()
 	tr := tar.NewReader(rc)

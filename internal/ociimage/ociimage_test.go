@@ -1,4 +1,4 @@
-package ociimage_test
+package ociimage
 
 import (
 	"context"
@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/kgc-project/kgc/internal/imgtest"
-	"github.com/kgc-project/kgc/internal/ociimage"
 	"github.com/kgc-project/kgc/internal/smoke"
 )
 
@@ -40,26 +39,26 @@ func TestImageRunsFromItsLayers(t *testing.T) {
 	}
 	bin := staticKgmcp(t)
 	images, _ := filepath.Glob(filepath.Join(imgtest.Images(t, nil, nil), "*.kgimg"))
-	opts := ociimage.Options{Kgmcp: bin, Images: images, Arch: runtime.GOARCH, Version: "test"}
-	img, err := ociimage.Build(opts)
+	opts := Options{Kgmcp: bin, Images: images, Arch: runtime.GOARCH, Version: "test"}
+	img, err := Build(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, _ := ociimage.Build(opts)
+	again, _ := Build(opts)
 	d1, _ := img.Digest()
 	d2, _ := again.Digest()
 	if d1 != d2 {
 		t.Errorf("two builds give %s and %s", d1, d2)
 	}
 	layoutDir := filepath.Join(t.TempDir(), "oci")
-	if err := ociimage.WriteLayout(layoutDir, img); err != nil {
+	if err := WriteLayout(layoutDir, img); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(layoutDir, "index.json")); err != nil {
 		t.Errorf("no OCI layout: %v", err)
 	}
 	cfg, _ := img.ConfigFile()
-	if cfg.Config.User != fmt.Sprintf("%d:%d", ociimage.UID, ociimage.UID) || len(cfg.Config.Entrypoint) != 1 || cfg.Config.Entrypoint[0] != ociimage.Binary {
+	if cfg.Config.User != fmt.Sprintf("%d:%d", uid, uid) || len(cfg.Config.Entrypoint) != 1 || cfg.Config.Entrypoint[0] != binaryPath {
 		t.Fatalf("config %+v", cfg.Config)
 	}
 
@@ -68,7 +67,7 @@ func TestImageRunsFromItsLayers(t *testing.T) {
 	}
 	root := t.TempDir()
 	os.Chmod(root, 0o755)
-	if err := ociimage.Extract(img, root); err != nil {
+	if err := extract(img, root); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Stat(filepath.Join(root, "images")); err != nil || fi.Mode().Perm() != 0o555 {
@@ -85,7 +84,7 @@ func TestImageRunsFromItsLayers(t *testing.T) {
 	}
 	cmd := exec.Command(cfg.Config.Entrypoint[0], args...)
 	cmd.Dir = "/"
-	cmd.SysProcAttr = &syscall.SysProcAttr{Chroot: root, Credential: &syscall.Credential{Uid: ociimage.UID, Gid: ociimage.UID}}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Chroot: root, Credential: &syscall.Credential{Uid: uid, Gid: uid}}
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {

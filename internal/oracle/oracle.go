@@ -58,9 +58,9 @@ func Place(t testing.TB, pkgs []*catalog.Package, snapOrFramework string, nodes 
 	return nil
 }
 
-// TieLess orders two equally Ranked nodes: a statement before its repeats,
+// tieLess orders two equally Ranked nodes: a statement before its repeats,
 // then curriculum position, then ID.
-func TieLess(t testing.TB, a, b Node) bool {
+func tieLess(t testing.TB, a, b Node) bool {
 	if a.Pos < 0 || b.Pos < 0 {
 		t.Fatal("oracle ranking without curriculum positions: call Place")
 	}
@@ -73,9 +73,9 @@ func TieLess(t testing.TB, a, b Node) bool {
 	return a.ID < b.ID
 }
 
-// DeliveryLines returns the lines of the package's one delivery file whose
+// deliveryLines returns the lines of the package's one delivery file whose
 // name matches pattern (e.g. "*nodes*.jsonl").
-func DeliveryLines(t testing.TB, dir, pattern string) []string {
+func deliveryLines(t testing.TB, dir, pattern string) []string {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(dir, "delivery", pattern))
 	if len(files) != 1 {
@@ -92,7 +92,7 @@ func DeliveryLines(t testing.TB, dir, pattern string) []string {
 func Nodes(t testing.TB, dir string) []Node {
 	t.Helper()
 	var out []Node
-	for i, line := range DeliveryLines(t, dir, "*nodes*.jsonl") {
+	for i, line := range deliveryLines(t, dir, "*nodes*.jsonl") {
 		var rec struct {
 			Labels     []string          `json:"labels"`
 			Properties map[string]string `json:"properties"`
@@ -156,7 +156,7 @@ func Text(t testing.TB, nodes []Node, query, mode, operator string, components b
 		if out[i].Score != out[j].Score {
 			return out[i].Score > out[j].Score
 		}
-		return TieLess(t, out[i].Node, out[j].Node)
+		return tieLess(t, out[i].Node, out[j].Node)
 	})
 	return out
 }
@@ -187,7 +187,7 @@ func Code(t testing.TB, nodes []Node, query string, prefix bool) []Ranked {
 		if out[i].Lead != out[j].Lead {
 			return out[i].Lead < out[j].Lead
 		}
-		return TieLess(t, out[i].Node, out[j].Node)
+		return tieLess(t, out[i].Node, out[j].Node)
 	})
 	return out
 }
@@ -200,7 +200,7 @@ type Rel struct{ ID, Label, Source, Target string }
 func Rels(t testing.TB, dir string) []Rel {
 	t.Helper()
 	var out []Rel
-	for _, line := range DeliveryLines(t, dir, "*relationships*.jsonl") {
+	for _, line := range deliveryLines(t, dir, "*relationships*.jsonl") {
 		var rec struct {
 			ID     string `json:"identifier"`
 			Label  string `json:"label"`

@@ -94,7 +94,7 @@ func (f *Fixture) Records(t testing.TB, rel string, edit func(rec map[string]any
 			t.Fatalf("%s: %v", rel, err)
 		}
 		for _, r := range edit(rec) {
-			out.Write(Compact(t, r))
+			out.Write(compact(t, r))
 			out.WriteByte('\n')
 		}
 	}
@@ -118,8 +118,8 @@ func (f *Fixture) Doc(t testing.TB, rel string, edit func(doc map[string]any)) {
 	f.WriteFile(t, rel, append(b, '\n'))
 }
 
-// Compact encodes v as compact JSON with sorted keys and no HTML escaping.
-func Compact(t testing.TB, v any) []byte {
+// compact encodes v as compact JSON with sorted keys and no HTML escaping.
+func compact(t testing.TB, v any) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

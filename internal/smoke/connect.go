@@ -13,9 +13,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// ExitTimeout is how long a server over stdio has to exit once its input
+// exitTimeout is how long a server over stdio has to exit once its input
 // is closed.
-const ExitTimeout = 15 * time.Second
+const exitTimeout = 15 * time.Second
 
 // MaxMessageBytes bounds what smoke reads of one answer: an HTTP response
 // body, or a line of a stdio server's output (64 MiB: a kgmcp answer is at
@@ -89,8 +89,8 @@ func client() *mcp.Client {
 }
 
 // Stdio starts argv, smokes it over its stdin/stdout, then closes its input
-// and requires a clean exit (status 0 within ExitTimeout). The server's
-// stderr goes to stderr.
+// and requires a clean exit (status 0 within 15 seconds, exitTimeout). The
+// server's stderr goes to stderr.
 func Stdio(ctx context.Context, argv []string, stderr io.Writer) (*Summary, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("no server command given")
@@ -117,7 +117,7 @@ func Stdio(ctx context.Context, argv []string, stderr io.Writer) (*Summary, erro
 		<-exited
 		return nil, fmt.Errorf("handshake with %s: %w", target, err)
 	}
-	s := Run(ctx, cs, target)
+	s := run(ctx, cs, target)
 	// Closing the session closes the server's input: it must answer what it
 	// read and exit 0 by itself.
 	cs.Close()
@@ -128,10 +128,10 @@ func Stdio(ctx context.Context, argv []string, stderr io.Writer) (*Summary, erro
 		if err != nil {
 			s.fail("the server did not exit cleanly after its input closed: %v", err)
 		}
-	case <-time.After(ExitTimeout):
+	case <-time.After(exitTimeout):
 		cmd.Process.Kill()
 		<-exited
-		s.fail("the server did not exit within %s of its input closing", ExitTimeout)
+		s.fail("the server did not exit within %s of its input closing", exitTimeout)
 	}
 	s.CleanExit = &clean
 	if len(s.Failures) > 0 {
@@ -148,5 +148,5 @@ func HTTP(ctx context.Context, endpoint string) (*Summary, error) {
 		return nil, fmt.Errorf("handshake with %s: %w", endpoint, err)
 	}
 	defer cs.Close()
-	return Run(ctx, cs, endpoint), nil
+	return run(ctx, cs, endpoint), nil
 }

@@ -85,9 +85,9 @@ func expectedTools() []string {
 	return out
 }
 
-// Run drives one connected session. The caller owns the session and, for
+// run drives one connected session. The caller owns the session and, for
 // stdio, the process.
-func Run(ctx context.Context, cs *mcp.ClientSession, target string) *Summary {
+func run(ctx context.Context, cs *mcp.ClientSession, target string) *Summary {
 	s := &Summary{Target: target, Resources: []Check{}, Tools: []Check{}, Skipped: []Check{}, Withheld: []Check{}, Failures: []string{}, Catalog: map[string]int{}}
 	if init := cs.InitializeResult(); init != nil && init.ServerInfo != nil {
 		s.ServerName, s.ServerVersion = init.ServerInfo.Name, init.ServerInfo.Version

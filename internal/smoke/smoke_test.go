@@ -1,4 +1,4 @@
-package smoke_test
+package smoke
 
 import (
 	"context"
@@ -12,7 +12,6 @@ import (
 
 	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/internal/pkggen"
-	"github.com/kgc-project/kgc/internal/smoke"
 	"github.com/kgc-project/kgc/runtime/mcpserver"
 )
 
@@ -40,7 +39,7 @@ func TestSmokeShippedSamples(t *testing.T) {
 	cat := imgtest.Catalog(t, imgtest.Images(t, nil, nil))
 	var first []byte
 	for i := 0; i < 2; i++ {
-		s := smoke.Run(context.Background(), connect(t, mcpserver.New(cat, mcpserver.Options{}).MCP()), "in-memory")
+		s := run(context.Background(), connect(t, mcpserver.New(cat, mcpserver.Options{}).MCP()), "in-memory")
 		if s.Status != "passed" || len(s.Failures) > 0 {
 			t.Fatalf("failed: %v", s.Failures)
 		}
@@ -67,7 +66,7 @@ func TestSmokeSkipsWhatTheCatalogLacks(t *testing.T) {
 	}
 	os.Remove(maths[0]) // the English sample alone: no components, no progressions
 	cat := imgtest.Catalog(t, dir)
-	s := smoke.Run(context.Background(), connect(t, mcpserver.New(cat, mcpserver.Options{}).MCP()), "in-memory")
+	s := run(context.Background(), connect(t, mcpserver.New(cat, mcpserver.Options{}).MCP()), "in-memory")
 	if s.Status != "passed" {
 		t.Fatalf("failed: %v", s.Failures)
 	}
@@ -79,7 +78,7 @@ func TestSmokeSkipsWhatTheCatalogLacks(t *testing.T) {
 	}
 }
 
-func countPrefix(cs []smoke.Check, prefix string) int {
+func countPrefix(cs []Check, prefix string) int {
 	n := 0
 	for _, c := range cs {
 		if strings.HasPrefix(c.Name, prefix) {
@@ -94,7 +93,7 @@ func countPrefix(cs []smoke.Check, prefix string) int {
 
 // A server that is not kgmcp's inventory fails, naming what differs.
 func TestSmokeRefusesAnotherInventory(t *testing.T) {
-	s := smoke.Run(context.Background(), connect(t, mcp.NewServer(&mcp.Implementation{Name: "empty", Version: "1"}, nil)), "in-memory")
+	s := run(context.Background(), connect(t, mcp.NewServer(&mcp.Implementation{Name: "empty", Version: "1"}, nil)), "in-memory")
 	if s.Status != "failed" || len(s.Failures) == 0 || !strings.Contains(strings.Join(s.Failures, "\n"), "tools: the server lists") {
 		t.Errorf("an empty server: %+v", s)
 	}
@@ -115,7 +114,7 @@ func TestSmokeReportsRightsRefusalsAsWithheld(t *testing.T) {
 		}
 	}
 	cat := imgtest.Catalog(t, dir)
-	s := smoke.Run(context.Background(), connect(t, mcpserver.New(cat, mcpserver.Options{}).MCP()), "in-memory")
+	s := run(context.Background(), connect(t, mcpserver.New(cat, mcpserver.Options{}).MCP()), "in-memory")
 	if s.Status != "passed" || len(s.Failures) > 0 {
 		t.Fatalf("failed: %v", s.Failures)
 	}

@@ -20,22 +20,22 @@ const (
 
 var folder = cases.Fold()
 
-// Fold applies NFKC then full Unicode case folding.
-func Fold(s string) string {
+// fold applies NFKC then full Unicode case folding.
+func fold(s string) string {
 	return folder.String(norm.NFKC.String(s))
 }
 
 // Facet returns the facet comparison key: NFKC, case fold, whitespace runs
 // collapsed to one space, trimmed. Punctuation is kept.
 func Facet(s string) string {
-	return strings.Join(strings.FieldsFunc(Fold(s), unicode.IsSpace), " ")
+	return strings.Join(strings.FieldsFunc(fold(s), unicode.IsSpace), " ")
 }
 
 // Tokens returns the lexical tokens of s: after NFKC and case folding, the maximal
 // runs of characters whose general category is L, M or N. No stemming, no stop
 // words; repeats are kept.
 func Tokens(s string) []string {
-	return strings.FieldsFunc(Fold(s), func(r rune) bool {
+	return strings.FieldsFunc(fold(s), func(r rune) bool {
 		return !(unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsNumber(r))
 	})
 }

@@ -74,9 +74,6 @@ func CheckGraphPackage(s string) string {
 	return pattern(s, packageRe, 18, 320, "a graph package ID")
 }
 
-// CheckVersionToken validates a snapshot version token (1–96).
-func CheckVersionToken(s string) string { return pattern(s, tokenRe, 1, 96, "a version token") }
-
 // CheckVersion validates a profile, schema or manifest version token (1–64).
 func CheckVersion(s string) string { return pattern(s, tokenRe, 1, 64, "a version") }
 

@@ -48,8 +48,8 @@ var BuiltinNames = sortedCopy([]string{
 	LPRelatesTo, LPSummary, LPUnresolved, LPValidation,
 })
 
-// LPNames lists the nine learning-progression artifact names, sorted.
-var LPNames = sortedCopy([]string{
+// lpNames lists the nine learning-progression artifact names, sorted.
+var lpNames = sortedCopy([]string{
 	LPBuildsTowards, LPFinalClaims, LPNormalization, LPProvenance, LPProvenanceIndex,
 	LPRelatesTo, LPSummary, LPUnresolved, LPValidation,
 })
@@ -68,8 +68,8 @@ func IsBuiltin(name string) bool {
 
 // IsLP reports whether name is one of the nine learning-progression names.
 func IsLP(name string) bool {
-	i := sort.SearchStrings(LPNames, name)
-	return i < len(LPNames) && LPNames[i] == name
+	i := sort.SearchStrings(lpNames, name)
+	return i < len(lpNames) && lpNames[i] == name
 }
 
 // ShardName returns the logical name of provenance shard k (0..63).

@@ -8,10 +8,10 @@ import (
 	"github.com/kgc-project/kgc/schema/ids"
 )
 
-// SupportedDelivery maps each manifest version to the delivery schema versions it
+// supportedDelivery maps each manifest version to the delivery schema versions it
 // may declare: 1.0 manifests predate learning progressions (delivery 1.0 for
 // standards only, 1.1 with learning components); 1.1 manifests use delivery 1.2.
-var SupportedDelivery = map[string][]string{
+var supportedDelivery = map[string][]string{
 	Version10: {"1.0", "1.1"},
 	Version11: {"1.2"},
 }
@@ -29,7 +29,7 @@ func (d *decoder) check(m *Manifest) {
 }
 
 func (d *decoder) checkVersions(m *Manifest) {
-	deliveries, ok := SupportedDelivery[m.ManifestVersion]
+	deliveries, ok := supportedDelivery[m.ManifestVersion]
 	if !ok {
 		if m.ManifestVersion != "" {
 			d.add(finding.ManifestVersionUnsupported, "manifestVersion", "manifestVersion %q is not supported (supported: 1.0, 1.1)", m.ManifestVersion)
@@ -94,9 +94,9 @@ func (d *decoder) checkIdentity(m *Manifest) {
 	if m.GraphPackageID != "" && m.SnapshotID != "" && m.GraphType != "" {
 		if m.GraphPackageID == m.SnapshotID {
 			if len(m.IncludedGraphTypes) != 1 || m.IncludedGraphTypes[0] != m.GraphType {
-				d.add(finding.ManifestGraphPackage, "graphPackageId", "the initial package-ID form (graphPackageId = snapshotId) may include only the primary graph type; use %q", VersionedPackageID(m.SnapshotID, m.GraphType, m.PackageRevision))
+				d.add(finding.ManifestGraphPackage, "graphPackageId", "the initial package-ID form (graphPackageId = snapshotId) may include only the primary graph type; use %q", versionedPackageID(m.SnapshotID, m.GraphType, m.PackageRevision))
 			}
-		} else if want := VersionedPackageID(m.SnapshotID, m.GraphType, m.PackageRevision); m.GraphPackageID != want {
+		} else if want := versionedPackageID(m.SnapshotID, m.GraphType, m.PackageRevision); m.GraphPackageID != want {
 			d.add(finding.ManifestGraphPackage, "graphPackageId", "graphPackageId %q must equal the snapshot ID or %q", m.GraphPackageID, want)
 		}
 	}
@@ -114,8 +114,8 @@ func (d *decoder) checkIdentity(m *Manifest) {
 	}
 }
 
-// VersionedPackageID builds `<snapshotId>--<graph-type>--p<revision>`.
-func VersionedPackageID(snapshot, graphType string, revision int64) string {
+// versionedPackageID builds `<snapshotId>--<graph-type>--p<revision>`.
+func versionedPackageID(snapshot, graphType string, revision int64) string {
 	return snapshot + "--" + strings.ReplaceAll(graphType, "_", "-") + "--p" + itoa(int(revision))
 }
 
@@ -200,7 +200,7 @@ func (d *decoder) checkProgressions(m *Manifest) {
 	lp := m.Includes(GraphLearningProgressions)
 	c := m.Capabilities
 	if lp {
-		for _, name := range LPNames {
+		for _, name := range lpNames {
 			if _, ok := m.Artifact(name); !ok {
 				d.add(finding.ManifestLPDeclaration, "artifacts."+name, "learning_progressions is included but artifact %s is not declared", name)
 			}

@@ -101,7 +101,7 @@ func (d *decoder) read(o *jsonv.Obj, m *Manifest) {
 	m.DeliverySchemaVersion, _ = o.Str("deliverySchemaVersion", true)
 	m.SourceSchemaVersion, _ = o.Str("sourceSchemaVersion", true)
 	if s, ok := o.Str("createdAt", true); ok {
-		if !Timestamp(s) {
+		if !timestamp(s) {
 			o.Invalid("createdAt", "createdAt must be an RFC 3339 timestamp with a time zone")
 		}
 		m.CreatedAt = s
@@ -120,7 +120,7 @@ func (d *decoder) read(o *jsonv.Obj, m *Manifest) {
 	val := o.Object("validation", true)
 	m.Validation.Status, _ = val.Str("status", true)
 	if s, present, isNull := val.NullStr("validatedAt", false); present && !isNull {
-		if !Timestamp(s) {
+		if !timestamp(s) {
 			val.Invalid("validatedAt", "validation.validatedAt must be an RFC 3339 timestamp with a time zone")
 		}
 		m.Validation.ValidatedAt = s
@@ -322,8 +322,8 @@ func (d *decoder) readCapabilities(o *jsonv.Obj, c *Capabilities, v11 bool) {
 	o.Done()
 }
 
-// Timestamp reports whether s is an RFC 3339 timestamp with an explicit zone.
-func Timestamp(s string) bool {
+// timestamp reports whether s is an RFC 3339 timestamp with an explicit zone.
+func timestamp(s string) bool {
 	_, err := time.Parse(time.RFC3339Nano, s)
 	return err == nil
 }

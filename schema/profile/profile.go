@@ -13,7 +13,7 @@ import (
 const FileName = "profile.json"
 
 // Supported profile schema versions.
-var SupportedSchemaVersions = []string{"1.0", "1.1"}
+var supportedSchemaVersions = []string{"1.0", "1.1"}
 
 // Normalized statement types.
 const (

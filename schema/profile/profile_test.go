@@ -104,7 +104,7 @@ func TestPythonRegexes(t *testing.T) {
 	if got, err := rule.Substitute("B5.2.3.1.3", `\1`); err != nil || got != "B5.2.3.1" {
 		t.Errorf("Substitute = %q, %v", got, err)
 	}
-	if got, err := PythonReplacement(`\g<1>-$\2`); err != nil || got != "${1}-$$${2}" {
+	if got, err := pythonReplacement(`\g<1>-$\2`); err != nil || got != "${1}-$$${2}" {
 		t.Errorf("PythonReplacement = %q, %v", got, err)
 	}
 }

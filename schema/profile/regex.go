@@ -8,9 +8,9 @@ import (
 	"github.com/dlclark/regexp2/v2"
 )
 
-// MatchTimeout bounds one match of a profile regex. Profiles are trusted
+// matchTimeout bounds one match of a profile regex. Profiles are trusted
 // configuration, but backtracking patterns can still blow up on odd input.
-const MatchTimeout = 250 * time.Millisecond
+const matchTimeout = 250 * time.Millisecond
 
 // Regex is a compiled profile regular expression. Profiles are written for
 // Python's re (lookahead, \1 backreferences in replacements); regexp2 accepts that
@@ -31,7 +31,7 @@ func CompileRegex(pattern string) (*Regex, error) {
 	if err != nil {
 		return nil, err
 	}
-	re.MatchTimeout, full.MatchTimeout = MatchTimeout, MatchTimeout
+	re.MatchTimeout, full.MatchTimeout = matchTimeout, matchTimeout
 	return &Regex{re: re, full: full}, nil
 }
 
@@ -65,15 +65,15 @@ func (r *Regex) FullMatch(s string) (bool, error) {
 // Substitute applies a Python re.sub replacement (\1, \g<1>, \g<name>) to every
 // match in s.
 func (r *Regex) Substitute(s, pyReplacement string) (string, error) {
-	rep, err := PythonReplacement(pyReplacement)
+	rep, err := pythonReplacement(pyReplacement)
 	if err != nil {
 		return "", err
 	}
 	return r.re.Replace(s, rep, -1, -1)
 }
 
-// PythonReplacement converts a Python replacement template to regexp2's syntax.
-func PythonReplacement(py string) (string, error) {
+// pythonReplacement converts a Python replacement template to regexp2's syntax.
+func pythonReplacement(py string) (string, error) {
 	var b strings.Builder
 	for i := 0; i < len(py); i++ {
 		c := py[i]

@@ -64,8 +64,8 @@ func (f *facetKeys) add(owner string, values ...string) {
 }
 
 func (d *decoder) validate(p *Profile) *Compiled {
-	if p.ProfileSchemaVersion != "" && !contains(SupportedSchemaVersions, p.ProfileSchemaVersion) {
-		d.add(finding.ProfileVersionUnsupported, "profileSchemaVersion", "profileSchemaVersion %q is not supported (supported: %s)", p.ProfileSchemaVersion, strings.Join(SupportedSchemaVersions, ", "))
+	if p.ProfileSchemaVersion != "" && !contains(supportedSchemaVersions, p.ProfileSchemaVersion) {
+		d.add(finding.ProfileVersionUnsupported, "profileSchemaVersion", "profileSchemaVersion %q is not supported (supported: %s)", p.ProfileSchemaVersion, strings.Join(supportedSchemaVersions, ", "))
 	}
 	if len(p.FrameworkIDs) == 0 {
 		d.add(finding.SchemaInvalid, "frameworkIds", "frameworkIds must name at least one framework")
@@ -332,7 +332,7 @@ func (d *decoder) validateCodePolicy(p *Profile) *Compiled {
 		if err != nil && r.Regex != "" {
 			d.add(finding.ProfileRegexInvalid, field+".regex", "regex %q does not compile: %v", r.Regex, err)
 		}
-		if _, err := PythonReplacement(r.Replacement); err != nil {
+		if _, err := pythonReplacement(r.Replacement); err != nil {
 			d.add(finding.ProfileRegexInvalid, field+".replacement", "replacement %q: %v", r.Replacement, err)
 		}
 		c.ParentRules = append(c.ParentRules, re)

@@ -4,7 +4,6 @@
 package promptcfg
 
 import (
-	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -20,17 +19,17 @@ const FileName = "prompts.json"
 // Limits of a prompt config (docs/reference/prompt-config-format.md#fields).
 const (
 	MaxBytes               = 65536
-	MaxInstructionChars    = 1000
-	MaxBlockInstructions   = 20
-	MaxSharedInstructions  = 40
-	MaxOverlayInstructions = 60
+	maxInstructionChars    = 1000
+	maxBlockInstructions   = 20
+	maxSharedInstructions  = 40
+	maxOverlayInstructions = 60
 )
 
-// SharedSections are the shared guidance blocks.
-var SharedSections = []string{"languageGuidance", "localContextGuidance", "outputGuidance", "terminologyGuidance", "warningGuidance"}
+// sharedSections are the shared guidance blocks.
+var sharedSections = []string{"languageGuidance", "localContextGuidance", "outputGuidance", "terminologyGuidance", "warningGuidance"}
 
-// OverlaySections maps each prompt overlay key to its section keys (schema 1.1).
-var OverlaySections = map[string][]string{
+// overlaySections maps each prompt overlay key to its section keys (schema 1.1).
+var overlaySections = map[string][]string{
 	"studentStudySupport":                 {"audienceGuidance", "exampleGuidance", "explanationGuidance", "practiceGuidance"},
 	"teacherGuideDraft":                   {"assessmentGuidance", "differentiationGuidance", "lessonStructureGuidance", "pedagogyGuidance"},
 	"studentHandbookSection":              {"audienceGuidance", "exampleGuidance", "explanationGuidance", "sectionStructureGuidance"},
@@ -48,8 +47,8 @@ var legacyOverlays = map[string][]string{
 	"inferredProgressionHypothesis": {"counterEvidenceGuidance", "evidenceGuidance", "inferenceGuidance", "sequencePresentationGuidance"},
 }
 
-// SupportedSchemaVersions lists the accepted promptConfigSchemaVersion values.
-var SupportedSchemaVersions = []string{"1.0", "1.1"}
+// supportedSchemaVersions lists the accepted promptConfigSchemaVersion values.
+var supportedSchemaVersions = []string{"1.0", "1.1"}
 
 // Block is one guidance block.
 type Block struct {
@@ -109,11 +108,11 @@ func Decode(data []byte, path, profileID, profileVersion string, profileFramewor
 	}
 	c.SchemaVersion, _ = o.Str("promptConfigSchemaVersion", true)
 	supported := false
-	for _, s := range SupportedSchemaVersions {
+	for _, s := range supportedSchemaVersions {
 		supported = supported || s == c.SchemaVersion
 	}
 	if c.SchemaVersion != "" && !supported {
-		add(finding.PromptConfigVersion, "promptConfigSchemaVersion", "promptConfigSchemaVersion %q is not supported (supported: %s)", c.SchemaVersion, strings.Join(SupportedSchemaVersions, ", "))
+		add(finding.PromptConfigVersion, "promptConfigSchemaVersion", "promptConfigSchemaVersion %q is not supported (supported: %s)", c.SchemaVersion, strings.Join(supportedSchemaVersions, ", "))
 	}
 	c.ProfileID, _ = o.Str("profileId", true)
 	c.ProfileVersion, _ = o.Str("profileVersion", true)
@@ -130,16 +129,16 @@ func Decode(data []byte, path, profileID, profileVersion string, profileFramewor
 	total := 0
 	shared := o.Object("shared", false)
 	sharedCount := 0
-	readBlocks(shared, SharedSections, c.Shared, &sharedCount, add)
+	readBlocks(shared, sharedSections, c.Shared, &sharedCount, add)
 	shared.Done()
-	if sharedCount > MaxSharedInstructions {
-		add(finding.PromptConfigTooLarge, "shared", "shared guidance has %d instructions; the limit is %d", sharedCount, MaxSharedInstructions)
+	if sharedCount > maxSharedInstructions {
+		add(finding.PromptConfigTooLarge, "shared", "shared guidance has %d instructions; the limit is %d", sharedCount, maxSharedInstructions)
 	}
 	total += sharedCount
 	prompts := o.Object("prompts", false)
 	if prompts.Valid() {
 		for _, m := range prompts.V.Obj {
-			sections, ok := OverlaySections[m.Key]
+			sections, ok := overlaySections[m.Key]
 			legacy := false
 			if !ok && c.SchemaVersion == "1.0" {
 				sections, legacy = legacyOverlays[m.Key]
@@ -152,8 +151,8 @@ func Decode(data []byte, path, profileID, profileVersion string, profileFramewor
 			n := 0
 			readBlocks(po, sections, blocks, &n, add)
 			po.Done()
-			if n > MaxOverlayInstructions {
-				add(finding.PromptConfigTooLarge, "prompts."+m.Key, "overlay %s has %d instructions; the limit is %d", m.Key, n, MaxOverlayInstructions)
+			if n > maxOverlayInstructions {
+				add(finding.PromptConfigTooLarge, "prompts."+m.Key, "overlay %s has %d instructions; the limit is %d", m.Key, n, maxOverlayInstructions)
 			}
 			total += n
 			if !legacy {
@@ -186,13 +185,13 @@ func readBlocks(o *jsonv.Obj, sections []string, into map[string]Block, count *i
 			b.Mode = m
 		}
 		b.Instructions, _ = bo.Strs("instructions", true)
-		if len(b.Instructions) < 1 || len(b.Instructions) > MaxBlockInstructions {
-			bo.Invalid("instructions", "%s must have 1–%d instructions", jsonv.Join(bo.Path, "instructions"), MaxBlockInstructions)
+		if len(b.Instructions) < 1 || len(b.Instructions) > maxBlockInstructions {
+			bo.Invalid("instructions", "%s must have 1–%d instructions", jsonv.Join(bo.Path, "instructions"), maxBlockInstructions)
 		}
 		seen := map[string]bool{}
 		for _, in := range b.Instructions {
-			if strings.TrimSpace(in) == "" || utf8.RuneCountInString(in) > MaxInstructionChars {
-				bo.Invalid("instructions", "%s: each instruction must be 1–%d characters and not blank", jsonv.Join(bo.Path, "instructions"), MaxInstructionChars)
+			if strings.TrimSpace(in) == "" || utf8.RuneCountInString(in) > maxInstructionChars {
+				bo.Invalid("instructions", "%s: each instruction must be 1–%d characters and not blank", jsonv.Join(bo.Path, "instructions"), maxInstructionChars)
 			}
 			if seen[in] {
 				add(finding.PromptConfigDuplicate, jsonv.Join(bo.Path, "instructions"), "%s repeats an instruction", jsonv.Join(bo.Path, "instructions"))
@@ -203,14 +202,4 @@ func readBlocks(o *jsonv.Obj, sections []string, into map[string]Block, count *i
 		*count += len(b.Instructions)
 		into[key] = b
 	}
-}
-
-// SortedKeys returns a map's keys in order (for deterministic rendering).
-func SortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -12,8 +12,8 @@ import (
 
 // Review states, derivative policies.
 const (
-	ReviewApproved            = "approved"
-	ReviewProvisionalApproved = "provisional_operator_approved"
+	reviewApproved            = "approved"
+	reviewProvisionalApproved = "provisional_operator_approved"
 	DerivativesAllowed        = "allowed"
 	DerivativesProhibited     = "prohibited"
 	DerivativesReviewRequired = "review_required"
@@ -85,7 +85,7 @@ func contains(list []string, s string) bool {
 
 // Reviewed reports whether the review state passes a rights gate.
 func (p Policy) Reviewed() bool {
-	return p.ReviewStatus == ReviewApproved || p.ReviewStatus == ReviewProvisionalApproved
+	return p.ReviewStatus == reviewApproved || p.ReviewStatus == reviewProvisionalApproved
 }
 
 // Differences lists the fields in which two policies disagree (a null or absent

@@ -175,7 +175,7 @@ var jsonrpcCodes = []struct {
 		"`internal_error` of a resource read, prompt render or other method, and `catalog_error` outside `tools/call`"},
 	{-32002, "Resource not found", "runtime/mcpserver", "-32002",
 		"`resources/read` answering `resource_not_found` (with `data.uri`)"},
-	{-32000, "Server limit", "runtime/mcpserver", "CodeLimitExceeded",
+	{-32000, "Server limit", "runtime/mcpserver", "codeLimitExceeded",
 		"`response_budget_exceeded`: the answers to one HTTP request would pass its 8 MiB budget; `server_shutting_down`: the server is draining and takes no new request"},
 }
 

@@ -18,16 +18,16 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// ToolName is the constant tool's name.
-const ToolName = "constant"
+// toolName is the constant tool's name.
+const toolName = "constant"
 
 // CallBody is the JSON-RPC request body (without jsonrpc and id) that calls
 // the constant tool.
 const CallBody = `{"method":"tools/call","params":{"name":"constant","arguments":{}}}`
 
-// NewServer returns the empty go-sdk server with the constant tool answering
+// newServer returns the empty go-sdk server with the constant tool answering
 // result, a JSON CallToolResult (empty: a one-word text block).
-func NewServer(result []byte) (*mcp.Server, error) {
+func newServer(result []byte) (*mcp.Server, error) {
 	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}
 	if len(bytes.TrimSpace(result)) > 0 {
 		res = &mcp.CallToolResult{}
@@ -44,7 +44,7 @@ func NewServer(result []byte) (*mcp.Server, error) {
 		}
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "constant", Version: "1"}, nil)
-	s.AddTool(&mcp.Tool{Name: ToolName, InputSchema: json.RawMessage(`{"type":"object"}`)},
+	s.AddTool(&mcp.Tool{Name: toolName, InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return res, nil })
 	return s, nil
 }
@@ -78,7 +78,7 @@ func fromFile(path string) (*mcp.Server, error) {
 			return nil, err
 		}
 	}
-	return NewServer(b)
+	return newServer(b)
 }
 
 // ResultOf returns the "result" member of a JSON-RPC response line.
@@ -92,9 +92,9 @@ func ResultOf(line []byte) ([]byte, error) {
 	return resp.Result, nil
 }
 
-// Hits returns the number of hits (page.hits) in a tools/call response
+// hits returns the number of hits (page.hits) in a tools/call response
 // line's structured content, and whether it has a page at all.
-func Hits(line []byte) (int, bool) {
+func hits(line []byte) (int, bool) {
 	var resp struct {
 		Result struct {
 			Structured struct {
@@ -113,7 +113,7 @@ func Hits(line []byte) (int, bool) {
 // WantHits fails unless a search answer line carries exactly want hits: a
 // row that says "25 hits" must measure 25.
 func WantHits(what string, line []byte, want int) error {
-	n, ok := Hits(line)
+	n, ok := hits(line)
 	if !ok {
 		return fmt.Errorf("%s: no page of hits in the answer: %.300s", what, line)
 	}

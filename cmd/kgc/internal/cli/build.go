@@ -15,7 +15,7 @@ import (
 	"github.com/kgc-project/kgc/schema/ids"
 )
 
-func runBuild(_ context.Context, env Env, args []string) int {
+func runBuild(_ context.Context, env cmdEnv, args []string) int {
 	var f gateFlags
 	var out string
 	fs := newFlagSet(env, "build", "kgc build [--profiles DIR] [--prompts DIR] [--error-format text|json|github-actions] [--max-findings N] -o DIR PACKAGE_DIR...")
@@ -82,7 +82,7 @@ func buildImage(dir string, res *gate.Result, out string) (*imageReport, error) 
 	// The gate has checked every file; read them as carefully again (the
 	// tree could have changed since), no one larger than an image can be.
 	read := func(path string) ([]byte, error) { return safefile.Read(root, path, kgimg.MaxImageSize) }
-	built, err := kgimgwrite.BuildImage(res, read, kgimgwrite.Options{Compiler: "kgc " + Version()})
+	built, err := kgimgwrite.BuildImage(res, read, kgimgwrite.Options{Compiler: "kgc " + kgcVersion()})
 	if err != nil {
 		return nil, err
 	}

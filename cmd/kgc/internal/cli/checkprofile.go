@@ -35,7 +35,7 @@ type profileCheck struct {
 // runCheckProfile checks profile files (and their prompt configs) with the
 // gate's own decoders and prints the findings as validate does: exit 0 when
 // all are clean, 1 with error findings, 2 when a file cannot be read.
-func runCheckProfile(_ context.Context, env Env, args []string) int {
+func runCheckProfile(_ context.Context, env cmdEnv, args []string) int {
 	var prompts, promptConfig, format string
 	var maxFindings int
 	fset := newFlagSet(env, "check-profile", checkProfileSynopsis)

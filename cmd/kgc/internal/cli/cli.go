@@ -17,8 +17,8 @@ const (
 	ExitFailure  = 2
 )
 
-// Env carries the process streams, so commands never touch os.Std*.
-type Env struct {
+// cmdEnv carries the process streams, so commands never touch os.Std*.
+type cmdEnv struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
@@ -27,7 +27,7 @@ type Env struct {
 type command struct {
 	name    string
 	summary string
-	run     func(ctx context.Context, env Env, args []string) int
+	run     func(ctx context.Context, env cmdEnv, args []string) int
 }
 
 func commands() []command {
@@ -72,7 +72,7 @@ func printUsage(w io.Writer) {
 
 // Main runs kgc with args (without the program name) and returns the exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	env := Env{Stdin: stdin, Stdout: stdout, Stderr: stderr}
+	env := cmdEnv{Stdin: stdin, Stdout: stdout, Stderr: stderr}
 	if len(args) == 0 {
 		fmt.Fprint(stderr, "kgc: no command given\n\n")
 		printUsage(stderr)
@@ -97,18 +97,18 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 
 // runVersion prints "kgc <version>" (internal/version, the source kgmcp
 // --version reads too).
-func runVersion(_ context.Context, env Env, args []string) int {
+func runVersion(_ context.Context, env cmdEnv, args []string) int {
 	if len(args) > 0 {
 		fmt.Fprintf(env.Stderr, "kgc version: unexpected argument %q\n", args[0])
 		return ExitFailure
 	}
-	fmt.Fprintln(env.Stdout, "kgc", Version())
+	fmt.Fprintln(env.Stdout, "kgc", kgcVersion())
 	return ExitOK
 }
 
 // usageError says what is wrong with a command line in one line, then prints
 // the command's usage; it returns ExitFailure.
-func usageError(env Env, fs *flag.FlagSet, format string, args ...any) int {
+func usageError(env cmdEnv, fs *flag.FlagSet, format string, args ...any) int {
 	fmt.Fprintf(env.Stderr, "kgc %s: %s\n\n", fs.Name(), fmt.Sprintf(format, args...))
 	fs.Usage()
 	return ExitFailure

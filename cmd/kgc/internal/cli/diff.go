@@ -33,7 +33,7 @@ Exit codes: 0 the snapshots are equal, 1 they differ, 2 the comparison could
 not run (bad usage, unreadable input, a refused package, two frameworks).`
 
 // runDiff is kgc diff (compiler/diff, docs/diff.md).
-func runDiff(_ context.Context, env Env, args []string) int {
+func runDiff(_ context.Context, env cmdEnv, args []string) int {
 	var f gateFlags
 	var format string
 	fs := newFlagSet(env, "diff", diffSynopsis)
@@ -87,7 +87,7 @@ func runDiff(_ context.Context, env Env, args []string) int {
 
 // loadSide reads one snapshot, printing why it could not (a refused
 // package with its findings) on stderr.
-func loadSide(env Env, f *gateFlags, path string) (*diff.Snapshot, error) {
+func loadSide(env cmdEnv, f *gateFlags, path string) (*diff.Snapshot, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "kgc diff: %v\n", err)
@@ -108,7 +108,7 @@ func loadSide(env Env, f *gateFlags, path string) (*diff.Snapshot, error) {
 	switch {
 	case errors.As(err, &refused):
 		fmt.Fprintf(env.Stderr, "kgc diff: %v:\n", err)
-		rep := newReporter(Env{Stdout: env.Stderr, Stderr: env.Stderr}, FormatText, f.maxFindings)
+		rep := newReporter(cmdEnv{Stdout: env.Stderr, Stderr: env.Stderr}, formatText, f.maxFindings)
 		rep.summary(rep.result(refused.Result))
 		return nil, err
 	case err != nil:

@@ -77,7 +77,7 @@ func sortedKeys(m map[string]int) []string {
 	return out
 }
 
-func runInspect(_ context.Context, env Env, args []string) int {
+func runInspect(_ context.Context, env cmdEnv, args []string) int {
 	var asJSON bool
 	fset := newFlagSet(env, "inspect", "kgc inspect [--json] IMAGE")
 	fset.BoolVar(&asJSON, "json", false, "print JSON")
@@ -131,7 +131,7 @@ func imageErrorCode(err error) int {
 	return ExitFindings
 }
 
-func runVerify(_ context.Context, env Env, args []string) int {
+func runVerify(_ context.Context, env cmdEnv, args []string) int {
 	fset := newFlagSet(env, "verify", "kgc verify IMAGE...\n\nOpens each image with every check kgmcp runs at start (header, checksum, structure)\nplus the deep checks (roaring Validate, UTF-8, index order, provenance partitions).")
 	if err := fset.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

@@ -39,7 +39,7 @@ JSON, not CASE, over 100 MiB a file or 256 MiB in all) stop everything. DIR
 must not exist or be empty. Exit 0 imported, 1 findings, 2 could not run.`
 
 // runImport dispatches kgc import <format>.
-func runImport(ctx context.Context, env Env, args []string) int {
+func runImport(ctx context.Context, env cmdEnv, args []string) int {
 	if len(args) == 0 {
 		fmt.Fprint(env.Stderr, "kgc import: no format given (want: case)\n\nUsage: "+importSynopsis+"\n")
 		return ExitFailure
@@ -55,7 +55,7 @@ func runImport(ctx context.Context, env Env, args []string) int {
 	return ExitFailure
 }
 
-func runImportCase(_ context.Context, env Env, args []string) int {
+func runImportCase(_ context.Context, env cmdEnv, args []string) int {
 	var o caseimport.Options
 	var out, format string
 	fs := newFlagSet(env, "import case", importCaseSynopsis)

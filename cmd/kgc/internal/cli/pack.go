@@ -27,7 +27,7 @@ type repeated []string
 func (r *repeated) String() string     { return strings.Join(*r, ",") }
 func (r *repeated) Set(s string) error { *r = append(*r, s); return nil }
 
-func runPack(_ context.Context, env Env, args []string) int {
+func runPack(_ context.Context, env cmdEnv, args []string) int {
 	var f gateFlags
 	var specFile string
 	var dryRun bool
@@ -164,7 +164,7 @@ func runPack(_ context.Context, env Env, args []string) int {
 
 // packOne packs one spec, reporting a refusal; its result, or nil and the
 // exit code.
-func packOne(env Env, f *gateFlags, format Format, spec *pack.Spec, dryRun bool) (*pack.Result, int) {
+func packOne(env cmdEnv, f *gateFlags, format findingFormat, spec *pack.Spec, dryRun bool) (*pack.Result, int) {
 	res, err := pack.Run(spec, pack.Options{ProfileRoot: f.profiles, PromptRoot: f.prompts, DryRun: dryRun, MaxFindings: f.maxFindings})
 	if err != nil {
 		var ue *pack.UsageError

@@ -26,7 +26,7 @@ deterministic: the same image and options give the same bytes.`
 
 // runRender is kgc render: exit 0 when the picture was written, 1 when the
 // image is corrupt, 2 on bad usage, an unreadable image or an unknown node.
-func runRender(ctx context.Context, env Env, args []string) int {
+func runRender(ctx context.Context, env cmdEnv, args []string) int {
 	var (
 		format, node, out string
 		overview          bool

@@ -12,17 +12,17 @@ import (
 	"github.com/kgc-project/kgc/schema/finding"
 )
 
-// Format is a finding output format.
-type Format string
+// findingFormat is a finding output format.
+type findingFormat string
 
 // Output formats.
 const (
-	FormatText          Format = "text"
-	FormatJSON          Format = "json"
-	FormatGitHubActions Format = "github-actions"
+	formatText          findingFormat = "text"
+	formatJSON          findingFormat = "json"
+	formatGitHubActions findingFormat = "github-actions"
 )
 
-var formats = []Format{FormatText, FormatJSON, FormatGitHubActions}
+var formats = []findingFormat{formatText, formatJSON, formatGitHubActions}
 
 func formatList() string {
 	s := make([]string, len(formats))
@@ -32,7 +32,7 @@ func formatList() string {
 	return strings.Join(s, "|")
 }
 
-func parseFormat(s string) (Format, error) {
+func parseFormat(s string) (findingFormat, error) {
 	for _, f := range formats {
 		if string(f) == s {
 			return f, nil
@@ -76,8 +76,8 @@ type imageReport struct {
 }
 
 type reporter struct {
-	env      Env
-	format   Format
+	env      cmdEnv
+	format   findingFormat
 	max      int
 	packages []*packageReport
 	// key is the JSON output's top-level key ("packages", or "profiles"),
@@ -85,7 +85,7 @@ type reporter struct {
 	key, verb string
 }
 
-func newReporter(env Env, format Format, max int) *reporter {
+func newReporter(env cmdEnv, format findingFormat, max int) *reporter {
 	return &reporter{env: env, format: format, max: max, key: "packages", verb: "validate"}
 }
 
@@ -95,7 +95,7 @@ func (r *reporter) failure(dir string, err error) {
 		pr.Dir, pr.Path = "", dir
 	}
 	r.packages = append(r.packages, pr)
-	if r.format != FormatJSON {
+	if r.format != formatJSON {
 		fmt.Fprintf(r.env.Stderr, "kgc: %s: could not %s: %v\n", dir, r.verb, err)
 	}
 }
@@ -105,7 +105,7 @@ func (r *reporter) failure(dir string, err error) {
 // package with the error. It returns ExitFailure.
 func (r *reporter) cannotRun(command string, dirs []string, err error) int {
 	fmt.Fprintf(r.env.Stderr, "kgc %s: %v\n", command, err)
-	if r.format == FormatJSON {
+	if r.format == formatJSON {
 		for _, dir := range dirs {
 			r.packages = append(r.packages, &packageReport{Dir: dir, Error: err.Error(), Findings: []finding.Finding{}})
 		}
@@ -143,7 +143,7 @@ func (r *reporter) resultAt(res *gate.Result, locate func(finding.Finding) findi
 	}
 	pr.FindingsOmitted = res.Findings.Len() - len(shown)
 	r.packages = append(r.packages, pr)
-	if r.format == FormatJSON {
+	if r.format == formatJSON {
 		return pr
 	}
 	w := r.env.Stdout
@@ -158,7 +158,7 @@ func (r *reporter) resultAt(res *gate.Result, locate func(finding.Finding) findi
 
 // summary prints the one-line verdict for a package (text and github-actions).
 func (r *reporter) summary(pr *packageReport) {
-	if r.format == FormatJSON || pr.Error != "" {
+	if r.format == formatJSON || pr.Error != "" {
 		return
 	}
 	id, where := pr.label, pr.where
@@ -227,7 +227,7 @@ func (r *reporter) printFinding(w io.Writer, dir string, f finding.Finding, asIs
 	if f.Field != "" {
 		detail += " [field " + f.Field + "]"
 	}
-	if r.format == FormatGitHubActions {
+	if r.format == formatGitHubActions {
 		level := "error"
 		if f.Severity == finding.Warning {
 			level = "warning"
@@ -251,7 +251,7 @@ func ghEscapeProp(s string) string {
 }
 
 func (r *reporter) finish() {
-	if r.format == FormatJSON {
+	if r.format == formatJSON {
 		enc := json.NewEncoder(r.env.Stdout)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
@@ -263,8 +263,8 @@ func (r *reporter) finish() {
 	}
 }
 
-func printRules(w io.Writer, format Format) int {
-	if format == FormatJSON {
+func printRules(w io.Writer, format findingFormat) int {
+	if format == formatJSON {
 		type rule struct {
 			Code     finding.Code     `json:"code"`
 			Stage    finding.Stage    `json:"stage"`

@@ -32,7 +32,7 @@ approved, --at to now (UTC). Exit 0 written, 1 the result does not pass, 2 bad
 usage or the file cannot be read or written.`
 
 // runReviewRights records a rights review in a profile file.
-func runReviewRights(_ context.Context, env Env, args []string) int {
+func runReviewRights(_ context.Context, env cmdEnv, args []string) int {
 	fs := newFlagSet(env, "review-rights", reviewRightsSynopsis)
 	by := fs.String("by", "", "who reviewed the rights (required)")
 	at := fs.String("at", "", "when: an RFC 3339 timestamp or YYYY-MM-DD (default: now, UTC)")

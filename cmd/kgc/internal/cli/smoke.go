@@ -17,7 +17,7 @@ const smokeSynopsis = `kgc smoke [--timeout D] -- SERVER_COMMAND [ARG...]
        kgc smoke [--timeout D] --url http://HOST:PORT/mcp`
 
 // runSmoke checks a server the way a host uses it and prints the summary.
-func runSmoke(ctx context.Context, env Env, args []string) int {
+func runSmoke(ctx context.Context, env cmdEnv, args []string) int {
 	var endpoint string
 	var timeout time.Duration
 	fs := newFlagSet(env, "smoke", smokeSynopsis)

@@ -72,7 +72,7 @@ func (f *gateFlags) check() error {
 	return nil
 }
 
-func newFlagSet(env Env, name, synopsis string) *flag.FlagSet {
+func newFlagSet(env cmdEnv, name, synopsis string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	fs.Usage = func() {
@@ -87,7 +87,7 @@ func newFlagSet(env Env, name, synopsis string) *flag.FlagSet {
 	return fs
 }
 
-func runValidate(_ context.Context, env Env, args []string) int {
+func runValidate(_ context.Context, env cmdEnv, args []string) int {
 	var f gateFlags
 	var listRules bool
 	fs := newFlagSet(env, "validate", "kgc validate [--profiles DIR] [--prompts DIR] [--error-format text|json|github-actions] [--max-findings N] PACKAGE_DIR...\n       kgc validate --list-rules [--error-format text|json]")

@@ -14,7 +14,7 @@ import (
 // legitimate calls fail over 120 s and 2 take 25–28 s. Two defences:
 //
 //   - a body must arrive at a minimum rate: by BodyGrace plus its length
-//     (Content-Length, else MaxRequestBytes) at MinBodyRate after the
+//     (Content-Length, else maxRequestBytes) at MinBodyRate after the
 //     request starts, or the connection is cut (a 1 KB call gets 5 s, the
 //     largest body 21 s; legitimate calls arrive in milliseconds);
 //   - at the connection limit, when no connection is idle, the connection
@@ -33,7 +33,7 @@ func withConn(ctx context.Context, c net.Conn) context.Context {
 // bodyDeadline wraps next: a POST's body is read under the minimum-rate
 // deadline; once it has arrived, the connection's read deadline is the read
 // timeout's again and connLimiter no longer counts it as reading.
-func bodyDeadline(next http.Handler, lim HTTPLimits) http.Handler {
+func bodyDeadline(next http.Handler, lim httpLimits) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost || lim.MinBodyRate <= 0 {
 			next.ServeHTTP(w, r)
@@ -41,8 +41,8 @@ func bodyDeadline(next http.Handler, lim HTTPLimits) http.Handler {
 		}
 		start := time.Now()
 		size := r.ContentLength
-		if size < 0 || size > MaxRequestBytes {
-			size = MaxRequestBytes
+		if size < 0 || size > maxRequestBytes {
+			size = maxRequestBytes
 		}
 		d := time.Duration(lim.BodyGrace) + time.Duration(size)*time.Second/time.Duration(lim.MinBodyRate)
 		if read := time.Duration(lim.Read); read > 0 && d > read {

@@ -20,8 +20,8 @@ import (
 // body slower than the minimum rate is cut after its grace. Before, the
 // flood held every slot until the read timeout and calls waited or failed.
 func TestSlowBodyFloodDoesNotStarveCallers(t *testing.T) {
-	lim := DefaultHTTPLimits()
-	lim.MaxConnections, lim.Read, lim.BodyGrace = 8, Duration(20*time.Second), Duration(300*time.Millisecond)
+	lim := defaultHTTPLimits()
+	lim.MaxConnections, lim.Read, lim.BodyGrace = 8, duration(20*time.Second), duration(300*time.Millisecond)
 	base := testServer(t, lim)
 	addr := strings.TrimPrefix(base, "http://")
 	ctx, stop := context.WithCancel(context.Background())

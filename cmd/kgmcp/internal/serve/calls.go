@@ -34,7 +34,7 @@ const (
 // session on a duplicate id in a batch, and silently dropped one reused
 // across lines while the first ran, leaking its in-flight slot). Its size is
 // bounded by the calls read ahead of their answers (--max-in-flight, plus
-// one batch of at most MaxBatch).
+// one batch of at most maxBatch).
 type callTable struct {
 	mu       sync.Mutex
 	inFlight map[jsonrpc.ID]callState

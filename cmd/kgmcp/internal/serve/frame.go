@@ -11,12 +11,12 @@ import (
 
 // Bounds of one inbound frame (a stdio line or an HTTP body).
 const (
-	// MaxRequestBytes bounds a frame: every tool argument is small (the
+	// maxRequestBytes bounds a frame: every tool argument is small (the
 	// largest, a cursor or a URI, is 4,096 characters).
-	MaxRequestBytes = 1 << 20
-	// MaxBatch bounds the messages of a JSON-RPC batch (protocol 2025-03-26
+	maxRequestBytes = 1 << 20
+	// maxBatch bounds the messages of a JSON-RPC batch (protocol 2025-03-26
 	// allows batches; later versions do not).
-	MaxBatch = 16
+	maxBatch = 16
 	// maxExactID is the largest integer ID the SDK echoes exactly: it decodes
 	// numeric IDs through float64.
 	maxExactID = 1 << 53
@@ -50,9 +50,9 @@ func checkFrame(frame []byte) (ok bool, reply []byte) {
 	switch {
 	case len(batch) == 0:
 		return false, errorReply(nil, jsonrpc.CodeInvalidRequest, "Invalid Request: empty batch")
-	case len(batch) > MaxBatch:
+	case len(batch) > maxBatch:
 		return false, errorReply(nil, jsonrpc.CodeInvalidRequest,
-			fmt.Sprintf("Invalid Request: a batch of %d messages is over the limit of %d; send them in smaller batches", len(batch), MaxBatch))
+			fmt.Sprintf("Invalid Request: a batch of %d messages is over the limit of %d; send them in smaller batches", len(batch), maxBatch))
 	}
 	for i, m := range batch {
 		if _, msg := checkMessage(m); msg != "" {

@@ -18,58 +18,58 @@ import (
 	"github.com/kgc-project/kgc/runtime/mcpserver"
 )
 
-// HTTPLimits bound what one client can hold of the HTTP server. MCP over
+// httpLimits bound what one client can hold of the HTTP server. MCP over
 // stateless Streamable HTTP with JSON responses has no long-lived streams: a
 // request is one POST and its answer, so every connection phase can be timed.
-type HTTPLimits struct {
+type httpLimits struct {
 	// MaxConnections bounds open client connections (see connLimiter).
 	MaxConnections int `json:"maxConnections"`
 	// ReadHeader, Read, Write and Idle are the http.Server timeouts: headers,
 	// the whole request with its body, writing the answer, and a keep-alive
 	// connection waiting for its next request.
-	ReadHeader Duration `json:"readHeaderTimeout"`
-	Read       Duration `json:"readTimeout"`
-	Write      Duration `json:"writeTimeout"`
-	Idle       Duration `json:"idleTimeout"`
+	ReadHeader duration `json:"readHeaderTimeout"`
+	Read       duration `json:"readTimeout"`
+	Write      duration `json:"writeTimeout"`
+	Idle       duration `json:"idleTimeout"`
 	// ResponseBudget bounds the bytes of the answers to one HTTP request
 	// (a batch shares it).
 	ResponseBudget int64 `json:"responseBudgetBytes"`
 	// Shutdown bounds the graceful stop: requests in progress are answered
 	// for at most this long.
-	Shutdown Duration `json:"shutdownTimeout"`
+	Shutdown duration `json:"shutdownTimeout"`
 	// BodyGrace and MinBodyRate bound how long a request body may take to
 	// arrive: BodyGrace plus its length at MinBodyRate bytes a second
 	// (bodyrate.go); MinBodyRate 0 leaves only the read timeout.
-	BodyGrace   Duration `json:"bodyGrace"`
+	BodyGrace   duration `json:"bodyGrace"`
 	MinBodyRate int64    `json:"minBodyRateBytesPerSecond"`
 }
 
-// DefaultHTTPLimits are the documented defaults.
-func DefaultHTTPLimits() HTTPLimits {
-	return HTTPLimits{
+// defaultHTTPLimits are the documented defaults.
+func defaultHTTPLimits() httpLimits {
+	return httpLimits{
 		MaxConnections: 512,
-		ReadHeader:     Duration(10 * time.Second),
-		Read:           Duration(30 * time.Second),
-		Write:          Duration(60 * time.Second),
-		Idle:           Duration(30 * time.Second),
+		ReadHeader:     duration(10 * time.Second),
+		Read:           duration(30 * time.Second),
+		Write:          duration(60 * time.Second),
+		Idle:           duration(30 * time.Second),
 		ResponseBudget: 8 << 20,
-		Shutdown:       Duration(10 * time.Second),
-		BodyGrace:      Duration(5 * time.Second),
+		Shutdown:       duration(10 * time.Second),
+		BodyGrace:      duration(5 * time.Second),
 		MinBodyRate:    64 << 10,
 	}
 }
 
-// Handler returns the HTTP handler: stateless Streamable HTTP at /mcp behind
+// newHandler returns the HTTP handler: stateless Streamable HTTP at /mcp behind
 // cross-origin protection (a foreign Origin gets 403; the SDK's DNS-rebinding
 // guard refuses a foreign Host on loopback), the frame checks and the
 // per-request response budget, and GET /health (200 {"status":"ok"} once the
 // images are verified; 503 with "starting" before, "refused" if they were not
 // acceptable).
-func Handler(srv *mcpserver.Server, allowedOrigins []string, budget int64, log *slog.Logger) (http.Handler, error) {
+func newHandler(srv *mcpserver.Server, allowedOrigins []string, budget int64, log *slog.Logger) (http.Handler, error) {
 	return handler(srv, allowedOrigins, budget, log, nil)
 }
 
-// handler is Handler whose /health also reports a reload abandoned at its
+// handler is newHandler whose /health also reports a reload abandoned at its
 // timeout (503 {"status":"reload_stuck","detail":…}) while problem says one
 // was; nil: no reloads.
 func handler(srv *mcpserver.Server, allowedOrigins []string, budget int64, log *slog.Logger, problem func() string) (http.Handler, error) {
@@ -128,7 +128,7 @@ func handlerWith(srv *mcpserver.Server, allowedOrigins []string, budget int64, l
 	return mux, nil
 }
 
-// checkBody refuses a body over MaxRequestBytes (413) before reading it, and
+// checkBody refuses a body over maxRequestBytes (413) before reading it, and
 // a body that is not acceptable JSON-RPC (checkFrame) with its JSON-RPC
 // error (400); it answers what kgmcp answers itself (screenHTTP, and the
 // plain requests direct gives a handler for, when direct is not nil) and
@@ -139,11 +139,11 @@ func checkBody(next http.Handler, direct func(*http.Request, []byte) http.Handle
 			next.ServeHTTP(w, r)
 			return
 		}
-		if r.ContentLength > MaxRequestBytes {
+		if r.ContentLength > maxRequestBytes {
 			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
 			return
 		}
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxRequestBytes))
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxRequestBytes))
 		if err != nil {
 			var mbe *http.MaxBytesError
 			if errors.As(err, &mbe) {
@@ -231,7 +231,7 @@ func rpcMethods(body []byte) string {
 
 // serveHTTP serves until ctx ends, then stops gracefully: no new connections,
 // and the requests in progress answered until grace ends.
-func serveHTTP(ctx, grace context.Context, cfg Config, srv *mcpserver.Server, log *slog.Logger, stderr io.Writer) int {
+func serveHTTP(ctx, grace context.Context, cfg config, srv *mcpserver.Server, log *slog.Logger, stderr io.Writer) int {
 	lim := cfg.HTTP
 	h, err := handler(srv, cfg.AllowedOrigins, lim.ResponseBudget, log, cfg.reloadProblem)
 	if err != nil {

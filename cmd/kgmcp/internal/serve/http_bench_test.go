@@ -23,7 +23,7 @@ import (
 //	go test ./cmd/kgmcp/internal/serve -run '^$' -bench HTTPPing
 func BenchmarkHTTPPing(b *testing.B) {
 	srv := mcpserver.New(imgtest.Catalog(b, imgtest.Images(b, nil, nil)), mcpserver.Options{})
-	kg, err := Handler(srv, nil, DefaultHTTPLimits().ResponseBudget, slog.New(slog.DiscardHandler))
+	kg, err := newHandler(srv, nil, defaultHTTPLimits().ResponseBudget, slog.New(slog.DiscardHandler))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -57,8 +57,8 @@ func BenchmarkHTTPPing(b *testing.B) {
 // limiter and timeouts, as serveHTTP runs it.
 func BenchmarkHTTPPingSockets(b *testing.B) {
 	srv := mcpserver.New(imgtest.Catalog(b, imgtest.Images(b, nil, nil)), mcpserver.Options{})
-	lim := DefaultHTTPLimits()
-	kg, err := Handler(srv, nil, lim.ResponseBudget, slog.New(slog.DiscardHandler))
+	lim := defaultHTTPLimits()
+	kg, err := newHandler(srv, nil, lim.ResponseBudget, slog.New(slog.DiscardHandler))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -21,7 +21,7 @@ import (
 
 // testServer serves the shipped samples over HTTP with the given limits and
 // returns the base URL; the server stops when the test ends.
-func testServer(t *testing.T, lim HTTPLimits) string {
+func testServer(t *testing.T, lim httpLimits) string {
 	t.Helper()
 	dir := imgtest.Images(t, nil, nil)
 	paths, _ := catalog.Paths([]string{dir})
@@ -35,11 +35,11 @@ func testServer(t *testing.T, lim HTTPLimits) string {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	cfg := Config{Transport: "http", HTTPAddr: addr, InvalidImagePolicy: "fail", MaxConcurrentCalls: 8, MaxInFlight: 8, HTTP: lim}
+	cfg := config{Transport: "http", HTTPAddr: addr, InvalidImagePolicy: "fail", MaxConcurrentCalls: 8, MaxInFlight: 8, HTTP: lim}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int)
 	go func() {
-		done <- Serve(ctx, cfg, catalog.Loaded(cat), nil, io.Discard, io.Discard, slog.New(slog.DiscardHandler))
+		done <- serve(ctx, cfg, catalog.Loaded(cat), nil, io.Discard, io.Discard, slog.New(slog.DiscardHandler))
 	}()
 	t.Cleanup(func() { cancel(); <-done })
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
@@ -71,8 +71,8 @@ func post(t *testing.T, base, body string) (int, string) {
 // every connection taken by a client trickling its body, a legitimate call is
 // answered once the timeout frees one.
 func TestSlowBodiesAreTimedOut(t *testing.T) {
-	lim := DefaultHTTPLimits()
-	lim.MaxConnections, lim.Read, lim.ReadHeader = 4, Duration(300*time.Millisecond), Duration(300*time.Millisecond)
+	lim := defaultHTTPLimits()
+	lim.MaxConnections, lim.Read, lim.ReadHeader = 4, duration(300*time.Millisecond), duration(300*time.Millisecond)
 	base := testServer(t, lim)
 	addr := strings.TrimPrefix(base, "http://")
 	closed := make(chan error, 4)
@@ -107,7 +107,7 @@ func TestSlowBodiesAreTimedOut(t *testing.T) {
 // A batch shares one response budget: the calls whose answers would overrun
 // it get a JSON-RPC error instead, the others their answers.
 func TestResponseBudgetPerRequest(t *testing.T) {
-	lim := DefaultHTTPLimits()
+	lim := defaultHTTPLimits()
 	lim.ResponseBudget = 256 << 10
 	base := testServer(t, lim)
 	// Each answer is about 100 KB on the wire: two fit, eight do not.
@@ -161,7 +161,7 @@ func TestHealthFollowsTheVerification(t *testing.T) {
 		return w.Code, w.Body.String()
 	}
 	handler := func(l *catalog.Loading) http.Handler {
-		h, err := Handler(mcpserver.NewLoading(l, mcpserver.Options{}), nil, 1<<20, slog.New(slog.DiscardHandler))
+		h, err := newHandler(mcpserver.NewLoading(l, mcpserver.Options{}), nil, 1<<20, slog.New(slog.DiscardHandler))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -194,7 +194,7 @@ func TestOneDebugLinePerHTTPRequest(t *testing.T) {
 	var buf strings.Builder
 	log := slog.New(slog.NewTextHandler(&lockedWriter{w: &buf}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	cat := imgtest.Catalog(t, imgtest.Images(t, nil, nil))
-	h, err := Handler(mcpserver.New(cat, mcpserver.Options{Logger: log}), nil, 1<<20, log)
+	h, err := newHandler(mcpserver.New(cat, mcpserver.Options{Logger: log}), nil, 1<<20, log)
 	if err != nil {
 		t.Fatal(err)
 	}

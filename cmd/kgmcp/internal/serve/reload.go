@@ -19,7 +19,7 @@ import (
 // reloader reloads the image set (see reload), on SIGHUP and, with
 // --reload-on-change, when the image files change. One reload runs at a time.
 type reloader struct {
-	cfg Config
+	cfg config
 	srv *mcpserver.Server
 	log *slog.Logger
 
@@ -45,7 +45,7 @@ func (r *reloader) problem() string {
 
 // newReloader records, under --reload-on-change, the fingerprint of the image
 // files as they are when the server starts.
-func newReloader(cfg Config, srv *mcpserver.Server, log *slog.Logger) *reloader {
+func newReloader(cfg config, srv *mcpserver.Server, log *slog.Logger) *reloader {
 	r := &reloader{cfg: cfg, srv: srv, log: log}
 	r.start = func(ctx context.Context, paths []string) *catalog.Loading {
 		return catalog.Start(ctx, paths, catalog.Policy(cfg.InvalidImagePolicy), log)

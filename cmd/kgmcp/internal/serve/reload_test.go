@@ -30,7 +30,7 @@ func TestAStuckReloadIsAbandonedAndReported(t *testing.T) {
 	}
 	srv := mcpserver.NewLoading(catalog.Loaded(cat), mcpserver.Options{})
 	defer func() { <-srv.Close() }()
-	cfg := Config{Images: []string{dir}, InvalidImagePolicy: "fail", ReloadTimeout: Duration(200 * time.Millisecond)}
+	cfg := config{Images: []string{dir}, InvalidImagePolicy: "fail", ReloadTimeout: duration(200 * time.Millisecond)}
 	r := newReloader(cfg, srv, slog.New(slog.DiscardHandler))
 	h, err := handler(srv, nil, 1<<20, slog.New(slog.DiscardHandler), r.problem)
 	if err != nil {

@@ -30,8 +30,8 @@ const (
 	exitUsage   = 2
 )
 
-// Config is the effective configuration (--print-config shows it).
-type Config struct {
+// config is the effective configuration (--print-config shows it).
+type config struct {
 	Images                 []string `json:"images"`
 	Transport              string   `json:"transport"`
 	HTTPAddr               string   `json:"httpAddr,omitempty"`
@@ -42,14 +42,14 @@ type Config struct {
 	AllowedOrigins         []string `json:"allowedOrigins"`
 	// WatchInterval is how often the image files are checked for in-place
 	// modification (0 turns the check off).
-	WatchInterval Duration `json:"watchInterval"`
+	WatchInterval duration `json:"watchInterval"`
 	// ReloadOnChange reloads the image set (as SIGHUP does) when the image
 	// files change, checked every WatchInterval.
 	ReloadOnChange bool `json:"reloadOnChange"`
 	// ReloadTimeout bounds a reload: one that has not opened and verified
 	// the new images by then is abandoned (the old ones stay in service) and
 	// /health answers 503 "reload_stuck" until a later reload finishes.
-	ReloadTimeout Duration `json:"reloadTimeout"`
+	ReloadTimeout duration `json:"reloadTimeout"`
 	// reloadProblem is what /health reports about reloads (reloader.problem).
 	reloadProblem func() string
 	// MaxConcurrentCalls bounds the requests handled at once in the process.
@@ -59,7 +59,7 @@ type Config struct {
 	MaxInFlight int `json:"maxInFlight"`
 	// HTTP holds the HTTP server's bounds (its Shutdown timeout also bounds a
 	// stdio stop).
-	HTTP HTTPLimits `json:"limits"`
+	HTTP httpLimits `json:"limits"`
 	// CPUProfile, when set, receives a CPU profile of the whole run (for
 	// benchmarking; written when the server stops).
 	CPUProfile string `json:"cpuProfile,omitempty"`
@@ -80,20 +80,20 @@ type Config struct {
 // stays within a few times its live size (bench/README.md, "HTTP").
 const DefaultGCPercent = 400
 
-// Duration is a time.Duration flag printed as text ("1s").
-type Duration time.Duration
+// duration is a time.Duration flag printed as text ("1s").
+type duration time.Duration
 
-func (d Duration) String() string { return time.Duration(d).String() }
+func (d duration) String() string { return time.Duration(d).String() }
 
 // Set parses a Go duration.
-func (d *Duration) Set(s string) error {
+func (d *duration) Set(s string) error {
 	v, err := time.ParseDuration(s)
-	*d = Duration(v)
+	*d = duration(v)
 	return err
 }
 
 // MarshalText prints the duration as text.
-func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+func (d duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
 
 type stringList []string
 
@@ -204,22 +204,22 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 			log.Info("catalog ready", "packages", len(cat.Packages), "frameworks", len(cat.Frameworks), "quarantined", len(cat.Refused), "elapsed", time.Since(start).String())
 		}
 	}()
-	return Serve(ctx, cfg, loading, stdin, stdout, stderr, log)
+	return serve(ctx, cfg, loading, stdin, stdout, stderr, log)
 }
 
-// DefaultReloadTimeout is --reload-timeout's default: far longer than any
+// defaultReloadTimeout is --reload-timeout's default: far longer than any
 // image set takes to verify (about a second per 200 MB), far shorter than
 // "for ever".
-const DefaultReloadTimeout = 5 * time.Minute
+const defaultReloadTimeout = 5 * time.Minute
 
-// Serve serves a catalog (settled or still being verified) over the
+// serve serves a catalog (settled or still being verified) over the
 // configured transport until ctx ends (or, over stdio, the input ends), then
 // stops gracefully: it takes no new requests, answers the ones in progress
 // for at most the shutdown timeout, and closes the catalog only once no
 // handler can read it any more (a stop that times out leaves the images
 // mapped to the exiting process). A catalog refused while being verified
 // stops the server with exit code 1 ("refusing to start").
-func Serve(ctx context.Context, cfg Config, loading *catalog.Loading, stdin io.Reader, stdout, stderr io.Writer, log *slog.Logger) int {
+func serve(ctx context.Context, cfg config, loading *catalog.Loading, stdin io.Reader, stdout, stderr io.Writer, log *slog.Logger) int {
 	serving, stop := context.WithCancel(ctx)
 	defer stop()
 	go func() {
@@ -272,7 +272,7 @@ func Serve(ctx context.Context, cfg Config, loading *catalog.Loading, stdin io.R
 // serveStdio serves one session on stdin/stdout. The session runs on its own
 // context: ctx ending only stops the reading, so that the calls already read
 // are answered before the session ends.
-func serveStdio(ctx context.Context, cfg Config, srv *mcpserver.Server, stdin io.Reader, stdout io.Writer, log *slog.Logger) int {
+func serveStdio(ctx context.Context, cfg config, srv *mcpserver.Server, stdin io.Reader, stdout io.Writer, log *slog.Logger) int {
 	t := &stdioTransport{in: stdin, out: stdout, maxInFlight: cfg.MaxInFlight, stop: ctx.Done(),
 		drainTimeout: time.Duration(cfg.HTTP.Shutdown), log: log}
 	if err := srv.MCP().Run(context.WithoutCancel(ctx), t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
@@ -290,7 +290,7 @@ func levelOf(s string) slog.Level {
 	return l
 }
 
-func configure(args []string, stderr io.Writer, getenv func(string) string) (cfg Config, check, printConfig bool, err error) {
+func configure(args []string, stderr io.Writer, getenv func(string) string) (cfg config, check, printConfig bool, err error) {
 	fs := flag.NewFlagSet("kgmcp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
@@ -314,12 +314,12 @@ func configure(args []string, stderr io.Writer, getenv func(string) string) (cfg
 	fs.StringVar(&cfg.TextFormat, "text-format", envOr("KGFEGMCP_TEXT_FORMAT", "readable"), "tool results' text block: readable (compact text for the discovery, standards, component and comparison tools) or json (every result's canonical JSON)")
 	fs.StringVar(&cfg.LogLevel, "log-level", envOr("KGFEGMCP_LOG_LEVEL", "info"), "debug, info, warn or error")
 	fs.Var(&origins, "allow-origin", "an Origin allowed to call the HTTP endpoint (repeatable; none by default)")
-	cfg.HTTP = DefaultHTTPLimits()
+	cfg.HTTP = defaultHTTPLimits()
 	fs.IntVar(&cfg.HTTP.MaxConnections, "max-connections", cfg.HTTP.MaxConnections, "most open HTTP connections; at the limit the longest-idle one is closed to admit a new one")
 	fs.IntVar(&cfg.MaxConcurrentCalls, "max-concurrent-calls", mcpserver.DefaultMaxConcurrentCalls(), "most requests handled at once; more wait for a slot")
 	fs.IntVar(&cfg.MaxInFlight, "max-in-flight", 64, "most calls a stdio client may have unanswered; past it kgmcp stops reading its input")
-	cfg.WatchInterval = Duration(catalog.DefaultWatchInterval)
-	cfg.ReloadTimeout = Duration(DefaultReloadTimeout)
+	cfg.WatchInterval = duration(catalog.DefaultWatchInterval)
+	cfg.ReloadTimeout = duration(defaultReloadTimeout)
 	gc := DefaultGCPercent
 	if v := getenv("GOGC"); strings.EqualFold(v, "off") {
 		gc = -1

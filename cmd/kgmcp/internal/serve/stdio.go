@@ -47,7 +47,7 @@ type stdioTransport struct {
 func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	pr, pw := io.Pipe()
 	out := &lockedWriter{w: t.out}
-	inner, err := (&mcp.IOTransport{Reader: pr, Writer: out, MaxLineLength: MaxRequestBytes + 1}).Connect(ctx)
+	inner, err := (&mcp.IOTransport{Reader: pr, Writer: out, MaxLineLength: maxRequestBytes + 1}).Connect(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -74,12 +74,12 @@ func pump(in io.Reader, w *io.PipeWriter, out io.Writer, c *stdioConn, log *slog
 	for {
 		chunk, err := br.ReadSlice('\n')
 		switch {
-		case len(line)+len(chunk) > MaxRequestBytes:
+		case len(line)+len(chunk) > maxRequestBytes:
 			// Discard the rest of an over-long line without buffering it.
 			for errors.Is(err, bufio.ErrBufferFull) {
 				_, err = br.ReadSlice('\n')
 			}
-			log.Warn("stdio: refused an over-long line", "limit", MaxRequestBytes)
+			log.Warn("stdio: refused an over-long line", "limit", maxRequestBytes)
 			out.Write(append(errorReply(nil, jsonrpc.CodeInvalidRequest, "Invalid Request: a line over 1 MiB; no request is that long"), '\n'))
 			line = line[:0]
 		case errors.Is(err, bufio.ErrBufferFull):

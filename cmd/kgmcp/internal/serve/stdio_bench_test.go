@@ -31,13 +31,13 @@ func BenchmarkStdioCall(b *testing.B) {
 	}
 	for _, name := range []string{"ping", "get_standard", "search_standards"} {
 		b.Run(name, func(b *testing.B) {
-			cat := imgtest.Catalog(b, dir) // Serve closes it when the session ends
+			cat := imgtest.Catalog(b, dir) // serve closes it when the session ends
 			inR, inW := io.Pipe()
 			outR, outW := io.Pipe()
-			cfg := Config{MaxConcurrentCalls: 8, MaxInFlight: 8, HTTP: DefaultHTTPLimits(), GCPercent: DefaultGCPercent}
+			cfg := config{MaxConcurrentCalls: 8, MaxInFlight: 8, HTTP: defaultHTTPLimits(), GCPercent: DefaultGCPercent}
 			done := make(chan int)
 			go func() {
-				done <- Serve(context.Background(), cfg, catalog.Loaded(cat), inR, outW, io.Discard, slog.New(slog.DiscardHandler))
+				done <- serve(context.Background(), cfg, catalog.Loaded(cat), inR, outW, io.Discard, slog.New(slog.DiscardHandler))
 			}()
 			defer func() { inW.Close(); <-done; outR.Close() }()
 			out := bufio.NewReaderSize(outR, 1<<20)
