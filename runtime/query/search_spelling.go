@@ -2,7 +2,6 @@ package query
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/kgc-project/kgc/internal/textnorm"
@@ -16,43 +15,6 @@ import (
 // mathematics). Either way the answer says so: the package's own words
 // within a small edit distance, ranked by how many standards use them, each
 // with the ready call; or that no standard uses the word.
-
-// spellingSuggestions suggests, for each word of query no package of pkgs
-// holds, the package words close to it, each counted by running the
-// corrected search (rerun returns its match count and the call that makes
-// it); a word with none is reported as unused when nothing was found.
-func spellingSuggestions(v search.Vocabulary, pkgs []*catalog.Package, query string, found int, rerun func(query string) (int, string)) []SearchSuggestion {
-	var out []SearchSuggestion
-	for _, w := range search.UnknownWords(v, pkgs, query) {
-		var offered bool
-		var stems []string // a word form of a word offered finds what it finds
-		for _, c := range search.CloseWords(v, pkgs, w) {
-			st := search.LightStem(c.Word)
-			if slices.Contains(stems, st) {
-				continue
-			}
-			stems = append(stems, st)
-			if n, call := rerun(search.ReplaceWord(query, w, c.Word)); n > found {
-				offered = true
-				out = append(out, SearchSuggestion{Reason: "spelling", MatchCount: n, Call: call,
-					Message: fmt.Sprintf("did you mean %q for %q? (used in %s of the searched frameworks)", c.Word, w, plural(c.Uses, "statement"))})
-			}
-		}
-		if !offered && found == 0 {
-			out = append(out, SearchSuggestion{Reason: "absent_words",
-				Message: fmt.Sprintf("no %s of the searched frameworks uses %q, nor a word close to it", v.Record, w)})
-		}
-	}
-	return out
-}
-
-// plural is n and the noun, with an s unless n is 1.
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
 
 // numberWords spells the numbers grade labels write in words.
 var numberWords = map[string]string{

@@ -25,20 +25,6 @@ const fewMatches = 2
 // maxGroupingExamples bounds the topics a suggestion names.
 const maxGroupingExamples = 3
 
-// SearchSuggestion is a call that finds more than the search did.
-type SearchSuggestion struct {
-	// Reason is spelling (a close word the packages use), absent_words (no
-	// standard uses the word: no call), grade_label (an unknown label: the
-	// known ones, and the call with the one it reads as), code_prefix,
-	// word_forms, groupings, any_token or without_filter.
-	Reason     string `json:"reason" enum:"spelling,absent_words,grade_label,code_prefix,word_forms,groupings,any_token,without_filter"`
-	Message    string `json:"message"`
-	MatchCount int    `json:"matchCount"`
-	// Call is the exact call to make: a tool name and its arguments as
-	// one line of JSON ("" when there is none to make).
-	Call string `json:"call"`
-}
-
 // countStandards counts r's matches over pkgs (errors count as none).
 func countStandards(pkgs []*catalog.Package, r StandardSearchRequest) (int, *searchRun) {
 	tokens, queryTerms := queryTokens(r.Query, r.Mode == "text")
@@ -76,7 +62,7 @@ func standardSuggestions(pkgs []*catalog.Package, r StandardSearchRequest, found
 	out = append(out, grades...)
 	switch {
 	case r.Mode == "text" && r.Match != nil:
-		out = append(out, spellingSuggestions(search.ItemWords, pkgs, r.Query, found, func(q string) (int, string) {
+		out = append(out, search.SpellingSuggestions(search.ItemWords, pkgs, r.Query, found, func(q string) (int, string) {
 			alt := r
 			alt.Query = q
 			n, _ := countStandards(pkgs, alt)

@@ -29,6 +29,8 @@ type (
 	StandardHit   = search.StandardHit
 	ComponentHit  = search.ComponentHit
 	SearchWarning = search.SearchWarning
+	// SearchSuggestion is a call that finds more than a search did.
+	SearchSuggestion = search.SearchSuggestion
 )
 
 // Statistics is get_framework_statistics' count of one package (runtime/stats).

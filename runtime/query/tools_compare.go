@@ -524,7 +524,7 @@ func comparisonSuggestions(pkgs []*catalog.Package, r CompareRequest, sections [
 	for _, sec := range sections {
 		found += sec.TotalMatchingCount
 	}
-	return append(out, spellingSuggestions(search.ItemWords, pkgs, r.Query, found, func(q string) (int, string) {
+	return append(out, search.SpellingSuggestions(search.ItemWords, pkgs, r.Query, found, func(q string) (int, string) {
 		req.Query = q
 		n := 0
 		for _, p := range pkgs { // each framework searched on its own, as the comparison does
