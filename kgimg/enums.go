@@ -129,6 +129,46 @@ func (o ChildOrder) String() string {
 
 var childOrderNames = [...]string{"None", "Publisher", "Code", "StatementNumbers", "Identifier", "Grade", "CodesBelow"}
 
+// Basis names the basis as answers and reports spell it: publisher, code,
+// statement_numbers, identifier, grade, codes_below; file for an image
+// written before the basis was recorded (its children are in the package
+// file's order); "" for a node without children.
+func (o ChildOrder) Basis() string {
+	if o == OrderUnknown {
+		return "file"
+	}
+	if o == OrderNone || int(o) >= len(basisNames) {
+		return ""
+	}
+	return basisNames[o]
+}
+
+var basisNames = [...]string{"", "publisher", "code", "statement_numbers", "identifier", "grade", "codes_below"}
+
+var _ = [1]struct{}{}[len(basisNames)-len(childOrderNames)] // one name per basis
+
+// OrderPhrase says in words what an order of children rests on, given its
+// Basis name ("" for a name it does not know, such as "").
+func OrderPhrase(basis string) string {
+	switch basis {
+	case "publisher":
+		return "in the publisher's order"
+	case "code":
+		return "ordered by code"
+	case "statement_numbers":
+		return "ordered by the numbers in the statements"
+	case "grade":
+		return "ordered by grade"
+	case "codes_below":
+		return "ordered by the codes beneath them"
+	case "identifier":
+		return "no order published; by identifier"
+	case "file":
+		return "in the package file's order (no order recorded)"
+	}
+	return ""
+}
+
 // PublisherKind is the type of a publisher-asserted relation.
 type PublisherKind uint8
 

@@ -202,12 +202,7 @@ func fromImage(path string, img *kgimg.Image) *Snapshot {
 				s.children[parent] = append(s.children[parent], c)
 			}
 		}
-		b := img.ChildOrder(n)
-		if b == kgimg.OrderUnknown {
-			s.basis[parent] = "file"
-		} else {
-			s.basis[parent] = childorder.Basis(b).String()
-		}
+		s.basis[parent] = img.ChildOrder(n).Basis()
 	}
 	for i := range img.PublisherRelationCount() {
 		r := pubRel{Type: img.PublisherKindOf(i).String()}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/kgc-project/kgc/internal/termsafe"
+	"github.com/kgc-project/kgc/kgimg"
 )
 
 // Output formats.
@@ -135,21 +136,8 @@ func sideLine(s side) string {
 
 // basisText says what an order of children rests on.
 func basisText(b string) string {
-	switch b {
-	case "publisher":
-		return "in the publisher's order"
-	case "code":
-		return "ordered by code"
-	case "statement_numbers":
-		return "ordered by the numbers in the statements"
-	case "grade":
-		return "ordered by grade"
-	case "codes_below":
-		return "ordered by the codes beneath them"
-	case "identifier":
-		return "no order published; by identifier"
-	case "file":
-		return "in file order (an image built before kgc recorded orders)"
+	if p := kgimg.OrderPhrase(b); p != "" {
+		return p
 	}
 	return "(no children)"
 }

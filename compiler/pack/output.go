@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -222,7 +223,7 @@ func differentPackage(target string, diff []string) string {
 		shown = append(shown[:5:5], fmt.Sprintf("and %d more", len(diff)-5))
 	}
 	msg := fmt.Sprintf("%s already holds a different package (differing: %s)", target, strings.Join(shown, ", "))
-	if contains(diff, manifest.FileName+" createdAt") {
+	if slices.Contains(diff, manifest.FileName+" createdAt") {
 		there, _ := readJSON(filepath.Join(target, manifest.FileName))["createdAt"].(string)
 		msg += fmt.Sprintf("; its createdAt is %s: pack with --created-at %s", there, there)
 		if t, err := time.Parse(time.RFC3339, there); err == nil && t.Unix() >= 0 {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 
@@ -114,7 +115,7 @@ func Run(spec *Spec, opts Options) (*Result, error) {
 		frameworkID = prof.FrameworkIDs[0]
 	case frameworkID == "":
 		return nil, usage("profile %s/%s binds %d frameworks (%v): say which with frameworkId", prof.ProfileID, prof.ProfileVersion, len(prof.FrameworkIDs), prof.FrameworkIDs)
-	case !contains(prof.FrameworkIDs, frameworkID):
+	case !slices.Contains(prof.FrameworkIDs, frameworkID):
 		return nil, usage("profile %s/%s does not bind framework %s (it binds %v)", prof.ProfileID, prof.ProfileVersion, frameworkID, prof.FrameworkIDs)
 	}
 	// Sizes first: an input over the gate's ceiling for its artifact is
@@ -263,15 +264,6 @@ func (p *plan) prove(staged, target string, opts Options) ([]byte, error) {
 		}
 	}
 	panic("unreachable")
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // readProfile reads and decodes the bound profile; a profile with findings

@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"slices"
 	"sort"
 
 	"github.com/kgc-project/kgc/internal/jsonschema"
@@ -78,7 +79,7 @@ func searchProgressionsSchema() *Schema {
 // or every edge of the requested types, by (type, ID).
 func (s *Service) searchStream(p *catalog.Package, f *progression.Filter, selectedNodes []uint32, types []string) []progression.Candidate {
 	img := p.Img
-	want := func(l kgimg.RelLabel) bool { return len(types) == 0 || contains(types, kgimg.RelLabelName(l)) }
+	want := func(l kgimg.RelLabel) bool { return len(types) == 0 || slices.Contains(types, kgimg.RelLabelName(l)) }
 	var out []progression.Candidate
 	for _, label := range []kgimg.RelLabel{kgimg.BuildsTowards, kgimg.RelatesTo} {
 		if !want(label) {

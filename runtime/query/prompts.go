@@ -1,6 +1,8 @@
 package query
 
 import (
+	"slices"
+
 	"github.com/kgc-project/kgc/runtime/record"
 
 	"context"
@@ -156,7 +158,7 @@ func (s *Service) buildPromptPackage(p *catalog.Package) (*prompt.Package, error
 // the record families it serves.
 func (s *Service) promptLinks(p *catalog.Package) prompt.Links {
 	kinds, _ := s.availableResources(p)
-	has := func(k string) bool { return contains(kinds, k) }
+	has := func(k string) bool { return slices.Contains(kinds, k) }
 	ref := func(kind, id string) string {
 		return uri.Ref{Kind: kind, FrameworkID: p.FrameworkID(), SnapshotID: p.SnapshotID(), ID: id}.String()
 	}

@@ -1,6 +1,8 @@
 package query
 
 import (
+	"slices"
+
 	"github.com/kgc-project/kgc/runtime/record"
 
 	"github.com/kgc-project/kgc/internal/textnorm"
@@ -71,7 +73,7 @@ func (f *itemFilter) keep(p *catalog.Package, n uint32) bool {
 	if !f.includeGroupings && nt == "Standard Grouping" {
 		return false
 	}
-	if len(f.normalizedTypes) > 0 && !contains(f.normalizedTypes, nt) {
+	if len(f.normalizedTypes) > 0 && !slices.Contains(f.normalizedTypes, nt) {
 		return false
 	}
 	if f.statementTypes != nil && !f.statementTypes[img.NodeString(n, kgimg.NodeStatementType)] {

@@ -2,6 +2,7 @@ package query
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -119,7 +120,7 @@ func scopeEcho(s *Service, in pagingInput, selectionSum string, page []*search.H
 		scope := fed
 		scope.FrameworkIDs, scope.SnapshotIDs = []string{}, []string{}
 		for _, p := range pkgs {
-			if !contains(scope.FrameworkIDs, p.FrameworkID()) {
+			if !slices.Contains(scope.FrameworkIDs, p.FrameworkID()) {
 				scope.FrameworkIDs = append(scope.FrameworkIDs, p.FrameworkID())
 			}
 			scope.SnapshotIDs = append(scope.SnapshotIDs, p.SnapshotID())
@@ -200,7 +201,7 @@ func (s *Service) selectPackages(r *SearchScope) ([]*catalog.Package, EffectiveS
 		for _, p := range kept {
 			fws = append(fws, p.FrameworkID())
 			snaps = append(snaps, p.SnapshotID())
-			if !contains(types, p.Manifest.GraphType) {
+			if !slices.Contains(types, p.Manifest.GraphType) {
 				types = append(types, p.Manifest.GraphType)
 			}
 		}

@@ -2,6 +2,7 @@ package query
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kgc-project/kgc/internal/textnorm"
@@ -35,7 +36,7 @@ func gradeLabelSuggestions(pkgs []*catalog.Package, r StandardSearchRequest, fou
 	var labels []string // the packages' labels, in profile order
 	for _, p := range pkgs[:min(len(pkgs), search.MaxSpellPackages)] {
 		for _, g := range p.Profile().GradeMappings {
-			if !contains(labels, g.LocalLabel) {
+			if !slices.Contains(labels, g.LocalLabel) {
 				labels = append(labels, g.LocalLabel)
 			}
 		}

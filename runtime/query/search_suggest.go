@@ -2,6 +2,7 @@ package query
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kgc-project/kgc/internal/canonjson"
@@ -146,7 +147,7 @@ func formsNote(pkgs []*catalog.Package, q string) string {
 	for _, t := range search.Distinct(textnorm.Tokens(q)) {
 		for _, p := range pkgs {
 			for _, f := range search.WordForms(p.Img.ItemTokensWithPrefix, t)[1:] {
-				if !contains(forms, f) {
+				if !slices.Contains(forms, f) {
 					forms = append(forms, f)
 				}
 			}

@@ -1,6 +1,8 @@
 package query
 
 import (
+	"slices"
+
 	"github.com/kgc-project/kgc/internal/jsonschema"
 	"github.com/kgc-project/kgc/runtime/record"
 	"github.com/kgc-project/kgc/runtime/standard"
@@ -226,7 +228,7 @@ func (s *Service) comparePackages(r CompareRequest) ([]*catalog.Package, error) 
 			return nil, kgerr.New(kgerr.FrameworkNotFound, "snapshot %s is not available", id).
 				WithHint("call list_frameworks to see the accepted snapshots")
 		}
-		if !contains(r.FrameworkIDs, snap.FrameworkID) {
+		if !slices.Contains(r.FrameworkIDs, snap.FrameworkID) {
 			return nil, kgerr.New(kgerr.InvalidComparisonSelection, "snapshot %s belongs to framework %s, which frameworkIds does not select", id, snap.FrameworkID).
 				WithHint("pin only snapshots of the selected frameworks")
 		}
@@ -441,7 +443,7 @@ func hierarchyPaths(p *catalog.Package, nodeID string) ([][]PathStep, bool, []st
 		}
 		paths = append(paths, steps)
 		for _, rid := range path.RelationshipIDs {
-			if r, ok := img.RelationshipByID(rid); ok && img.RelString(r, kgimg.RelResolutionStatus) != "" && !contains(unresolved, rid) {
+			if r, ok := img.RelationshipByID(rid); ok && img.RelString(r, kgimg.RelResolutionStatus) != "" && !slices.Contains(unresolved, rid) {
 				unresolved = append(unresolved, rid)
 			}
 		}

@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/kgc-project/kgc/internal/jsonschema"
@@ -247,7 +248,7 @@ func (r *StandardSearchRequest) check() error {
 			return err
 		}
 	}
-	if contains(r.NormalizedStatementTypes, "Standard Grouping") && !r.IncludeGroupings {
+	if slices.Contains(r.NormalizedStatementTypes, "Standard Grouping") && !r.IncludeGroupings {
 		return jsonschema.Fail("request.includeGroupings", "must be true when normalizedStatementTypes contains Standard Grouping")
 	}
 	kind := "code"

@@ -194,7 +194,7 @@ func direct(c *ctxTables, p *catalog.Package, origin uint32, dir kgimg.Direction
 		OriginNodeID: img.NodeString(origin, kgimg.NodeID), RelationshipType: p.Profile().Hierarchy.RelationshipType, TotalCount: total}
 	if dir == kgimg.Out {
 		d.Direction = "children"
-		d.Order = OrderBasis(img.ChildOrder(origin))
+		d.Order = img.ChildOrder(origin).Basis()
 	}
 	if hi < total {
 		d.TruncationReason = ptr("max_nodes")
@@ -203,28 +203,6 @@ func direct(c *ctxTables, p *catalog.Package, origin uint32, dir kgimg.Direction
 		}
 	}
 	return d
-}
-
-// OrderBasis names what the order of a node's children rests on ("" when it
-// has none).
-func OrderBasis(o kgimg.ChildOrder) string {
-	switch o {
-	case kgimg.OrderPublisher:
-		return "publisher"
-	case kgimg.OrderCode:
-		return "code"
-	case kgimg.OrderStatementNumbers:
-		return "statement_numbers"
-	case kgimg.OrderIdentifier:
-		return "identifier"
-	case kgimg.OrderGrade:
-		return "grade"
-	case kgimg.OrderCodesBelow:
-		return "codes_below"
-	case kgimg.OrderUnknown:
-		return "file"
-	}
-	return ""
 }
 
 // rootPaths enumerates root→origin paths through nodes within ancestorDepth of

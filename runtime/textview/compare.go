@@ -2,6 +2,7 @@ package textview
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kgc-project/kgc/internal/canonjson"
@@ -33,7 +34,7 @@ func comparison(w *writer, r *query.ComparisonResult) {
 		var same []string
 		for _, d := range s.RequiredProfileDisclosures {
 			if first, ok := said[d]; ok {
-				if !contains(same, first) {
+				if !slices.Contains(same, first) {
 					same = append(same, first)
 				}
 				continue
@@ -162,13 +163,4 @@ func continueCompare(q query.ComparisonRequest, s query.ComparisonSection) strin
 		return "(" + err.Error() + ")"
 	}
 	return string(b)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

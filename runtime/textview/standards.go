@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/query"
 	"github.com/kgc-project/kgc/runtime/standard"
 	"github.com/kgc-project/kgc/runtime/uri"
@@ -124,7 +125,7 @@ func standardContext(w *writer, r *query.ContextResult) {
 	inTree := d != nil && len(d.Nodes) > 1 && r.DirectChildren != nil && childrenWalked(r.DirectChildren.Neighbors, d)
 	basis := ""
 	if c := r.DirectChildren; c != nil {
-		basis = orderPhrase(c.Order)
+		basis = kgimg.OrderPhrase(c.Order)
 	}
 	if c := r.DirectChildren; c != nil && !inTree {
 		neighbors(w, "Children", join("", ", ", basis), *c, nodes)
@@ -145,27 +146,6 @@ func standardContext(w *writer, r *query.ContextResult) {
 	}
 	standardRelations(w, r.Standard.PublisherRelations, id.SnapshotID)
 	w.line("%s", attribution(r.Standard.Package.Rights))
-}
-
-// orderPhrase says what a children's order rests on (standard.OrderBasis).
-func orderPhrase(order string) string {
-	switch order {
-	case "publisher":
-		return "in the publisher's order"
-	case "code":
-		return "ordered by code"
-	case "statement_numbers":
-		return "ordered by the numbers in the statements"
-	case "grade":
-		return "ordered by grade"
-	case "codes_below":
-		return "ordered by the codes beneath them"
-	case "identifier":
-		return "no order published; by identifier"
-	case "file":
-		return "in the package file's order (no order recorded)"
-	}
-	return ""
 }
 
 // childrenWalked reports whether the descendant walk holds every direct

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -36,7 +37,7 @@ func (d *decoder) checkVersions(m *Manifest) {
 		}
 		return
 	}
-	if m.DeliverySchemaVersion != "" && !contains(deliveries, m.DeliverySchemaVersion) {
+	if m.DeliverySchemaVersion != "" && !slices.Contains(deliveries, m.DeliverySchemaVersion) {
 		d.add(finding.ManifestVersionUnsupported, "deliverySchemaVersion", "deliverySchemaVersion %q is not supported with manifestVersion %s (supported: %s)", m.DeliverySchemaVersion, m.ManifestVersion, strings.Join(deliveries, ", "))
 	}
 	if m.SourceSchemaVersion != "" && m.SourceSchemaVersion != "1.0" {
@@ -50,22 +51,13 @@ func (d *decoder) checkVersions(m *Manifest) {
 	}
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 func (d *decoder) checkIdentity(m *Manifest) {
 	if m.SnapshotID != "" && m.FrameworkID != "" && ids.FrameworkOfSnapshot(m.SnapshotID) != m.FrameworkID {
 		d.add(finding.ManifestIdentityMismatch, "snapshotId", "snapshotId %q is not namespaced by frameworkId %q (it must start with %q)", m.SnapshotID, m.FrameworkID, m.FrameworkID+"@")
 	}
 	seen := map[string]bool{}
 	for _, t := range m.IncludedGraphTypes {
-		if !contains(knownGraphTypes, t) {
+		if !slices.Contains(knownGraphTypes, t) {
 			d.add(finding.ManifestGraphTypes, "includedGraphTypes", "includedGraphTypes names unknown graph type %q", t)
 		}
 		if seen[t] {
@@ -77,7 +69,7 @@ func (d *decoder) checkIdentity(m *Manifest) {
 		d.add(finding.ManifestGraphTypes, "includedGraphTypes", "includedGraphTypes must name at least one graph type")
 	}
 	if m.GraphType != "" {
-		if !contains(knownGraphTypes, m.GraphType) {
+		if !slices.Contains(knownGraphTypes, m.GraphType) {
 			d.add(finding.ManifestGraphTypes, "graphType", "graphType %q is not a known graph type", m.GraphType)
 		} else if m.GraphType != GraphAcademicStandards {
 			d.add(finding.ManifestGraphTypes, "graphType", "graphType %q is not routable: only academic_standards packages are supported", m.GraphType)

@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/kgc-project/kgc/internal/textnorm"
@@ -14,15 +15,6 @@ type Compiled struct {
 	Patterns map[string][]*Regex
 	// ParentRules holds the compiled regex of each code parent rule, by index.
 	ParentRules []*Regex
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // unique reports exact repeats within one list as profile_duplicate_value.
@@ -64,7 +56,7 @@ func (f *facetKeys) add(owner string, values ...string) {
 }
 
 func (d *decoder) validate(p *Profile) *Compiled {
-	if p.ProfileSchemaVersion != "" && !contains(supportedSchemaVersions, p.ProfileSchemaVersion) {
+	if p.ProfileSchemaVersion != "" && !slices.Contains(supportedSchemaVersions, p.ProfileSchemaVersion) {
 		d.add(finding.ProfileVersionUnsupported, "profileSchemaVersion", "profileSchemaVersion %q is not supported (supported: %s)", p.ProfileSchemaVersion, strings.Join(supportedSchemaVersions, ", "))
 	}
 	if len(p.FrameworkIDs) == 0 {
@@ -111,11 +103,11 @@ func (d *decoder) validateSubjects(p *Profile) {
 		}
 	}
 	d.unique("subjectVocabulary.values", v.Values)
-	if v.UnmatchedValue != "" && !contains(v.Values, v.UnmatchedValue) {
+	if v.UnmatchedValue != "" && !slices.Contains(v.Values, v.UnmatchedValue) {
 		d.add(finding.ProfileReferenceInvalid, "subjectVocabulary.unmatchedValue", "unmatchedValue %q is not one of the vocabulary values", v.UnmatchedValue)
 	}
 	for _, s := range p.NormalizedSubjects {
-		if len(v.Values) > 0 && !contains(v.Values, s) {
+		if len(v.Values) > 0 && !slices.Contains(v.Values, s) {
 			d.add(finding.ProfileReferenceInvalid, "normalizedSubjects", "normalized subject %q is not in the subject vocabulary", s)
 		}
 	}

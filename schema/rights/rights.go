@@ -5,6 +5,7 @@ package rights
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/kgc-project/kgc/internal/jsonv"
@@ -55,7 +56,7 @@ func Decode(o *jsonv.Obj) Policy {
 		p.AttributionStatement = s
 	}
 	if s, ok := o.Str("reviewStatus", true); ok {
-		if !contains(reviewStates, s) {
+		if !slices.Contains(reviewStates, s) {
 			o.Invalid("reviewStatus", "%s must be one of %s", jsonv.Join(o.Path, "reviewStatus"), strings.Join(reviewStates, ", "))
 		}
 		p.ReviewStatus = s
@@ -72,15 +73,6 @@ func Decode(o *jsonv.Obj) Policy {
 	}
 	o.Done()
 	return p
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // Reviewed reports whether the review state passes a rights gate.
