@@ -54,6 +54,14 @@ func (img *Image) Places() map[string]int {
 		p["pub.origin0"] = offsetIn(img.file, pub.end[0].b)
 		p["pub.kind0"] = offsetIn(img.file, pub.kind)
 		p["pub.byuri0"] = offsetIn(img.file, pub.byURI.b)
+		for i := 0; i < pub.count && p["pub.title"] == 0; i++ {
+			for _, c := range pub.title {
+				if b := c.bytes(i); len(b) > 0 {
+					p["pub.title"] = offsetIn(img.file, b)
+					break
+				}
+			}
+		}
 	}
 	if img.v.prov.records.len() > 0 {
 		p["prov.record0"] = offsetIn(img.file, img.v.prov.records.bytes(0))

@@ -2,6 +2,7 @@ package kgimg_test
 
 import (
 	"encoding/binary"
+	"errors"
 	"testing"
 
 	"github.com/kgc-project/kgc/internal/imgtest"
@@ -111,5 +112,35 @@ func TestCraftedPublisherRelationsAreRefused(t *testing.T) {
 			mutate(b)
 			mustRefuse(t, Reseal(b), name)
 		})
+	}
+}
+
+// TestPublisherTextIsChecked: a publisher relation's text (here an outside
+// end's title) that is not valid UTF-8 passes Open, like every string
+// column, and is refused by the text check (CheckText, VerifyDeep), which
+// kgmcp runs on every package it serves.
+func TestPublisherTextIsChecked(t *testing.T) {
+	data := publisherImage(t)
+	img, err := OpenBytes(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := img.Places()
+	img.Close()
+	if at["pub.title"] == 0 {
+		t.Fatal("the publisher fixture has no outside end with a title")
+	}
+	b := append([]byte(nil), data...)
+	b[at["pub.title"]] = 0xff
+	img, err = OpenBytes(Reseal(b))
+	if err != nil {
+		t.Fatalf("Open refused what only the text check checks: %v", err)
+	}
+	defer img.Close()
+	if err := img.CheckText(); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("CheckText: %v, want ErrCorrupt", err)
+	}
+	if err := img.VerifyDeep(); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("VerifyDeep: %v, want ErrCorrupt", err)
 	}
 }

@@ -488,8 +488,9 @@ func (img *Image) VerifyDeep() error {
 	return nil
 }
 
-// CheckText proves every string the image stores valid UTF-8 — node and
-// relationship columns, search keys, facet keys and values — and every
+// CheckText proves every string the image stores valid UTF-8 — node,
+// relationship and publisher-relation columns, search keys, facet keys and
+// values — and every
 // stored JSON document (node provenance entries, progression records)
 // strict JSON as the server encodes it (jsonv: UTF-8 checked inside
 // strings, which encoding/json's Valid is not). VerifyDeep runs it; kgmcp
@@ -518,6 +519,14 @@ func (img *Image) CheckText() error {
 		for i := 0; i < c.len(); i++ {
 			if !utf8.Valid(c.bytes(i)) {
 				return corrupt("relationships", -1, "relationship %d field %d is not valid UTF-8", i, f)
+			}
+		}
+	}
+	pub := []column{v.pub.id, v.pub.uri[0], v.pub.uri[1], v.pub.identifier[0], v.pub.identifier[1], v.pub.title[0], v.pub.title[1]}
+	for k, c := range pub {
+		for i := 0; i < c.len(); i++ {
+			if !utf8.Valid(c.bytes(i)) {
+				return corrupt("publisher_relations", -1, "relation %d column %d is not valid UTF-8", i, k)
 			}
 		}
 	}
