@@ -3,6 +3,7 @@ package kgimg
 import (
 	"strconv"
 
+	"github.com/kgc-project/kgc/kgimg/format"
 	"github.com/kgc-project/kgc/kgimg/kgfb"
 )
 
@@ -186,7 +187,7 @@ const (
 )
 
 // PublisherKindNames spells the types as CASE does, in enum order.
-var PublisherKindNames = [...]string{"exactMatchOf", "isRelatedTo", "precedes", "isPeerOf", "isPartOf", "replacedBy", "exemplar", "hasSkillLevel", "isTranslationOf"}
+var PublisherKindNames = format.PublisherRelationTypes
 
 // String spells the type as CASE does ("exactMatchOf", …).
 func (k PublisherKind) String() string {

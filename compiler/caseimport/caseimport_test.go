@@ -11,6 +11,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -724,4 +726,109 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+// TestIdentifiersAreCheckedAsThePackageFormatChecksThem: the importer
+// measures identifiers in characters, as the gate does (an identifier of
+// 500 CJK characters, 1,500 bytes, imports; it was refused as "1500
+// characters"), and refuses at import what the gate would refuse in the
+// package (a control character).
+func TestIdentifiersAreCheckedAsThePackageFormatChecksThem(t *testing.T) {
+	dir := t.TempDir()
+	pkg := fixture(t)
+	doc := pkg["CFDocument"].(map[string]any)["identifier"].(string)
+	item := func(id string) map[string]any {
+		return map[string]any{"identifier": id, "uri": "https://x.example/item", "fullStatement": "item", "CFItemType": "Domain"}
+	}
+	child := func(id string) map[string]any {
+		return map[string]any{"identifier": "a-" + id, "associationType": "isChildOf",
+			"originNodeURI": map[string]any{"identifier": id}, "destinationNodeURI": map[string]any{"identifier": doc}}
+	}
+	long := strings.Repeat("中", 500)
+	pkg["CFItems"] = []any{item(long)}
+	pkg["CFAssociations"] = []any{child(long)}
+	if rep, err := caseimport.Run([]string{write(t, dir, "a.json", pkg)}, filepath.Join(dir, "a"), caseimport.Options{}); err != nil || len(findings(rep)) > 0 {
+		t.Fatalf("a 500-character identifier: %v %+v", err, findings(rep))
+	}
+	pkg["CFItems"] = []any{item("k1\x7f")}
+	pkg["CFAssociations"] = []any{child("k1\x7f")}
+	rep, _ := caseimport.Run([]string{write(t, dir, "b.json", pkg)}, filepath.Join(dir, "b"), caseimport.Options{})
+	var codes []string
+	for _, f := range findings(rep) {
+		codes = append(codes, f.Code)
+	}
+	if !slices.Contains(codes, caseimport.CodeIdentityFormat) {
+		t.Errorf("an identifier with a control character: findings %v, want %s", codes, caseimport.CodeIdentityFormat)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "b")); !os.IsNotExist(err) {
+		t.Errorf("a refused import wrote its output: %v", err)
+	}
+}
+
+// TestLargeSequenceNumbersAreKeptExactly: a sequenceNumber past 2^53 is
+// written as published (it was read through a float64 and came out one
+// less), and orders its siblings by its exact value.
+func TestLargeSequenceNumbersAreKeptExactly(t *testing.T) {
+	dir := t.TempDir()
+	body, err := os.ReadFile(filepath.Join("testdata", "riverbend-science-v1p1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Rewrite the JSON text itself: a decoded map would hold a float64.
+	published := map[string]bool{}
+	re := regexp.MustCompile(`"sequenceNumber":\s*(\d+)`)
+	body = re.ReplaceAllFunc(body, func(m []byte) []byte {
+		v := fmt.Sprintf("%d", int64(1)<<60+int64(2*len(published)+1)) // odd: no float64 holds it
+		published[v] = true
+		return []byte(`"sequenceNumber": ` + v)
+	})
+	if len(published) == 0 {
+		t.Fatal("the fixture has no sequenceNumber")
+	}
+	out := filepath.Join(dir, "out")
+	rep, err := caseimport.Run([]string{write(t, dir, "a.json", string(body))}, out, caseimport.Options{})
+	if err != nil || len(findings(rep)) > 0 {
+		t.Fatalf("import: %v %+v", err, findings(rep))
+	}
+	seen := 0
+	for _, line := range lines(t, filepath.Join(out, "export", "relationships.jsonl")) {
+		if m := regexp.MustCompile(`"sequenceNumber":"(\d+)"`).FindStringSubmatch(line); m != nil {
+			seen++
+			if !published[m[1]] {
+				t.Errorf("sequenceNumber written as %s, which the export does not hold", m[1])
+			}
+		}
+	}
+	if seen == 0 {
+		t.Error("no sequenceNumber written")
+	}
+}
+
+// TestBadOptionsAreFindingsAboutTheWholeInput: an option the package
+// format does not take is one finding about the input (not one per
+// CFDocument, found after each was built), and nothing is written.
+func TestBadOptionsAreFindingsAboutTheWholeInput(t *testing.T) {
+	dir := t.TempDir()
+	in := write(t, dir, "a.json", fixture(t))
+	for _, o := range []caseimport.Options{{ProfileVersion: "BAD VERSION"}, {VersionToken: "x y"}, {CreatedAt: "yesterday"}, {FrameworkID: "X"}} {
+		out := filepath.Join(dir, "out")
+		rep, err := caseimport.Run([]string{in}, out, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Findings) != 1 || rep.Findings[0].Code != caseimport.CodeInvalidValue || !strings.HasPrefix(rep.Findings[0].Where, "--") {
+			t.Errorf("%+v: findings %+v", o, rep.Findings)
+		}
+		for _, d := range rep.Documents {
+			if len(d.Findings) > 0 || d.Written {
+				t.Errorf("%+v: document findings %+v, written %v", o, d.Findings, d.Written)
+			}
+		}
+		if rep.Written {
+			t.Errorf("%+v: written", o)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("%+v: output exists (%v)", o, err)
+		}
+	}
 }

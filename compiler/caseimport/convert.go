@@ -236,7 +236,7 @@ func (m *model) exports(order []*item, p *derived, nw, rw io.Writer) (err error)
 		}
 		enc(nw, nodeRec{it.id, []string{labelItem}, props, "node"})
 	}
-	parents := append([]string{""}, ids(order)...)
+	parents := append([]string{""}, itemIDs(order)...)
 	for _, par := range parents {
 		for _, e := range m.kids[par] {
 			src, srcLabel := e.parent, labelItem
@@ -251,7 +251,7 @@ func (m *model) exports(order []*item, p *derived, nw, rw io.Writer) (err error)
 				props["resolutionStatus"] = rootFallback
 			}
 			if e.hasSeq {
-				props["sequenceNumber"] = strconv.FormatInt(int64(e.seq), 10) // the publisher's order of the siblings
+				props["sequenceNumber"] = strconv.FormatInt(e.seq, 10) // the publisher's order of the siblings
 			}
 			enc(rw, relRec{e.id, "hasChild", props, src, []string{srcLabel}, e.child, []string{labelItem}, "relationship"})
 		}
@@ -294,7 +294,7 @@ func (m *model) writePublisher(w io.Writer) error {
 	return nil
 }
 
-func ids(its []*item) []string {
+func itemIDs(its []*item) []string {
 	out := make([]string, len(its))
 	for i, it := range its {
 		out[i] = it.id

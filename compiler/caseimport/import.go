@@ -28,7 +28,6 @@ type Report struct {
 	// Findings are about the input as a whole (a file unreadable, not JSON,
 	// not CASE, over a limit; a bad option): with any, nothing is written.
 	Findings []Finding `json:"findings"`
-	Warnings []Finding `json:"warnings"`
 	// Documents are the CFDocuments read, in the order first read.
 	Documents []*Document `json:"documents"`
 	// Refused counts the documents not written for their findings.
@@ -111,12 +110,13 @@ var ErrOutputExists = errors.New("the output directory exists and is not empty")
 // written. An error means the import could not run (the output directory in
 // the way, a write failed).
 func Run(files []string, out string, o Options) (*Report, error) {
-	rep := &Report{Files: []string{}, Findings: []Finding{}, Warnings: []Finding{}, Documents: []*Document{}}
+	rep := &Report{Files: []string{}, Findings: []Finding{}, Documents: []*Document{}}
 	if err := checkOut(out); err != nil {
 		return nil, err
 	}
 	docs, read, fnd := read(files)
 	rep.Files = append(rep.Files, read...)
+	fnd = append(fnd, checkOptions(o)...)
 	if len(docs) > 1 && o.FrameworkID != "" {
 		fnd = append(fnd, Finding{Code: CodeInvalidValue, Where: "--framework-id", Message: fmt.Sprintf(
 			"--framework-id names one framework; the input holds %d CFDocuments (each is imported as its own framework, its ID from its title)", len(docs))})
@@ -242,7 +242,6 @@ func importDocument(in *input, o Options) (*Document, *plan, error) {
 		NotCarriedFields: map[string]int{}, NotCarriedDefinitions: map[string]int{}, StatementTypes: []TypeSummary{}, Grades: []string{}, CodePatterns: []string{}}
 	rep.CaseVersion = in.version
 	rep.DocumentID, rep.Title = str(in.doc.raw, "identifier"), str(in.doc.raw, "title")
-	rep.Warnings = append(rep.Warnings, in.warnings...)
 	m, f := build(in, rep)
 	in.items, in.assocs = nil, nil // converted into the model
 	fnd := append(append([]Finding{}, in.findings...), f...)
@@ -271,11 +270,7 @@ func importDocument(in *input, o Options) (*Document, *plan, error) {
 		rep.Findings = f
 		return rep, nil, nil
 	}
-	p, f := m.derive(order, o)
-	if len(f) > 0 {
-		rep.Findings = f
-		return rep, nil, nil
-	}
+	p := m.derive(order, o)
 	rep.FrameworkID, rep.ProfileVersion, rep.VersionToken, rep.Rights = p.frameworkID, p.profileVersion, p.versionToken, &p.rights
 	prof, err := profile.Encode(&p.profile)
 	if err != nil {

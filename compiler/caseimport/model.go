@@ -2,15 +2,16 @@ package caseimport
 
 import (
 	"encoding/json"
+	"math"
 
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/kgc-project/kgc/compiler/delivery"
 	"github.com/kgc-project/kgc/internal/digraph"
+	"github.com/kgc-project/kgc/schema/ids"
 )
 
 // item is one CFItem as kgc carries it.
@@ -28,7 +29,7 @@ type item struct {
 // edge is one hasChild relationship (parent "" is the framework root).
 type edge struct {
 	id, parent, child string
-	seq               float64
+	seq               int64
 	hasSeq            bool
 	fallback          bool
 }
@@ -53,22 +54,15 @@ type model struct {
 	externalEP int
 }
 
-// Identity limits of the package format (docs/reference/package-format.md).
-const (
-	maxIDLen  = 1024
-	maxURILen = 2048
-)
-
-var controlRe = regexp.MustCompile(`[\x00-\x1f\x7f]`)
-
+// checkIdentity is why s cannot be an identifier, URI or title of the
+// package format (ids.CheckOpaque, whose checks the gate applies too), or
+// "" when it can; an empty s passes (a missing value is reported, or
+// allowed, where it is read).
 func checkIdentity(s string, max int) string {
-	switch {
-	case len(s) > max:
-		return fmt.Sprintf("%d characters, over the package format's %d", len(s), max)
-	case controlRe.MatchString(s):
-		return "contains a control character"
+	if s == "" {
+		return ""
 	}
-	return ""
+	return ids.CheckOpaque(s, max)
 }
 
 // carried fields, by section: everything else present is counted in the
@@ -162,11 +156,11 @@ func build(in *input, rep *Document) (*model, []Finding) {
 			continue
 		}
 		it.fields = o.fields
-		if why := checkIdentity(it.id, maxIDLen); why != "" {
-			add(o, CodeIdentityFormat, it.id, "identifier %s", why)
+		if why := checkIdentity(it.id, ids.MaxNodeID); why != "" {
+			add(o, CodeIdentityFormat, it.id, "identifier: %s", why)
 		}
-		if why := checkIdentity(it.uri, maxURILen); why != "" {
-			add(o, CodeIdentityFormat, it.id, "uri %s", why)
+		if why := checkIdentity(it.uri, ids.MaxCaseURI); why != "" {
+			add(o, CodeIdentityFormat, it.id, "uri: %s", why)
 		}
 		if it.id == m.docID {
 			add(o, CodeDuplicateID, it.id, "identifier %s is also the CFDocument's", it.id)
@@ -286,7 +280,7 @@ func (m *model) association(o object) []Finding {
 	}
 	if seqWarn {
 		m.warn(Finding{Code: CodeCoerced, File: o.file, Where: o.where + ".sequenceNumber", ID: id,
-			Message: fmt.Sprintf("sequenceNumber %s is a string; read as the integer %d (CASE: an integer)", raw["sequenceNumber"], int64(seq))})
+			Message: fmt.Sprintf("sequenceNumber %s is a string; read as the integer %d (CASE: an integer)", raw["sequenceNumber"], seq)})
 	}
 	for k, v := range map[string]string{"identifier": id, "associationType": typ} {
 		if v == "" {
@@ -332,11 +326,10 @@ func (m *model) association(o object) []Finding {
 			}
 		}
 		if hasSeq {
-			n := int64(seq)
-			r.seq = &n
+			r.seq = &seq
 		}
-		if why := checkIdentity(id, maxIDLen); why != "" {
-			add(CodeIdentityFormat, id, "association identifier %s", why)
+		if why := checkIdentity(id, ids.MaxNodeID); why != "" {
+			add(CodeIdentityFormat, id, "association identifier: %s", why)
 			return fnd
 		}
 		key := pubKey{typ, r.origin, r.destination}
@@ -374,8 +367,8 @@ func (m *model) association(o object) []Finding {
 	}
 	m.seenEdge[key] = true
 	e := &edge{id: id, parent: to, child: from, seq: seq, hasSeq: hasSeq}
-	if why := checkIdentity(id, maxIDLen); why != "" {
-		add(CodeIdentityFormat, id, "association identifier %s", why)
+	if why := checkIdentity(id, ids.MaxNodeID); why != "" {
+		add(CodeIdentityFormat, id, "association identifier: %s", why)
 	}
 	m.edges = append(m.edges, e)
 	m.byID[from].parents = append(m.byID[from].parents, e)
@@ -409,7 +402,7 @@ func (m *model) end(resolved string, l linkURI) delivery.RelationEnd {
 		}
 		return s
 	}
-	return delivery.RelationEnd{URI: clean(l.URI, maxURILen), Identifier: clean(l.Identifier, maxIDLen), Title: clean(l.Title, maxURILen)}
+	return delivery.RelationEnd{URI: clean(l.URI, ids.MaxCaseURI), Identifier: clean(l.Identifier, ids.MaxNodeID), Title: clean(l.Title, ids.MaxCaseURI)}
 }
 
 // diffFields names the members two records do not share with the same
@@ -439,24 +432,24 @@ func diffFields(a, b []field) []string {
 // fraction), absent or null (has false); a string holding an integer, as
 // some real exports write it, is read with a warning (coerced). ok is false
 // for anything else.
-func sequence(r json.RawMessage) (seq float64, has, coerced, ok bool) {
+func sequence(r json.RawMessage) (seq int64, has, coerced, ok bool) {
 	if r == nil || string(r) == "null" {
 		return 0, false, false, true
 	}
 	var n json.Number
 	if r[0] != '"' && json.Unmarshal(r, &n) == nil { // (json.Number also takes "1")
 		if i, err := strconv.ParseInt(n.String(), 10, 64); err == nil {
-			return float64(i), true, false, true
+			return i, true, false, true
 		}
-		if f, err := n.Float64(); err == nil && f == float64(int64(f)) {
-			return f, true, false, true
+		if f, err := n.Float64(); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<63 { // e.g. 2.0
+			return int64(f), true, false, true
 		}
 		return 0, false, false, false
 	}
 	var s string
 	if json.Unmarshal(r, &s) == nil {
 		if i, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); err == nil {
-			return float64(i), true, true, true
+			return i, true, true, true
 		}
 	}
 	return 0, false, false, false

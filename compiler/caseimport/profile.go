@@ -99,27 +99,43 @@ type Options struct {
 	CreatedAt string
 }
 
-// derive builds the starter profile from the model (after arrange).
-func (m *model) derive(order []*item, o Options) (*derived, []Finding) {
-	d := m.in.doc.raw
-	p := &derived{normalized: map[string]string{}, gradeOf: map[string]string{}}
+// checkOptions reports the options that are not what the package format
+// takes (checked once, before any document is read: a finding about the
+// whole input).
+func checkOptions(o Options) []Finding {
 	var fnd []Finding
 	bad := func(flag, format string, a ...any) {
 		fnd = append(fnd, Finding{Code: CodeInvalidValue, Where: flag, Message: fmt.Sprintf(format, a...)})
 	}
+	if id := o.FrameworkID; id != "" && (!idRe.MatchString(id) || len(id) < 3 || len(id) > 200) {
+		bad("--framework-id", "%q is not a framework ID (3–200 characters, lowercase kebab case)", id)
+	}
+	if v := o.ProfileVersion; v != "" && (!tokRe.MatchString(v) || len(v) > 64) {
+		bad("--profile-version", "%q is not a version (lowercase letters and digits, separated by . _ -)", v)
+	}
+	if v := o.VersionToken; v != "" && (!tokRe.MatchString(v) || len(v) > 96) {
+		bad("--version-token", "%q is not a version token (lowercase letters and digits, separated by . _ -; at most 96)", v)
+	}
+	if v := o.CreatedAt; v != "" {
+		if _, err := time.Parse(time.RFC3339, v); err != nil {
+			bad("--created-at", "%q is not an RFC 3339 timestamp", v)
+		}
+	}
+	return fnd
+}
+
+// derive builds the starter profile from the model (after arrange).
+func (m *model) derive(order []*item, o Options) *derived {
+	d := m.in.doc.raw
+	p := &derived{normalized: map[string]string{}, gradeOf: map[string]string{}}
 	p.frameworkID = o.FrameworkID
 	if p.frameworkID == "" {
 		p.frameworkID = slug(m.title, 200)
 		if len(p.frameworkID) < 3 {
 			p.frameworkID = slug("case-"+m.docID, 200)
 		}
-	} else if !idRe.MatchString(p.frameworkID) || len(p.frameworkID) < 3 || len(p.frameworkID) > 200 {
-		bad("--framework-id", "%q is not a framework ID (3–200 characters, lowercase kebab case)", p.frameworkID)
 	}
 	p.profileVersion = firstNonEmpty(o.ProfileVersion, "1.0")
-	if !tokRe.MatchString(p.profileVersion) || len(p.profileVersion) > 64 {
-		bad("--profile-version", "%q is not a version (lowercase letters and digits, separated by . _ -)", p.profileVersion)
-	}
 	p.versionToken = o.VersionToken
 	if p.versionToken == "" {
 		p.versionToken = strings.Trim(tokenRe.ReplaceAllString(strings.ToLower(str(d, "version")), "-"), "._-")
@@ -131,17 +147,13 @@ func (m *model) derive(order []*item, o Options) (*derived, []Finding) {
 				p.versionToken = "undated"
 			}
 		}
-	} else if !tokRe.MatchString(p.versionToken) || len(p.versionToken) > 96 {
-		bad("--version-token", "%q is not a version token (lowercase letters and digits, separated by . _ -; at most 96)", p.versionToken)
 	}
 	p.createdAt = o.CreatedAt
 	if p.createdAt == "" {
 		if t, err := time.Parse(time.RFC3339, str(d, "lastChangeDateTime")); err == nil {
 			p.createdAt = t.UTC().Format(time.RFC3339)
 		}
-	} else if t, err := time.Parse(time.RFC3339, p.createdAt); err != nil {
-		bad("--created-at", "%q is not an RFC 3339 timestamp", p.createdAt)
-	} else {
+	} else if t, err := time.Parse(time.RFC3339, p.createdAt); err == nil {
 		p.createdAt = t.UTC().Format(time.RFC3339)
 	}
 	p.jurisdiction = firstNonEmpty(o.Jurisdiction, str(d, "publisher"), str(d, "creator"), "unspecified")
@@ -202,7 +214,7 @@ func (m *model) derive(order []*item, o Options) (*derived, []Finding) {
 	m.grades(p, order)
 	m.types(p, order)
 	m.codes(p, order)
-	return p, fnd
+	return p
 }
 
 // grades derives gradeMappings from the items' education levels, in school

@@ -145,8 +145,8 @@ type input struct {
 	defs    map[string][]object // CFDefinitions section → entries
 	rubrics int
 	other   map[string]int // unknown top-level members by name
-	// findings and warnings of reading the document's records.
-	findings, warnings []Finding
+	// findings of reading the document's records.
+	findings []Finding
 }
 
 // inputs are the documents read, by identifier, in the order first read.

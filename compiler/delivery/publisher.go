@@ -5,21 +5,16 @@ import (
 	"strconv"
 
 	"github.com/kgc-project/kgc/internal/jsonv"
+	"github.com/kgc-project/kgc/kgimg/format"
 	"github.com/kgc-project/kgc/schema/ids"
 )
 
-// publisherRelationTypes are the relation types of publisher_relations.jsonl:
-// the CASE association types other than isChildOf (which is the hasChild
-// hierarchy), in their enum order (kgimg/kgimg.fbs PublisherRelationKind).
-// They are asserted by the publisher: kgc never mixes them with the generated
-// (llm_inferred) learning-progression edges.
-var publisherRelationTypes = []string{
-	"exactMatchOf", "isRelatedTo", "precedes", "isPeerOf", "isPartOf", "replacedBy", "exemplar", "hasSkillLevel", "isTranslationOf",
-}
-
-// PublisherRelationType returns the enum value of a relation type name.
+// PublisherRelationType returns the enum value of a relation type name
+// (format.PublisherRelationTypes: the CASE association types other than
+// isChildOf, asserted by the publisher, which kgc never mixes with the
+// generated learning-progression edges).
 func PublisherRelationType(name string) (uint8, bool) {
-	for i, t := range publisherRelationTypes {
+	for i, t := range format.PublisherRelationTypes {
 		if t == name {
 			return uint8(i), true
 		}
@@ -101,7 +96,7 @@ func DecodePublisherRelation(v *jsonv.Value, line int) (*PublisherRelation, []st
 		}
 	}
 	if _, ok := PublisherRelationType(r.Type); seen["associationType"] && !ok {
-		bad = append(bad, fmt.Sprintf("associationType %q is not one of %v (isChildOf is the hasChild hierarchy)", r.Type, publisherRelationTypes))
+		bad = append(bad, fmt.Sprintf("associationType %q is not one of %v (isChildOf is the hasChild hierarchy)", r.Type, format.PublisherRelationTypes))
 	}
 	if len(bad) == 0 && r.Origin.External() && r.Destination.External() {
 		bad = append(bad, "neither end is a node of the package")

@@ -160,3 +160,12 @@ func SealInPlace(buf []byte, head int) (file []byte, ok bool) {
 	binary.LittleEndian.PutUint64(file[SumOffset:], Checksum(file))
 	return file, true
 }
+
+// PublisherRelationTypes are the types of the publisher-asserted relations
+// (the CASE association types other than isChildOf, which is the hasChild
+// hierarchy), spelled as CASE spells them, in the order of their enum in the
+// image (kgimg.fbs PublisherRelationKind): the writer stores a type's index
+// here, the reader names it from the same list.
+var PublisherRelationTypes = [...]string{
+	"exactMatchOf", "isRelatedTo", "precedes", "isPeerOf", "isPartOf", "replacedBy", "exemplar", "hasSkillLevel", "isTranslationOf",
+}

@@ -127,7 +127,7 @@ func printImportReport(out io.Writer, r *caseimport.Report) {
 	// the controls a hostile one could use to drive the terminal.
 	w := termsafe.NewWriter(out)
 	defer w.Flush()
-	for _, f := range append(r.Findings, r.Warnings...) {
+	for _, f := range r.Findings {
 		fmt.Fprintln(w, f.String())
 	}
 	if len(r.Findings) > 0 {
