@@ -30,7 +30,6 @@ type Schema struct {
 	MinLength   int
 	MaxLength   int
 	Pattern     string
-	pattern     *regexp.Regexp
 	Items       *Schema
 	MinItems    int
 	MaxItems    int
@@ -420,7 +419,7 @@ func (s *Schema) Validate(v *jsonv.Value, path string) error {
 		if s.Const != "" && v.Str != s.Const {
 			return Fail(path, "must be %q", s.Const)
 		}
-		if s.pattern != nil && !s.pattern.MatchString(v.Str) {
+		if s.Pattern != "" && !compiledPattern(s.Pattern).MatchString(v.Str) {
 			return Fail(path, "does not match %s", s.Pattern)
 		}
 		return nil
@@ -557,9 +556,10 @@ func toAny(v *jsonv.Value) any {
 	return out
 }
 
-// patterns holds each schema pattern compiled once per process: the same
-// few identifier patterns recur in every tool's schema, and every Service
-// would otherwise compile them again (a Regexp is safe for concurrent use).
+// patterns holds each schema pattern compiled once per process, on its
+// first use: the same few identifier patterns recur in every tool's schema,
+// and a schema built for one call (the typed API's) finds them compiled (a
+// Regexp is safe for concurrent use).
 var patterns sync.Map // string → *regexp.Regexp
 
 func compiledPattern(p string) *regexp.Regexp {
@@ -568,23 +568,6 @@ func compiledPattern(p string) *regexp.Regexp {
 	}
 	re, _ := patterns.LoadOrStore(p, regexp.MustCompile(p))
 	return re.(*regexp.Regexp)
-}
-
-// Compile prepares patterns recursively (call once at registration).
-func (s *Schema) Compile() *Schema {
-	if s.Pattern != "" && s.pattern == nil {
-		s.pattern = compiledPattern(s.Pattern)
-	}
-	for _, p := range s.Properties {
-		p.Compile()
-	}
-	if s.Items != nil {
-		s.Items.Compile()
-	}
-	for _, a := range s.OneOf {
-		a.Compile()
-	}
-	return s
 }
 
 // Schema builders.

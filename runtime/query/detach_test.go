@@ -108,3 +108,31 @@ func TestResultsOutliveClose(t *testing.T) {
 		}()
 	}
 }
+
+// TestResultsAreTheCallersOwn: a typed result shares nothing with the
+// Service's caches or the catalog's manifests — a caller that changes one
+// changes nothing another call returns. (Detaching wrote through them
+// before: two goroutines calling FrameworkStatistics raced under -race.)
+func TestResultsAreTheCallersOwn(t *testing.T) {
+	svc := New(sampleCatalog(t), Options{})
+	ctx := context.Background()
+	fw := "kgc-sample-mathematics-grades-1-3"
+	get := func() *StatisticsResult {
+		res, err := svc.FrameworkStatistics(ctx, FrameworkRequest{FrameworkID: fw})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	first := get()
+	want, _ := json.Marshal(first)
+	if len(first.Statistics.StatementTypeCounts) == 0 || len(first.SourceMetadata.Languages) == 0 {
+		t.Fatalf("the sample's statistics have nothing to change: %s", want)
+	}
+	first.Statistics.StatementTypeCounts[0].Count = -1
+	*first.Statistics.StatementTypeCounts[0].Value = "changed"
+	first.SourceMetadata.Languages[0] = "changed" // the manifest's own slice, before
+	if got, _ := json.Marshal(get()); string(got) != string(want) {
+		t.Errorf("a caller's change reached the next call:\n%s\nwant\n%s", got, want)
+	}
+}

@@ -10,7 +10,6 @@ import (
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/progression"
-	"github.com/kgc-project/kgc/schema/ids"
 )
 
 const lpCursorKind = "learning_progression_collection_v1"
@@ -47,16 +46,16 @@ type lpCollection struct {
 	resolved []string // resolvedStandardNodeIds
 }
 
-func (c *lpCollection) binding() obj {
+func (c *lpCollection) binding(manifestSha256 string) obj {
 	querySum, _ := canonjson.Sha256(c.request)
 	id := record.Identity(c.p)
 	return obj{"cursorKind": lpCursorKind, "cursorVersion": 1, "tool": c.tool, "graphPackageId": id.GraphPackageID,
-		"manifestSha256": ids.Sha256(c.p.Img.ManifestJSON()), "profileSha256": id.ProfileSha256, "effectiveQuerySha256": querySum}
+		"manifestSha256": manifestSha256, "profileSha256": id.ProfileSha256, "effectiveQuerySha256": querySum}
 }
 
 // page runs one page of the collection and builds the result.
 func (s *Service) page(c *lpCollection) (*ProgressionCollection, error) {
-	bind := c.binding()
+	bind := c.binding(s.lpMetadata(c.p).ManifestSha256) // hashed once a package
 	start := 0
 	if c.cursor != nil {
 		fields, err := decodeCursor(*c.cursor, bind)

@@ -45,7 +45,6 @@ func (t *Tool) wrapped() *Schema {
 	if t.Request == nil {
 		return jsonschema.Object(map[string]*Schema{})
 	}
-	t.Request.Compile()
 	var req []string
 	if t.RequestRequired {
 		req = []string{"request"}

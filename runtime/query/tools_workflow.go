@@ -156,7 +156,6 @@ func (s *Service) WorkflowInstructions(ctx context.Context, r WorkflowRequest) (
 		return nil, jsonschema.Fail("request", "%v", err)
 	}
 	schema := workflowSchema()
-	schema.Compile()
 	if err := schema.Validate(v, "request"); err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package standard
 import (
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
@@ -109,9 +108,9 @@ func Place(img *kgimg.Image, n uint32) Location {
 		if p == root {
 			continue
 		}
-		pp := ParentPlace{NodeID: strings.Clone(img.NodeString(p, kgimg.NodeID)), Path: labelledPath(img, p, PlacementDepth, graph.PlaceLabel)}
+		pp := ParentPlace{NodeID: img.NodeString(p, kgimg.NodeID), Path: labelledPath(img, p, PlacementDepth, graph.PlaceLabel)}
 		if t := img.NodeString(p, kgimg.NodeStatementType); t != "" {
-			pp.StatementType = ptr(strings.Clone(t))
+			pp.StatementType = ptr(t)
 		}
 		loc.Parents = append(loc.Parents, pp)
 	}

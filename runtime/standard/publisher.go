@@ -72,14 +72,14 @@ func End(p *catalog.Package, n uint32) EndStandard {
 	img := p.Img
 	id := img.NodeString(n, kgimg.NodeID)
 	e := EndStandard{FrameworkID: p.FrameworkID(), SnapshotID: p.SnapshotID(), IsCurrent: p.Manifest.Framework.IsCurrent,
-		NodeID: strings.Clone(id), StandardURI: URI(p, id)}
+		NodeID: id, StandardURI: URI(p, id)}
 	if c := img.NodeString(n, kgimg.NodeStatementCode); c != "" {
-		e.StatementCode = ptr(strings.Clone(c))
+		e.StatementCode = ptr(c)
 	}
 	if d := img.NodeString(n, kgimg.NodeDescription); d != "" {
-		e.Description = ptr(strings.Clone(d))
+		e.Description = ptr(d)
 	} else if nm := img.NodeString(n, kgimg.NodeName); nm != "" {
-		e.Description = ptr(strings.Clone(nm))
+		e.Description = ptr(nm)
 	}
 	return e
 }
@@ -112,7 +112,7 @@ func externalRef(img *kgimg.Image, i int, s kgimg.Side) *ExternalRef {
 		p **string
 	}{{uri, &r.URI}, {id, &r.Identifier}, {title, &r.Title}} {
 		if f.v != "" {
-			*f.p = ptr(strings.Clone(f.v))
+			*f.p = ptr(f.v)
 		}
 	}
 	if c := spelledCode(uri, title); c != "" {
@@ -175,7 +175,7 @@ func RelationsOf(served []*catalog.Package, p *catalog.Package, n uint32, keep f
 			return
 		}
 		r := PublisherRelation{AssertedBy: "publisher", AssociationType: k.String(), Direction: "outgoing",
-			RelationID: strings.Clone(img.PublisherID(i)), AssertedIn: q.SnapshotID()}
+			RelationID: img.PublisherID(i), AssertedIn: q.SnapshotID()}
 		if self == kgimg.Destination {
 			r.Direction = "incoming"
 		}
