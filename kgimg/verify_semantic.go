@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/RoaringBitmap/roaring/v2"
+	flatbuffers "github.com/google/flatbuffers/go"
 
 	"github.com/kgc-project/kgc/internal/jsonv"
 
@@ -100,6 +101,14 @@ func (img *Image) verifySemantics() error {
 	}
 	if img.compiledProfile() == nil || img.compiledManifest() == nil {
 		return fmt.Errorf("%w: a format %d image written before images carried the compiled profile and manifest; rebuild it with kgc build", ErrUnsupportedVersion, img.header.Version)
+	}
+	if has, stored := img.compiledManifest().HasLearningProgressions(), img.root.CompiledProgressionSummary(nil) != nil; has != stored {
+		t := img.root.Table()
+		deprecated := t.Offset(flatbuffers.VOffsetT(4+2*slot(imageDesc, "progression_summary"))) != 0
+		if img.header.Version == 1 && has && deprecated {
+			return fmt.Errorf("%w: a format 1 image written before images carried the compiled progression summary; rebuild it with kgc build", ErrUnsupportedVersion)
+		}
+		return corrupt("compiled_progression_summary", -1, "present is %v, but the manifest's hasLearningProgressions is %v", stored, has)
 	}
 	img.resolve()
 	v := &img.v
@@ -430,10 +439,8 @@ func (img *Image) VerifyDeep() error {
 	if err := manifestfb.Check(img.compiledManifest(), m); err != nil {
 		return corrupt("compiled_manifest", -1, "%v", err)
 	}
-	if lp, err := img.ProgressionSummary(); err != nil {
+	if _, err := img.ProgressionSummary(); err != nil {
 		return err
-	} else if (lp != nil) != m.Capabilities.HasLearningProgressions {
-		return corrupt("compiled_progression_summary", -1, "present is %v, but the manifest's hasLearningProgressions is %v", lp != nil, m.Capabilities.HasLearningProgressions)
 	}
 	var raw kgfb.Facet
 	for i := range v.facets {

@@ -243,16 +243,15 @@ func openPackage(path string) (*Package, error) {
 }
 
 // readVerified copies out of the verified image (kgimg.OpenWith) what the
-// catalog needs at once: the manifest and the progression summary. They are read from the bytes Open
-// verified, so a catalog's start reads none of its mappings.
+// catalog needs at once: the manifest and the progression summary (present
+// exactly when the manifest says hasLearningProgressions: Open checks it).
+// They are read from the bytes Open verified, so a catalog's start reads
+// none of its mappings.
 func (p *Package) readVerified(img *kgimg.Image) error {
 	m := img.CompiledManifest()
 	lp, err := img.ProgressionSummary()
 	if err != nil {
 		return err
-	}
-	if m.Capabilities.HasLearningProgressions != (lp != nil) {
-		return fmt.Errorf("%w: the progression summary disagrees with the manifest's hasLearningProgressions", kgimg.ErrCorrupt)
 	}
 	p.Manifest, p.Progressions = m, lp
 	return nil

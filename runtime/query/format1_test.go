@@ -106,6 +106,15 @@ func TestFormat1ImagesAnswerAsBefore(t *testing.T) {
 	if !errors.Is(err, kgimg.ErrUnsupportedVersion) || !bytes.Contains([]byte(err.Error()), []byte("rebuild it with kgc build")) {
 		t.Errorf("an early format 1 image: %v, want ErrUnsupportedVersion saying to rebuild", err)
 	}
+
+	// Written by kgc at 593fbe3: compiled profile and manifest, but its
+	// progression summary only in the JSON form format 2 dropped. Refused
+	// at open (it served no progressions through kgimg.Open before).
+	summaryless := filepath.Join(t.TempDir(), "without-compiled-summary.kgimg")
+	gunzip(t, "testdata/format1/without-compiled-summary.kgimg.gz", summaryless)
+	if _, err := kgimg.Open(summaryless); !errors.Is(err, kgimg.ErrUnsupportedVersion) || !bytes.Contains([]byte(err.Error()), []byte("rebuild it with kgc build")) {
+		t.Errorf("a format 1 image without the compiled progression summary: %v, want ErrUnsupportedVersion saying to rebuild", err)
+	}
 }
 
 func gunzip(t *testing.T, from, to string) {
