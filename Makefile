@@ -175,7 +175,8 @@ bench-figures:
 
 FUZZTIME ?= 30s
 fuzz:
-	$(GO) test ./internal/jsonv -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/jsonv -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/jsonv -run '^$$' -fuzz '^FuzzParser$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./schema/manifest -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME)
 	$(GO) test ./compiler/delivery -run '^$$' -fuzz FuzzDecodeNodes -fuzztime $(FUZZTIME)
 	$(GO) test ./compiler/delivery -run '^$$' -fuzz FuzzDecodeRelationships -fuzztime $(FUZZTIME)

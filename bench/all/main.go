@@ -45,14 +45,14 @@ func steps(corpus, big, clones string) []step {
 		{name: "gate", section: "The validation gate", args: gotest("./compiler/gate", ".", "20x")},
 		{name: "kgimg", section: "Images: open + verify against the gate, and accessors", args: gotest("./kgimg", ".", "2s")},
 		{name: "mcpbench", section: "kgmcp as a host sees it: start-up and per-tool latency", args: []string{"run", "./bench/mcpbench", "-corpus", corpus, "-spawns", "20", "-calls", "200"}},
-		{name: "progression", section: "Learning progressions: traversal and paths at their budgets", args: gotest("./runtime/mcpserver", "ProgressionCompute", "2s")},
+		{name: "progression", section: "Learning progressions: traversal and paths at their budgets", args: gotest("./runtime/progression", "ProgressionCompute", "2s")},
 		{name: "encoding", section: "Result encoding: typed results against maps (issue 9)", args: gotest("./runtime/query", "ResultEncoding", "1s", "-benchmem")},
 		{name: "tools", section: "Result encoding: typed results against maps (issue 9)", args: gotest("./runtime/mcpserver", "Tools", "200x", "-benchmem")},
 		{name: "federated", section: "Federated search at scale (issue 11)", args: gotest("./runtime/query", "FederatedSearch", "10x")},
 		{name: "newserver", section: "Server construction (issue 11, goal 2: schemas encoded once)", args: gotest("./runtime/mcpserver", "NewServer", "200x", "-benchmem")},
 		{name: "startbench", section: "Catalog start-up (issue 11, goal 1)", args: []string{"run", "./bench/startbench", "-images", "10,100,1000", "-spawns", "10"}},
 		{name: "catalogopen", section: "Catalog start-up (issue 11, goal 1)", args: gotest("./runtime/query", "CatalogOpen", "5x", "-benchmem")},
-		{name: "checksum", section: "10,000 images: start-up and cursor digests (issue 24)", args: gotest("./kgimg", "Checksum", "1s")},
+		{name: "checksum", section: "10,000 images: start-up and cursor digests (issue 24)", args: gotest("./kgimg/format", "Checksum", "1s")},
 		{name: "rawbench", section: "Server cost over stdio against server-memory (issue 11, goal 2)", args: []string{"run", "./bench/rawbench", "-corpus", corpus, "-calls", "200"}},
 		{name: "stdiocall", section: "Server cost over stdio against server-memory (issue 11, goal 2)", args: gotest("./cmd/kgmcp/internal/serve", "StdioCall", "3000x", "-benchmem")},
 		{name: "httpbench", section: "HTTP against an empty go-sdk server (issue 11, goal 5)", args: []string{"run", "./bench/httpbench", "-duration", "4s", "-rounds", "4", "-clients", "8,32", "-gogc", "400"}},
@@ -77,7 +77,7 @@ func steps(corpus, big, clones string) []step {
 		{name: "rawbench-image", section: "Text search at a million standards (issue 11, goal 4)", large: true,
 			args: []string{"sh", "-c", "go run ./bench/rawbench -image " + bigImage + " -calls 50"}},
 		{name: "progression-big", section: "Learning progressions: traversal and paths at their budgets", large: true,
-			args: []string{"sh", "-c", "KGC_BENCH_IMAGE=" + bigImage + " go test ./runtime/mcpserver -run '^$' -bench ProgressionCompute -benchtime 2s"}},
+			args: []string{"sh", "-c", "KGC_BENCH_IMAGE=" + bigImage + " go test ./runtime/progression -run '^$' -bench ProgressionCompute -benchtime 2s"}},
 	}
 }
 
@@ -124,9 +124,13 @@ func main() {
 			err = cmd.Start()
 		}
 		if err == nil {
-			err = render(out)
+			var results int
+			results, err = render(out)
 			if werr := cmd.Wait(); err == nil {
 				err = werr
+			}
+			if err == nil && results == 0 && strings.Contains(line, "-bench ") {
+				err = fmt.Errorf("no benchmark result: the pattern matches no benchmark in the package")
 			}
 		}
 		if err != nil {
@@ -147,8 +151,9 @@ func main() {
 }
 
 // render copies a step's output, turning go test's benchmark lines into a
-// table (name, iterations, then every value with its unit).
-func render(r io.Reader) error {
+// table (name, iterations, then every value with its unit), and counts them.
+func render(r io.Reader) (int, error) {
+	results := 0
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 1<<20)
 	inTable := false
@@ -166,6 +171,7 @@ func render(r io.Reader) error {
 				m = append(m, f[i]+" "+f[i+1])
 			}
 			fmt.Printf("| %s | %s | %s |\n", f[0], f[1], strings.Join(m, ", "))
+			results++
 			continue
 		}
 		if inTable && (strings.HasPrefix(l, "PASS") || strings.HasPrefix(l, "ok ") || strings.HasPrefix(l, "goos:") ||
@@ -178,7 +184,7 @@ func render(r io.Reader) error {
 		inTable = false
 		fmt.Println(l)
 	}
-	return sc.Err()
+	return results, sc.Err()
 }
 
 func quote(args []string) string {

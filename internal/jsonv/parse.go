@@ -212,18 +212,16 @@ func (p *parser) object(depth int) *Value {
 		if p.fatal != nil {
 			return nil
 		}
-		{
-			if p.a != nil {
-				members = p.a.mstack[base:]
-			}
-			if repeated(members, &keys, key) {
-				p.dups = append(p.dups, &Error{Kind: DuplicateKey, Off: keyOff, Msg: fmt.Sprintf("duplicate key %q", key)})
-			}
-			if p.a != nil {
-				p.a.mstack = append(p.a.mstack, Member{Key: key, KeyOff: keyOff, Val: val})
-			} else {
-				members = append(members, Member{Key: key, KeyOff: keyOff, Val: val})
-			}
+		if p.a != nil {
+			members = p.a.mstack[base:]
+		}
+		if repeated(members, &keys, key) {
+			p.dups = append(p.dups, &Error{Kind: DuplicateKey, Off: keyOff, Msg: fmt.Sprintf("duplicate key %q", key)})
+		}
+		if p.a != nil {
+			p.a.mstack = append(p.a.mstack, Member{Key: key, KeyOff: keyOff, Val: val})
+		} else {
+			members = append(members, Member{Key: key, KeyOff: keyOff, Val: val})
 		}
 		p.ws()
 		if p.pos >= len(p.data) {
@@ -290,7 +288,7 @@ func (p *parser) array(depth int) *Value {
 	if p.a != nil {
 		base = len(p.a.estack)
 	}
-	for i := 0; ; i++ {
+	for {
 		p.ws()
 		el := p.value(depth + 1)
 		if p.fatal != nil {

@@ -67,16 +67,9 @@ type arena struct {
 	estack []*Value
 }
 
-type mark struct{ vals, mems, elems slabMark }
-
-func (a *arena) reset(m mark) {
-	a.vals.reset(m.vals)
-	a.mems.reset(m.mems)
-	a.elems.reset(m.elems)
-}
-
+// clear makes every slab's memory free for the next document.
 func (a *arena) clear() {
-	a.reset(mark{})
+	a.vals.at, a.mems.at, a.elems.at = slabMark{}, slabMark{}, slabMark{}
 	a.mstack, a.estack = a.mstack[:0], a.estack[:0]
 }
 
@@ -117,7 +110,6 @@ type slab[T any] struct {
 
 type slabMark struct{ chunk, used int }
 
-func (s *slab[T]) reset(m slabMark) { s.at = m }
 func (s *slab[T]) alloc(n int) []T {
 	for s.at.chunk < len(s.chunks) {
 		if c := s.chunks[s.at.chunk]; s.at.used+n <= len(c) {

@@ -56,7 +56,7 @@ func (d *driver) discover(ctx context.Context) {
 		if i == maxDiscovered {
 			break
 		}
-		if doc, _, err := d.read(ctx, sn.uri("/manifest")); err == nil {
+		if doc, _, err := d.read(ctx, sn.ref("package_manifest", "")); err == nil {
 			sn.artifacts = map[string]bool{}
 			m := asMap(doc)
 			if inner, ok := m["manifest"]; ok {
@@ -108,34 +108,36 @@ func (d *driver) readTemplates(ctx context.Context) {
 		return func(sn *snapshot) bool { return sn.artifacts[artifact] }
 	}
 	std := func(sn *snapshot) bool { return sn.standard != "" }
+	none := func(*snapshot) string { return "" }
+	stdID := func(sn *snapshot) string { return sn.standard }
+	compID := func(sn *snapshot) string { return sn.component }
+	// Each read is named by its template (uri.Ref's Kind); its address is
+	// built by runtime/uri, so any identifier the gate accepts is read.
 	reads := []struct {
 		name   string
 		ok     func(*snapshot) bool
-		tail   func(*snapshot) string
+		id     func(*snapshot) string
 		reason string
 	}{
-		{"framework", func(*snapshot) bool { return true }, nil, ""},
-		{"package_manifest", func(*snapshot) bool { return true }, func(*snapshot) string { return "/manifest" }, ""},
-		{"validation_report", has("validationReport"), func(*snapshot) string { return "/validation" }, "no package declares a validation report"},
-		{"unresolved_items", has("unresolvedItems"), func(*snapshot) string { return "/unresolved" }, "no package declares unresolved items"},
-		{"interpretation_profile", func(*snapshot) bool { return true }, func(*snapshot) string { return "/interpretation-profile" }, ""},
+		{"framework", func(*snapshot) bool { return true }, none, ""},
+		{"package_manifest", func(*snapshot) bool { return true }, none, ""},
+		{"validation_report", has("validationReport"), none, "no package declares a validation report"},
+		{"unresolved_items", has("unresolvedItems"), none, "no package declares unresolved items"},
+		{"interpretation_profile", func(*snapshot) bool { return true }, none, ""},
 		{"manifest_artifact", func(sn *snapshot) bool { return sn.bulk && sn.artifacts["standardsFramework"] },
-			func(*snapshot) string { return "/artifact/standardsFramework" }, "no package both declares standardsFramework and allows whole artifacts"},
-		{"standard", std, func(sn *snapshot) string { return "/standard/" + sn.standard }, "no standard found"},
-		{"standard_provenance", func(sn *snapshot) bool { return std(sn) && sn.artifacts["entityProvenance"] },
-			func(sn *snapshot) string { return "/standard/" + sn.standard + "/provenance" }, "no package with detailed provenance"},
-		{"standard_learning_components", func(sn *snapshot) bool { return std(sn) && sn.components },
-			func(sn *snapshot) string { return "/standard/" + sn.standard + "/learning-components" }, "no package with learning components"},
-		{"standard_diagram", std, func(sn *snapshot) string { return "/standard/" + sn.standard + "/diagram" }, "no standard found"},
-		{"learning_component", func(sn *snapshot) bool { return sn.component != "" },
-			func(sn *snapshot) string { return "/learning-component/" + sn.component }, "no learning component found"},
+			func(*snapshot) string { return "standardsFramework" }, "no package both declares standardsFramework and allows whole artifacts"},
+		{"standard", std, stdID, "no standard found"},
+		{"standard_provenance", func(sn *snapshot) bool { return std(sn) && sn.artifacts["entityProvenance"] }, stdID, "no package with detailed provenance"},
+		{"standard_learning_components", func(sn *snapshot) bool { return std(sn) && sn.components }, stdID, "no package with learning components"},
+		{"standard_diagram", std, stdID, "no standard found"},
+		{"learning_component", func(sn *snapshot) bool { return sn.component != "" }, compID, "no learning component found"},
 		{"learning_component_provenance", func(sn *snapshot) bool { return sn.component != "" && sn.artifacts["learningComponentProvenance"] },
-			func(sn *snapshot) string { return "/learning-component/" + sn.component + "/provenance" }, "no package with learning-component provenance"},
+			compID, "no package with learning-component provenance"},
 		{"relationship", func(sn *snapshot) bool { return sn.relationship != "" },
-			func(sn *snapshot) string { return "/relationship/" + sn.relationship }, "no relationship found"},
+			func(sn *snapshot) string { return sn.relationship }, "no relationship found"},
 		{"relationship_provenance", func(sn *snapshot) bool { return sn.lpEdge != "" },
-			func(sn *snapshot) string { return "/relationship/" + sn.lpEdge + "/provenance" }, "no progression edge found"},
-		{"learning_progressions", func(sn *snapshot) bool { return sn.lp }, func(*snapshot) string { return "/learning-progressions" }, "no package with learning progressions"},
+			func(sn *snapshot) string { return sn.lpEdge }, "no progression edge found"},
+		{"learning_progressions", func(sn *snapshot) bool { return sn.lp }, none, "no package with learning progressions"},
 	}
 	for _, r := range reads {
 		sn := d.pick(r.ok)
@@ -143,27 +145,24 @@ func (d *driver) readTemplates(ctx context.Context) {
 			d.s.Skipped = append(d.s.Skipped, Check{Name: "resource " + r.name, Reason: r.reason})
 			continue
 		}
-		uri := "kgfegmcp://framework/" + sn.framework
-		if r.tail != nil {
-			uri = sn.uri(r.tail(sn))
-		}
+		addr := sn.ref(r.name, r.id(sn))
 		read := d.read
 		if r.name == "standard_diagram" {
 			read = d.readMermaid
 		}
-		_, n, err := read(ctx, uri)
+		_, n, err := read(ctx, addr)
 		if err != nil {
-			d.s.failOrWithhold("resource "+r.name, uri, err, "resources/read %s (%s): %v", uri, r.name, err)
+			d.s.failOrWithhold("resource "+r.name, addr, err, "resources/read %s (%s): %v", addr, r.name, err)
 			continue
 		}
-		d.s.Resources = append(d.s.Resources, Check{Name: r.name, Target: uri, Bytes: n})
+		d.s.Resources = append(d.s.Resources, Check{Name: r.name, Target: addr, Bytes: n})
 	}
 }
 
 // grade returns a local grade label of the snapshot's framework, from the
 // framework resource.
 func (d *driver) grade(ctx context.Context, sn *snapshot) string {
-	doc, _, err := d.read(ctx, "kgfegmcp://framework/"+sn.framework)
+	doc, _, err := d.read(ctx, sn.ref("framework", ""))
 	if err != nil {
 		return ""
 	}
@@ -265,7 +264,7 @@ func (d *driver) callTools(ctx context.Context) {
 			return req(merge(sn.route(), map[string]any{"sourceIdentifier": node(sn, sn.lpSource), "targetIdentifier": node(sn, sn.lpTarget)}))
 		}, "no progression edge found"},
 		{"read_evidence", first, func(sn *snapshot) map[string]any {
-			return req(map[string]any{"uri": sn.uri("/manifest"), "maxContentBytes": 1024})
+			return req(map[string]any{"uri": sn.ref("package_manifest", ""), "maxContentBytes": 1024})
 		}, ""},
 		{"compare_framework_evidence", compareOn, func(*snapshot) map[string]any {
 			return req(map[string]any{"mode": "text", "query": commonWords, "match": textMatch(), "frameworkIds": frameworks, "maxMatchesPerFramework": 2})

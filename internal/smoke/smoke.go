@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"sort"
 	"strings"
 
@@ -174,13 +173,11 @@ type snapshot struct {
 	lpEdge, lpSource, lpTarget  string
 }
 
-// uri is the snapshot's address with tail, the snapshot ID percent-encoded
-// as the templates expect.
-func (sn *snapshot) uri(tail string) string {
-	return "kgfegmcp://framework/" + sn.framework + "/snapshot/" + snapshotEscaper.Replace(url.PathEscape(sn.id)) + tail
+// ref is the address of the snapshot's resource kind (a template name) for
+// id, as runtime/uri spells it.
+func (sn *snapshot) ref(kind, id string) string {
+	return uri.Ref{Kind: kind, FrameworkID: sn.framework, SnapshotID: sn.id, ID: id}.String()
 }
-
-var snapshotEscaper = strings.NewReplacer("@", "%40", "+", "%2B")
 
 func (sn *snapshot) route() map[string]any {
 	return map[string]any{"frameworkId": sn.framework, "snapshotId": sn.id}

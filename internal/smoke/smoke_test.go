@@ -3,8 +3,10 @@ package smoke
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -12,6 +14,7 @@ import (
 
 	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/internal/pkggen"
+	"github.com/kgc-project/kgc/internal/pkgtest"
 	"github.com/kgc-project/kgc/runtime/mcpserver"
 )
 
@@ -129,5 +132,49 @@ func TestSmokeReportsRightsRefusalsAsWithheld(t *testing.T) {
 		if !names[want] {
 			t.Errorf("%s not reported withheld: %+v", want, s.Withheld)
 		}
+	}
+}
+
+// TestSmokeReadsIdentifiersWithSeparators: every identifier the gate accepts
+// has an address (runtime/uri), and smoke reads it at that address — node
+// IDs holding "/", "%" or a space were read at hand-built addresses the
+// server does not serve, and a correct server failed.
+func TestSmokeReadsIdentifiersWithSeparators(t *testing.T) {
+	spec := pkggen.Shipped()[0]
+	spec.FrameworkID = "kgc-odd-ids"
+	f := pkgtest.Write(t, spec)
+	nodes := f.Read(t, "delivery/nodes.jsonl")
+	ids := regexp.MustCompile(`"identifier":"([0-9a-f-]{36})","labels":\["(?:Standard|StandardGrouping|LearningComponent)`).FindAllSubmatch(nodes, -1)
+	if len(ids) == 0 {
+		t.Fatal("no item IDs in the fixture")
+	}
+	filepath.WalkDir(f.Dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Base(p) == "package_manifest.json" {
+			return err
+		}
+		rel, _ := filepath.Rel(f.Dir, p)
+		b := string(f.Read(t, filepath.ToSlash(rel)))
+		for i, m := range ids {
+			b = strings.ReplaceAll(b, string(m[1]), fmt.Sprintf("odd/%d%%41 x", i))
+		}
+		f.WriteFile(t, filepath.ToSlash(rel), []byte(b))
+		return nil
+	})
+	f.Seal(t)
+	data, _ := imgtest.Build(t, f.Dir, f.Profiles, "")
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "odd.kgimg"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := run(context.Background(), connect(t, mcpserver.New(imgtest.Catalog(t, dir), mcpserver.Options{}).MCP()), "in-memory")
+	if s.Status != "passed" {
+		t.Fatalf("failed: %v", s.Failures)
+	}
+	read := false
+	for _, r := range s.Resources {
+		read = read || r.Name == "standard" && strings.Contains(r.Target, "odd%2F")
+	}
+	if !read {
+		t.Errorf("no standard with an odd ID was read: %+v", s.Resources)
 	}
 }

@@ -170,11 +170,11 @@ var jsonrpcCodes = []struct {
 	{-32601, "Method not found", "cmd/kgmcp/internal/serve", "CodeMethodNotFound",
 		"a method MCP does not define"},
 	{-32602, "Invalid params", "runtime/mcpserver", "CodeInvalidParams",
-		"`prompts/get` and `completion/complete` input errors and domain errors; `resources/read` domain errors other than `resource_not_found` (with `data.uri`); an address that matches no resource template (the SDK's `Resource not found`); an unknown tool name (the SDK's `unknown tool`)"},
+		"`prompts/get` and `completion/complete` input errors and domain errors; `resources/read` domain errors other than a resource not there (with `data.uri`), and, for protocols after 2025-11-25 (SEP-2164), a resource not there too; an unknown tool name (the SDK's `unknown tool`)"},
 	{-32603, "Internal error", "runtime/mcpserver", "CodeInternalError",
 		"`internal_error` of a resource read, prompt render or other method, and `catalog_error` outside `tools/call`"},
 	{-32002, "Resource not found", "runtime/mcpserver", "-32002",
-		"`resources/read` answering `resource_not_found` (with `data.uri`)"},
+		"`resources/read` of a resource that is not there, for protocols up to 2025-11-25: any `*_not_found` code (`resource_not_found`, `framework_not_found`, `standard_not_found`, …) or an address that matches no resource template (the SDK's `Resource not found`); `data.uri` is the URI sent"},
 	{-32000, "Server limit", "runtime/mcpserver", "codeLimitExceeded",
 		"`response_budget_exceeded`: the answers to one HTTP request would pass its 8 MiB budget; `server_shutting_down`: the server is draining and takes no new request"},
 }

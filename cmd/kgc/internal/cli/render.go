@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/diagram"
@@ -70,12 +69,12 @@ func runRender(ctx context.Context, env cmdEnv, args []string) int {
 		return ExitFailure
 	}
 	p := cat.Packages[0]
-	d := diagram.Overview(p)
-	if !overview {
-		if d, err = diagram.Standard(p, node); err != nil {
-			fmt.Fprintln(env.Stderr, "kgc render:", err)
-			return ExitFailure
-		}
+	var d *render.Diagram
+	if overview {
+		d = diagram.Overview(p)
+	} else if d, err = diagram.Standard(p, node); err != nil {
+		fmt.Fprintln(env.Stderr, "kgc render:", err)
+		return ExitFailure
 	}
 	var b bytes.Buffer
 	if err := render.Write(&b, d, f); err != nil {
@@ -94,31 +93,4 @@ func runRender(ctx context.Context, env cmdEnv, args []string) int {
 		return ExitFailure
 	}
 	return ExitOK
-}
-
-// writeFileAtomic writes data to a temporary file beside path and renames it
-// into place, so a reader never sees half a picture.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
 }

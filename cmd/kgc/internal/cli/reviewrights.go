@@ -7,11 +7,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/kgc-project/kgc/compiler/gate"
 	"github.com/kgc-project/kgc/internal/jsonv"
 	"github.com/kgc-project/kgc/internal/safefile"
 	"github.com/kgc-project/kgc/internal/termsafe"
@@ -62,7 +61,7 @@ func runReviewRights(_ context.Context, env cmdEnv, args []string) int {
 		when = time.Now().UTC().Format(time.RFC3339)
 	}
 	path := fs.Arg(0)
-	b, err := safefile.ReadPath(path, 8<<20)
+	b, err := safefile.ReadPath(path, gate.MaxProfileBytes)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "kgc review-rights: %s: %v\n", path, err)
 		return ExitFailure
@@ -139,7 +138,7 @@ func runReviewRights(_ context.Context, env cmdEnv, args []string) int {
 		fmt.Fprintln(env.Stderr, "kgc review-rights: nothing written: the reviewed profile would not pass the gate")
 		return ExitFindings
 	}
-	if err := writeAtomically(path, out.Bytes()); err != nil {
+	if err := writeFileAtomic(path, out.Bytes()); err != nil {
 		fmt.Fprintf(env.Stderr, "kgc review-rights: %s: %v\n", path, err)
 		return ExitFailure
 	}
@@ -197,29 +196,4 @@ func writeJSON(b *bytes.Buffer, v *jsonv.Value, indent string) {
 	default:
 		b.WriteString("null")
 	}
-}
-
-// writeAtomically replaces path with data: a temporary file beside it,
-// synced, renamed over it.
-func writeAtomically(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".kgc-review-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if fi, err := os.Stat(path); err == nil {
-		os.Chmod(f.Name(), fi.Mode().Perm())
-	}
-	return os.Rename(f.Name(), path)
 }
