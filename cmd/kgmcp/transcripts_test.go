@@ -59,7 +59,6 @@ func readableText(response string) string {
 }
 
 // parseTranscript reads a golden file (internal/transcript).
-func parseTranscript(b []byte) (transcript.Transcript, error) { return transcript.Parse(b) }
 
 // recorded is tr with its text section derived from its response.
 func recorded(tr transcript.Transcript) []byte {
@@ -83,7 +82,7 @@ func replay(t *testing.T, dir, images string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr, err := parseTranscript(b)
+		tr, err := transcript.Parse(b)
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
@@ -131,7 +130,7 @@ func TestTranscriptResultsMatchTheirOutputSchemas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := parseTranscript(b)
+	tr, err := transcript.Parse(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +159,7 @@ func TestTranscriptResultsMatchTheirOutputSchemas(t *testing.T) {
 	checked := map[string]int{}
 	for _, f := range files {
 		b, _ := os.ReadFile(f)
-		tr, err := parseTranscript(b)
+		tr, err := transcript.Parse(b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -200,7 +199,7 @@ func TestTranscriptResultsMatchTheirOutputSchemas(t *testing.T) {
 	// The schemas are not vacuous: a wrong type, a missing required field and
 	// an unknown field are each refused.
 	b, _ = os.ReadFile("testdata/transcripts/samples/get-standard.txtar")
-	tr, _ = parseTranscript(b)
+	tr, _ = transcript.Parse(b)
 	var resp struct {
 		Result struct {
 			StructuredContent map[string]any `json:"structuredContent"`
@@ -233,7 +232,7 @@ func TestTranscriptRequestsMatchTheirInputSchemas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, _ := parseTranscript(b)
+	tr, _ := transcript.Parse(b)
 	var list struct {
 		Result struct {
 			Tools []struct {
@@ -257,7 +256,7 @@ func TestTranscriptRequestsMatchTheirInputSchemas(t *testing.T) {
 	accepted, refused := 0, 0
 	for _, f := range files {
 		b, _ := os.ReadFile(f)
-		tr, _ := parseTranscript(b)
+		tr, _ := transcript.Parse(b)
 		var req struct {
 			Method string `json:"method"`
 			Params struct {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/query"
 	"github.com/kgc-project/kgc/runtime/uri"
 )
@@ -57,7 +58,8 @@ type Check struct {
 // package's rights do not allow (not a failure of the server).
 func withheld(err error) bool {
 	m := err.Error()
-	return strings.Contains(m, "resource_access_denied") || strings.Contains(m, "prompt_access_denied")
+	// A domain error's text is "<code>: <message>" (runtime/kgerr).
+	return strings.Contains(m, kgerr.ResourceAccessDenied+": ") || strings.Contains(m, kgerr.PromptAccessDenied+": ")
 }
 
 // failOrWithhold records err of a read or call of target: a rights refusal as

@@ -24,10 +24,17 @@ func unsafe(r rune) bool {
 		return false
 	case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
 		return true
-	case r == 0x061c || r == 0x200e || r == 0x200f || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069):
+	case BidiControl(r):
 		return true
 	}
 	return false
+}
+
+// BidiControl reports the invisible characters that reorder text (the
+// Arabic letter mark, LRM/RLM, the embeddings, overrides and isolates):
+// shown to a person, they make text read otherwise than it is.
+func BidiControl(r rune) bool {
+	return r == 0x061C || r == 0x200E || r == 0x200F || 0x202A <= r && r <= 0x202E || 0x2066 <= r && r <= 0x2069
 }
 
 // escape writes the escape of one rune (or of one invalid byte b).

@@ -94,21 +94,18 @@ func (w *writer) buildAdjacency(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 			return ra.ID < rc.ID
 		})
 		for _, dir := range []kgfb.Direction{kgfb.DirectionOut, kgfb.DirectionIn} {
-			rows := make([][2][]uint32, n)
-			if label == delivery.HasChild && dir == kgfb.DirectionOut {
-				rows = w.childRows // in curriculum order (order.go)
-			}
-			for _, e := range edges {
-				if label == delivery.HasChild && dir == kgfb.DirectionOut {
-					break
+			rows := w.childRows // hasChild out: in curriculum order (order.go)
+			if label != delivery.HasChild || dir != kgfb.DirectionOut {
+				rows = make([][2][]uint32, n)
+				for _, e := range edges {
+					r := rels[e]
+					from, to := w.ord[r.Source], w.ord[r.Target]
+					if dir == kgfb.DirectionIn {
+						from, to = to, from
+					}
+					rows[from][0] = append(rows[from][0], to)
+					rows[from][1] = append(rows[from][1], uint32(e))
 				}
-				r := rels[e]
-				from, to := w.ord[r.Source], w.ord[r.Target]
-				if dir == kgfb.DirectionIn {
-					from, to = to, from
-				}
-				rows[from][0] = append(rows[from][0], to)
-				rows[from][1] = append(rows[from][1], uint32(e))
 			}
 			offsets := make([]uint32, 0, n+1)
 			var neighbors, edgeList []uint32

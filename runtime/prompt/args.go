@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/kgc-project/kgc/internal/termsafe"
 	"github.com/kgc-project/kgc/internal/textnorm"
 	"github.com/kgc-project/kgc/schema/ids"
 )
@@ -191,17 +192,11 @@ func checkText(name, s string, min, max int) error {
 		if unicode.IsControl(r) && r != '\n' && r != '\t' && r != '\r' {
 			return argErr(name, "must not contain control characters")
 		}
-		if bidiControl(r) || nonCharacter(r) {
+		if termsafe.BidiControl(r) || nonCharacter(r) {
 			return argErr(name, "must not contain bidirectional controls (U+%04X) or noncharacters", r)
 		}
 	}
 	return nil
-}
-
-// bidiControl reports the invisible characters that reorder text: copied
-// into a rendered prompt, they can make it read otherwise than it is.
-func bidiControl(r rune) bool {
-	return r == 0x061C || r == 0x200E || r == 0x200F || 0x202A <= r && r <= 0x202E || 0x2066 <= r && r <= 0x2069
 }
 
 // nonCharacter reports Unicode's noncharacters (U+FDD0–U+FDEF and the last

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kgc-project/kgc/compiler/gate"
 	"github.com/kgc-project/kgc/internal/safefile"
+	"github.com/kgc-project/kgc/internal/version"
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/kgimg/kgimgwrite"
 	"github.com/kgc-project/kgc/schema/ids"
@@ -82,7 +83,7 @@ func buildImage(dir string, res *gate.Result, out string) (*imageReport, error) 
 	// The gate has checked every file; read them as carefully again (the
 	// tree could have changed since), no one larger than an image can be.
 	read := func(path string) ([]byte, error) { return safefile.Read(root, path, kgimg.MaxImageSize) }
-	built, err := kgimgwrite.BuildImage(res, read, kgimgwrite.Options{Compiler: "kgc " + kgcVersion()})
+	built, err := kgimgwrite.BuildImage(res, read, kgimgwrite.Options{Compiler: "kgc " + version.String()})
 	if err != nil {
 		return nil, err
 	}

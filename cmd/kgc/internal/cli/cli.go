@@ -8,6 +8,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+
+	"github.com/kgc-project/kgc/internal/version"
 )
 
 // Exit codes.
@@ -102,7 +104,7 @@ func runVersion(_ context.Context, env cmdEnv, args []string) int {
 		fmt.Fprintf(env.Stderr, "kgc version: unexpected argument %q\n", args[0])
 		return ExitFailure
 	}
-	fmt.Fprintln(env.Stdout, "kgc", kgcVersion())
+	fmt.Fprintln(env.Stdout, "kgc", version.String())
 	return ExitOK
 }
 
