@@ -148,7 +148,7 @@ announce:
 
 # skipped prints what make test skipped for want of the corpus.
 skipped:
-	@if [ -s $(SKIP_LOG) ]; then cat $(SKIP_LOG); echo "WARNING: the real corpus is absent: the tests listed above, which need it, were skipped"; fi
+	@if [ -s $(SKIP_LOG) ]; then sort -u $(SKIP_LOG); echo "WARNING: the real corpus is absent: the tests listed above, which need it, were skipped"; fi
 
 ADDR ?= 127.0.0.1:8000
 # The main job: build the shipped images, then serve them over Streamable HTTP
