@@ -105,7 +105,7 @@ func (s *Server) call(ctx context.Context, name string, args json.RawMessage, li
 	if p, ok := out.(*query.Paged); ok {
 		return s.pagedEnvelope(q, name, p, links)
 	}
-	return s.envelope(q, name, out, nil, links)
+	return s.envelope(q, name, out, nil, nil, links)
 }
 
 // linksAllowed reports whether a session's protocol version defines
@@ -139,11 +139,15 @@ func (s *Server) toolError(name string, err error) *mcp.CallToolResult {
 // paged tool's effective request), or the same canonical JSON where the tool
 // keeps JSON text, the operator asked for JSON text everywhere, or the
 // readable text would be the longer (so the result ceiling, which counts the
-// JSON twice, bounds both).
-func (s *Server) envelope(q *query.Service, name string, out any, request map[string]any, links bool) *mcp.CallToolResult {
-	b, err := canonjson.Marshal(out)
-	if err != nil {
-		return s.toolError(name, err)
+// JSON twice, bounds both). encoded, when not nil, is out's canonical JSON
+// as the handler's ceiling check already encoded it (query.Paged.Encoded).
+func (s *Server) envelope(q *query.Service, name string, out any, request map[string]any, encoded []byte, links bool) *mcp.CallToolResult {
+	b := encoded
+	if b == nil {
+		var err error
+		if b, err = canonjson.Marshal(out); err != nil {
+			return s.toolError(name, err)
+		}
 	}
 	if 2*len(b) > query.MaxResultBytes {
 		// The last line of the ceiling: tools cut their lists to fit, so only
@@ -216,7 +220,7 @@ func writeU(b *strings.Builder, r rune) {
 }
 
 func (s *Server) pagedEnvelope(q *query.Service, name string, p *query.Paged, links bool) *mcp.CallToolResult {
-	res := s.envelope(q, name, p.Result, p.Request, links)
+	res := s.envelope(q, name, p.Result, p.Request, p.Encoded, links)
 	if !res.IsError && p.Next != nil {
 		res.Content = append(res.Content, &mcp.TextContent{Text: continuation(p)})
 	}

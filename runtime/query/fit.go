@@ -29,15 +29,21 @@ var (
 
 // load is how full v's envelope makes the ceiling: at most 1 fits.
 func (c ceiling) load(v any) (float64, error) {
+	_, l, err := c.encode(v)
+	return l, err
+}
+
+// encode is v's canonical JSON and its load.
+func (c ceiling) encode(v any) ([]byte, float64, error) {
 	b, err := canonjson.Marshal(v)
 	if err != nil {
-		return 0, err
+		return nil, 0, err
 	}
 	l := float64(2*len(b)) / float64(c.bytes)
 	if c.chars > 0 {
 		l = max(l, float64(2*utf8.RuneCount(b))/float64(c.chars))
 	}
-	return l, nil
+	return b, l, nil
 }
 
 // fits reports whether v's envelope holds under the ceiling.

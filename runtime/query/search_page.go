@@ -125,9 +125,11 @@ func searchPage[Hit any](s *Service, run *searchRun, in pagingInput, build func(
 		next = &c
 	}
 	out := result(len(hits), next)
-	if ok, err := anyCeiling.fits(out); err != nil {
+	encoded, load, err := anyCeiling.encode(out)
+	if err != nil {
 		return nil, err
-	} else if !ok {
+	} else if load > 1 {
+		encoded = nil
 		// Cut the page before the hit that would break the ceiling; the next
 		// page starts with that hit.
 		cutNext := func(k int) *string { c := cur.encode(page[k-1].Key(in.byCode)); return &c }
@@ -146,5 +148,5 @@ func searchPage[Hit any](s *Service, run *searchRun, in pagingInput, build func(
 		next = cutNext(k)
 		out = result(k, next)
 	}
-	return &Paged{Result: out, Tool: in.tool, Request: in.request, Next: nextOf(next)}, nil
+	return &Paged{Result: out, Tool: in.tool, Request: in.request, Next: nextOf(next), Encoded: encoded}, nil
 }

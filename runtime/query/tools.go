@@ -241,6 +241,11 @@ type Paged struct {
 	Request  map[string]any // effective request, defaults included, cursor excluded
 	Defaults map[string]any // fields left out of the next request when they hold these values (the schema's defaults)
 	Next     any            // the next page's cursor, or nil on the last page
+	// Encoded is Result's canonical JSON when the handler's ceiling check
+	// already encoded it (nil otherwise): the adapter sends these bytes
+	// instead of encoding the result a second time. Whoever changes Result
+	// after the check sets it to nil.
+	Encoded []byte
 }
 
 // NextRequest is the arguments of the call for the next page (nil on the

@@ -402,6 +402,7 @@ func (s *Service) searchStandards(_ context.Context, r StandardSearchRequest) (*
 	if run.Matched <= fewMatches && r.Cursor == nil {
 		res := paged.Result.(*SearchResult[StandardHit])
 		res.Page.Suggestions = standardSuggestions(pkgs, r, run.Matched)
+		paged.Encoded = nil // the page changes after its check
 	}
 	return paged, nil
 }

@@ -141,6 +141,7 @@ func (s *Service) searchComponents(_ context.Context, r ComponentSearchRequest) 
 	if run.Matched == 0 && r.Cursor == nil && r.Mode == search.ComponentText {
 		// A word no component uses: the close words they do use, counted.
 		res := paged.Result.(*SearchResult[ComponentHit])
+		paged.Encoded = nil // the page changes after its check
 		res.Page.Suggestions = search.SpellingSuggestions(search.ComponentWords, pkgs, r.Query, 0, func(q string) (int, string) {
 			alt := r
 			alt.Query, alt.Cursor = q, nil
