@@ -259,31 +259,10 @@ func (m *model) exports(order []*item, p *derived, nw, rw io.Writer) (err error)
 	return err
 }
 
-// pubRecord is a line of publisher_relations.jsonl
-// (docs/reference/package-format.md#publisher-relations).
-type pubRecord struct {
-	Identifier      string `json:"identifier"`
-	AssociationType string `json:"associationType"`
-	Origin          pubEnd `json:"origin"`
-	Destination     pubEnd `json:"destination"`
-	SequenceNumber  *int64 `json:"sequenceNumber,omitempty"`
-}
-
-type pubEnd struct {
-	NodeID     string `json:"nodeId,omitempty"`
-	URI        string `json:"uri,omitempty"`
-	Identifier string `json:"identifier,omitempty"`
-	Title      string `json:"title,omitempty"`
-}
-
-func toPubEnd(e delivery.RelationEnd) pubEnd {
-	return pubEnd{NodeID: e.NodeID, URI: e.URI, Identifier: e.Identifier, Title: e.Title}
-}
-
 // writePublisher writes the publisher relations JSONL, in input order.
 func (m *model) writePublisher(w io.Writer) error {
 	for _, r := range m.pubs {
-		b, err := json.Marshal(pubRecord{r.id, r.typ, toPubEnd(r.origin), toPubEnd(r.destination), r.seq})
+		b, err := delivery.EncodePublisherRelation(r)
 		if err != nil {
 			return err
 		}

@@ -48,9 +48,9 @@ type model struct {
 	byURI      map[string]string
 	lowerIDs   map[string]string
 	seenEdge   map[[2]string]bool
-	assocIDs   map[string]object // by identifier: the first association
-	pubs       []pubRel          // the publisher relations carried, in input order
-	seenPub    map[pubKey]bool
+	assocIDs   map[string]object             // by identifier: the first association
+	pubs       []*delivery.PublisherRelation // the publisher relations carried, in input order
+	seenPub    map[delivery.PublisherKey]bool
 	externalEP int
 }
 
@@ -92,7 +92,7 @@ func (m *model) countFields(sec string, o object) {
 // build checks the input and builds the model; any finding means no output.
 func build(in *input, rep *Document) (*model, []Finding) {
 	m := &model{in: in, rep: rep, byID: map[string]*item{}, kids: map[string][]*edge{}, byURI: map[string]string{},
-		lowerIDs: map[string]string{}, seenEdge: map[[2]string]bool{}, assocIDs: map[string]object{}, seenPub: map[pubKey]bool{}}
+		lowerIDs: map[string]string{}, seenEdge: map[[2]string]bool{}, assocIDs: map[string]object{}, seenPub: map[delivery.PublisherKey]bool{}}
 	var fnd []Finding
 	add := func(o object, code, id, format string, a ...any) {
 		fnd = append(fnd, Finding{Code: code, File: o.file, Where: o.where, ID: id, Message: fmt.Sprintf(format, a...)})
@@ -318,21 +318,21 @@ func (m *model) association(o object) []Finding {
 			m.rep.Associations.NotCarried++
 			return fnd
 		}
-		r := pubRel{id: id, typ: typ, origin: m.end(from, origin), destination: m.end(to, dest)}
-		for _, e := range []delivery.RelationEnd{r.origin, r.destination} {
+		r := &delivery.PublisherRelation{ID: id, Type: typ, Origin: m.end(from, origin), Destination: m.end(to, dest)}
+		for _, e := range []delivery.RelationEnd{r.Origin, r.Destination} {
 			if e.External() && e.URI == "" && e.Identifier == "" {
 				add(CodeMissingField, id, "%s association: an end outside the package gives neither a uri nor an identifier (%s)", typ, linkName(linkURI{Title: e.Title}))
 				return fnd
 			}
 		}
 		if hasSeq {
-			r.seq = &seq
+			r.Sequence = &seq
 		}
 		if why := checkIdentity(id, ids.MaxNodeID); why != "" {
 			add(CodeIdentityFormat, id, "association identifier: %s", why)
 			return fnd
 		}
-		key := pubKey{typ, r.origin, r.destination}
+		key := r.Key()
 		if m.seenPub[key] {
 			m.rep.NotCarriedAssociations[typ+" (repeated pair, kept once)"]++
 			m.rep.Associations.NotCarried++
@@ -375,19 +375,6 @@ func (m *model) association(o object) []Finding {
 	m.rep.Associations.Carried++
 	m.rep.CarriedAssociations["isChildOf"]++
 	return fnd
-}
-
-// pubRel is one association carried as a publisher relation.
-type pubRel struct {
-	id, typ             string
-	origin, destination delivery.RelationEnd
-	seq                 *int64
-}
-
-// pubKey is a publisher relation's type and ends: one is carried once.
-type pubKey struct {
-	typ                 string
-	origin, destination delivery.RelationEnd
 }
 
 // end is a relation end: the node id resolved (the document's for the

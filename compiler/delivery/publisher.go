@@ -1,6 +1,7 @@
 package delivery
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -42,6 +43,42 @@ type PublisherRelation struct {
 	// Sequence is the association's sequenceNumber (nil when not given).
 	Sequence *int64
 	Line     int
+}
+
+// PublisherKey is what makes a publisher relation one: its type and its
+// two ends. A package carries each at most once.
+type PublisherKey struct {
+	Type                string
+	Origin, Destination RelationEnd
+}
+
+// Key is the relation's PublisherKey.
+func (r *PublisherRelation) Key() PublisherKey {
+	return PublisherKey{r.Type, r.Origin, r.Destination}
+}
+
+// publisherLine is a line of publisher_relations.jsonl as written: the
+// members DecodePublisherRelation reads.
+type publisherLine struct {
+	Identifier      string  `json:"identifier"`
+	AssociationType string  `json:"associationType"`
+	Origin          endLine `json:"origin"`
+	Destination     endLine `json:"destination"`
+	SequenceNumber  *int64  `json:"sequenceNumber,omitempty"`
+}
+
+// endLine is a RelationEnd with the line's member names.
+type endLine struct {
+	NodeID     string `json:"nodeId,omitempty"`
+	URI        string `json:"uri,omitempty"`
+	Identifier string `json:"identifier,omitempty"`
+	Title      string `json:"title,omitempty"`
+}
+
+// EncodePublisherRelation is r as one line of publisher_relations.jsonl
+// (without its line feed), the form DecodePublisherRelation reads back.
+func EncodePublisherRelation(r *PublisherRelation) ([]byte, error) {
+	return json.Marshal(publisherLine{r.ID, r.Type, endLine(r.Origin), endLine(r.Destination), r.Sequence})
 }
 
 // DecodePublisherRelation decodes one line's object strictly: exactly the

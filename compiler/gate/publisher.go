@@ -38,12 +38,8 @@ func (s *state) checkPublisherRelations(g *graph) {
 		return
 	}
 	path := s.res.Manifest.Path(manifest.PublisherRelations)
-	type key struct {
-		typ                 string
-		origin, destination delivery.RelationEnd
-	}
 	ids := map[string]int{}
-	pairs := map[key]int{}
+	pairs := map[delivery.PublisherKey]int{}
 	ok := true
 	for _, r := range s.res.PublisherRelations {
 		for _, e := range []struct {
@@ -69,7 +65,7 @@ func (s *state) checkPublisherRelations(g *graph) {
 		} else {
 			ids[r.ID] = r.Line
 		}
-		k := key{r.Type, r.Origin, r.Destination}
+		k := r.Key()
 		if first, dup := pairs[k]; dup {
 			s.pubFinding(finding.PublisherRelationDuplicate, path, r.Line, r.ID, "the %s relation of line %d joins the same ends", r.Type, first)
 			ok = false
