@@ -52,9 +52,9 @@ var (
 	}
 )
 
-// UnknownWords returns the query's distinct tokens that no package of pkgs
+// unknownWords returns the query's distinct tokens that no package of pkgs
 // holds in vocabulary v, neither as written nor in another form.
-func UnknownWords(v Vocabulary, pkgs []*catalog.Package, query string) []string {
+func unknownWords(v Vocabulary, pkgs []*catalog.Package, query string) []string {
 	var out []string
 	for _, t := range Distinct(textnorm.Tokens(query)) {
 		known := false
@@ -79,11 +79,11 @@ type CloseWord struct {
 	Edits int
 }
 
-// CloseWords returns the words of pkgs' item descriptions within the edit
+// closeWords returns the words of pkgs' item descriptions within the edit
 // distance allowed for w (1 up to 5 letters, 2 beyond; 0 below 3 letters),
 // the most used first (then the nearer, then in word order), at most
 // maxSpellWords.
-func CloseWords(v Vocabulary, pkgs []*catalog.Package, w string) []CloseWord {
+func closeWords(v Vocabulary, pkgs []*catalog.Package, w string) []CloseWord {
 	target := []rune(w)
 	limit := 1
 	switch {
@@ -167,9 +167,9 @@ func EditDistance(a, b []rune, limit int) int {
 	return prev[len(b)]
 }
 
-// ReplaceWord rewrites a query with one of its tokens replaced (the tokens
+// replaceWord rewrites a query with one of its tokens replaced (the tokens
 // joined by spaces: the same query to every search mode).
-func ReplaceWord(query, from, to string) string {
+func replaceWord(query, from, to string) string {
 	toks := textnorm.Tokens(query)
 	for i, t := range toks {
 		if t == from {

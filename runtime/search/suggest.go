@@ -13,19 +13,19 @@ import (
 // it); a word with none is reported as unused when nothing was found.
 func SpellingSuggestions(v Vocabulary, pkgs []*catalog.Package, query string, found int, rerun func(query string) (int, string)) []SearchSuggestion {
 	var out []SearchSuggestion
-	for _, w := range UnknownWords(v, pkgs, query) {
+	for _, w := range unknownWords(v, pkgs, query) {
 		var offered bool
 		var stems []string // a word form of a word offered finds what it finds
-		for _, c := range CloseWords(v, pkgs, w) {
-			st := LightStem(c.Word)
+		for _, c := range closeWords(v, pkgs, w) {
+			st := lightStem(c.Word)
 			if slices.Contains(stems, st) {
 				continue
 			}
 			stems = append(stems, st)
-			if n, call := rerun(ReplaceWord(query, w, c.Word)); n > found {
+			if n, call := rerun(replaceWord(query, w, c.Word)); n > found {
 				offered = true
 				out = append(out, SearchSuggestion{Reason: "spelling", MatchCount: n, Call: call,
-					Message: fmt.Sprintf("did you mean %q for %q? (used in %s of the searched frameworks)", c.Word, w, Plural(c.Uses, "statement"))})
+					Message: fmt.Sprintf("did you mean %q for %q? (used in %s of the searched frameworks)", c.Word, w, plural(c.Uses, "statement"))})
 			}
 		}
 		if !offered && found == 0 {
@@ -36,8 +36,8 @@ func SpellingSuggestions(v Vocabulary, pkgs []*catalog.Package, query string, fo
 	return out
 }
 
-// Plural is n and the noun, with an s unless n is 1.
-func Plural(n int, noun string) string {
+// plural is n and the noun, with an s unless n is 1.
+func plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}

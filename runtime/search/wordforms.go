@@ -33,10 +33,10 @@ var suffixRules = []struct{ suffix, with string }{
 	{"s", ""},  // numbers → number
 }
 
-// LightStem reduces a lexical token to its light stem: one suffix rule,
+// lightStem reduces a lexical token to its light stem: one suffix rule,
 // then a final e dropped and a final y spelled i, so that compare,
 // compared and comparing, or multiply and multiplication, meet.
-func LightStem(t string) string {
+func lightStem(t string) string {
 	for _, r := range suffixRules {
 		if strings.HasSuffix(t, r.suffix) && len(t)-len(r.suffix)+len(r.with) >= minStem {
 			if r.suffix == "s" && (strings.HasSuffix(t, "ss") || strings.HasSuffix(t, "us") || strings.HasSuffix(t, "is")) {
@@ -66,7 +66,7 @@ const (
 // itself first when the index has it), read through prefixes: the tokens
 // sharing the stem's first four characters (or the whole stem, if shorter).
 func WordForms(prefixed func(prefix string, max int) []string, token string) []string {
-	stem := LightStem(token)
+	stem := lightStem(token)
 	if len([]rune(stem)) < minStem {
 		return []string{token}
 	}
@@ -76,7 +76,7 @@ func WordForms(prefixed func(prefix string, max int) []string, token string) []s
 	}
 	var forms []string
 	for _, t := range prefixed(prefix, maxFormScan) {
-		if t != token && LightStem(t) == stem {
+		if t != token && lightStem(t) == stem {
 			forms = append(forms, t)
 		}
 	}
