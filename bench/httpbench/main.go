@@ -20,7 +20,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -232,10 +231,15 @@ func post(c *http.Client, url, body string) (int, []byte, error) {
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
-	if resp.StatusCode != 200 || bytes.Contains(b, []byte(`"error":{`)) {
+	if err != nil {
+		return resp.StatusCode, b, err
+	}
+	if resp.StatusCode != 200 {
 		return resp.StatusCode, b, fmt.Errorf("status %d: %.200s", resp.StatusCode, b)
 	}
-	return resp.StatusCode, b, err
+	// Every answer timed must be a success: a JSON-RPC error, or a tool
+	// error (isError), is not the work the row claims.
+	return resp.StatusCode, b, baseline.WantSuccess("POST "+url, b)
 }
 
 // samples pools the latencies and measuring time of a side's slices.

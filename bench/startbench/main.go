@@ -23,7 +23,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -40,7 +39,6 @@ import (
 
 	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/internal/pkggen"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func main() {
@@ -50,11 +48,10 @@ func main() {
 	flags := flag.String("kgmcp-flags", "", "extra kgmcp flags (space-separated)")
 	bin := flag.String("kgmcp", "", "measure this kgmcp binary instead of building ./cmd/kgmcp")
 	base := flag.String("base", "", "also measure this kgmcp binary (a baseline build), alternating with the other, in the same run")
-	serveEmpty := flag.Bool("serve-empty", false, "(internal) serve the empty go-sdk server over stdio")
+	serveEmpty := flag.Bool("serve-empty", false, "(internal) serve the empty go-sdk server (one constant tool) over stdio")
 	flag.Parse()
 	if *serveEmpty {
-		s := mcp.NewServer(&mcp.Implementation{Name: "empty", Version: "1"}, nil)
-		if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		if err := baseline.ServeStdio(""); err != nil {
 			fmt.Fprintln(os.Stderr, "empty:", err)
 			os.Exit(1)
 		}
@@ -210,11 +207,14 @@ type measurement struct {
 	anon, fileRSS []int // kB
 }
 
-// firstCall is a host's usual first call after the handshake: the first page
-// of list_frameworks, which reads every package (a server without tools
-// answers it with an error, just as fast).
+// firstCall is a host's usual first call after the handshake: kgmcp's is
+// the first page of list_frameworks, which reads every package; the empty
+// server's is its constant tool (a success too: an error answer, such as
+// an unknown tool's, would be timed as if it were the work).
 const firstCall = `{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
 	`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_frameworks","arguments":{"request":{}}}}` + "\n"
+
+var emptyFirstCall = `{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" + `{"jsonrpc":"2.0","id":2,` + baseline.CallBody[1:] + "\n"
 
 // federatedSearch is a 25-hit text search over every framework's current
 // snapshot: its cost must not grow with the catalog.
@@ -224,9 +224,10 @@ const federatedSearch = `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":
 const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"startbench","version":"1"}}}` + "\n"
 
 // spawn starts proto's command once: exec to the initialize result (ready),
-// then list_frameworks (the first call), resident memory, and a federated
-// 25-hit search, whose answer must carry 25 hits when checkHits is set.
-func spawn(proto *exec.Cmd, checkHits bool) (*measurement, error) {
+// then the first call (list_frameworks for kgmcp, the constant tool for the
+// empty server), resident memory, and for kgmcp a federated 25-hit search,
+// whose answer must carry 25 hits. Every answer timed must be a success.
+func spawn(proto *exec.Cmd, kg bool) (*measurement, error) {
 	m := &measurement{}
 	cmd := exec.Command(proto.Path, proto.Args[1:]...)
 	stdin, err := cmd.StdinPipe()
@@ -257,7 +258,11 @@ func spawn(proto *exec.Cmd, checkHits bool) (*measurement, error) {
 	if err != nil || !strings.Contains(line, `"id":1`) {
 		return fail("no initialize result (%v): %q", err, line)
 	}
-	if _, err := stdin.Write([]byte(firstCall)); err != nil {
+	call := emptyFirstCall
+	if kg {
+		call = firstCall
+	}
+	if _, err := stdin.Write([]byte(call)); err != nil {
 		return fail("%v", err)
 	}
 	line, err = r.ReadString('\n')
@@ -265,22 +270,26 @@ func spawn(proto *exec.Cmd, checkHits bool) (*measurement, error) {
 	if err != nil || !strings.Contains(line, `"id":2`) {
 		return fail("no answer to the first call (%v): %.200q", err, line)
 	}
-	anon, file := rss(cmd.Process.Pid)
-	sent := time.Now()
-	if _, err := stdin.Write([]byte(federatedSearch)); err != nil {
+	if err := baseline.WantSuccess("the first call", []byte(line)); err != nil {
 		return fail("%v", err)
 	}
-	line, err = r.ReadString('\n')
-	searched := time.Since(sent)
-	if err != nil || !strings.Contains(line, `"id":3`) {
-		return fail("no answer to the search (%v): %.200q", err, line)
-	}
-	if checkHits {
+	anon, file := rss(cmd.Process.Pid)
+	var searched time.Duration
+	if kg {
+		sent := time.Now()
+		if _, err := stdin.Write([]byte(federatedSearch)); err != nil {
+			return fail("%v", err)
+		}
+		line, err = r.ReadString('\n')
+		searched = time.Since(sent)
+		if err != nil || !strings.Contains(line, `"id":3`) {
+			return fail("no answer to the search (%v): %.200q", err, line)
+		}
 		if err := baseline.WantHits("federated search", []byte(line), 25); err != nil {
 			return fail("%v", err)
 		}
+		m.searchBytes = len(line)
 	}
-	m.searchBytes = len(line)
 	stdin.Close()
 	if err := cmd.Wait(); err != nil {
 		return nil, fmt.Errorf("exit: %v\n%s", err, stderr.String())

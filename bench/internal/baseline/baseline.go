@@ -110,6 +110,26 @@ func hits(line []byte) (int, bool) {
 	return len(resp.Result.Structured.Page.Hits), true
 }
 
+// WantSuccess fails unless a JSON-RPC response is a result that is not a
+// tool error (isError): a figure must not time an error answer.
+func WantSuccess(what string, line []byte) error {
+	var resp struct {
+		Error  json.RawMessage `json:"error"`
+		Result *struct {
+			IsError bool `json:"isError"`
+		} `json:"result"`
+	}
+	switch {
+	case json.Unmarshal(line, &resp) != nil:
+		return fmt.Errorf("%s: not a JSON-RPC response: %.200s", what, line)
+	case len(resp.Error) > 0 || resp.Result == nil:
+		return fmt.Errorf("%s: an error answer: %.200s", what, line)
+	case resp.Result.IsError:
+		return fmt.Errorf("%s: a tool error (isError): %.200s", what, line)
+	}
+	return nil
+}
+
 // WantHits fails unless a search answer line carries exactly want hits: a
 // row that says "25 hits" must measure 25.
 func WantHits(what string, line []byte, want int) error {
