@@ -2,6 +2,7 @@ package query
 
 import (
 	"github.com/kgc-project/kgc/internal/jsonschema"
+	"github.com/kgc-project/kgc/runtime/compare"
 	"github.com/kgc-project/kgc/runtime/progression"
 	"github.com/kgc-project/kgc/runtime/record"
 	"github.com/kgc-project/kgc/runtime/search"
@@ -65,6 +66,14 @@ type (
 	SearchWarning = search.SearchWarning
 	// SearchSuggestion is a call that finds more than a search did.
 	SearchSuggestion = search.SearchSuggestion
+)
+
+// The parts of a comparison that rest on the packages are built by
+// runtime/compare.
+type (
+	ComparisonSection = compare.ComparisonSection
+	ComparisonMatch   = compare.ComparisonMatch
+	ComparisonWarning = compare.ComparisonWarning
 )
 
 // Statistics is get_framework_statistics' count of one package (runtime/stats).

@@ -4,13 +4,12 @@ import (
 	"slices"
 
 	"github.com/kgc-project/kgc/internal/jsonschema"
+	"github.com/kgc-project/kgc/runtime/compare"
 	"github.com/kgc-project/kgc/runtime/record"
-	"github.com/kgc-project/kgc/runtime/standard"
 
 	"context"
 	"sort"
 
-	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/search"
@@ -41,13 +40,8 @@ func NewCompareRequest(query string, frameworkIDs ...string) CompareRequest {
 		"match": map[string]any{"matchMode": "tokens", "operator": "any"}, "frameworkIds": frameworkIDs})
 }
 
-// Comparison bounds.
-const (
-	maxCompareFrameworks   = 8
-	comparePathDepth       = 64 // hierarchy levels walked above a match
-	comparePathsPerMatch   = 8
-	comparePathOccurrences = 256
-)
+// maxCompareFrameworks bounds the frameworks one comparison selects.
+const maxCompareFrameworks = 8
 
 func compareSchema() *Schema {
 	alt := func(mode string, query *Schema, withMatch bool) *Schema {
@@ -89,38 +83,14 @@ type ComparisonResult struct {
 	// PublisherAlignments are the relations the compared frameworks'
 	// publishers assert between them that touch a match (null when there
 	// are none): publisher-asserted facts, apart from the search matches.
-	PublisherAlignments *ComparisonAlignments `json:"publisherAlignments"`
-	Sections            []ComparisonSection   `json:"sections"`
+	PublisherAlignments *compare.ComparisonAlignments `json:"publisherAlignments"`
+	Sections            []ComparisonSection           `json:"sections"`
 	// Suggestions (beyond the contract) say, when a section found nothing,
 	// which query words no compared framework uses and the comparison
 	// with the close words they do use.
 	Suggestions []SearchSuggestion  `json:"suggestions"`
 	Warnings    []ComparisonWarning `json:"warnings"`
 }
-
-// ComparisonAlignments lists the publisher alignments of a comparison: the
-// first maxComparisonAlignments and how many there are.
-type ComparisonAlignments struct {
-	Notice     string                `json:"notice"`
-	Alignments []ComparisonAlignment `json:"alignments"`
-	TotalCount int                   `json:"totalCount"`
-}
-
-// ComparisonAlignment is one publisher-asserted relation between standards
-// of two compared frameworks, as CASE orients it (origin associationType
-// destination), and the snapshot whose publisher asserts it.
-type ComparisonAlignment struct {
-	AssertedBy      string      `json:"assertedBy" enum:"publisher"`
-	AssertedIn      string      `json:"assertedIn"`
-	AssociationType string      `json:"associationType"`
-	RelationID      string      `json:"relationId"`
-	SequenceNumber  *int64      `json:"sequenceNumber"`
-	Origin          EndStandard `json:"origin"`
-	Destination     EndStandard `json:"destination"`
-}
-
-// maxComparisonAlignments bounds the publisher alignments a comparison lists.
-const maxComparisonAlignments = 20
 
 // ComparisonRequest is the canonical resolved request: snapshotIds holds the
 // snapshot each framework was answered from, in frameworkIds order.
@@ -135,78 +105,6 @@ type ComparisonRequest struct {
 	NormalizedGrades       []string     `json:"normalizedGrades"`
 	Query                  string       `json:"query"`
 	SnapshotIDs            []string     `json:"snapshotIds"`
-}
-
-// ComparisonSection is one framework's package: its profile facts, its own
-// matches, search warnings, bound and cursor (the cursor continues
-// search_standards with snapshotIds [snapshotId], the same mode, query, match
-// and filters, and limit maxMatchesPerFramework).
-type ComparisonSection struct {
-	CodeSearchPolicy           profile.CodeSearchPolicy       `json:"codeSearchPolicy"`
-	ComparisonDimensions       []string                       `json:"comparisonDimensions"`
-	FrameworkID                string                         `json:"frameworkId"`
-	GraphPackageID             string                         `json:"graphPackageId"`
-	GraphType                  string                         `json:"graphType"`
-	HasMore                    bool                           `json:"hasMore"`
-	Hierarchy                  profile.Hierarchy              `json:"hierarchy"`
-	KnownSourceAnomalies       []profile.Anomaly              `json:"knownSourceAnomalies"`
-	LanguagePolicy             profile.LanguagePolicy         `json:"languagePolicy"`
-	LocalGradesOrStages        []string                       `json:"localGradesOrStages"`
-	Matches                    []ComparisonMatch              `json:"matches"`
-	NextCursor                 *string                        `json:"nextCursor"`
-	NormalizedGrades           []string                       `json:"normalizedGrades"`
-	PackageSearchWarnings      []SearchWarning                `json:"packageSearchWarnings"`
-	ProfileID                  string                         `json:"profileId"`
-	ProfileSha256              string                         `json:"profileSha256"`
-	ProfileVersion             string                         `json:"profileVersion"`
-	RequiredProfileDisclosures []string                       `json:"requiredProfileDisclosures"`
-	Rights                     Rights                         `json:"rights"`
-	SnapshotID                 string                         `json:"snapshotId"`
-	SourceMetadata             SourceMetadata                 `json:"sourceMetadata"`
-	SourceRoleCapabilities     profile.SourceRoleCapabilities `json:"sourceRoleCapabilities"`
-	// TotalMatchingCount is how many standards of this package match in
-	// all (beyond the contract): the matches shown are all of them, or the
-	// first of this many.
-	TotalMatchingCount int                 `json:"totalMatchingCount"`
-	Warnings           []ComparisonWarning `json:"warnings"`
-}
-
-// ComparisonMatch is one retained hit; HierarchyPaths and ContextComplete are
-// both set exactly when includeContextPaths is.
-type ComparisonMatch struct {
-	ContextComplete *bool        `json:"contextComplete"`
-	HierarchyPaths  [][]PathStep `json:"hierarchyPaths"`
-	RetrievalStatus string       `json:"retrievalStatus" enum:"retrieval_candidate"`
-	SearchHit       StandardHit  `json:"searchHit"`
-}
-
-// PathStep is one node of a root-to-match path.
-type PathStep struct {
-	Description   *string `json:"description"`
-	NodeID        string  `json:"nodeId"`
-	StatementCode *string `json:"statementCode"`
-}
-
-// ComparisonWarning is a warning of one section.
-type ComparisonWarning struct {
-	Code           string  `json:"code" enum:"code_search_unsupported,context_incomplete,no_matches,text_search_unsupported,unresolved_evidence_present"`
-	FrameworkID    string  `json:"frameworkId"`
-	GraphPackageID string  `json:"graphPackageId"`
-	Message        string  `json:"message"`
-	NodeID         *string `json:"nodeId"`
-	RelationshipID *string `json:"relationshipId"`
-	SnapshotID     string  `json:"snapshotId"`
-}
-
-// comparisonDisclosures are the fixed disclosures of every comparison.
-var comparisonDisclosures = []string{
-	"Normalized grades are retrieval facets, not international grade equivalence.",
-	"hasChild is structural containment, not a learning progression or a prerequisite.",
-	"Standards describe expectations; they do not prove that any learner has mastered anything.",
-	"Similar codes, identifiers, grades, hierarchy positions or text are not official equivalence between frameworks.",
-	"Cross-framework matches are exploratory retrieval evidence, each ranked inside its own package.",
-	"Comparative conclusions generated from this evidence are model-inferred.",
-	"Rights, attribution and provenance stay with each package; cite each section's package for its own records.",
 }
 
 // CompareFrameworkEvidence answers compare_framework_evidence.
@@ -267,7 +165,7 @@ func (s *Service) compare(ctx context.Context, r CompareRequest) (*ComparisonRes
 	if err != nil {
 		return nil, err
 	}
-	out := &ComparisonResult{Disclosures: comparisonDisclosures, EpistemicStatus: "deterministic_derived", Warnings: []ComparisonWarning{}, Suggestions: []SearchSuggestion{},
+	out := &ComparisonResult{Disclosures: compare.Disclosures, EpistemicStatus: "deterministic_derived", Warnings: []ComparisonWarning{}, Suggestions: []SearchSuggestion{},
 		Request: ComparisonRequest{FrameworkIDs: r.FrameworkIDs, IncludeContextPaths: r.IncludeContextPaths, IncludeGroupings: r.IncludeGroupings,
 			LocalGradeLabels: nonNil(r.LocalGradeLabels), Match: r.Match, MaxMatchesPerFramework: r.MaxMatchesPerFramework, Mode: string(r.Mode),
 			NormalizedGrades: nonNil(r.NormalizedGrades), Query: r.Query, SnapshotIDs: make([]string, len(pkgs))}}
@@ -293,63 +191,10 @@ func (s *Service) compare(ctx context.Context, r CompareRequest) (*ComparisonRes
 		}
 		return a.GraphPackageID < b.GraphPackageID
 	})
-	sortComparisonWarnings(out.Warnings)
-	out.PublisherAlignments = s.comparisonAlignments(pkgs, out.Sections)
+	compare.SortWarnings(out.Warnings)
+	out.PublisherAlignments = compare.Alignments(s.cat.Packages, pkgs, out.Sections)
 	out.Suggestions = comparisonSuggestions(pkgs, r, out.Sections)
 	return fitComparison(out)
-}
-
-// comparisonAlignments finds the publisher relations between standards of
-// two different compared snapshots with at least one end among the matches,
-// resolved as get_publisher_relations resolves them (in the sections' order,
-// then the matches' rank), or nil when there are none.
-func (s *Service) comparisonAlignments(pkgs []*catalog.Package, sections []ComparisonSection) *ComparisonAlignments {
-	compared := map[string]*catalog.Package{}
-	hasAny := false
-	for _, p := range pkgs {
-		compared[p.SnapshotID()] = p
-		hasAny = hasAny || p.Img.PublisherRelationCount() > 0
-	}
-	if !hasAny {
-		return nil
-	}
-	var all []ComparisonAlignment
-	seen := map[[4]string]bool{}
-	for _, sec := range sections {
-		p := compared[sec.SnapshotID]
-		for _, m := range sec.Matches {
-			n, ok := p.Img.NodeByID(m.SearchHit.Node.NodeID)
-			if !ok {
-				continue
-			}
-			here := standard.End(p, n)
-			for _, r := range standard.RelationsOf(s.cat.Packages, p, n, func(kgimg.PublisherKind) bool { return true }) {
-				others := r.Other.Matches
-				if r.Other.Standard != nil {
-					others = []EndStandard{*r.Other.Standard}
-				}
-				for _, o := range others {
-					if compared[o.SnapshotID] == nil || o.FrameworkID == here.FrameworkID {
-						continue
-					}
-					a := ComparisonAlignment{AssertedBy: "publisher", AssertedIn: r.AssertedIn, AssociationType: r.AssociationType,
-						RelationID: r.RelationID, SequenceNumber: r.SequenceNumber, Origin: here, Destination: o}
-					if r.Direction == "incoming" {
-						a.Origin, a.Destination = o, here
-					}
-					key := [4]string{a.AssertedIn, a.RelationID, a.Origin.SnapshotID + "\x00" + a.Origin.NodeID, a.Destination.SnapshotID + "\x00" + a.Destination.NodeID}
-					if !seen[key] {
-						seen[key] = true
-						all = append(all, a)
-					}
-				}
-			}
-		}
-	}
-	if len(all) == 0 {
-		return nil
-	}
-	return &ComparisonAlignments{Notice: PublisherNotice, Alignments: all[:min(len(all), maxComparisonAlignments)], TotalCount: len(all)}
 }
 
 // compareSection runs the package-local search of one section and loads the
@@ -403,7 +248,7 @@ func (s *Service) compareSection(ctx context.Context, r CompareRequest, p *catal
 	for _, h := range res.Page.Hits {
 		m := ComparisonMatch{SearchHit: h, RetrievalStatus: "retrieval_candidate"}
 		if r.IncludeContextPaths {
-			paths, complete, unresolved := hierarchyPaths(p, h.Node.NodeID)
+			paths, complete, unresolved := compare.HierarchyPaths(p, h.Node.NodeID)
 			m.HierarchyPaths, m.ContextComplete = paths, &complete
 			if !complete {
 				warn("context_incomplete", "not every root-to-match path could be listed within the comparison's bounds ("+
@@ -419,58 +264,8 @@ func (s *Service) compareSection(ctx context.Context, r CompareRequest, p *catal
 	if len(sec.Matches) == 0 {
 		warn("no_matches", "the package-local search found no standards for this query and these filters", "", "")
 	}
-	sortComparisonWarnings(sec.Warnings)
+	compare.SortWarnings(sec.Warnings)
 	return sec, nil
-}
-
-// hierarchyPaths lists the root-to-node paths of one standard, whether the
-// list is complete, and the IDs of unresolved relationships along them.
-func hierarchyPaths(p *catalog.Package, nodeID string) ([][]PathStep, bool, []string) {
-	img := p.Img
-	n, ok := img.NodeByID(nodeID)
-	if !ok {
-		return [][]PathStep{}, false, nil
-	}
-	rp := standard.RootPathsOf(p, n, comparePathDepth, comparePathsPerMatch, comparePathOccurrences)
-	paths := make([][]PathStep, 0, len(rp.Paths))
-	var unresolved []string
-	for _, path := range rp.Paths {
-		steps := make([]PathStep, 0, len(path.NodeIDs))
-		for _, id := range path.NodeIDs {
-			x, _ := img.NodeByID(id)
-			steps = append(steps, PathStep{NodeID: id, StatementCode: optString(img.NodeString(x, kgimg.NodeStatementCode)),
-				Description: optString(img.NodeString(x, kgimg.NodeDescription))})
-		}
-		paths = append(paths, steps)
-		for _, rid := range path.RelationshipIDs {
-			if r, ok := img.RelationshipByID(rid); ok && img.RelString(r, kgimg.RelResolutionStatus) != "" && !slices.Contains(unresolved, rid) {
-				unresolved = append(unresolved, rid)
-			}
-		}
-	}
-	return paths, rp.IsComplete, unresolved
-}
-
-func optString(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
-func sortComparisonWarnings(ws []ComparisonWarning) {
-	key := func(w ComparisonWarning) []string {
-		return []string{w.Code, w.FrameworkID, w.SnapshotID, w.GraphPackageID, deref(w.NodeID), deref(w.RelationshipID), w.Message}
-	}
-	sort.SliceStable(ws, func(i, j int) bool {
-		a, b := key(ws[i]), key(ws[j])
-		for k := range a {
-			if a[k] != b[k] {
-				return a[k] < b[k]
-			}
-		}
-		return false
-	})
 }
 
 // fitComparison keeps a comparison under the result ceiling: over it, each
@@ -499,7 +294,7 @@ func fitComparison(out *ComparisonResult) (*ComparisonResult, error) {
 		}
 	}
 	if incomplete {
-		sortComparisonWarnings(out.Warnings)
+		compare.SortWarnings(out.Warnings)
 		if ok, err := anyCeiling.fits(out); err != nil || ok {
 			return out, err
 		}

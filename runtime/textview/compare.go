@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/kgc-project/kgc/internal/canonjson"
+	"github.com/kgc-project/kgc/runtime/compare"
 	"github.com/kgc-project/kgc/runtime/query"
 	"github.com/kgc-project/kgc/runtime/uri"
 )
@@ -133,7 +134,7 @@ func alignments(w *writer, r *query.ComparisonResult) {
 }
 
 // steps renders a comparison match's path (root and match left out).
-func steps(p []query.PathStep) string {
+func steps(p []compare.PathStep) string {
 	labels := make([]string, len(p))
 	for i, s := range p {
 		labels[i] = join(" ", deref(s.StatementCode), deref(s.Description))
