@@ -85,6 +85,7 @@ func TestImportDirection(t *testing.T) {
 		{module + "/runtime/standard", []string{"runtime/query", "runtime/mcpserver", "runtime/textview", "runtime/diagram", "runtime/search", "runtime/progression"}},
 		{module + "/runtime/stats", []string{"runtime/query", "runtime/mcpserver", "runtime/textview", "runtime/diagram", "runtime/search", "runtime/progression", "runtime/standard"}},
 		{module + "/runtime/compare", []string{"runtime/query", "runtime/mcpserver", "runtime/textview", "runtime/diagram", "runtime/progression"}},
+		{module + "/runtime/resource", []string{"runtime/query", "runtime/mcpserver", "runtime/textview", "runtime/search", "runtime/compare"}},
 		{module + "/runtime/uri", []string{"runtime/query", "runtime/mcpserver", "runtime/textview", "runtime/catalog", "kgimg"}},
 		{module + "/runtime/graph", []string{"runtime/query", "runtime/mcpserver", "runtime/textview", "runtime/diagram"}},
 		// The compiler does not depend on the commands.

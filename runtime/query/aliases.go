@@ -5,6 +5,7 @@ import (
 	"github.com/kgc-project/kgc/runtime/compare"
 	"github.com/kgc-project/kgc/runtime/progression"
 	"github.com/kgc-project/kgc/runtime/record"
+	"github.com/kgc-project/kgc/runtime/resource"
 	"github.com/kgc-project/kgc/runtime/search"
 	"github.com/kgc-project/kgc/runtime/standard"
 	"github.com/kgc-project/kgc/runtime/stats"
@@ -75,6 +76,9 @@ type (
 	ComparisonMatch   = compare.ComparisonMatch
 	ComparisonWarning = compare.ComparisonWarning
 )
+
+// ResourceMetadata identifies a resource read (runtime/resource).
+type ResourceMetadata = resource.ResourceMetadata
 
 // Statistics is get_framework_statistics' count of one package (runtime/stats).
 type Statistics = stats.Statistics

@@ -114,9 +114,9 @@ func (s *Service) link(ref uri.Ref) (Link, bool) {
 	c, ok := s.links.get(uri)
 	if !ok {
 		d, err := s.resolve(ref)
-		c.servable = err == nil && int64(len(d.data)) <= s.opts.MaxResourceBytes
+		c.servable = err == nil && int64(len(d.Data)) <= s.opts.MaxResourceBytes
 		if c.servable {
-			c.mime, c.size = d.mime, int64(len(d.data))
+			c.mime, c.size = d.MIME, int64(len(d.Data))
 		}
 		s.links.put(uri, c)
 	}

@@ -3,6 +3,7 @@ package query
 import (
 	"github.com/kgc-project/kgc/internal/jsonschema"
 	"github.com/kgc-project/kgc/runtime/progression"
+	"github.com/kgc-project/kgc/runtime/resource"
 
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
@@ -50,7 +51,7 @@ func (s *Service) lpPackage(r ProgressionRoute) (*catalog.Package, error) {
 		return nil, kgerr.New(kgerr.CapabilityUnavailable, "%s declares no learning progressions", p.SnapshotID()).
 			WithHint("list_frameworks and get_capabilities show which packages carry progressions")
 	}
-	if err := standardResources(p); err != nil {
+	if err := resource.StandardResources(p); err != nil {
 		return nil, err
 	}
 	return p, nil

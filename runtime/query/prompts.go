@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/kgc-project/kgc/runtime/record"
+	"github.com/kgc-project/kgc/runtime/resource"
 
 	"context"
 	"errors"
@@ -157,7 +158,7 @@ func (s *Service) buildPromptPackage(p *catalog.Package) (*prompt.Package, error
 // package-level resources the package serves, and per-record patterns for
 // the record families it serves.
 func (s *Service) promptLinks(p *catalog.Package) prompt.Links {
-	kinds, _ := s.availableResources(p)
+	kinds, _ := resource.Available(p, s.limits())
 	has := func(k string) bool { return slices.Contains(kinds, k) }
 	ref := func(kind, id string) string {
 		return uri.Ref{Kind: kind, FrameworkID: p.FrameworkID(), SnapshotID: p.SnapshotID(), ID: id}.String()

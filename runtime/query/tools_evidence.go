@@ -7,6 +7,7 @@ import (
 	"github.com/kgc-project/kgc/internal/canonjson"
 	"github.com/kgc-project/kgc/internal/jsonschema"
 	"github.com/kgc-project/kgc/runtime/kgerr"
+	"github.com/kgc-project/kgc/runtime/resource"
 	"github.com/kgc-project/kgc/runtime/uri"
 	"github.com/kgc-project/kgc/schema/ids"
 )
@@ -95,13 +96,13 @@ func (s *Service) readEvidence(_ context.Context, r EvidenceRequest) (*EvidenceR
 	if err != nil {
 		return nil, err
 	}
-	if int64(len(d.data)) > s.opts.MaxResourceBytes {
-		return nil, denied("the resource is %d bytes, over the %d-byte limit", len(d.data), s.opts.MaxResourceBytes)
+	if int64(len(d.Data)) > s.opts.MaxResourceBytes {
+		return nil, resource.Denied("the resource is %d bytes, over the %d-byte limit", len(d.Data), s.opts.MaxResourceBytes)
 	}
-	if !utf8.Valid(d.data) {
+	if !utf8.Valid(d.Data) {
 		return nil, kgerr.New(kgerr.UnsupportedEvidenceFormat, "%s is not UTF-8 text", ref.String())
 	}
-	meta := d.metadata()
+	meta := d.Metadata()
 	window := r.MaxContentBytes
 	bind := obj{"cursorKind": evidenceCursorKind, "cursorVersion": 1, "canonicalUri": ref.String(),
 		"contentSha256": meta.ContentSha256, "metadataSha256": sha256OfValue(meta), "maxContentBytes": window}
@@ -112,18 +113,18 @@ func (s *Service) readEvidence(_ context.Context, r EvidenceRequest) (*EvidenceR
 			return nil, err
 		}
 		off, ok := fields["offset"].(float64)
-		if !ok || off != float64(int(off)) || off <= 0 || int(off) >= len(d.data) || !utf8.RuneStart(d.data[int(off)]) {
+		if !ok || off != float64(int(off)) || off <= 0 || int(off) >= len(d.Data) || !utf8.RuneStart(d.Data[int(off)]) {
 			return nil, invalidCursor("its offset is not in this resource")
 		}
 		start = int(off)
 	}
 	request := obj{"uri": r.URI, "maxContentBytes": window, "cursor": r.Cursor}
 	build := func(end int) *EvidenceResult {
-		chunk := d.data[start:end]
-		complete := end == len(d.data)
+		chunk := d.Data[start:end]
+		complete := end == len(d.Data)
 		out := &EvidenceResult{Metadata: meta, Content: string(chunk), ContentStatus: "partial", EvidenceNotice: evidenceNotice,
 			Request: request, Page: EvidencePage{
-				StartByte: start, EndByteExclusive: end, ReturnedBytes: end - start, TotalBytes: len(d.data),
+				StartByte: start, EndByteExclusive: end, ReturnedBytes: end - start, TotalBytes: len(d.Data),
 				MaxContentBytes: window, IsComplete: complete, ChunkSha256: ids.Sha256(chunk),
 				Limits: EvidenceLimits{MaxResultBytes: maxProgressionResultBytes, MaxResultCharacters: maxProgressionResultChars},
 			}}
@@ -141,7 +142,7 @@ func (s *Service) readEvidence(_ context.Context, r EvidenceRequest) (*EvidenceR
 		}
 		return out
 	}
-	end := boundary(d.data, min(start+window, len(d.data)))
+	end := boundary(d.Data, min(start+window, len(d.Data)))
 	for end > start {
 		out := build(end)
 		ok, err := fitsCeiling(out)
@@ -152,7 +153,7 @@ func (s *Service) readEvidence(_ context.Context, r EvidenceRequest) (*EvidenceR
 			return out, nil
 		}
 		// Shrink to fit the envelope (escaping can double a window's size).
-		end = boundary(d.data, start+(end-start)/2)
+		end = boundary(d.Data, start+(end-start)/2)
 	}
 	return nil, kgerr.New(kgerr.EvidenceResultTooLarge, "not even one character of %s fits in a window of %d bytes beside the metadata", ref.String(), window).
 		WithHint("raise maxContentBytes")

@@ -2,6 +2,7 @@ package query
 
 import (
 	"github.com/kgc-project/kgc/runtime/record"
+	"github.com/kgc-project/kgc/runtime/resource"
 
 	"context"
 	"sort"
@@ -148,7 +149,7 @@ func (s *Service) capabilitiesPackage(p *catalog.Package) PackageCapabilities {
 		}
 	}
 	tags := img.ComponentTagCount()
-	kinds, arts := s.availableResources(p)
+	kinds, arts := resource.Available(p, s.limits())
 	return PackageCapabilities{
 		PackageIdentity: record.Identity(p), Rights: p.Manifest.Rights, Counts: record.CountsOf(p.Manifest.Counts),
 		Capabilities: record.CapabilitiesOf(p.Manifest.Capabilities), ImplementedSearchModes: std,
