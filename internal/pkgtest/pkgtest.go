@@ -130,6 +130,29 @@ func compact(t testing.TB, v any) []byte {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
+// Rename replaces each identifier (a key of ids) with its new spelling in
+// every file of the package but the manifest, wherever it occurs (records,
+// relationships, provenance); Seal the fixture afterwards. A backslash in a
+// new spelling is written JSON-escaped.
+func (f *Fixture) Rename(t testing.TB, ids map[string]string) {
+	t.Helper()
+	err := filepath.WalkDir(f.Dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Base(p) == "package_manifest.json" {
+			return err
+		}
+		rel, _ := filepath.Rel(f.Dir, p)
+		b := string(f.Read(t, filepath.ToSlash(rel)))
+		for old, id := range ids {
+			b = strings.ReplaceAll(b, old, strings.ReplaceAll(id, `\`, `\\`))
+		}
+		f.WriteFile(t, filepath.ToSlash(rel), []byte(b))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // Seal recomputes the manifest checksum of every declared file that exists, so
 // content mutations are judged by the stages after the checksum check.
 func (f *Fixture) Seal(t testing.TB) {

@@ -148,18 +148,11 @@ func TestSmokeReadsIdentifiersWithSeparators(t *testing.T) {
 	if len(ids) == 0 {
 		t.Fatal("no item IDs in the fixture")
 	}
-	filepath.WalkDir(f.Dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || filepath.Base(p) == "package_manifest.json" {
-			return err
-		}
-		rel, _ := filepath.Rel(f.Dir, p)
-		b := string(f.Read(t, filepath.ToSlash(rel)))
-		for i, m := range ids {
-			b = strings.ReplaceAll(b, string(m[1]), fmt.Sprintf("odd/%d%%41 x", i))
-		}
-		f.WriteFile(t, filepath.ToSlash(rel), []byte(b))
-		return nil
-	})
+	renamed := map[string]string{}
+	for i, m := range ids {
+		renamed[string(m[1])] = fmt.Sprintf("odd/%d%%41 x", i)
+	}
+	f.Rename(t, renamed)
 	f.Seal(t)
 	data, _ := imgtest.Build(t, f.Dir, f.Profiles, "")
 	dir := t.TempDir()

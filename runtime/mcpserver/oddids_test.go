@@ -25,18 +25,11 @@ func TestIdentifiersWithSeparatorsHaveAddresses(t *testing.T) {
 	spec.FrameworkID, spec.Strands, spec.Standards, spec.Indicators = "kgc-odd-ids", 1, 1, 4
 	f := pkgtest.Write(t, spec)
 	odd := []string{"x1/provenance", "50%41/..%2F", "..", `a\b c`}
+	renamed := map[string]string{}
 	for i, id := range odd {
-		old := pkggen.NodeID(spec, 0, 0, 0, i)
-		filepath.WalkDir(f.Dir, func(p string, d os.DirEntry, err error) error {
-			if err != nil || d.IsDir() || filepath.Base(p) == "package_manifest.json" {
-				return err
-			}
-			rel, _ := filepath.Rel(f.Dir, p)
-			b := f.Read(t, filepath.ToSlash(rel))
-			f.WriteFile(t, filepath.ToSlash(rel), []byte(strings.ReplaceAll(string(b), old, strings.ReplaceAll(id, `\`, `\\`))))
-			return nil
-		})
+		renamed[pkggen.NodeID(spec, 0, 0, 0, i)] = id
 	}
+	f.Rename(t, renamed)
 	f.Seal(t)
 	data, _ := imgtest.Build(t, f.Dir, f.Profiles, "")
 	dir := t.TempDir()
