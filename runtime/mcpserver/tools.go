@@ -49,7 +49,7 @@ func (s *Server) registerTools() {
 			Name: t.Name, Title: t.Title, Description: t.Description,
 			InputSchema: registeredSchema, OutputSchema: registeredSchema, Annotations: annotations(),
 		}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return s.call(ctx, name, req.Params.Arguments, linksAllowed(req.Session)), nil
+			return s.call(ctx, name, req.Params.Arguments, linksAllowed(req)), nil
 		})
 	}
 }
@@ -108,17 +108,13 @@ func (s *Server) call(ctx context.Context, name string, args json.RawMessage, li
 	return s.envelope(q, name, out, nil, nil, links)
 }
 
-// linksAllowed reports whether a session's protocol version defines
+// linksAllowed reports whether a request's protocol version defines
 // resource_link content (2025-06-18 and later): clients of 2024-11-05 and
-// 2025-03-26 reject a result holding one. A session without initialize
-// parameters speaks a protocol without initialization (2026-07-28 and
-// later), which has them.
-func linksAllowed(ss *mcp.ServerSession) bool {
-	if ss == nil {
-		return true
-	}
-	p := ss.InitializeParams()
-	return p == nil || p.ProtocolVersion >= "2025-06-18"
+// 2025-03-26 reject a result holding one. The version is read as for the
+// output schemas (protocolOf): a stateless HTTP request of an older client,
+// whose session has no initialize parameters, gets no links either.
+func linksAllowed(req mcp.Request) bool {
+	return protocolOf(req) >= firstOutputSchemas
 }
 
 // toolError is the tool-error result of a failed call: the text of a domain or
