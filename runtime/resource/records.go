@@ -12,29 +12,29 @@ import (
 	"github.com/kgc-project/kgc/runtime/uri"
 )
 
-// StandardProvenance is the standard_provenance resource: the detailed
+// standardProvenance is the standard_provenance resource: the detailed
 // provenance entry of a standard, as stored.
-type StandardProvenance struct {
+type standardProvenance struct {
 	CaseIdentifierUUID *string         `json:"caseIdentifierUuid"`
 	NodeID             string          `json:"nodeId"`
 	Provenance         json.RawMessage `json:"provenance"`
 }
 
-// ComponentProvenance is the learning_component_provenance resource.
-type ComponentProvenance struct {
+// componentProvenance is the learning_component_provenance resource.
+type componentProvenance struct {
 	NodeID     string          `json:"nodeId"`
 	Provenance json.RawMessage `json:"provenance"`
 }
 
-// RelationshipRecord is the relationship resource.
-type RelationshipRecord struct {
+// relationshipRecord is the relationship resource.
+type relationshipRecord struct {
 	PackageIdentity record.PackageIdentity   `json:"packageIdentity"`
 	Relationship    record.GraphRelationship `json:"relationship"`
 }
 
-// RelationshipProvenance is the relationship_provenance resource: a
+// relationshipProvenance is the relationship_provenance resource: a
 // progression edge's stored provenance record and the shard it lives in.
-type RelationshipProvenance struct {
+type relationshipProvenance struct {
 	// EpistemicStatus and SemanticNotice state what the stored edge is, as
 	// every edge row does.
 	EpistemicStatus   string          `json:"epistemicStatus" enum:"llm_inferred"`
@@ -63,12 +63,12 @@ func recordDoc(ref uri.Ref, p *catalog.Package) (*Document, error) {
 				return nil, err
 			}
 			if !p.Manifest.Capabilities.HasDetailedProvenance || prov == "" {
-				return nil, NotFound("standard %s has no detailed provenance in this package", ref.ID).
+				return nil, notFound("standard %s has no detailed provenance in this package", ref.ID).
 					WithHint("read the standard itself (%s), whose record names its source, or the package manifest (%s); "+
 						"get_capabilities lists the packages that carry detailed provenance", standard.URI(p, ref.ID),
 						uri.Ref{Kind: "package_manifest", FrameworkID: p.FrameworkID(), SnapshotID: p.SnapshotID()}.String())
 			}
-			return Derived(ref, "standard_provenance", p, StandardProvenance{NodeID: ref.ID,
+			return Derived(ref, "standard_provenance", p, standardProvenance{NodeID: ref.ID,
 				CaseIdentifierUUID: record.NodeString(img, n, kgimg.NodeCaseIdentifierUUID, kgimg.PCaseIdentifierUUID),
 				Provenance:         json.RawMessage(prov)}, "entityProvenance")
 		default:
@@ -77,7 +77,7 @@ func recordDoc(ref uri.Ref, p *catalog.Package) (*Document, error) {
 	case "learning_component", "learning_component_provenance":
 		n, ok := img.NodeByID(ref.ID)
 		if !ok || img.NodeKind(n) != kgimg.ComponentNode {
-			return nil, NotFound("no learning component with node ID %s in %s", ref.ID, p.SnapshotID()).
+			return nil, notFound("no learning component with node ID %s in %s", ref.ID, p.SnapshotID()).
 				WithHint("search_learning_components finds components; a standard's are listed by get_learning_components_for_standard")
 		}
 		if ref.Kind == "learning_component" {
@@ -88,35 +88,35 @@ func recordDoc(ref uri.Ref, p *catalog.Package) (*Document, error) {
 			return nil, err
 		}
 		if prov == "" {
-			return nil, NotFound("learning component %s has no provenance entry in this package", ref.ID).
+			return nil, notFound("learning component %s has no provenance entry in this package", ref.ID).
 				WithHint("read the component itself (%s)", uri.Ref{Kind: "learning_component", FrameworkID: p.FrameworkID(), SnapshotID: p.SnapshotID(), ID: ref.ID}.String())
 		}
-		return Derived(ref, "learning_component_provenance", p, ComponentProvenance{NodeID: ref.ID, Provenance: json.RawMessage(prov)}, "learningComponentProvenance")
+		return Derived(ref, "learning_component_provenance", p, componentProvenance{NodeID: ref.ID, Provenance: json.RawMessage(prov)}, "learningComponentProvenance")
 	case "relationship", "relationship_provenance":
 		r, ok := img.RelationshipByID(ref.ID)
 		if !ok {
-			return nil, NotFound("no relationship %s in %s", ref.ID, p.SnapshotID()).
+			return nil, notFound("no relationship %s in %s", ref.ID, p.SnapshotID()).
 				WithHint("relationship IDs come from get_standard_context, get_learning_components_for_standard and the progression tools")
 		}
 		if ref.Kind == "relationship" {
-			return Derived(ref, "relationship", p, RelationshipRecord{Relationship: record.Relationship(img, r), PackageIdentity: record.Identity(p)}, "relationships")
+			return Derived(ref, "relationship", p, relationshipRecord{Relationship: record.Relationship(img, r), PackageIdentity: record.Identity(p)}, "relationships")
 		}
 		rec, shard, ok := img.Provenance(r)
 		if err := storedJSON(p, string(rec)); ok && err != nil {
 			return nil, err
 		}
 		if !ok {
-			return nil, NotFound("relationship %s has no stored provenance (only learning-progression edges do)", ref.ID).
+			return nil, notFound("relationship %s has no stored provenance (only learning-progression edges do)", ref.ID).
 				WithHint("read the relationship itself (%s)", uri.Ref{Kind: "relationship", FrameworkID: p.FrameworkID(), SnapshotID: p.SnapshotID(), ID: ref.ID}.String())
 		}
 		// The record is the original provenance map's, read from its shard
 		// through the index; the edge itself is a delivery relationship.
-		return Derived(ref, "relationship_provenance", p, RelationshipProvenance{RelationshipID: ref.ID, Partition: shard,
+		return Derived(ref, "relationship_provenance", p, relationshipProvenance{RelationshipID: ref.ID, Partition: shard,
 			PartitionArtifact: provenanceShardName(shard), Provenance: json.RawMessage(rec),
 			EpistemicStatus: "llm_inferred", SemanticNotice: progression.SemanticNotice},
 			"learningProgressionProvenance", provenanceShardName(shard), "learningProgressionProvenanceIndex", "relationships")
 	}
-	return nil, NotFound("unknown resource")
+	return nil, notFound("unknown resource")
 }
 
 func provenanceShardName(k int) string {

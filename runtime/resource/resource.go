@@ -115,7 +115,7 @@ func Derived(ref uri.Ref, kind string, p *catalog.Package, v any, sources ...str
 	return d, nil
 }
 
-func NotFound(format string, args ...any) *kgerr.Error {
+func notFound(format string, args ...any) *kgerr.Error {
 	return kgerr.New(kgerr.ResourceNotFound, format, args...)
 }
 
@@ -180,11 +180,11 @@ func Package(ref uri.Ref, p *catalog.Package, lim Limits) (*Document, error) {
 func artifactDoc(lim Limits, ref uri.Ref, p *catalog.Package, name, kind string) (*Document, error) {
 	a, ok := p.Img.Artifact(name)
 	if !ok {
-		return nil, NotFound("the package declares no %s artifact", name)
+		return nil, notFound("the package declares no %s artifact", name)
 	}
 	class := a.Exposure()
 	if class == manifest.ExposeNone {
-		return nil, NotFound("artifact %s has no exposure contract", name)
+		return nil, notFound("artifact %s has no exposure contract", name)
 	}
 	if !manifest.Allows(p.Manifest.Rights, class) {
 		return nil, Denied("the package's rights do not allow serving %s (%s)", name, class)
@@ -193,7 +193,7 @@ func artifactDoc(lim Limits, ref uri.Ref, p *catalog.Package, name, kind string)
 		return nil, Denied("artifact %s is %d bytes, over the resource size limits", name, a.Size())
 	}
 	if !a.Embedded() {
-		return nil, NotFound("artifact %s is not in the image", name)
+		return nil, notFound("artifact %s is not in the image", name)
 	}
 	d := &Document{Ref: ref, Kind: kind, Representation: "raw_source", MIME: strings.Clone(a.Mime()), Data: a.Bytes(), Pkg: p}
 	if src, ok := sourceArtifact(p, name); ok {
