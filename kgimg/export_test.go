@@ -54,6 +54,7 @@ func (img *Image) Places() map[string]int {
 		p["pub.origin0"] = offsetIn(img.file, pub.end[0].b)
 		p["pub.kind0"] = offsetIn(img.file, pub.kind)
 		p["pub.byuri0"] = offsetIn(img.file, pub.byURI.b)
+		p["pub.outrows0"] = offsetIn(img.file, pub.outRows.b)
 		for i := 0; i < pub.count && p["pub.title"] == 0; i++ {
 			for _, c := range pub.title {
 				if b := c.bytes(i); len(b) > 0 {

@@ -161,7 +161,7 @@ func (img *Image) verifyPublisher() error {
 			return corrupt("publisher_relations", -1, "relation %d has ends %d and %d of %d nodes", i, o, d, n)
 		}
 	}
-	for _, rows := range [][2]U32s{{p.outOff, p.outRows}, {p.inOff, p.inRows}} {
+	for side, rows := range [][2]U32s{{p.outOff, p.outRows}, {p.inOff, p.inRows}} {
 		off, list := rows[0], rows[1]
 		if off.Len() != n+1 || off.At(0) != 0 || int(off.At(n)) != list.Len() {
 			return corrupt("publisher_relations", -1, "by-node offsets do not cover %d nodes", n)
@@ -173,6 +173,15 @@ func (img *Image) verifyPublisher() error {
 		}
 		if err := checkRange("publisher_relations.rows", list, r); err != nil {
 			return err
+		}
+		// Each node's row lists only relations with that node at its end
+		// (origin for the out rows, destination for the in rows).
+		for k := 0; k < n; k++ {
+			for j := off.At(k); j < off.At(k+1); j++ {
+				if rel := int(list.At(int(j))); p.end[side].At(rel) != uint32(k) {
+					return corrupt("publisher_relations.rows", -1, "node %d's row lists relation %d, which does not end at it", k, rel)
+				}
+			}
 		}
 	}
 	for _, index := range []U32s{p.byIdentifier, p.byURI} {

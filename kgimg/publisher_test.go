@@ -92,8 +92,9 @@ func TestPublisherRelationsRoundTrip(t *testing.T) {
 }
 
 // TestCraftedPublisherRelationsAreRefused: an end past the nodes, a kind past
-// the enumeration, an external index entry naming a node end are refused at
-// open; an external index out of order by VerifyDeep.
+// the enumeration, an external index entry naming a node end, a node's row
+// listing a relation that does not end at it are refused at open; an
+// external index out of order by VerifyDeep.
 func TestCraftedPublisherRelationsAreRefused(t *testing.T) {
 	data := publisherImage(t)
 	img, err := OpenBytes(data)
@@ -106,6 +107,10 @@ func TestCraftedPublisherRelationsAreRefused(t *testing.T) {
 		"an end past the nodes":        func(b []byte) { binary.LittleEndian.PutUint32(b[at["pub.origin0"]:], 0x7FFFFFFF) },
 		"a kind past the enumeration":  func(b []byte) { b[at["pub.kind0"]] = 200 },
 		"an index entry on a node end": func(b []byte) { binary.LittleEndian.PutUint32(b[at["pub.byuri0"]:], 0) },
+		"a row listing another node's relation": func(b []byte) {
+			rel := binary.LittleEndian.Uint32(b[at["pub.outrows0"]:])
+			binary.LittleEndian.PutUint32(b[at["pub.outrows0"]:], rel+1)
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			b := append([]byte(nil), data...)
