@@ -94,8 +94,8 @@ type pagingInput struct {
 
 // searchPage ranks a run's hits, applies the cursor and builds the result of
 // either search tool.
-func searchPage[Hit any](s *Service, run *searchRun, in pagingInput, build func(*search.Hit) Hit) (*Paged, error) {
-	cur := searchCursor{mode: in.mode, querySum: s.effectiveQuerySha256(in.request, run.normalized, in.pkgs), indexSum: s.indexSetSha256(in.pkgs)}
+func searchPage[Hit any](s *Service, run *search.Run, in pagingInput, build func(*search.Hit) Hit) (*Paged, error) {
+	cur := searchCursor{mode: in.mode, querySum: s.effectiveQuerySha256(in.request, run.Normalized, in.pkgs), indexSum: s.indexSetSha256(in.pkgs)}
 	var pos []any
 	if in.cursor != nil {
 		var err error
@@ -108,7 +108,7 @@ func searchPage[Hit any](s *Service, run *searchRun, in pagingInput, build func(
 	for _, h := range page {
 		hits = append(hits, build(h))
 	}
-	warnings, omitted := boundWarnings(run.warnings)
+	warnings, omitted := boundWarnings(run.Warnings)
 	echo := scopeEcho(s, in, cur.indexSum, page)
 	result := func(k int, next *string) *SearchResult[Hit] {
 		pg := SearchPage[Hit]{Hits: hits[:k], Mode: in.mode, ReturnedCount: k, HasMore: next != nil, NextCursor: next,

@@ -236,7 +236,7 @@ func (s *Service) compareSection(ctx context.Context, r CompareRequest, p *catal
 		if r.Mode == "text" {
 			code = "text_search_unsupported"
 		}
-		warn(code, "this package cannot serve "+string(r.Mode)+" search: "+modeWarningText[modeWarning(p, string(r.Mode))], "", "")
+		warn(code, "this package cannot serve "+string(r.Mode)+" search: "+search.ModeWarningText(search.ModeWarning(p, string(r.Mode))), "", "")
 		return sec, nil
 	}
 	if err != nil {
@@ -325,7 +325,7 @@ func comparisonSuggestions(pkgs []*catalog.Package, r CompareRequest, sections [
 		req.Query = q
 		n := 0
 		for _, p := range pkgs { // each framework searched on its own, as the comparison does
-			k, _ := countStandards([]*catalog.Package{p}, req)
+			k, _ := search.CountStandards([]*catalog.Package{p}, req.query())
 			n += k
 		}
 		alt := r

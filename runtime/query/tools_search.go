@@ -3,15 +3,13 @@ package query
 import (
 	"context"
 	"slices"
-	"strings"
 
+	"github.com/kgc-project/kgc/internal/canonjson"
 	"github.com/kgc-project/kgc/internal/jsonschema"
 	"github.com/kgc-project/kgc/internal/textnorm"
-	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/search"
-	"github.com/kgc-project/kgc/schema/profile"
 )
 
 // maxTextQueryTokens bounds a standards text query, repeats counted.
@@ -268,46 +266,12 @@ func (r *StandardSearchRequest) effective() obj {
 	}
 }
 
-// modeWarning returns the package-level warning code when p cannot serve a
-// standards search mode, or "".
-func modeWarning(p *catalog.Package, mode string) string {
-	if mode == "text" {
-		if !p.Manifest.Capabilities.TextSearch {
-			return "text_search_unavailable"
-		}
-		return ""
-	}
-	cp := p.Profile().CodeSearchPolicy
-	switch {
-	case cp.Availability == "none":
-		return "code_search_unavailable"
-	case mode == "code_prefix" && !cp.AllowPrefixSearch:
-		return "code_prefix_unavailable"
-	}
-	return ""
-}
-
-var modeWarningText = map[string]string{
-	"text_search_unavailable": "this package does not offer text search",
-	"code_search_unavailable": "this package's profile declares no searchable statement codes",
-	"code_prefix_unavailable": "this package's profile does not allow code prefix search",
-}
-
-// searchRun is the state one search call shares between its packages: the
-// hits (search.Collector) and what the answer says about them.
-type searchRun struct {
-	search.Collector
-	exact      bool
-	warnings   []SearchWarning
-	normalized map[string]string
-}
-
-// keepTop makes the run keep only the limit+1 best hits after the cursor's
+// keepTop makes run keep only the limit+1 best hits after the cursor's
 // position (the text and tag modes, whose pages need no other hit): a common
 // term matches 100,000s of standards. The position is read here without the
 // cursor's bindings, which searchPage checks before anything is answered; an
 // unreadable cursor keeps every hit and is refused there.
-func (run *searchRun) keepTop(cursor *string, byCode bool, limit int) {
+func keepTop(run *search.Run, cursor *string, byCode bool, limit int) {
 	var pos []any
 	if cursor != nil {
 		var ok bool
@@ -318,48 +282,14 @@ func (run *searchRun) keepTop(cursor *string, byCode bool, limit int) {
 	run.KeepTop(pos, byCode, limit)
 }
 
-// unavailable records a package that cannot serve the mode: an error for an
-// exact scope, a package warning for a federated one.
-func (run *searchRun) unavailable(p *catalog.Package, code, mode string) error {
-	if run.exact {
-		return kgerr.New(kgerr.CapabilityUnavailable, "%s cannot serve %s search: %s", p.SnapshotID(), mode, modeWarningText[code]).
-			WithHint("get_capabilities lists each package's search modes")
-	}
-	run.warnings = append(run.warnings, search.Warning(code, modeWarningText[code], "", p))
-	return nil
-}
-
-// normalizedCodeQuery normalizes a code query under p's policy.
-func normalizedCodeQuery(p *catalog.Package, q string, prefix bool) (string, error) {
-	cp := p.Profile().CodeSearchPolicy
-	n := profile.NormalizeCode(cp, q)
-	if prefix {
-		n = search.TrimDelimiters(cp, n)
-	}
-	if n == "" {
-		return "", jsonschema.Fail("request.query", "is empty once normalized under %s's code policy", p.SnapshotID())
-	}
-	return n, nil
-}
-
 // beginSearch selects a search's packages and starts its run.
-func (s *Service) beginSearch(r *SearchScope) ([]*catalog.Package, EffectiveScope, *searchRun, error) {
+func (s *Service) beginSearch(r *SearchScope) ([]*catalog.Package, EffectiveScope, *search.Run, error) {
 	pkgs, scope, warnings, err := s.selectPackages(r)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	_, exact := scope.(ExactScope)
-	return pkgs, scope, &searchRun{exact: exact, warnings: warnings, normalized: map[string]string{}}, nil
-}
-
-// queryTokens returns a query's lexical tokens and the number of distinct
-// terms scores divide by (1 for the single-term tag and code modes).
-func queryTokens(q string, text bool) ([]string, int) {
-	tokens := textnorm.Tokens(q)
-	if !text {
-		return tokens, 1
-	}
-	return tokens, len(search.Distinct(tokens))
+	return pkgs, scope, search.NewRun(exact, warnings), nil
 }
 
 // SearchStandards answers search_standards: one ranked page of standards;
@@ -383,11 +313,12 @@ func (s *Service) searchStandards(_ context.Context, r StandardSearchRequest) (*
 	if err != nil {
 		return nil, err
 	}
-	tokens, queryTerms := queryTokens(r.Query, r.Mode == "text")
+	tokens, queryTerms := search.QueryTokens(r.Query, r.Mode == "text")
 	if r.Mode == "text" {
-		run.keepTop(r.Cursor, false, r.Limit)
+		keepTop(run, r.Cursor, false, r.Limit)
 	}
-	if err := matchStandards(run, pkgs, &r, tokens, queryTerms); err != nil {
+	q := r.query()
+	if err := search.MatchStandards(run, pkgs, &q, tokens, queryTerms); err != nil {
 		return nil, err
 	}
 	kids := search.NewChildBudget()
@@ -399,61 +330,52 @@ func (s *Service) searchStandards(_ context.Context, r StandardSearchRequest) (*
 	if err != nil {
 		return nil, err
 	}
-	if run.Matched <= fewMatches && r.Cursor == nil {
+	if run.Matched <= search.FewMatches && r.Cursor == nil {
 		res := paged.Result.(*SearchResult[StandardHit])
-		res.Page.Suggestions = standardSuggestions(pkgs, r, run.Matched)
+		res.Page.Suggestions = search.StandardSuggestions(pkgs, q, run.Matched, func(alt search.StandardQuery) string {
+			return callLine("search_standards", r.with(alt))
+		})
 		paged.Encoded = nil // the page changes after its check
 	}
 	return paged, nil
 }
 
-// matchStandards offers every standard of pkgs that r matches to run (a
-// mode its package cannot serve is a warning, or for an exact scope an
-// error).
-func matchStandards(run *searchRun, pkgs []*catalog.Package, r *StandardSearchRequest, tokens []string, queryTerms int) error {
-	for _, p := range pkgs {
-		if code := modeWarning(p, string(r.Mode)); code != "" {
-			if err := run.unavailable(p, code, string(r.Mode)); err != nil {
-				return err
-			}
-			continue
-		}
-		filter := newItemFilter(p, r)
-		if r.Mode == "text" {
-			run.normalized[p.GraphPackageID()] = strings.Join(tokens, " ")
-			operator := ""
-			if r.Match.Operator != nil {
-				operator = string(*r.Match.Operator)
-			}
-			search.Lexical(p.Img, search.ItemLookup(p.Img, string(r.Match.MatchMode)), tokens, string(r.Match.MatchMode), operator, func(m search.Match) {
-				if filter.keep(p, m.Node) {
-					score := search.Coverage(len(m.Matched), queryTerms)
-					run.Add(search.Hit{Pkg: p, Node: m.Node, Score: score, Terms: m.Matched, Phrase: m.Phrase})
-				}
-			})
-			continue
-		}
-		if p.Profile().CodeSearchPolicy.Availability == "partial" {
-			run.warnings = append(run.warnings, search.Warning("partial_code_coverage",
-				"only some statement types of this package carry searchable codes; uncoded standards cannot be found by code", "", p))
-		}
-		q, err := normalizedCodeQuery(p, r.Query, r.Mode == "code_prefix")
-		if err != nil {
-			return err
-		}
-		run.normalized[p.GraphPackageID()] = q
-		qs := []string{q} // shared by the package's hits
-		for _, n := range search.CodeMatches(p, q, r.Mode == "code_prefix") {
-			if !filter.keep(p, n) {
-				continue
-			}
-			code := p.Img.NodeString(n, kgimg.NodeNormalizedCode)
-			score := search.FullScore
-			if code != q {
-				score = search.HalfScore
-			}
-			run.Add(search.Hit{Pkg: p, Node: n, Score: score, Terms: qs, Code: code})
+// query is what r matches, for the engine.
+func (r *StandardSearchRequest) query() search.StandardQuery {
+	q := search.StandardQuery{Mode: string(r.Mode), Query: r.Query, IncludeGroupings: r.IncludeGroupings,
+		LocalGradeLabels: r.LocalGradeLabels, NormalizedGrades: r.NormalizedGrades, StatementTypes: r.StatementTypes,
+		NormalizedTypes: r.NormalizedStatementTypes, NormalizedSubjects: r.NormalizedSubjects}
+	if r.Match != nil {
+		q.MatchMode, q.Operator = string(r.Match.MatchMode), r.Match.operator()
+	}
+	return q
+}
+
+// with is r matching q instead, without a cursor: the request of a
+// suggested call.
+func (r StandardSearchRequest) with(q search.StandardQuery) StandardSearchRequest {
+	r.Cursor = nil
+	r.Mode, r.Query, r.IncludeGroupings = SearchMode(q.Mode), q.Query, q.IncludeGroupings
+	r.LocalGradeLabels, r.NormalizedGrades, r.StatementTypes = q.LocalGradeLabels, q.NormalizedGrades, q.StatementTypes
+	r.NormalizedStatementTypes, r.NormalizedSubjects = q.NormalizedTypes, q.NormalizedSubjects
+	r.Match = nil
+	if q.MatchMode != "" {
+		r.Match = &MatchPolicy{MatchMode: MatchMode(q.MatchMode)}
+		if q.Operator != "" {
+			r.Match.Operator = ptr(Operator(q.Operator))
 		}
 	}
-	return nil
+	return r
 }
+
+// callLine is a suggested call: the tool and its request, defaults left out
+// where they are zero, cursor never.
+func callLine(tool string, request any) string {
+	b, err := canonjson.Marshal(map[string]any{"request": request})
+	if err != nil {
+		return tool
+	}
+	return tool + " " + string(b)
+}
+
+func ptr[T any](v T) *T { return &v }

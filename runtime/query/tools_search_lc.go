@@ -2,11 +2,8 @@ package query
 
 import (
 	"context"
-	"strings"
 
 	"github.com/kgc-project/kgc/internal/jsonschema"
-	"github.com/kgc-project/kgc/internal/textnorm"
-	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/search"
 )
@@ -90,20 +87,6 @@ func (r *ComponentSearchRequest) effective() obj {
 	}
 }
 
-// standardsMode maps a supported-code or text LC mode to the standards mode
-// whose availability it shares.
-func standardsMode(mode string) string {
-	switch mode {
-	case search.ComponentText:
-		return "text"
-	case search.ComponentCodeExact:
-		return "code_exact"
-	case search.ComponentCodePrefix:
-		return "code_prefix"
-	}
-	return ""
-}
-
 // SearchComponents answers search_learning_components: one ranked page of
 // learning components; pass Page.NextCursor back for the next.
 func (s *Service) SearchComponents(ctx context.Context, r ComponentSearchRequest) (*SearchResult[ComponentHit], error) {
@@ -125,11 +108,12 @@ func (s *Service) searchComponents(_ context.Context, r ComponentSearchRequest) 
 	if err != nil {
 		return nil, err
 	}
-	tokens, queryTerms := queryTokens(r.Query, r.Mode == search.ComponentText)
+	tokens, queryTerms := search.QueryTokens(r.Query, r.Mode == search.ComponentText)
 	if r.Mode == search.ComponentText || r.Mode == search.ComponentTag {
-		run.keepTop(r.Cursor, false, r.Limit)
+		keepTop(run, r.Cursor, false, r.Limit)
 	}
-	if err := matchComponents(run, pkgs, &r, tokens, queryTerms); err != nil {
+	q := r.query()
+	if err := search.MatchComponents(run, pkgs, &q, tokens, queryTerms); err != nil {
 		return nil, err
 	}
 	paged, err := searchPage(s, run, pagingInput{tool: "search_learning_components", mode: string(r.Mode), cursor: r.Cursor, limit: r.Limit,
@@ -142,13 +126,14 @@ func (s *Service) searchComponents(_ context.Context, r ComponentSearchRequest) 
 		// A word no component uses: the close words they do use, counted.
 		res := paged.Result.(*SearchResult[ComponentHit])
 		paged.Encoded = nil // the page changes after its check
-		res.Page.Suggestions = search.SpellingSuggestions(search.ComponentWords, pkgs, r.Query, 0, func(q string) (int, string) {
+		res.Page.Suggestions = search.SpellingSuggestions(search.ComponentWords, pkgs, r.Query, 0, func(s string) (int, string) {
 			alt := r
-			alt.Query, alt.Cursor = q, nil
-			count := &searchRun{normalized: map[string]string{}}
-			count.keepTop(nil, false, 1)
-			toks, terms := queryTokens(q, true)
-			if matchComponents(count, pkgs, &alt, toks, terms) != nil {
+			alt.Query, alt.Cursor = s, nil
+			count := search.NewRun(false, nil)
+			count.KeepTop(nil, false, 1)
+			toks, terms := search.QueryTokens(s, true)
+			cq := alt.query()
+			if search.MatchComponents(count, pkgs, &cq, toks, terms) != nil {
 				return 0, ""
 			}
 			return count.Matched, callLine("search_learning_components", alt)
@@ -157,46 +142,11 @@ func (s *Service) searchComponents(_ context.Context, r ComponentSearchRequest) 
 	return paged, nil
 }
 
-// matchComponents offers every learning component of pkgs that r matches to
-// run (a mode its package cannot serve is a warning, or for an exact scope
-// an error).
-func matchComponents(run *searchRun, pkgs []*catalog.Package, r *ComponentSearchRequest, tokens []string, queryTerms int) error {
-	for _, p := range pkgs {
-		if sm := standardsMode(string(r.Mode)); sm != "" {
-			if code := modeWarning(p, sm); code != "" {
-				if err := run.unavailable(p, code, string(r.Mode)); err != nil {
-					return err
-				}
-				continue
-			}
-		}
-		img := p.Img
-		switch r.Mode {
-		case search.ComponentText:
-			run.normalized[p.GraphPackageID()] = strings.Join(tokens, " ")
-			lookup := img.ComponentToken
-			if r.Match.MatchMode == "stems" {
-				lookup = search.FormLookup(img.ComponentToken, img.ComponentTokensWithPrefix)
-			}
-			search.Lexical(img, lookup, tokens, string(r.Match.MatchMode), r.Match.operator(), func(m search.Match) {
-				run.Add(search.Hit{Pkg: p, Node: m.Node, Score: search.Coverage(len(m.Matched), queryTerms), Terms: m.Matched, Phrase: m.Phrase})
-			})
-		case search.ComponentTag:
-			q := textnorm.Facet(r.Query)
-			run.normalized[p.GraphPackageID()] = q
-			list, _ := img.ComponentTag(q)
-			for i := 0; i < list.Len(); i++ {
-				run.Add(search.Hit{Pkg: p, Node: list.At(i), Score: search.FullScore, Terms: []string{q}})
-			}
-		default:
-			prefix := r.Mode == search.ComponentCodePrefix
-			q, err := normalizedCodeQuery(p, r.Query, prefix)
-			if err != nil {
-				return err
-			}
-			run.normalized[p.GraphPackageID()] = q
-			run.Append(search.SupportedCodeHits(p, q, prefix)...)
-		}
+// query is what r matches, for the engine.
+func (r *ComponentSearchRequest) query() search.ComponentQuery {
+	q := search.ComponentQuery{Mode: string(r.Mode), Query: r.Query}
+	if r.Match != nil {
+		q.MatchMode, q.Operator = string(r.Match.MatchMode), r.Match.operator()
 	}
-	return nil
+	return q
 }
