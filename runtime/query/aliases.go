@@ -19,6 +19,12 @@ import (
 // (internal/jsonschema): published in tools/list and enforced on every call.
 type Schema = jsonschema.Schema
 
+// Selector names one standard exactly (docs/reference/tools.md#get_standard),
+// discriminated by IdentifierType: node_id, case_identifier_uuid,
+// case_identifier_uri and, for the progression tools, statement_code. Only
+// the field the type names is set.
+type Selector = standard.Selector
+
 // InputError is an argument the tool's input schema refuses.
 type InputError = jsonschema.InputError
 
@@ -38,6 +44,8 @@ type (
 	Catalog               = record.Catalog
 	Counts                = record.Counts
 	Framework             = record.Framework
+	PackageCapabilities   = record.PackageCapabilities
+	SearchIndex           = record.SearchIndex
 	FrameworkSnapshot     = record.FrameworkSnapshot
 	PackageSummary        = record.PackageSummary
 )

@@ -4,6 +4,7 @@ import (
 	"github.com/kgc-project/kgc/internal/jsonschema"
 	"github.com/kgc-project/kgc/runtime/progression"
 	"github.com/kgc-project/kgc/runtime/resource"
+	"github.com/kgc-project/kgc/runtime/standard"
 
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
@@ -61,7 +62,7 @@ func (s *Service) lpPackage(r ProgressionRoute) (*catalog.Package, error) {
 // included (only where the profile enables codes; ambiguity is refused).
 func resolveEndpoint(p *catalog.Package, sel Selector) (uint32, error) {
 	if sel.IdentifierType != "statement_code" {
-		return resolveStandard(p, sel)
+		return standard.Resolve(p, sel)
 	}
 	cp := p.Profile().CodeSearchPolicy
 	if cp.Availability == "none" {

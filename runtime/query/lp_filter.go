@@ -2,7 +2,6 @@ package query
 
 import (
 	"context"
-	"slices"
 	"sort"
 
 	"github.com/kgc-project/kgc/internal/jsonschema"
@@ -10,6 +9,7 @@ import (
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/progression"
+	"github.com/kgc-project/kgc/runtime/standard"
 )
 
 // --- search_learning_progressions ------------------------------------------
@@ -75,35 +75,6 @@ func searchProgressionsSchema() *Schema {
 	return jsonschema.Object(props, "frameworkId")
 }
 
-// searchStream lists the candidate edges: those touching a selected standard,
-// or every edge of the requested types, by (type, ID).
-func (s *Service) searchStream(p *catalog.Package, f *progression.Filter, selectedNodes []uint32, types []string) []progression.Candidate {
-	img := p.Img
-	want := func(l kgimg.RelLabel) bool { return len(types) == 0 || slices.Contains(types, kgimg.RelLabelName(l)) }
-	var out []progression.Candidate
-	for _, label := range []kgimg.RelLabel{kgimg.BuildsTowards, kgimg.RelatesTo} {
-		if !want(label) {
-			continue
-		}
-		var rels []uint32
-		if f.SelectsAll() {
-			rels = s.lpEdges(p, label)
-		} else {
-			for _, n := range selectedNodes {
-				for _, d := range []kgimg.Direction{kgimg.In, kgimg.Out} {
-					_, rs := img.Adjacency(label, d).Row(n)
-					rels = rs.AppendTo(rels)
-				}
-			}
-			rels = progression.SortedUniqueByID(img, rels)
-		}
-		for _, r := range rels {
-			out = append(out, progression.Candidate{Rel: r, Kind: progression.SearchKind(img, r, f)})
-		}
-	}
-	return out
-}
-
 func (s *Service) searchProgressions(_ context.Context, r ProgressionSearchRequest) (*ProgressionCollection, error) {
 	p, err := s.lpPackage(r.ProgressionRoute)
 	if err != nil {
@@ -125,7 +96,7 @@ func (s *Service) searchProgressions(_ context.Context, r ProgressionSearchReque
 	req["limit"] = r.Limit
 	return s.page(&lpCollection{
 		tool: "search_learning_progressions", p: p, request: req, cursor: r.Cursor, limit: r.Limit,
-		stream: s.searchStream(p, f, selectedNodes, r.RelationshipTypes),
+		stream: progression.SearchStream(img, f, selectedNodes, r.RelationshipTypes, func(l kgimg.RelLabel) []uint32 { return s.lpEdges(p, l) }),
 		match: func(c progression.Candidate) (Connection, bool) {
 			if !progression.InScope(scope, f.Matches(img.RelSource(c.Rel)), f.Matches(img.RelTarget(c.Rel))) {
 				return Connection{}, false
@@ -154,7 +125,7 @@ func progressionFilter(p *catalog.Package, r *ProgressionSearchRequest) (*progre
 			return nil, nil, nil, err
 		}
 		if !f.Select(n) {
-			return nil, nil, nil, kgerr.New(kgerr.InvalidProgressionRequest, "standardIdentifiers: %s selects a standard already selected", describeSelector(sel))
+			return nil, nil, nil, kgerr.New(kgerr.InvalidProgressionRequest, "standardIdentifiers: %s selects a standard already selected", standard.Describe(sel))
 		}
 		nodes = append(nodes, n)
 		ids = append(ids, img.NodeString(n, kgimg.NodeID))

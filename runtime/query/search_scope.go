@@ -169,7 +169,7 @@ func (s *Service) selectPackages(r *SearchScope) ([]*catalog.Package, EffectiveS
 	explicit := len(r.SnapshotIDs)+len(r.FrameworkIDs) > 0
 	filtered := func(p *catalog.Package) bool {
 		f := p.Manifest.Framework
-		return anyIn(r.Jurisdictions, f.Jurisdiction) && anyIn(r.Languages, f.Languages...) && anyIn(r.Subjects, f.LocalSubject)
+		return record.AnyIn(r.Jurisdictions, f.Jurisdiction) && record.AnyIn(r.Languages, f.Languages...) && record.AnyIn(r.Subjects, f.LocalSubject)
 	}
 	var warnings []SearchWarning
 	if !explicit {

@@ -6,12 +6,9 @@ import (
 
 	"context"
 	"sort"
-	"strings"
 
 	"github.com/kgc-project/kgc/internal/canonjson"
 	"github.com/kgc-project/kgc/internal/jsonschema"
-	"github.com/kgc-project/kgc/internal/textnorm"
-	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
 	"github.com/kgc-project/kgc/runtime/kgerr"
 	"github.com/kgc-project/kgc/runtime/uri"
@@ -49,65 +46,6 @@ func filterValues(max int, desc string) *Schema {
 
 // --- get_capabilities -------------------------------------------------------
 
-var implementedFeatures = []string{
-	"bounded_ancestor_traversal", "bounded_descendant_traversal", "catalog_discovery",
-	"complete_root_path_enumeration", "cross_framework_evidence_comparison", "direct_graph_navigation", "exact_framework_lookup",
-	"exact_standard_lookup", "framework_prompt_overlays", "framework_statistics", "learning_component_lookup", "learning_component_search",
-	"learning_progression_discovery", "learning_progression_lookup", "learning_progression_paths",
-	"learning_progression_traversal", "lexical_standard_search", "manifest_declared_artifact_access", "official_alignments",
-	"profile_governed_exact_code_search", "profile_governed_prefix_code_search", "prompt_argument_completion",
-	"read_only_resources", "resource_links", "rights_aware_resource_access", "role_oriented_prompt_workflows",
-	"unique_current_framework_routing", "windowed_evidence_reads", "workflow_instructions",
-}
-
-var unavailableFeatures = []string{
-	"accepted_mapping_overlays", "alignment_persistence", "embeddings", "mcp_sampling",
-	"semantic_candidate_retrieval", "semantic_search", "server_side_llm_execution",
-	"snapshot_alignment_candidate_retrieval", "snapshot_diffs",
-}
-
-func searchModes(p *catalog.Package) (standards, components []string) {
-	cp := p.Profile().CodeSearchPolicy
-	standards, components = []string{}, []string{}
-	if p.Manifest.Capabilities.TextSearch {
-		standards = append(standards, "text")
-		components = append(components, "learning_component_text")
-	}
-	components = append(components, "learning_component_tag")
-	if cp.Availability != "none" {
-		standards = append(standards, "code_exact")
-		components = append(components, "learning_component_supported_code_exact")
-		if cp.AllowPrefixSearch {
-			standards = append(standards, "code_prefix")
-			components = append(components, "learning_component_supported_code_prefix")
-		}
-	}
-	return standards, components
-}
-
-// PackageCapabilities is what one package can serve (get_capabilities).
-type PackageCapabilities struct {
-	AvailableResourceArtifacts              []string        `json:"availableResourceArtifacts"`
-	AvailableResourceKinds                  []string        `json:"availableResourceKinds"`
-	Capabilities                            Capabilities    `json:"capabilities"`
-	Counts                                  Counts          `json:"counts"`
-	ImplementedLearningComponentSearchModes []string        `json:"implementedLearningComponentSearchModes"`
-	ImplementedSearchModes                  []string        `json:"implementedSearchModes"`
-	IncludedGraphTypes                      []string        `json:"includedGraphTypes"`
-	PackageIdentity                         PackageIdentity `json:"packageIdentity"`
-	Rights                                  Rights          `json:"rights"`
-	SearchIndex                             SearchIndex     `json:"searchIndex"`
-	TraversalRelationshipType               string          `json:"traversalRelationshipType"`
-}
-
-// SearchIndex sizes a package's search index.
-type SearchIndex struct {
-	CodedNodeCount                 int `json:"codedNodeCount"`
-	LearningComponentDocumentCount int `json:"learningComponentDocumentCount"`
-	LexicalDocumentCount           int `json:"lexicalDocumentCount"`
-	TagVocabularySize              int `json:"tagVocabularySize"`
-}
-
 // CapabilitiesResult is get_capabilities' result: the server's surface and
 // what each package can serve.
 type CapabilitiesResult struct {
@@ -130,36 +68,6 @@ type CapabilitiesResult struct {
 	// (beyond the contract).
 	TruncationReason string `json:"truncationReason,omitempty"`
 	OmittedCount     int    `json:"omittedCount,omitempty"`
-}
-
-func (s *Service) capabilitiesPackage(p *catalog.Package) PackageCapabilities {
-	img := p.Img
-	std, comp := searchModes(p)
-	lexical, lcDocs, coded := 0, 0, img.CodeOrder().Len()
-	for n := 0; n < img.NodeCount(); n++ {
-		o := uint32(n)
-		if img.NodeString(o, kgimg.NodeDescription) == "" {
-			continue
-		}
-		switch img.NodeKind(o) {
-		case kgimg.ItemNode:
-			lexical++
-		case kgimg.ComponentNode:
-			lcDocs++
-		}
-	}
-	tags := img.ComponentTagCount()
-	kinds, arts := resource.Available(p, s.limits())
-	return PackageCapabilities{
-		PackageIdentity: record.Identity(p), Rights: p.Manifest.Rights, Counts: record.CountsOf(p.Manifest.Counts),
-		Capabilities: record.CapabilitiesOf(p.Manifest.Capabilities), ImplementedSearchModes: std,
-		ImplementedLearningComponentSearchModes: comp,
-		SearchIndex: SearchIndex{CodedNodeCount: coded, LexicalDocumentCount: lexical, LearningComponentDocumentCount: lcDocs,
-			TagVocabularySize: tags},
-		AvailableResourceKinds: kinds, AvailableResourceArtifacts: arts,
-		TraversalRelationshipType: p.Profile().Hierarchy.RelationshipType,
-		IncludedGraphTypes:        p.Manifest.IncludedGraphTypes,
-	}
 }
 
 // Capabilities answers get_capabilities (built once: the catalog never
@@ -193,7 +101,8 @@ func (s *Service) Capabilities(context.Context) (*CapabilitiesResult, error) {
 func (s *Service) capabilities() *CapabilitiesResult {
 	pkgs := make([]PackageCapabilities, 0, len(s.cat.Packages))
 	for _, p := range s.cat.Packages {
-		pkgs = append(pkgs, s.capabilitiesPackage(p))
+		kinds, arts := resource.Available(p, s.limits())
+		pkgs = append(pkgs, record.PackageCapabilitiesOf(p, kinds, arts))
 	}
 	available, included := record.GraphTypes(s.cat.Packages)
 	tools := make([]string, len(s.tools))
@@ -205,7 +114,7 @@ func (s *Service) capabilities() *CapabilitiesResult {
 		ServerName: ServerName, ToolNames: tools, PromptNames: PromptNames(),
 		ResourceURIs: []string{uri.Catalog}, ResourceURITemplates: uri.TemplateURIs(),
 		ResourceRepresentations: []string{"deterministic_derived", "raw_source"},
-		AvailableGraphTypes:     available, IncludedGraphTypes: included, ImplementedFeatures: implementedFeatures, UnavailableFeatures: unavailableFeatures,
+		AvailableGraphTypes:     available, IncludedGraphTypes: included, ImplementedFeatures: record.ImplementedFeatures, UnavailableFeatures: record.UnavailableFeatures,
 		FrameworkPromptOverlaysOptional: true, PromptConfigSchemaVersion: "1.1", Packages: pkgs,
 	}
 }
@@ -274,27 +183,6 @@ func listFrameworksSchema() *Schema {
 	})
 }
 
-func facetSet(values []string) map[string]bool {
-	m := map[string]bool{}
-	for _, v := range values {
-		m[textnorm.Facet(v)] = true
-	}
-	return m
-}
-
-func anyIn(filter []string, values ...string) bool {
-	if len(filter) == 0 {
-		return true
-	}
-	want := facetSet(filter)
-	for _, v := range values {
-		if want[textnorm.Facet(v)] {
-			return true
-		}
-	}
-	return false
-}
-
 func deref(p *string) string {
 	if p == nil {
 		return ""
@@ -302,44 +190,11 @@ func deref(p *string) string {
 	return *p
 }
 
-func matchSnapshot(s *catalog.Snapshot, r *ListFrameworksRequest) bool {
-	f := s.Packages[0].Manifest.Framework
-	if r.IsCurrent != nil && *r.IsCurrent != f.IsCurrent {
-		return false
-	}
-	var types, grades, statuses []string
-	for _, p := range s.Packages {
-		types = append(types, p.Manifest.IncludedGraphTypes...)
-		grades = append(grades, p.Manifest.Framework.NormalizedGrades...)
-		statuses = append(statuses, p.Manifest.Validation.Status)
-	}
-	if len(r.GraphTypes) > 0 && !anyIn(r.GraphTypes, types...) {
-		return false
-	}
-	if len(r.JurisdictionTypes) > 0 && (f.JurisdictionType == nil || !anyIn(r.JurisdictionTypes, *f.JurisdictionType)) {
-		return false
-	}
-	if len(r.IssuingAuthorities) > 0 && (f.IssuingAuthority == nil || !anyIn(r.IssuingAuthorities, *f.IssuingAuthority)) {
-		return false
-	}
-	if !anyIn(r.Jurisdictions, f.Jurisdiction) || !anyIn(r.Subjects, f.LocalSubject) || !anyIn(r.Languages, f.Languages...) ||
-		!anyIn(r.LocalGrades, f.LocalGradesOrStages...) || !anyIn(r.NormalizedGrades, grades...) || !anyIn(r.ValidationStatus, statuses...) {
-		return false
-	}
-	if r.Query != nil {
-		fields := []string{s.FrameworkID, s.SnapshotID, deref(f.IssuingAuthority), f.Jurisdiction, deref(f.JurisdictionType),
-			f.LocalSubject, f.Name, deref(f.Provider), f.SourceVersion}
-		for i := range fields {
-			fields[i] = textnorm.Facet(fields[i])
-		}
-		hay := strings.Join(fields, "\x1f")
-		for _, tok := range strings.Fields(textnorm.Facet(*r.Query)) {
-			if !strings.Contains(hay, tok) {
-				return false
-			}
-		}
-	}
-	return true
+// filter is the snapshot filter of r.
+func (r *ListFrameworksRequest) filter() record.SnapshotFilter {
+	return record.SnapshotFilter{GraphTypes: r.GraphTypes, IsCurrent: r.IsCurrent, IssuingAuthorities: r.IssuingAuthorities,
+		JurisdictionTypes: r.JurisdictionTypes, Jurisdictions: r.Jurisdictions, Languages: r.Languages, LocalGrades: r.LocalGrades,
+		NormalizedGrades: r.NormalizedGrades, Query: r.Query, Subjects: r.Subjects, ValidationStatus: r.ValidationStatus}
 }
 
 // effectiveRequest returns the validated request with defaults filled and the
@@ -368,9 +223,10 @@ func (s *Service) listFrameworks(_ context.Context, r ListFrameworksRequest) (*P
 	querySum, _ := canonjson.Sha256(eff)
 	catSum := s.catalogSha256()
 	var matching []*catalog.Snapshot
+	filter := r.filter()
 	for _, f := range s.cat.Frameworks {
 		for _, snap := range f.Snapshots {
-			if matchSnapshot(snap, &r) {
+			if filter.Matches(snap) {
 				matching = append(matching, snap)
 			}
 		}

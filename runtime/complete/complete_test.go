@@ -1,4 +1,4 @@
-package query
+package complete
 
 import (
 	"fmt"
@@ -13,15 +13,15 @@ func TestCompletionIsBounded(t *testing.T) {
 		values = append(values, fmt.Sprintf("label-%03d", 149-i))
 	}
 	values = append(values, "x-label")
-	c := complete(values, "LABEL", false)
+	c := rank(values, "LABEL", false)
 	if len(c.Values) != MaxCompletions || !c.HasMore || c.Total != 151 || c.Values[0] != "label-000" {
 		t.Errorf("%d values, hasMore %v, total %d, first %s", len(c.Values), c.HasMore, c.Total, c.Values[0])
 	}
-	c = complete(values, "x-", false)
+	c = rank(values, "x-", false)
 	if len(c.Values) != 1 || c.HasMore || c.Total != 1 {
 		t.Errorf("%v", c)
 	}
-	if c := complete(values, "9-x", false); len(c.Values) != 0 || c.Values == nil {
+	if c := rank(values, "9-x", false); len(c.Values) != 0 || c.Values == nil {
 		t.Errorf("%#v", c)
 	}
 }
