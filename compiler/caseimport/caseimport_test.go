@@ -222,13 +222,13 @@ func TestImportBadInput(t *testing.T) {
 	}{
 		{"not JSON", func(t *testing.T, dir string) []string {
 			return []string{write(t, dir, "a.json", `{"CFDocument": `)}
-		}, []string{caseimport.CodeNotJSON}},
+		}, []string{"case_not_json"}},
 		{"not CASE", func(t *testing.T, dir string) []string {
 			return []string{write(t, dir, "a.json", map[string]any{"items": []any{}})}
-		}, []string{caseimport.CodeNotCASE}},
+		}, []string{"case_not_case"}},
 		{"missing file", func(t *testing.T, dir string) []string {
 			return []string{filepath.Join(dir, "absent.json")}
-		}, []string{caseimport.CodeUnreadable}},
+		}, []string{"case_file_unreadable"}},
 		{"too large", func(t *testing.T, dir string) []string {
 			p := filepath.Join(dir, "big.json")
 			f, err := os.Create(p)
@@ -240,28 +240,28 @@ func TestImportBadInput(t *testing.T) {
 				t.Fatal(err)
 			}
 			return []string{p}
-		}, []string{caseimport.CodeTooLarge}},
+		}, []string{"case_file_too_large"}},
 		{"unsupported version", func(t *testing.T, dir string) []string {
 			pkg := fixture(t)
 			pkg["CFDocument"].(map[string]any)["caseVersion"] = "2.0"
 			return []string{write(t, dir, "a.json", pkg)}
-		}, []string{caseimport.CodeVersion}},
+		}, []string{"case_unsupported_version"}},
 		{"no items", func(t *testing.T, dir string) []string {
 			pkg := fixture(t)
 			pkg["CFItems"], pkg["CFAssociations"] = []any{}, []any{}
 			return []string{write(t, dir, "a.json", pkg)}
-		}, []string{caseimport.CodeNoItems}},
+		}, []string{"case_no_items"}},
 		{"missing fields", func(t *testing.T, dir string) []string {
 			pkg := fixture(t)
 			delete(pkg["CFItems"].([]any)[0].(map[string]any), "fullStatement")
 			delete(assocAt(pkg, 0), "associationType")
 			return []string{write(t, dir, "a.json", pkg)}
-		}, []string{caseimport.CodeMissingField, caseimport.CodeMissingField}},
+		}, []string{"case_missing_field", "case_missing_field"}},
 		{"wrong type", func(t *testing.T, dir string) []string {
 			pkg := fixture(t)
 			pkg["CFItems"].([]any)[0].(map[string]any)["educationLevel"] = 3
 			return []string{write(t, dir, "a.json", pkg)}
-		}, []string{caseimport.CodeInvalidValue}},
+		}, []string{"case_invalid_value"}},
 		{"duplicate item identifier", func(t *testing.T, dir string) []string {
 			pkg := fixture(t)
 			items := pkg["CFItems"].([]any)
@@ -272,35 +272,35 @@ func TestImportBadInput(t *testing.T) {
 			dup["fullStatement"], dup["notes"] = "another statement", "a note" // a clash, not a repeat
 			pkg["CFItems"] = append(items, dup)
 			return []string{write(t, dir, "a.json", pkg)}
-		}, []string{caseimport.CodeDuplicateID}},
+		}, []string{"case_duplicate_identifier"}},
 		{"duplicate association identifier", func(t *testing.T, dir string) []string {
 			pkg := fixture(t)
 			assocAt(pkg, 9)["identifier"] = assocAt(pkg, 8)["identifier"] // another type and ends
 			return []string{write(t, dir, "a.json", pkg)}
-		}, []string{caseimport.CodeDuplicateID}},
+		}, []string{"case_duplicate_identifier"}},
 		{"dangling isChildOf", func(t *testing.T, dir string) []string {
 			pkg := fixture(t)
 			assocAt(pkg, 2)["destinationNodeURI"] = map[string]any{"identifier": "nowhere", "uri": "https://x.example/nowhere"}
 			return []string{write(t, dir, "a.json", pkg)}
-		}, []string{caseimport.CodeDangling}},
+		}, []string{"case_association_dangling"}},
 		{"dangling association", func(t *testing.T, dir string) []string {
 			pkg := fixture(t)
 			a := assocAt(pkg, 9) // isRelatedTo
 			a["originNodeURI"] = map[string]any{"identifier": "nowhere-1"}
 			a["destinationNodeURI"] = map[string]any{"identifier": "nowhere-2"}
 			return []string{write(t, dir, "a.json", pkg)}
-		}, []string{caseimport.CodeDangling}},
+		}, []string{"case_association_dangling"}},
 		{"cycle", func(t *testing.T, dir string) []string {
 			pkg := fixture(t)
 			// Life Science (10) isChildOf its standard 20, which isChildOf 10.
 			assocAt(pkg, 0)["destinationNodeURI"] = assocAt(pkg, 2)["originNodeURI"]
 			return []string{write(t, dir, "a.json", pkg)}
-		}, []string{caseimport.CodeCycle}},
+		}, []string{"case_hierarchy_cycle"}},
 		{"self parent", func(t *testing.T, dir string) []string {
 			pkg := fixture(t)
 			assocAt(pkg, 6)["destinationNodeURI"] = assocAt(pkg, 6)["originNodeURI"]
 			return []string{write(t, dir, "a.json", pkg)}
-		}, []string{caseimport.CodeCycle}},
+		}, []string{"case_hierarchy_cycle"}},
 		// Typed values the importer read as absent (or as another value).
 		{"typed values", func(t *testing.T, dir string) []string {
 			pkg := fixture(t)
@@ -311,8 +311,8 @@ func TestImportBadInput(t *testing.T) {
 			assocAt(pkg, 2)["sequenceNumber"] = true
 			pkg["CFItems"].([]any)[0].(map[string]any)["language"] = 7
 			return []string{write(t, dir, "a.json", pkg)}
-		}, []string{caseimport.CodeInvalidValue, caseimport.CodeInvalidValue, caseimport.CodeInvalidValue, caseimport.CodeInvalidValue,
-			caseimport.CodeInvalidValue, caseimport.CodeInvalidValue, caseimport.CodeInvalidValue, caseimport.CodeInvalidValue}},
+		}, []string{"case_invalid_value", "case_invalid_value", "case_invalid_value", "case_invalid_value",
+			"case_invalid_value", "case_invalid_value", "case_invalid_value", "case_invalid_value"}},
 		// A chain 24,000 deep imported into a 17.5 MB profile kgc pack refused.
 		{"too deep", func(t *testing.T, dir string) []string {
 			pkg := fixture(t)
@@ -328,7 +328,7 @@ func TestImportBadInput(t *testing.T) {
 			}
 			pkg["CFItems"], pkg["CFAssociations"] = items, as
 			return []string{write(t, dir, "a.json", pkg)}
-		}, []string{caseimport.CodeTooDeep}},
+		}, []string{"case_hierarchy_too_deep"}},
 		// A FIFO (named, or a *.json in a directory) blocked the import for
 		// ever; the docs promised case_file_unreadable.
 		{"FIFO", func(t *testing.T, dir string) []string {
@@ -340,7 +340,7 @@ func TestImportBadInput(t *testing.T) {
 				}
 			}
 			return []string{filepath.Join(dir, "pipe.json"), sub, "/dev/zero"}
-		}, []string{caseimport.CodeUnreadable, caseimport.CodeUnreadable, caseimport.CodeUnreadable}},
+		}, []string{"case_file_unreadable", "case_file_unreadable", "case_file_unreadable"}},
 		// Files together over MaxInputBytes: three of 92 MiB ran out of memory
 		// at 4 GB. The third is not read.
 		{"input over the total", func(t *testing.T, dir string) []string {
@@ -356,14 +356,14 @@ func TestImportBadInput(t *testing.T) {
 				files = append(files, p)
 			}
 			return files
-		}, []string{caseimport.CodeNotJSON, caseimport.CodeNotJSON, caseimport.CodeTooLarge}},
+		}, []string{"case_not_json", "case_not_json", "case_file_too_large"}},
 		{"all at once", func(t *testing.T, dir string) []string {
 			pkg := fixture(t)
 			assocAt(pkg, 6)["destinationNodeURI"] = assocAt(pkg, 6)["originNodeURI"]
 			assocAt(pkg, 2)["destinationNodeURI"] = map[string]any{"identifier": "nowhere"}
 			assocAt(pkg, 9)["identifier"] = assocAt(pkg, 8)["identifier"]
 			return []string{write(t, dir, "a.json", pkg), write(t, dir, "b.json", "[]")}
-		}, []string{caseimport.CodeNotCASE, caseimport.CodeCycle, caseimport.CodeDangling, caseimport.CodeDuplicateID}},
+		}, []string{"case_not_case", "case_hierarchy_cycle", "case_association_dangling", "case_duplicate_identifier"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -436,7 +436,7 @@ func TestStringSequenceNumbersAreReadWithAWarning(t *testing.T) {
 		t.Fatalf("import: %v %+v", err, findings(rep))
 	}
 	doc := only(t, rep)
-	if len(doc.Warnings) != n || doc.Warnings[0].Code != caseimport.CodeCoerced || !strings.Contains(doc.Warnings[0].String(), "warning case_value_coerced") {
+	if len(doc.Warnings) != n || doc.Warnings[0].Code != "case_value_coerced" || !strings.Contains(doc.Warnings[0].String(), "warning case_value_coerced") {
 		t.Fatalf("%d string sequence numbers, warnings %+v", n, doc.Warnings)
 	}
 	var targets []string
@@ -472,7 +472,7 @@ func TestRepeatedRecordsAreMergedAndClashesNamed(t *testing.T) {
 		t.Fatalf("duplicates %d items, %d associations; warnings %+v", doc.Items.Duplicates, doc.Associations.Duplicates, doc.Warnings)
 	}
 	w := doc.Warnings[0]
-	if w.Code != caseimport.CodeDuplicateMerged || w.Where != "CFItems[9]" || !strings.Contains(w.Message, "a.json CFItems[2]") {
+	if w.Code != "case_duplicate_merged" || w.Where != "CFItems[9]" || !strings.Contains(w.Message, "a.json CFItems[2]") {
 		t.Errorf("warning %+v", w)
 	}
 	// A clash: the same identifier, other members.
@@ -757,8 +757,8 @@ func TestIdentifiersAreCheckedAsThePackageFormatChecksThem(t *testing.T) {
 	for _, f := range findings(rep) {
 		codes = append(codes, f.Code)
 	}
-	if !slices.Contains(codes, caseimport.CodeIdentityFormat) {
-		t.Errorf("an identifier with a control character: findings %v, want %s", codes, caseimport.CodeIdentityFormat)
+	if !slices.Contains(codes, "case_identifier_invalid") {
+		t.Errorf("an identifier with a control character: findings %v, want %s", codes, "case_identifier_invalid")
 	}
 	if _, err := os.Stat(filepath.Join(dir, "b")); !os.IsNotExist(err) {
 		t.Errorf("a refused import wrote its output: %v", err)
@@ -816,7 +816,7 @@ func TestBadOptionsAreFindingsAboutTheWholeInput(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(rep.Findings) != 1 || rep.Findings[0].Code != caseimport.CodeInvalidValue || !strings.HasPrefix(rep.Findings[0].Where, "--") {
+		if len(rep.Findings) != 1 || rep.Findings[0].Code != "case_invalid_value" || !strings.HasPrefix(rep.Findings[0].Where, "--") {
 			t.Errorf("%+v: findings %+v", o, rep.Findings)
 		}
 		for _, d := range rep.Documents {

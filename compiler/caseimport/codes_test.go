@@ -14,7 +14,7 @@ import (
 )
 
 // TestDocsListEveryCode: docs/import-case.md's two tables (errors, then
-// warnings) list exactly the package's Code* constants, each in the table
+// warnings) list exactly the package's code* constants, each in the table
 // its kind belongs to (warningCodes).
 func TestDocsListEveryCode(t *testing.T) {
 	fset := token.NewFileSet()
@@ -40,7 +40,7 @@ func TestDocsListEveryCode(t *testing.T) {
 			for _, s := range g.Specs {
 				vs := s.(*ast.ValueSpec)
 				for i, n := range vs.Names {
-					if !strings.HasPrefix(n.Name, "Code") || i >= len(vs.Values) {
+					if !strings.HasPrefix(n.Name, "code") || i >= len(vs.Values) {
 						continue
 					}
 					lit, ok := vs.Values[i].(*ast.BasicLit)

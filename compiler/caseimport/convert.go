@@ -130,7 +130,7 @@ func (m *model) checkDepth(order []*item) []Finding {
 	if deepest.depth <= MaxDepth {
 		return nil
 	}
-	return []Finding{{Code: CodeTooDeep, File: deepest.file, Where: deepest.where, ID: deepest.id, Message: fmt.Sprintf(
+	return []Finding{{Code: codeTooDeep, File: deepest.file, Where: deepest.where, ID: deepest.id, Message: fmt.Sprintf(
 		"the isChildOf hierarchy is %d levels deep here; kgc imports at most %d (each level of untyped items becomes a statement type of the profile, and the server walks at most 64 levels a call)",
 		deepest.depth, MaxDepth)}}
 }

@@ -118,7 +118,7 @@ func Run(files []string, out string, o Options) (*Report, error) {
 	rep.Files = append(rep.Files, read...)
 	fnd = append(fnd, checkOptions(o)...)
 	if len(docs) > 1 && o.FrameworkID != "" {
-		fnd = append(fnd, Finding{Code: CodeInvalidValue, Where: "--framework-id", Message: fmt.Sprintf(
+		fnd = append(fnd, Finding{Code: codeInvalidValue, Where: "--framework-id", Message: fmt.Sprintf(
 			"--framework-id names one framework; the input holds %d CFDocuments (each is imported as its own framework, its ID from its title)", len(docs))})
 	}
 	rep.Findings = append(rep.Findings, fnd...)
@@ -133,7 +133,7 @@ func Run(files []string, out string, o Options) (*Report, error) {
 		rep.Documents = append(rep.Documents, d)
 		if pl != nil {
 			if prev := byFramework[d.FrameworkID]; prev != nil {
-				d.Findings = append(d.Findings, Finding{Code: CodeInvalidValue, File: in.doc.file, ID: d.DocumentID, Message: fmt.Sprintf(
+				d.Findings = append(d.Findings, Finding{Code: codeInvalidValue, File: in.doc.file, ID: d.DocumentID, Message: fmt.Sprintf(
 					"its framework ID %s (from its title) is also CFDocument %s's: import them separately with --framework-id", d.FrameworkID, prev.DocumentID)})
 				pl = nil
 			} else {
@@ -277,7 +277,7 @@ func importDocument(in *input, o Options) (*Document, *plan, error) {
 		return nil, nil, err
 	}
 	if len(prof) > gate.MaxProfileBytes {
-		rep.Findings = []Finding{{Code: CodeProfileSize, File: in.doc.file, ID: m.docID, Message: fmt.Sprintf(
+		rep.Findings = []Finding{{Code: codeProfileSize, File: in.doc.file, ID: m.docID, Message: fmt.Sprintf(
 			"the starter profile would be %d bytes, over the %d-byte (8 MiB) limit kgc pack and the gate hold a profile to (%d statement types)",
 			len(prof), gate.MaxProfileBytes, len(p.profile.StatementTypes))}}
 		return rep, nil, nil

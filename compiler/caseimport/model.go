@@ -101,7 +101,7 @@ func build(in *input, rep *Document) (*model, []Finding) {
 	m.docID, m.docURI, m.title = str(d.raw, "identifier"), str(d.raw, "uri"), str(d.raw, "title")
 	for _, k := range []string{"identifier", "uri", "title"} {
 		if str(d.raw, k) == "" {
-			add(d, CodeMissingField, m.docID, "the CFDocument has no %s", k)
+			add(d, codeMissingField, m.docID, "the CFDocument has no %s", k)
 		}
 	}
 	fnd = append(fnd, checkDocument(d, m.docID)...)
@@ -122,11 +122,11 @@ func build(in *input, rep *Document) (*model, []Finding) {
 		var okLang bool
 		it.lang, okLang = strOK(raw, "language")
 		if !okLang {
-			add(o, CodeInvalidValue, it.id, "language is not a string")
+			add(o, codeInvalidValue, it.id, "language is not a string")
 		}
 		for i, k := range []string{"identifier", "uri", "fullStatement", "humanCodingScheme", "CFItemType", "listEnumeration"} {
 			if !ok[i] {
-				add(o, CodeInvalidValue, it.id, "%s is not a string", k)
+				add(o, codeInvalidValue, it.id, "%s is not a string", k)
 			}
 		}
 		lv, okLv := strs(raw, "educationLevel")
@@ -134,12 +134,12 @@ func build(in *input, rep *Document) (*model, []Finding) {
 			lv, okLv = strs(raw, "educationalLevel") // early OpenSALT exports
 		}
 		if !okLv {
-			add(o, CodeInvalidValue, it.id, "educationLevel is neither a string nor an array of strings")
+			add(o, codeInvalidValue, it.id, "educationLevel is neither a string nor an array of strings")
 		}
 		it.levels = lv
 		for _, f := range []struct{ k, v string }{{"identifier", it.id}, {"uri", it.uri}, {"fullStatement", it.statement}} {
 			if f.v == "" {
-				add(o, CodeMissingField, it.id, "the CFItem has no %s (CASE requires it)", f.k)
+				add(o, codeMissingField, it.id, "the CFItem has no %s (CASE requires it)", f.k)
 			}
 		}
 		if it.id == "" {
@@ -147,9 +147,9 @@ func build(in *input, rep *Document) (*model, []Finding) {
 		}
 		if prev, dup := m.byID[it.id]; dup {
 			if diff := diffFields(prev.fields, o.fields); len(diff) > 0 {
-				add(o, CodeDuplicateID, it.id, "identifier %s is also the CFItem at %s %s, which differs in %s", it.id, prev.file, prev.where, strings.Join(diff, ", "))
+				add(o, codeDuplicateID, it.id, "identifier %s is also the CFItem at %s %s, which differs in %s", it.id, prev.file, prev.where, strings.Join(diff, ", "))
 			} else {
-				m.warn(Finding{Code: CodeDuplicateMerged, File: o.file, Where: o.where, ID: it.id,
+				m.warn(Finding{Code: codeDuplicateMerged, File: o.file, Where: o.where, ID: it.id,
 					Message: fmt.Sprintf("the same CFItem as at %s %s, member for member: kept once", prev.file, prev.where)})
 				rep.Items.Duplicates++
 			}
@@ -157,17 +157,17 @@ func build(in *input, rep *Document) (*model, []Finding) {
 		}
 		it.fields = o.fields
 		if why := checkIdentity(it.id, ids.MaxNodeID); why != "" {
-			add(o, CodeIdentityFormat, it.id, "identifier: %s", why)
+			add(o, codeIdentityFormat, it.id, "identifier: %s", why)
 		}
 		if why := checkIdentity(it.uri, ids.MaxCaseURI); why != "" {
-			add(o, CodeIdentityFormat, it.id, "uri: %s", why)
+			add(o, codeIdentityFormat, it.id, "uri: %s", why)
 		}
 		if it.id == m.docID {
-			add(o, CodeDuplicateID, it.id, "identifier %s is also the CFDocument's", it.id)
+			add(o, codeDuplicateID, it.id, "identifier %s is also the CFDocument's", it.id)
 			continue
 		}
 		if other, dup := m.byURI[it.uri]; dup && it.uri != "" {
-			add(o, CodeDuplicateID, it.id, "uri %s is also the uri of %s", it.uri, other)
+			add(o, codeDuplicateID, it.id, "uri %s is also the uri of %s", it.uri, other)
 		}
 		m.byID[it.id] = it
 		m.items = append(m.items, it)
@@ -176,7 +176,7 @@ func build(in *input, rep *Document) (*model, []Finding) {
 	}
 	rep.Items.Read = len(in.items)
 	if len(in.items) == 0 {
-		fnd = append(fnd, Finding{Code: CodeNoItems, File: d.file, Where: "CFItems", ID: m.docID, Message: "the package has no CFItems: nothing to import"})
+		fnd = append(fnd, Finding{Code: codeNoItems, File: d.file, Where: "CFItems", ID: m.docID, Message: "the package has no CFItems: nothing to import"})
 	}
 	for _, o := range in.assocs {
 		fnd = append(fnd, m.association(o)...)
@@ -195,7 +195,7 @@ var documentStrings = []string{"identifier", "uri", "title", "creator", "publish
 func checkDocument(d object, id string) []Finding {
 	var fnd []Finding
 	bad := func(k, want string) {
-		fnd = append(fnd, Finding{Code: CodeInvalidValue, File: d.file, Where: d.where + "." + k, ID: id,
+		fnd = append(fnd, Finding{Code: codeInvalidValue, File: d.file, Where: d.where + "." + k, ID: id,
 			Message: fmt.Sprintf("%s must be %s, not %s", k, want, clipRaw(d.raw[k]))})
 	}
 	for _, k := range documentStrings {
@@ -272,32 +272,32 @@ func (m *model) association(o object) []Finding {
 		{ok1 && ok2, "originNodeURI and destinationNodeURI must be LinkURI objects {title, identifier, uri} of strings"},
 		{okSeq, "sequenceNumber must be an integer, not " + clipRaw(raw["sequenceNumber"])}} {
 		if !c.ok {
-			add(CodeInvalidValue, id, "%s", c.what)
+			add(codeInvalidValue, id, "%s", c.what)
 		}
 	}
 	if len(fnd) > 0 {
 		return fnd
 	}
 	if seqWarn {
-		m.warn(Finding{Code: CodeCoerced, File: o.file, Where: o.where + ".sequenceNumber", ID: id,
+		m.warn(Finding{Code: codeCoerced, File: o.file, Where: o.where + ".sequenceNumber", ID: id,
 			Message: fmt.Sprintf("sequenceNumber %s is a string; read as the integer %d (CASE: an integer)", raw["sequenceNumber"], seq)})
 	}
 	for k, v := range map[string]string{"identifier": id, "associationType": typ} {
 		if v == "" {
-			add(CodeMissingField, id, "the CFAssociation has no %s", k)
+			add(codeMissingField, id, "the CFAssociation has no %s", k)
 		}
 	}
 	if origin == (linkURI{}) || dest == (linkURI{}) {
-		add(CodeMissingField, id, "the CFAssociation needs both originNodeURI and destinationNodeURI")
+		add(codeMissingField, id, "the CFAssociation needs both originNodeURI and destinationNodeURI")
 	}
 	if len(fnd) > 0 {
 		return fnd
 	}
 	if prev, dup := m.assocIDs[id]; dup {
 		if diff := diffFields(prev.fields, o.fields); len(diff) > 0 {
-			add(CodeDuplicateID, id, "association identifier %s is also the CFAssociation at %s %s, which differs in %s", id, prev.file, prev.where, strings.Join(diff, ", "))
+			add(codeDuplicateID, id, "association identifier %s is also the CFAssociation at %s %s, which differs in %s", id, prev.file, prev.where, strings.Join(diff, ", "))
 		} else {
-			m.warn(Finding{Code: CodeDuplicateMerged, File: o.file, Where: o.where, ID: id,
+			m.warn(Finding{Code: codeDuplicateMerged, File: o.file, Where: o.where, ID: id,
 				Message: fmt.Sprintf("the same CFAssociation as at %s %s, member for member: kept once", prev.file, prev.where)})
 			m.rep.Associations.Duplicates++
 		}
@@ -307,7 +307,7 @@ func (m *model) association(o object) []Finding {
 	from, to := m.resolve(origin), m.resolve(dest)
 	if typ != "isChildOf" {
 		if from == "" && to == "" {
-			add(CodeDangling, id, "%s association: neither end (%s, %s) is the CFDocument or a CFItem of this package", typ, linkName(origin), linkName(dest))
+			add(codeDangling, id, "%s association: neither end (%s, %s) is the CFDocument or a CFItem of this package", typ, linkName(origin), linkName(dest))
 			return fnd
 		}
 		if from == "" || to == "" {
@@ -321,7 +321,7 @@ func (m *model) association(o object) []Finding {
 		r := &delivery.PublisherRelation{ID: id, Type: typ, Origin: m.end(from, origin), Destination: m.end(to, dest)}
 		for _, e := range []delivery.RelationEnd{r.Origin, r.Destination} {
 			if e.External() && e.URI == "" && e.Identifier == "" {
-				add(CodeMissingField, id, "%s association: an end outside the package gives neither a uri nor an identifier (%s)", typ, linkName(linkURI{Title: e.Title}))
+				add(codeMissingField, id, "%s association: an end outside the package gives neither a uri nor an identifier (%s)", typ, linkName(linkURI{Title: e.Title}))
 				return fnd
 			}
 		}
@@ -329,7 +329,7 @@ func (m *model) association(o object) []Finding {
 			r.Sequence = &seq
 		}
 		if why := checkIdentity(id, ids.MaxNodeID); why != "" {
-			add(CodeIdentityFormat, id, "association identifier: %s", why)
+			add(codeIdentityFormat, id, "association identifier: %s", why)
 			return fnd
 		}
 		key := r.Key()
@@ -348,9 +348,9 @@ func (m *model) association(o object) []Finding {
 	}
 	switch {
 	case from == "" || m.byID[from] == nil:
-		add(CodeDangling, id, "isChildOf: the origin %s is not a CFItem of this package", linkName(origin))
+		add(codeDangling, id, "isChildOf: the origin %s is not a CFItem of this package", linkName(origin))
 	case to == "":
-		add(CodeDangling, id, "isChildOf: the destination %s is neither the CFDocument nor a CFItem of this package", linkName(dest))
+		add(codeDangling, id, "isChildOf: the destination %s is neither the CFDocument nor a CFItem of this package", linkName(dest))
 	}
 	if len(fnd) > 0 {
 		return fnd
@@ -368,7 +368,7 @@ func (m *model) association(o object) []Finding {
 	m.seenEdge[key] = true
 	e := &edge{id: id, parent: to, child: from, seq: seq, hasSeq: hasSeq}
 	if why := checkIdentity(id, ids.MaxNodeID); why != "" {
-		add(CodeIdentityFormat, id, "association identifier: %s", why)
+		add(codeIdentityFormat, id, "association identifier: %s", why)
 	}
 	m.edges = append(m.edges, e)
 	m.byID[from].parents = append(m.byID[from].parents, e)
@@ -471,7 +471,7 @@ func (m *model) cycles() []Finding {
 		}
 		if e.parent == e.child {
 			it := m.byID[e.child]
-			fnd = append(fnd, Finding{Code: CodeCycle, File: it.file, Where: it.where, ID: e.child, Message: fmt.Sprintf("isChildOf %s makes the item its own parent", e.id)})
+			fnd = append(fnd, Finding{Code: codeCycle, File: it.file, Where: it.where, ID: e.child, Message: fmt.Sprintf("isChildOf %s makes the item its own parent", e.id)})
 			continue
 		}
 		adj[idx[e.child]] = append(adj[idx[e.child]], idx[e.parent])
@@ -489,7 +489,7 @@ func (m *model) cycles() []Finding {
 		if len(shown) > 6 {
 			shown = append(shown[:6:6], "…")
 		}
-		fnd = append(fnd, Finding{Code: CodeCycle, File: m.items[comp[0]].file, ID: ids[0],
+		fnd = append(fnd, Finding{Code: codeCycle, File: m.items[comp[0]].file, ID: ids[0],
 			Message: fmt.Sprintf("isChildOf associations form a cycle through %d items: %s", len(ids), strings.Join(shown, ", "))})
 	}
 	return fnd

@@ -105,7 +105,7 @@ type Options struct {
 func checkOptions(o Options) []Finding {
 	var fnd []Finding
 	bad := func(flag, format string, a ...any) {
-		fnd = append(fnd, Finding{Code: CodeInvalidValue, Where: flag, Message: fmt.Sprintf(format, a...)})
+		fnd = append(fnd, Finding{Code: codeInvalidValue, Where: flag, Message: fmt.Sprintf(format, a...)})
 	}
 	if id := o.FrameworkID; id != "" && (!idRe.MatchString(id) || len(id) < 3 || len(id) > 200) {
 		bad("--framework-id", "%q is not a framework ID (3–200 characters, lowercase kebab case)", id)

@@ -78,27 +78,27 @@ func (f Finding) Severity() string {
 	return "error"
 }
 
-var warningCodes = map[string]bool{CodeCoerced: true, CodeDuplicateMerged: true}
+var warningCodes = map[string]bool{codeCoerced: true, codeDuplicateMerged: true}
 
 // Finding codes.
 const (
-	CodeUnreadable     = "case_file_unreadable"
-	CodeTooLarge       = "case_file_too_large"
-	CodeNotJSON        = "case_not_json"
-	CodeNotCASE        = "case_not_case"
-	CodeVersion        = "case_unsupported_version"
-	CodeMissingField   = "case_missing_field"
-	CodeInvalidValue   = "case_invalid_value"
-	CodeDuplicateID    = "case_duplicate_identifier"
-	CodeDangling       = "case_association_dangling"
-	CodeCycle          = "case_hierarchy_cycle"
-	CodeTooDeep        = "case_hierarchy_too_deep"
-	CodeNoItems        = "case_no_items"
-	CodeIdentityFormat = "case_identifier_invalid"
-	CodeProfileSize    = "case_profile_too_large"
+	codeUnreadable     = "case_file_unreadable"
+	codeTooLarge       = "case_file_too_large"
+	codeNotJSON        = "case_not_json"
+	codeNotCASE        = "case_not_case"
+	codeVersion        = "case_unsupported_version"
+	codeMissingField   = "case_missing_field"
+	codeInvalidValue   = "case_invalid_value"
+	codeDuplicateID    = "case_duplicate_identifier"
+	codeDangling       = "case_association_dangling"
+	codeCycle          = "case_hierarchy_cycle"
+	codeTooDeep        = "case_hierarchy_too_deep"
+	codeNoItems        = "case_no_items"
+	codeIdentityFormat = "case_identifier_invalid"
+	codeProfileSize    = "case_profile_too_large"
 	// Warnings: the import goes on.
-	CodeCoerced         = "case_value_coerced"
-	CodeDuplicateMerged = "case_duplicate_merged"
+	codeCoerced         = "case_value_coerced"
+	codeDuplicateMerged = "case_duplicate_merged"
 )
 
 // linkURI is a CASE LinkURI: {title, identifier, uri}.
@@ -164,7 +164,7 @@ func expand(paths []string) ([]string, []Finding) {
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
-			fnd = append(fnd, Finding{Code: CodeUnreadable, File: p, Message: err.Error()})
+			fnd = append(fnd, Finding{Code: codeUnreadable, File: p, Message: err.Error()})
 			continue
 		}
 		if !st.IsDir() {
@@ -173,7 +173,7 @@ func expand(paths []string) ([]string, []Finding) {
 		}
 		ents, err := os.ReadDir(p)
 		if err != nil {
-			fnd = append(fnd, Finding{Code: CodeUnreadable, File: p, Message: err.Error()})
+			fnd = append(fnd, Finding{Code: codeUnreadable, File: p, Message: err.Error()})
 			continue
 		}
 		n := 0
@@ -184,7 +184,7 @@ func expand(paths []string) ([]string, []Finding) {
 			}
 		}
 		if n == 0 {
-			fnd = append(fnd, Finding{Code: CodeUnreadable, File: p, Message: "the directory holds no .json file"})
+			fnd = append(fnd, Finding{Code: codeUnreadable, File: p, Message: "the directory holds no .json file"})
 		}
 	}
 	return out, fnd
@@ -198,15 +198,15 @@ func open(p string, left *int64) (*os.File, *Finding) {
 	var tl *safefile.TooLargeError
 	switch {
 	case errors.As(err, &tl):
-		return nil, &Finding{Code: CodeTooLarge, File: p, Message: fmt.Sprintf("%d bytes, over the %d-byte (100 MiB) limit of a file; not read", tl.Size, MaxFileBytes)}
+		return nil, &Finding{Code: codeTooLarge, File: p, Message: fmt.Sprintf("%d bytes, over the %d-byte (100 MiB) limit of a file; not read", tl.Size, MaxFileBytes)}
 	case errors.Is(err, safefile.ErrWrongType):
-		return nil, &Finding{Code: CodeUnreadable, File: p, Message: "not a regular file (a FIFO, device, directory or symbolic link); not read"}
+		return nil, &Finding{Code: codeUnreadable, File: p, Message: "not a regular file (a FIFO, device, directory or symbolic link); not read"}
 	case err != nil:
-		return nil, &Finding{Code: CodeUnreadable, File: p, Message: err.Error()}
+		return nil, &Finding{Code: codeUnreadable, File: p, Message: err.Error()}
 	}
 	if size > *left {
 		f.Close()
-		return nil, &Finding{Code: CodeTooLarge, File: p, Message: fmt.Sprintf("with the files before it, over the %d-byte (256 MiB) limit of one import; not read", MaxInputBytes)}
+		return nil, &Finding{Code: codeTooLarge, File: p, Message: fmt.Sprintf("with the files before it, over the %d-byte (256 MiB) limit of one import; not read", MaxInputBytes)}
 	}
 	*left -= size
 	return f, nil
@@ -229,7 +229,7 @@ func read(paths []string) ([]*input, []string, []Finding) {
 		f.Close()
 	}
 	if len(all.order) == 0 && len(fnd) == 0 {
-		fnd = append(fnd, Finding{Code: CodeNotCASE, Message: "no CFPackage given"})
+		fnd = append(fnd, Finding{Code: codeNotCASE, Message: "no CFPackage given"})
 	}
 	return all.order, files, fnd
 }
@@ -248,11 +248,11 @@ func (s *stream) syntax(err error) []Finding {
 	case err == nil:
 		return nil
 	case errors.As(err, &se):
-		return []Finding{{Code: CodeNotJSON, File: s.file, Message: fmt.Sprintf("not JSON at byte %d: %v", se.Offset, err)}}
+		return []Finding{{Code: codeNotJSON, File: s.file, Message: fmt.Sprintf("not JSON at byte %d: %v", se.Offset, err)}}
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
-		return []Finding{{Code: CodeNotJSON, File: s.file, Message: fmt.Sprintf("not JSON: it ends at byte %d inside a value", s.dec.InputOffset())}}
+		return []Finding{{Code: codeNotJSON, File: s.file, Message: fmt.Sprintf("not JSON: it ends at byte %d inside a value", s.dec.InputOffset())}}
 	}
-	return []Finding{{Code: CodeUnreadable, File: s.file, Message: err.Error()}}
+	return []Finding{{Code: codeUnreadable, File: s.file, Message: err.Error()}}
 }
 
 // skip skips the rest of a value whose opening delimiter was read (depth 1),
@@ -293,7 +293,7 @@ func (all *inputs) addFile(p string, f io.Reader) []Finding {
 		fnd = append(fnd, all.merge(p, pk, f)...)
 	case json.Delim('['):
 		if !s.dec.More() {
-			return []Finding{{Code: CodeNotCASE, File: p, Message: "an empty array: no CFPackage"}}
+			return []Finding{{Code: codeNotCASE, File: p, Message: "an empty array: no CFPackage"}}
 		}
 		for i := 0; s.dec.More(); i++ {
 			t, err := s.dec.Token()
@@ -301,7 +301,7 @@ func (all *inputs) addFile(p string, f io.Reader) []Finding {
 				return append(fnd, s.syntax(err)...)
 			}
 			if t != json.Delim('{') {
-				fnd = append(fnd, Finding{Code: CodeNotCASE, File: p, Where: fmt.Sprintf("[%d]", i), Message: "not a JSON object (a bulk export is an array of CFPackages)"})
+				fnd = append(fnd, Finding{Code: codeNotCASE, File: p, Where: fmt.Sprintf("[%d]", i), Message: "not a JSON object (a bulk export is an array of CFPackages)"})
 				if err := s.skip(depthOf(t)); err != nil {
 					return append(fnd, s.syntax(err)...)
 				}
@@ -318,10 +318,10 @@ func (all *inputs) addFile(p string, f io.Reader) []Finding {
 			return append(fnd, s.syntax(err)...)
 		}
 	default:
-		return []Finding{{Code: CodeNotCASE, File: p, Message: "not a JSON object (a CFPackage is an object with CFDocument, CFItems and CFAssociations; a bulk export an array of them)"}}
+		return []Finding{{Code: codeNotCASE, File: p, Message: "not a JSON object (a CFPackage is an object with CFDocument, CFItems and CFAssociations; a bulk export an array of them)"}}
 	}
 	if _, err := s.dec.Token(); err != io.EOF {
-		return append(fnd, Finding{Code: CodeNotJSON, File: p, Message: fmt.Sprintf("more data after the CFPackage, at byte %d", s.dec.InputOffset())})
+		return append(fnd, Finding{Code: codeNotJSON, File: p, Message: fmt.Sprintf("more data after the CFPackage, at byte %d", s.dec.InputOffset())})
 	}
 	return fnd
 }
@@ -354,7 +354,7 @@ func (pk *pkg) object(s *stream, prefix string) ([]Finding, error) {
 				return fnd, err
 			}
 			if t != json.Delim('{') {
-				fnd = append(fnd, Finding{Code: CodeNotCASE, File: s.file, Where: prefix + "CFPackage", Message: "CFPackage is not a JSON object"})
+				fnd = append(fnd, Finding{Code: codeNotCASE, File: s.file, Where: prefix + "CFPackage", Message: "CFPackage is not a JSON object"})
 				if err := s.skip(depthOf(t)); err != nil {
 					return fnd, err
 				}
@@ -372,7 +372,7 @@ func (pk *pkg) object(s *stream, prefix string) ([]Finding, error) {
 			}
 			o, ok := record(s.file, prefix+"CFDocument", "CFDocument", raw, s.names)
 			if !ok {
-				fnd = append(fnd, Finding{Code: CodeNotCASE, File: s.file, Where: prefix + "CFDocument", Message: "CFDocument is not a JSON object"})
+				fnd = append(fnd, Finding{Code: codeNotCASE, File: s.file, Where: prefix + "CFDocument", Message: "CFDocument is not a JSON object"})
 				continue
 			}
 			pk.doc = &o
@@ -426,7 +426,7 @@ func (s *stream) records(where, sec string) ([]object, []Finding, error) {
 		return nil, nil, err
 	}
 	if t != json.Delim('[') {
-		return nil, []Finding{{Code: CodeInvalidValue, File: s.file, Where: where, Message: sec + " is not an array"}}, s.skip(depthOf(t))
+		return nil, []Finding{{Code: codeInvalidValue, File: s.file, Where: where, Message: sec + " is not an array"}}, s.skip(depthOf(t))
 	}
 	var out []object
 	var fnd []Finding
@@ -438,7 +438,7 @@ func (s *stream) records(where, sec string) ([]object, []Finding, error) {
 		at := fmt.Sprintf("%s[%d]", where, i)
 		o, ok := record(s.file, at, sec, raw, s.names)
 		if !ok {
-			fnd = append(fnd, Finding{Code: CodeInvalidValue, File: s.file, Where: at, Message: "not a JSON object"})
+			fnd = append(fnd, Finding{Code: codeInvalidValue, File: s.file, Where: at, Message: "not a JSON object"})
 			continue
 		}
 		out = append(out, o)
@@ -523,7 +523,7 @@ func (pk *pkg) definitions(file, prefix string, raw json.RawMessage, names map[s
 	}
 	var defs map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &defs); err != nil {
-		return []Finding{{Code: CodeInvalidValue, File: file, Where: prefix + "CFDefinitions", Message: "CFDefinitions is not a JSON object"}}
+		return []Finding{{Code: codeInvalidValue, File: file, Where: prefix + "CFDefinitions", Message: "CFDefinitions is not a JSON object"}}
 	}
 	var fnd []Finding
 	for _, k := range sortedKeys(defs) {
@@ -543,7 +543,7 @@ func (pk *pkg) definitions(file, prefix string, raw json.RawMessage, names map[s
 // the packages of one document split across files are merged.
 func (all *inputs) merge(p string, pk *pkg, fnd []Finding) []Finding {
 	if pk.doc == nil {
-		return append(fnd, Finding{Code: CodeNotCASE, File: p, Message: "no CFDocument: not a CASE CFPackage (expected an object with CFDocument, CFItems and CFAssociations, or {\"CFPackage\": …})"})
+		return append(fnd, Finding{Code: codeNotCASE, File: p, Message: "no CFDocument: not a CASE CFPackage (expected an object with CFDocument, CFItems and CFAssociations, or {\"CFPackage\": …})"})
 	}
 	doc := pk.doc.raw
 	id := str(doc, "identifier")
@@ -555,9 +555,9 @@ func (all *inputs) merge(p string, pk *pkg, fnd []Finding) []Finding {
 		v, ok := strOK(doc, "caseVersion")
 		switch {
 		case !ok:
-			fnd = append(fnd, Finding{Code: CodeInvalidValue, File: p, Where: pk.doc.where + ".caseVersion", Message: fmt.Sprintf("caseVersion must be a string (\"1.0\" or \"1.1\"), not %s", clipRaw(doc["caseVersion"]))})
+			fnd = append(fnd, Finding{Code: codeInvalidValue, File: p, Where: pk.doc.where + ".caseVersion", Message: fmt.Sprintf("caseVersion must be a string (\"1.0\" or \"1.1\"), not %s", clipRaw(doc["caseVersion"]))})
 		case v != "" && v != "1.0" && v != "1.1":
-			fnd = append(fnd, Finding{Code: CodeVersion, File: p, Where: pk.doc.where + ".caseVersion", Message: fmt.Sprintf("CASE version %q; kgc imports CASE 1.0 and 1.1", v)})
+			fnd = append(fnd, Finding{Code: codeVersion, File: p, Where: pk.doc.where + ".caseVersion", Message: fmt.Sprintf("CASE version %q; kgc imports CASE 1.0 and 1.1", v)})
 		case v != "":
 			in.version = v
 		}
@@ -591,7 +591,7 @@ func objects(p, where, sec string, raw json.RawMessage, names map[string]string)
 	}
 	var list []json.RawMessage
 	if err := json.Unmarshal(raw, &list); err != nil {
-		return nil, []Finding{{Code: CodeInvalidValue, File: p, Where: where, Message: sec + " is not an array"}}
+		return nil, []Finding{{Code: codeInvalidValue, File: p, Where: where, Message: sec + " is not an array"}}
 	}
 	var out []object
 	var fnd []Finding
@@ -599,7 +599,7 @@ func objects(p, where, sec string, raw json.RawMessage, names map[string]string)
 		at := fmt.Sprintf("%s[%d]", where, i)
 		o, ok := record(p, at, sec, r, names)
 		if !ok {
-			fnd = append(fnd, Finding{Code: CodeInvalidValue, File: p, Where: at, Message: "not a JSON object"})
+			fnd = append(fnd, Finding{Code: codeInvalidValue, File: p, Where: at, Message: "not a JSON object"})
 			continue
 		}
 		out = append(out, o)

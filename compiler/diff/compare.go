@@ -26,7 +26,7 @@ func Compare(a, b *Snapshot) (*Report, error) {
 		FrameworkID: a.FrameworkID, Old: sideOf(a), New: sideOf(b),
 		StandardsAdded: []standard{}, StandardsRemoved: []standard{}, StandardsChanged: []change{},
 		ComponentsAdded: []component{}, ComponentsRemoved: []component{}, ComponentsReworded: []componentChange{},
-		MetadataChanged: compareMetadata(a.Meta, b.Meta),
+		MetadataChanged: compareMetadata(a.meta, b.meta),
 	}
 	var w wanted
 	for j := range b.Nodes {
@@ -89,7 +89,7 @@ func sideOf(s *Snapshot) side {
 	return side{SnapshotID: s.SnapshotID, Source: s.Source, Format: s.Format,
 		Standards: s.count(kindItem), LearningComponents: s.count(kindComponent),
 		SupportsEdges: s.edgeCount(edgeSupports), ProgressionEdges: len(s.Edges) - s.edgeCount(edgeSupports),
-		PublisherRelations: len(s.Pub)}
+		PublisherRelations: len(s.pub)}
 }
 
 // standardOf returns node i of s as a report shows it (without its statement).
@@ -296,7 +296,7 @@ func comparePublisher(a, b *Snapshot, m *matching) (added, removed []publisherEd
 	}
 	var gone []int
 	var ms []mapped
-	for k, r := range a.Pub {
+	for k, r := range a.pub {
 		f, t := through(r.From), through(r.To)
 		if (r.From >= 0 && f < 0) || (r.To >= 0 && t < 0) {
 			gone = append(gone, k)
@@ -308,12 +308,12 @@ func comparePublisher(a, b *Snapshot, m *matching) (added, removed []publisherEd
 	slices.SortFunc(ms, func(x, y mapped) int { return cmpPub(x.r, y.r) })
 	var addedIdx []int
 	i, j := 0, 0
-	for i < len(ms) || j < len(b.Pub) {
+	for i < len(ms) || j < len(b.pub) {
 		switch {
-		case j == len(b.Pub) || (i < len(ms) && cmpPub(ms[i].r, b.Pub[j]) < 0):
+		case j == len(b.pub) || (i < len(ms) && cmpPub(ms[i].r, b.pub[j]) < 0):
 			gone = append(gone, ms[i].old)
 			i++
-		case i == len(ms) || cmpPub(ms[i].r, b.Pub[j]) > 0:
+		case i == len(ms) || cmpPub(ms[i].r, b.pub[j]) > 0:
 			addedIdx = append(addedIdx, j)
 			j++
 		default:
@@ -324,10 +324,10 @@ func comparePublisher(a, b *Snapshot, m *matching) (added, removed []publisherEd
 	slices.Sort(gone)
 	added, removed = []publisherEdge{}, []publisherEdge{}
 	for _, k := range addedIdx {
-		added = append(added, publisherEdgeOf(b, b.Pub[k]))
+		added = append(added, publisherEdgeOf(b, b.pub[k]))
 	}
 	for _, k := range gone {
-		removed = append(removed, publisherEdgeOf(a, a.Pub[k]))
+		removed = append(removed, publisherEdgeOf(a, a.pub[k]))
 	}
 	return added, removed
 }

@@ -89,7 +89,7 @@ func fromGate(source string, res *gate.Result) *Snapshot {
 			Type: s.internType(n.Str(delivery.NStatementType)),
 		})
 	}
-	s.Meta = metadata(res.Manifest, res.Profile)
+	s.meta = metadata(res.Manifest, res.Profile)
 	at := func(id string) (int32, bool) {
 		if id == s.RootID {
 			return rootParent, true
@@ -128,7 +128,7 @@ func fromGate(source string, res *gate.Result) *Snapshot {
 		if p.Sequence != nil {
 			r.Seq, r.HasSeq = *p.Sequence, true
 		}
-		s.Pub = append(s.Pub, r)
+		s.pub = append(s.pub, r)
 	}
 	for _, r := range res.Relationships {
 		from, okFrom := index[r.Source]
@@ -185,7 +185,7 @@ func fromImage(path string, img *kgimg.Image) *Snapshot {
 		})
 	}
 	root := img.RootNode()
-	s.Meta = metadata(img.CompiledManifest(), img.CompiledProfile().Decode())
+	s.meta = metadata(img.CompiledManifest(), img.CompiledProfile().Decode())
 	// The children as the image orders them (kgc build, package childorder).
 	hasChild := img.Adjacency(kgimg.HasChild, kgimg.Out)
 	for _, n := range append([]uint32{root}, order...) {
@@ -220,7 +220,7 @@ func fromImage(path string, img *kgimg.Image) *Snapshot {
 		r.From, r.FromExt = end(kgimg.Origin)
 		r.To, r.ToExt = end(kgimg.Destination)
 		r.Seq, r.HasSeq = img.PublisherSequence(i)
-		s.Pub = append(s.Pub, r)
+		s.pub = append(s.pub, r)
 	}
 	for r := 0; r < img.RelationshipCount(); r++ {
 		src, dst := img.RelSource(uint32(r)), img.RelTarget(uint32(r))

@@ -119,8 +119,8 @@ func TestDiffOrderTypesConfidencePublisher(t *testing.T) {
 	a.Edges = []edge{{From: 4, To: 1, Type: edgeSupports, Conf: 0.5, HasConf: true}, {From: 4, To: 2, Type: edgeSupports, Conf: 0.7, HasConf: true}}
 	b.Edges = []edge{{From: 4, To: 1, Type: edgeSupports, Conf: 0.9, HasConf: true}, {From: 4, To: 2, Type: edgeSupports, Conf: 0.7, HasConf: true}}
 	ext := externalRef{URI: "https://example.org/uri/X.1", Identifier: "X.1"}
-	a.Pub = []pubRel{{Type: "precedes", From: 1, To: 2, Seq: 1, HasSeq: true}, {Type: "exactMatchOf", From: 1, To: external, ToExt: ext}}
-	b.Pub = []pubRel{{Type: "precedes", From: 1, To: 2, Seq: 1, HasSeq: true}, {Type: "exactMatchOf", From: 2, To: external, ToExt: ext}}
+	a.pub = []pubRel{{Type: "precedes", From: 1, To: 2, Seq: 1, HasSeq: true}, {Type: "exactMatchOf", From: 1, To: external, ToExt: ext}}
+	b.pub = []pubRel{{Type: "precedes", From: 1, To: 2, Seq: 1, HasSeq: true}, {Type: "exactMatchOf", From: 2, To: external, ToExt: ext}}
 	a.normalizeEdges()
 	b.normalizeEdges()
 	r := compare(t, a, b)

@@ -81,16 +81,16 @@ type Snapshot struct {
 	more map[int32][]int32
 	// types interns the statement types (a few distinct values).
 	types map[string]string
-	// Meta is the snapshot's rights, profile and metadata fields.
-	Meta []field
+	// meta is the snapshot's rights, profile and metadata fields.
+	meta []field
 	// children holds each parent's children in curriculum order (the
 	// framework root under rootParent) and basis what that order rests on
 	// (publisher, code, statement_numbers, identifier; file for an image
 	// written before the basis was recorded).
 	children map[int32][]int32
 	basis    map[int32]string
-	// Pub holds the publisher-asserted relations, sorted.
-	Pub   []pubRel
+	// pub holds the publisher-asserted relations, sorted.
+	pub   []pubRel
 	texts textSource
 }
 
@@ -238,8 +238,8 @@ func (s *Snapshot) normalizeEdges() {
 	}
 	slices.SortStableFunc(s.Edges, cmpEdge)
 	s.Edges = slices.CompactFunc(s.Edges, func(a, b edge) bool { return cmpEdge(a, b) == 0 })
-	slices.SortStableFunc(s.Pub, cmpPub)
-	s.Pub = slices.CompactFunc(s.Pub, func(a, b pubRel) bool { return cmpPub(a, b) == 0 })
+	slices.SortStableFunc(s.pub, cmpPub)
+	s.pub = slices.CompactFunc(s.pub, func(a, b pubRel) bool { return cmpPub(a, b) == 0 })
 }
 
 // cmpPub orders publisher relations by type, ends and sequence.

@@ -6,16 +6,18 @@ import (
 	"strconv"
 )
 
-// Generic issue codes reported by Parse results and the Obj reader. Schema
-// decoders add their own semantic codes on top of these.
+// Generic issue codes reported by Parse results and the Obj reader (each is
+// also a finding.Code, which is what callers match). Schema decoders add their
+// own semantic codes on top of these; CodeSyntax and CodeInvalidUTF8 are
+// exported for decoders that find those problems before parsing.
 const (
 	CodeSyntax       = "json_syntax"
 	CodeInvalidUTF8  = "json_invalid_utf8"
-	CodeDuplicateKey = "json_duplicate_key"
-	CodeUnknownField = "schema_unknown_field"
-	CodeMissingField = "schema_missing_field"
-	CodeWrongType    = "schema_wrong_type"
-	CodeInvalidValue = "schema_invalid_value"
+	codeDuplicateKey = "json_duplicate_key"
+	codeUnknownField = "schema_unknown_field"
+	codeMissingField = "schema_missing_field"
+	codeWrongType    = "schema_wrong_type"
+	codeInvalidValue = "schema_invalid_value"
 )
 
 // Issue is one problem found while decoding a document: a stable code, the JSON
@@ -48,7 +50,7 @@ func (is *Issues) FromParse(errs []*Error) {
 		case InvalidUTF8:
 			code = CodeInvalidUTF8
 		case DuplicateKey:
-			code = CodeDuplicateKey
+			code = codeDuplicateKey
 		}
 		is.Add(code, "", e.Off, "%s", e.Msg)
 	}
@@ -88,7 +90,7 @@ func AsObj(v *Value, path string, is *Issues) *Obj {
 		return &Obj{Path: path, Is: is}
 	}
 	if v.Kind != Object {
-		is.Add(CodeWrongType, path, v.Off, "%s must be an object, not %s", describe(path), v.Kind)
+		is.Add(codeWrongType, path, v.Off, "%s must be an object, not %s", describe(path), v.Kind)
 		return &Obj{Path: path, Is: is}
 	}
 	return &Obj{V: v, Path: path, Is: is, used: make([]bool, len(v.Obj))}
@@ -123,7 +125,7 @@ func (o *Obj) Field(key string, required bool) *Value {
 		return o.V.Obj[i].Val
 	}
 	if required {
-		o.Is.Add(CodeMissingField, Join(o.Path, key), o.V.Off, "%s is required", Join(o.Path, key))
+		o.Is.Add(codeMissingField, Join(o.Path, key), o.V.Off, "%s is required", Join(o.Path, key))
 	}
 	return nil
 }
@@ -168,13 +170,13 @@ func (o *Obj) Done() {
 	}
 	for i, m := range o.V.Obj {
 		if !o.used[i] && !used[m.Key] {
-			o.Is.Add(CodeUnknownField, Join(o.Path, m.Key), m.KeyOff, "%s is not a known field", Join(o.Path, m.Key))
+			o.Is.Add(codeUnknownField, Join(o.Path, m.Key), m.KeyOff, "%s is not a known field", Join(o.Path, m.Key))
 		}
 	}
 }
 
 func (o *Obj) wrong(key string, v *Value, want string) {
-	o.Is.Add(CodeWrongType, Join(o.Path, key), v.Off, "%s must be %s, not %s", Join(o.Path, key), want, v.Kind)
+	o.Is.Add(codeWrongType, Join(o.Path, key), v.Off, "%s must be %s, not %s", Join(o.Path, key), want, v.Kind)
 }
 
 // Str reads a required (or optional) string; ok is false when absent or wrong.
@@ -288,7 +290,7 @@ func (o *Obj) Strs(key string, required bool) ([]string, bool) {
 	good := true
 	for i, el := range arr {
 		if el.Kind != String {
-			o.Is.Add(CodeWrongType, Index(Join(o.Path, key), i), el.Off, "%s must be a string, not %s", Index(Join(o.Path, key), i), el.Kind)
+			o.Is.Add(codeWrongType, Index(Join(o.Path, key), i), el.Off, "%s must be a string, not %s", Index(Join(o.Path, key), i), el.Kind)
 			good = false
 			continue
 		}
@@ -309,7 +311,7 @@ func (o *Obj) Invalid(key string, format string, args ...any) {
 	if v := o.V.Get(key); v != nil {
 		off = v.Off
 	}
-	o.Is.Add(CodeInvalidValue, Join(o.Path, key), off, format, args...)
+	o.Is.Add(codeInvalidValue, Join(o.Path, key), off, format, args...)
 }
 
 // IntOf returns the integer value of an integer literal.

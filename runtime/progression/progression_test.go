@@ -117,7 +117,7 @@ func TestBFSOnACompleteDAG(t *testing.T) {
 			t.Errorf("%s bound: reasons %v, %d nodes, %d edges", c.name, w.Reasons, len(w.Order), len(w.Edges))
 		}
 		pending := 0
-		for _, f := range w.Frontier {
+		for _, f := range w.frontier {
 			pending += f.Pending + f.DepthLimited
 		}
 		if pending == 0 {

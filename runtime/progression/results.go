@@ -48,7 +48,7 @@ func (t *Walk) Answer(p *catalog.Package, base EvidenceBase, req map[string]any,
 			distances = append(distances, NodeDepth{NodeID: img.NodeString(n, kgimg.NodeID), Depth: depth})
 			e.Nodes[n] = true
 		}
-		if f := t.Frontier[n]; f != nil && keep(n) {
+		if f := t.frontier[n]; f != nil && keep(n) {
 			frontier = append(frontier, FrontierEntry{NodeID: img.NodeString(n, kgimg.NodeID), Depth: depth,
 				DepthLimitedRelationshipCount: f.DepthLimited, PendingRelationshipCount: f.Pending})
 		}

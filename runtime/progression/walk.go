@@ -18,9 +18,9 @@ const (
 	maxPathQueueAdmissions = 5000
 )
 
-// Frontier is what a walk left unexamined at one node: edges past the depth
+// nodeFrontier is what a walk left unexamined at one node: edges past the depth
 // bound, and edges not examined because another bound stopped it.
-type Frontier struct{ DepthLimited, Pending int }
+type nodeFrontier struct{ DepthLimited, Pending int }
 
 // depthTable maps the nodes of one walk to their depth: open addressing over a
 // power-of-two table at least twice the node budget (no per-node allocation).
@@ -60,7 +60,7 @@ func (t *depthTable) put(node uint32, d int) {
 type Walk struct {
 	Order    []uint32 // the nodes reached, in discovery order (origin first)
 	Edges    []uint32 // the edges kept, in discovery order
-	Frontier map[uint32]*Frontier
+	frontier map[uint32]*nodeFrontier
 	// Reasons names each bound that stopped the walk somewhere:
 	// depth_limit, node_limit, edge_limit, work_limit.
 	Reasons map[string]bool
@@ -84,7 +84,7 @@ func (t *Walk) Depth(n uint32) int {
 // MaxExaminedRelationships edges examined.
 func BFS(img *kgimg.Image, origin uint32, dir kgimg.Direction, maxDepth, maxNodes, maxEdges int) *Walk {
 	adj := img.Adjacency(kgimg.BuildsTowards, dir)
-	t := &Walk{Order: []uint32{origin}, Frontier: map[uint32]*Frontier{}, Reasons: map[string]bool{}}
+	t := &Walk{Order: []uint32{origin}, frontier: map[uint32]*nodeFrontier{}, Reasons: map[string]bool{}}
 	seen := newDepthTable(maxNodes)
 	seen.put(origin, 0)
 	t.depth = seen
@@ -98,7 +98,7 @@ func BFS(img *kgimg.Image, origin uint32, dir kgimg.Direction, maxDepth, maxNode
 			fully++
 			continue
 		}
-		var fu Frontier
+		var fu nodeFrontier
 		switch {
 		case stopped:
 			fu.Pending = nb.Len()
@@ -136,8 +136,8 @@ func BFS(img *kgimg.Image, origin uint32, dir kgimg.Direction, maxDepth, maxNode
 				fully++
 			}
 		}
-		if fu != (Frontier{}) {
-			t.Frontier[u] = &fu
+		if fu != (nodeFrontier{}) {
+			t.frontier[u] = &fu
 		}
 	}
 	t.Examined, t.DepthExamined, t.FullyExamined = examined, depthExamined, fully

@@ -24,7 +24,7 @@ func runBuild(_ context.Context, env cmdEnv, args []string) int {
 	fs.StringVar(&out, "o", "", "directory to write <snapshot-id>.kgimg images into (required)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK
+			return exitOK
 		}
 		return ExitFailure
 	}
@@ -43,7 +43,7 @@ func runBuild(_ context.Context, env cmdEnv, args []string) int {
 	if err := f.checkProfileRoot(); err != nil {
 		return rep.cannotRun("build", fs.Args(), err)
 	}
-	code := ExitOK
+	code := exitOK
 	for _, dir := range fs.Args() {
 		res, err := runGate(dir, f.options())
 		if err != nil {
@@ -53,8 +53,8 @@ func runBuild(_ context.Context, env cmdEnv, args []string) int {
 		}
 		pr := rep.result(res)
 		if !res.Valid() {
-			if code == ExitOK {
-				code = ExitFindings
+			if code == exitOK {
+				code = exitFindings
 			}
 			continue
 		}

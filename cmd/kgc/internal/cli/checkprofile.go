@@ -45,7 +45,7 @@ func runCheckProfile(_ context.Context, env cmdEnv, args []string) int {
 	fset.IntVar(&maxFindings, flagMaxFindings, 200, "show at most this many findings per profile (0: as many as kgc keeps, 10,000); every finding is counted by code")
 	if err := fset.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK
+			return exitOK
 		}
 		return ExitFailure
 	}
@@ -64,7 +64,7 @@ func runCheckProfile(_ context.Context, env cmdEnv, args []string) int {
 	out, _ := parseFormat(format)
 	rep := newReporter(env, out, maxFindings)
 	rep.key, rep.verb = "profiles", "check"
-	code := ExitOK
+	code := exitOK
 	for _, path := range fset.Args() {
 		c, err := checkProfile(path, prompts, promptConfig, maxFindings)
 		if err != nil {
@@ -82,8 +82,8 @@ func runCheckProfile(_ context.Context, env cmdEnv, args []string) int {
 		if c.promptPath != "" {
 			pr.where += ", " + c.promptPath
 		}
-		if !res.Valid() && code == ExitOK {
-			code = ExitFindings
+		if !res.Valid() && code == exitOK {
+			code = exitFindings
 		}
 	}
 	rep.finish()

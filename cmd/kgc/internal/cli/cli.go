@@ -12,11 +12,13 @@ import (
 	"github.com/kgc-project/kgc/internal/version"
 )
 
-// Exit codes.
+// Exit codes (the package comment says what each means).
 const (
-	ExitOK       = 0
-	ExitFindings = 1
-	ExitFailure  = 2
+	exitOK       = 0
+	exitFindings = 1
+	// ExitFailure is exported for main, which exits with it when a signal
+	// stops kgc.
+	ExitFailure = 2
 )
 
 // cmdEnv carries the process streams, so commands never touch os.Std*.
@@ -83,7 +85,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	switch args[0] {
 	case "help", "-h", "-help", "--help":
 		printUsage(stdout)
-		return ExitOK
+		return exitOK
 	case "--version", "-version":
 		return runVersion(ctx, env, args[1:])
 	}
@@ -105,7 +107,7 @@ func runVersion(_ context.Context, env cmdEnv, args []string) int {
 		return ExitFailure
 	}
 	fmt.Fprintln(env.Stdout, "kgc", version.String())
-	return ExitOK
+	return exitOK
 }
 
 // usageError says what is wrong with a command line in one line, then prints

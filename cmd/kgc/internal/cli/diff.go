@@ -43,7 +43,7 @@ func runDiff(_ context.Context, env cmdEnv, args []string) int {
 	fs.IntVar(&f.maxFindings, flagMaxFindings, 20, "show at most this many findings of a refused package (0: as many as kgc keeps, 10,000)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK
+			return exitOK
 		}
 		return ExitFailure
 	}
@@ -80,9 +80,9 @@ func runDiff(_ context.Context, env cmdEnv, args []string) int {
 		return ExitFailure
 	}
 	if rep.Equal {
-		return ExitOK
+		return exitOK
 	}
-	return ExitFindings
+	return exitFindings
 }
 
 // loadSide reads one snapshot, printing why it could not (a refused

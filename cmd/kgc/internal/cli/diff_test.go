@@ -27,7 +27,7 @@ func rewordedSample(t *testing.T) (old, new *pkgtest.Fixture) {
 
 func TestDiffCLIUsage(t *testing.T) {
 	code, _, stderr := run(t, "diff", "-h")
-	if code != ExitOK || !strings.Contains(stderr, "-format") || !strings.Contains(stderr, "kgc diff [--format text|markdown|json]") {
+	if code != exitOK || !strings.Contains(stderr, "-format") || !strings.Contains(stderr, "kgc diff [--format text|markdown|json]") {
 		t.Errorf("diff -h: exit %d, usage %q", code, stderr)
 	}
 	for _, c := range []struct {
@@ -49,16 +49,16 @@ func TestDiffCLIUsage(t *testing.T) {
 func TestDiffCLI(t *testing.T) {
 	old, new := rewordedSample(t)
 	code, stdout, stderr := run(t, "diff", "--profiles", old.Profiles, old.Dir, old.Dir)
-	if code != ExitOK || !strings.Contains(stdout, "no differences") {
+	if code != exitOK || !strings.Contains(stdout, "no differences") {
 		t.Errorf("a package against itself: exit %d\n%s%s", code, stdout, stderr)
 	}
 	code, stdout, stderr = run(t, "diff", "--profiles", old.Profiles, old.Dir, new.Dir)
-	if code != ExitFindings || !strings.Contains(stdout, "~ M1.1.1.1") || !strings.Contains(stdout, "reworded (matched by nodeId)") ||
+	if code != exitFindings || !strings.Contains(stdout, "~ M1.1.1.1") || !strings.Contains(stdout, "reworded (matched by nodeId)") ||
 		!strings.Contains(stdout, "{+objects to twenty.+}") {
 		t.Errorf("reworded sample: exit %d\n%s%s", code, stdout, stderr)
 	}
 	code, md, _ := run(t, "diff", "--format", "markdown", "--profiles", old.Profiles, old.Dir, new.Dir)
-	if code != ExitFindings || !strings.Contains(md, "## Standards changed (1)") || !strings.Contains(md, "**objects to twenty.**") {
+	if code != exitFindings || !strings.Contains(md, "## Standards changed (1)") || !strings.Contains(md, "**objects to twenty.**") {
 		t.Errorf("markdown: exit %d\n%s", code, md)
 	}
 	code, js, _ := run(t, "diff", "--format", "json", "--profiles", old.Profiles, old.Dir, new.Dir)
@@ -69,7 +69,7 @@ func TestDiffCLI(t *testing.T) {
 			Reworded int `json:"reworded"`
 		} `json:"summary"`
 	}
-	if err := json.Unmarshal([]byte(js), &rep); err != nil || code != ExitFindings || rep.Equal || rep.Summary.Reworded != 1 {
+	if err := json.Unmarshal([]byte(js), &rep); err != nil || code != exitFindings || rep.Equal || rep.Summary.Reworded != 1 {
 		t.Errorf("json: exit %d, %+v, %v\n%s", code, rep, err, js)
 	}
 	if !strings.HasPrefix(js, "{\n  \"frameworkId\": \"kgc-sample-mathematics-grades-1-3\",\n  \"old\": {") {
@@ -93,7 +93,7 @@ func TestDiffCLI(t *testing.T) {
 	oldImg, newImg := img(old, "old.kgimg"), img(new, "new.kgimg")
 	for _, args := range [][]string{{oldImg, newImg}, {"--profiles", old.Profiles, oldImg, new.Dir}} {
 		code, out, stderr := run(t, append([]string{"diff"}, args...)...)
-		if code != ExitFindings || !strings.Contains(out, "{+objects to twenty.+}") {
+		if code != exitFindings || !strings.Contains(out, "{+objects to twenty.+}") {
 			t.Errorf("%v: exit %d\n%s%s", args, code, out, stderr)
 		}
 	}
@@ -140,7 +140,7 @@ func TestDiffCLIRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, _ = run(t, "verify", resealed)
-	if code != ExitFindings || !strings.Contains(stdout, "CORRUPT") {
+	if code != exitFindings || !strings.Contains(stdout, "CORRUPT") {
 		t.Fatalf("kgc verify of the resealed image: exit %d, %q", code, stdout)
 	}
 	for _, args := range [][]string{{imgs[0], resealed}, {resealed, imgs[0]}, {resealed, resealed}} {
@@ -168,7 +168,7 @@ func TestDiffEscapesTerminalControls(t *testing.T) {
 	hostile.Seal(t)
 	for _, format := range []string{"text", "markdown"} {
 		code, stdout, stderr := run(t, "diff", "--format", format, "--profiles", old.Profiles, old.Dir, hostile.Dir)
-		if code != ExitFindings {
+		if code != exitFindings {
 			t.Fatalf("%s: exit %d\n%s%s", format, code, stdout, stderr)
 		}
 		if strings.ContainsAny(stdout, "\x1b\x07\u009b") || !strings.Contains(stdout, `Count\x1b`) || !strings.Contains(stdout, `\u009b31m`) {

@@ -83,7 +83,7 @@ func runInspect(_ context.Context, env cmdEnv, args []string) int {
 	fset.BoolVar(&asJSON, "json", false, "print JSON")
 	if err := fset.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK
+			return exitOK
 		}
 		return ExitFailure
 	}
@@ -102,7 +102,7 @@ func runInspect(_ context.Context, env cmdEnv, args []string) int {
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
 		_ = enc.Encode(r)
-		return ExitOK
+		return exitOK
 	}
 	w := env.Stdout
 	fmt.Fprintf(w, "image      %s\nsha256     %s\nbytes      %d\nformat     %d\ncompiler   %s\n", r.Path, r.Sha256, r.Bytes, r.FormatVersion, r.Compiler)
@@ -120,7 +120,7 @@ func runInspect(_ context.Context, env cmdEnv, args []string) int {
 	for _, s := range r.Sections {
 		fmt.Fprintf(w, "  %-22s %10d bytes\n", s.Name, s.Bytes)
 	}
-	return ExitOK
+	return exitOK
 }
 
 // imageErrorCode maps an open error to an exit code: unreadable → 2, corrupt → 1.
@@ -128,21 +128,21 @@ func imageErrorCode(err error) int {
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
 		return ExitFailure
 	}
-	return ExitFindings
+	return exitFindings
 }
 
 func runVerify(_ context.Context, env cmdEnv, args []string) int {
 	fset := newFlagSet(env, "verify", "kgc verify IMAGE...\n\nOpens each image with every check kgmcp runs at start (header, checksum, structure)\nplus the deep checks (roaring Validate, UTF-8, index order, provenance partitions).")
 	if err := fset.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK
+			return exitOK
 		}
 		return ExitFailure
 	}
 	if fset.NArg() == 0 {
 		return usageError(env, fset, "no image given")
 	}
-	code, bad := ExitOK, 0
+	code, bad := exitOK, 0
 	for _, p := range fset.Args() {
 		img, err := kgimg.Open(p)
 		if err == nil {

@@ -49,7 +49,7 @@ func runImport(ctx context.Context, env cmdEnv, args []string) int {
 		return runImportCase(ctx, env, args[1:])
 	case "-h", "-help", "--help", "help":
 		fmt.Fprintln(env.Stdout, "Usage: "+importSynopsis)
-		return ExitOK
+		return exitOK
 	}
 	fmt.Fprintf(env.Stderr, "kgc import: unknown format %q (want: case)\n\nUsage: %s\n", args[0], importSynopsis)
 	return ExitFailure
@@ -72,7 +72,7 @@ func runImportCase(_ context.Context, env cmdEnv, args []string) int {
 	for rest := args; ; {
 		if err := fs.Parse(rest); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				return ExitOK
+				return exitOK
 			}
 			return ExitFailure
 		}
@@ -110,15 +110,15 @@ func runImportCase(_ context.Context, env cmdEnv, args []string) int {
 	switch {
 	case len(rep.Findings) > 0:
 		fmt.Fprintf(env.Stderr, "kgc import case: nothing written: %d finding(s)\n", len(rep.Findings))
-		return ExitFindings
+		return exitFindings
 	case rep.Refused > 0 && rep.Written:
 		fmt.Fprintf(env.Stderr, "kgc import case: %d of %d documents refused (not written); the others are in %s\n", rep.Refused, len(rep.Documents), rep.OutputDir)
-		return ExitFindings
+		return exitFindings
 	case rep.Refused > 0:
 		fmt.Fprintf(env.Stderr, "kgc import case: nothing written: %d document(s) refused\n", rep.Refused)
-		return ExitFindings
+		return exitFindings
 	}
-	return ExitOK
+	return exitOK
 }
 
 // printImportReport writes the report as text.

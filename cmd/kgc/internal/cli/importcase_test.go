@@ -13,7 +13,7 @@ const importFixture = "../../../../compiler/caseimport/testdata/riverbend-scienc
 // TestImportCaseUsage: -h lists the flags; usage errors say what is wrong.
 func TestImportCaseUsage(t *testing.T) {
 	code, _, errOut := run(t, "import", "case", "-h")
-	if code != ExitOK || !strings.Contains(errOut, "-framework-id") || !strings.Contains(errOut, "-o string") {
+	if code != exitOK || !strings.Contains(errOut, "-framework-id") || !strings.Contains(errOut, "-o string") {
 		t.Errorf("import case -h: exit %d, %s", code, errOut)
 	}
 	for _, c := range []struct {
@@ -38,7 +38,7 @@ func TestImportCaseUsage(t *testing.T) {
 func TestImportCaseCLI(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "imp")
 	code, stdout, errOut := run(t, "import", "case", importFixture, "-o", out, "--format", "json", "--framework-id", "riverbend-science")
-	if code != ExitOK {
+	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	var rep struct {
@@ -60,7 +60,7 @@ func TestImportCaseCLI(t *testing.T) {
 		}
 	}
 	code, _, errOut = run(t, "check-profile", filepath.Join(out, "profiles/riverbend-science/1.0/profile.json"))
-	if code != ExitOK {
+	if code != exitOK {
 		t.Errorf("check-profile: exit %d: %s", code, errOut)
 	}
 	code, _, errOut = run(t, "import", "case", "-o", out, importFixture)
@@ -71,7 +71,7 @@ func TestImportCaseCLI(t *testing.T) {
 	os.WriteFile(bad, []byte(`{"CFDocument": {"identifier": "d", "uri": "u", "title": "T"}, "CFItems": [], "CFAssociations": []}`), 0o644)
 	out2 := filepath.Join(t.TempDir(), "imp")
 	code, stdout, _ = run(t, "import", "case", "-o", out2, bad)
-	if code != ExitFindings || !strings.Contains(stdout, "case_no_items") {
+	if code != exitFindings || !strings.Contains(stdout, "case_no_items") {
 		t.Errorf("bad input: exit %d, %s", code, stdout)
 	}
 	if _, err := os.Stat(out2); err == nil {
@@ -96,7 +96,7 @@ func TestImportReportEscapesTerminalControls(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, errOut := run(t, "import", "case", "-o", filepath.Join(dir, "out"), in)
-	if code != ExitOK {
+	if code != exitOK {
 		t.Fatalf("exit %d: %s%s", code, stdout, errOut)
 	}
 	if strings.ContainsAny(stdout, "\x1b\x07\u009b") || !strings.Contains(stdout, `Domain\x1b[2J\u009b31m`) || !strings.Contains(stdout, `K\x1b]0;pwned\x07`) {
@@ -108,7 +108,7 @@ func TestImportReportEscapesTerminalControls(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, _ = run(t, "import", "case", "-o", filepath.Join(dir, "out2"), in)
-	if code != ExitFindings || strings.Contains(stdout, "\x1b") || !strings.Contains(stdout, `c0ffee00\x1b[2J`) {
+	if code != exitFindings || strings.Contains(stdout, "\x1b") || !strings.Contains(stdout, `c0ffee00\x1b[2J`) {
 		t.Errorf("finding: exit %d, %q", code, stdout)
 	}
 }
@@ -145,7 +145,7 @@ func TestImportBulkExport(t *testing.T) {
 	os.WriteFile(in, data, 0o644)
 
 	code, stdout, errOut := run(t, "import", "case", "-o", out, in)
-	if code != ExitFindings || !strings.Contains(errOut, "1 of 3 documents refused") ||
+	if code != exitFindings || !strings.Contains(errOut, "1 of 3 documents refused") ||
 		!strings.Contains(stdout, `REFUSED "Riverbend Broken Science"`) || !strings.Contains(stdout, "case_hierarchy_cycle") ||
 		!strings.Contains(stdout, `imported "Riverbend Middle Science"`) {
 		t.Fatalf("exit %d\n%s%s", code, stdout, errOut)
@@ -163,12 +163,12 @@ func TestImportBulkExport(t *testing.T) {
 	var results []struct {
 		Outcome string `json:"outcome"`
 	}
-	if err := json.Unmarshal([]byte(stdout), &results); code != ExitOK || err != nil || len(results) != 2 || results[0].Outcome != "created" {
+	if err := json.Unmarshal([]byte(stdout), &results); code != exitOK || err != nil || len(results) != 2 || results[0].Outcome != "created" {
 		t.Fatalf("pack: exit %d %v\n%s%s", code, err, stdout, errOut)
 	}
 	pkgDirs, _ := filepath.Glob(filepath.Join(out, "packages", "*", "*"))
 	code, stdout, errOut = run(t, append([]string{"build", "--profiles", filepath.Join(out, "profiles"), "-o", filepath.Join(dir, "images")}, pkgDirs...)...)
-	if code != ExitOK || len(pkgDirs) != 2 || strings.Count(stdout, "ok ") != 2 {
+	if code != exitOK || len(pkgDirs) != 2 || strings.Count(stdout, "ok ") != 2 {
 		t.Fatalf("build: exit %d, %v\n%s%s", code, pkgDirs, stdout, errOut)
 	}
 }
@@ -180,20 +180,20 @@ func TestImportBulkExport(t *testing.T) {
 // refused and writes nothing.
 func TestReviewRightsInOneStep(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "imp")
-	if code, _, errOut := run(t, "import", "case", "-o", out, importFixture); code != ExitOK {
+	if code, _, errOut := run(t, "import", "case", "-o", out, importFixture); code != exitOK {
 		t.Fatalf("import: %s", errOut)
 	}
 	prof := filepath.Join(out, "profiles/riverbend-elementary-science/1.0/profile.json")
 	before, _ := os.ReadFile(prof)
 	code, stdout, errOut := run(t, "review-rights", "--status", "nonsense", "--by", "R. Reviewer", prof)
-	if after, _ := os.ReadFile(prof); code != ExitFindings || string(after) != string(before) || !strings.Contains(errOut, "rights.reviewStatus") {
+	if after, _ := os.ReadFile(prof); code != exitFindings || string(after) != string(before) || !strings.Contains(errOut, "rights.reviewStatus") {
 		t.Fatalf("a bad review: exit %d, %s%s", code, stdout, errOut)
 	}
 	if code, _, errOut := run(t, "review-rights", prof); code != ExitFailure || !strings.Contains(errOut, "--by is required") {
 		t.Errorf("no reviewer: exit %d, %s", code, errOut)
 	}
 	code, stdout, errOut = run(t, "review-rights", "--by", "R. Reviewer", "--at", "2026-12-06", "--derivatives", "allowed", "--note", "CC BY 4.0 confirmed", prof)
-	if code != ExitOK || !strings.Contains(stdout, "pack the package again") {
+	if code != exitOK || !strings.Contains(stdout, "pack the package again") {
 		t.Fatalf("review: exit %d, %s%s", code, stdout, errOut)
 	}
 	after, _ := os.ReadFile(prof)
@@ -210,11 +210,11 @@ func TestReviewRightsInOneStep(t *testing.T) {
 	if !strings.HasPrefix(string(after), string(before[:strings.Index(string(before), `"rights"`)])) {
 		t.Error("the members before the rights changed")
 	}
-	if code, _, errOut := run(t, "check-profile", prof); code != ExitOK {
+	if code, _, errOut := run(t, "check-profile", prof); code != exitOK {
 		t.Errorf("check-profile: %s", errOut)
 	}
 	code, stdout, errOut = run(t, "pack", "--profiles", filepath.Join(out, "profiles"), "--spec", filepath.Join(out, "pack-spec.json"))
-	if code != ExitOK {
+	if code != exitOK {
 		t.Fatalf("pack: %s%s", stdout, errOut)
 	}
 	m, _ := filepath.Glob(filepath.Join(out, "packages", "*", "*", "package_manifest.json"))

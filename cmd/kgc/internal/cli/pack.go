@@ -60,7 +60,7 @@ func runPack(_ context.Context, env cmdEnv, args []string) int {
 	fs.StringVar(&s.CreatedAt, "created-at", "", "the manifest's createdAt, RFC 3339; with --spec it wins over the spec's (default: the spec's, else SOURCE_DATE_EPOCH when set, else "+pack.DefaultCreatedAt+", so the same inputs give the same package)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK
+			return exitOK
 		}
 		return ExitFailure
 	}
@@ -132,7 +132,7 @@ func runPack(_ context.Context, env cmdEnv, args []string) int {
 		}
 	}
 	format, _ := parseFormat(f.format)
-	code := ExitOK
+	code := exitOK
 	var results []*pack.Result
 	for i, spec := range specs {
 		if len(specs) > 1 {
@@ -176,10 +176,10 @@ func packOne(env cmdEnv, f *gateFlags, format findingFormat, spec *pack.Spec, dr
 			pr.where = "not written: " + re.Gate.Dir
 			rep.finish()
 			fmt.Fprintln(env.Stderr, "kgc pack: nothing written:", re.Reason)
-			return nil, ExitFindings
+			return nil, exitFindings
 		case errors.As(err, &re):
 			fmt.Fprintln(env.Stderr, "kgc pack: nothing written:", re.Reason)
-			return nil, ExitFindings
+			return nil, exitFindings
 		case errors.As(err, &ue):
 			fmt.Fprintln(env.Stderr, "kgc pack: nothing written:", strings.ReplaceAll(ue.Error(), "\n", "\n  "))
 			return nil, ExitFailure
@@ -191,5 +191,5 @@ func packOne(env cmdEnv, f *gateFlags, format findingFormat, spec *pack.Spec, dr
 	if res.CreatedAtSource == "default" {
 		fmt.Fprintf(env.Stderr, "kgc pack: createdAt is %s (not stated): give --created-at or SOURCE_DATE_EPOCH to record when the package was made\n", res.CreatedAt)
 	}
-	return res, ExitOK
+	return res, exitOK
 }

@@ -37,7 +37,7 @@ func runRender(ctx context.Context, env cmdEnv, args []string) int {
 	fset.StringVar(&out, "o", "", "write to FILE instead of standard output")
 	if err := fset.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK
+			return exitOK
 		}
 		return ExitFailure
 	}
@@ -61,7 +61,7 @@ func runRender(ctx context.Context, env cmdEnv, args []string) int {
 	cat, err := catalog.OpenContext(ctx, []string{path}, catalog.PolicyFail, nil)
 	if err != nil {
 		fmt.Fprintln(env.Stderr, "kgc render:", err)
-		return ExitFindings
+		return exitFindings
 	}
 	defer cat.Close()
 	if len(cat.Packages) != 1 {
@@ -86,11 +86,11 @@ func runRender(ctx context.Context, env cmdEnv, args []string) int {
 			fmt.Fprintln(env.Stderr, "kgc render:", err)
 			return ExitFailure
 		}
-		return ExitOK
+		return exitOK
 	}
 	if err := writeFileAtomic(out, b.Bytes()); err != nil {
 		fmt.Fprintln(env.Stderr, "kgc render:", err)
 		return ExitFailure
 	}
-	return ExitOK
+	return exitOK
 }

@@ -28,11 +28,11 @@ func TestRender(t *testing.T) {
 		for _, what := range [][]string{{"--node", node}, {"--overview"}} {
 			args := append([]string{"render", "--format", string(f)}, what...)
 			code, out, errOut := run(t, append(args, img)...)
-			if code != ExitOK || !strings.HasPrefix(out, starts[f]) || errOut != "" {
+			if code != exitOK || !strings.HasPrefix(out, starts[f]) || errOut != "" {
 				t.Fatalf("%v: exit %d, stderr %q, stdout %.80q", args, code, errOut, out)
 			}
 			file := filepath.Join(t.TempDir(), "picture")
-			if code, _, errOut := run(t, append(args, "-o", file, img)...); code != ExitOK {
+			if code, _, errOut := run(t, append(args, "-o", file, img)...); code != exitOK {
 				t.Fatalf("%v -o: exit %d: %s", args, code, errOut)
 			}
 			if b, err := os.ReadFile(file); err != nil || string(b) != out {
@@ -63,7 +63,7 @@ func TestRender(t *testing.T) {
 	b[len(b)/2] ^= 0xff
 	bad := filepath.Join(t.TempDir(), "corrupt.kgimg")
 	os.WriteFile(bad, b, 0o644)
-	if code, _, errOut := run(t, "render", "--overview", bad); code != ExitFindings {
+	if code, _, errOut := run(t, "render", "--overview", bad); code != exitFindings {
 		t.Errorf("corrupt image: exit %d, stderr %q", code, errOut)
 	}
 }

@@ -279,10 +279,10 @@ func printRules(w io.Writer, format findingFormat) int {
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
 		_ = enc.Encode(map[string]any{"rules": out})
-		return ExitOK
+		return exitOK
 	}
 	for _, r := range finding.Rules {
 		fmt.Fprintf(w, "%-40s %-8s %-13s %s\n", r.Code, r.Severity, r.Stage, r.Summary)
 	}
-	return ExitOK
+	return exitOK
 }

@@ -46,7 +46,7 @@ func runReviewRights(_ context.Context, env cmdEnv, args []string) int {
 	note := fs.String("note", "", "why, or what was checked (recorded as rightsReview.note)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK
+			return exitOK
 		}
 		return ExitFailure
 	}
@@ -136,7 +136,7 @@ func runReviewRights(_ context.Context, env cmdEnv, args []string) int {
 		}
 		tw.Flush()
 		fmt.Fprintln(env.Stderr, "kgc review-rights: nothing written: the reviewed profile would not pass the gate")
-		return ExitFindings
+		return exitFindings
 	}
 	if err := writeFileAtomic(path, out.Bytes()); err != nil {
 		fmt.Fprintf(env.Stderr, "kgc review-rights: %s: %v\n", path, err)
@@ -144,7 +144,7 @@ func runReviewRights(_ context.Context, env cmdEnv, args []string) int {
 	}
 	fmt.Fprintf(env.Stdout, "recorded in %s: reviewStatus %s, reviewed by %s at %s\n", path, *status, termsafe.String(*by), when)
 	fmt.Fprintln(env.Stdout, "the profile's SHA-256 changed: pack the package again (kgc pack), then build")
-	return ExitOK
+	return exitOK
 }
 
 // writeJSON writes v indented by two spaces, members in their order.

@@ -25,7 +25,7 @@ func runSmoke(ctx context.Context, env cmdEnv, args []string) int {
 	fs.DurationVar(&timeout, "timeout", 2*time.Minute, "give up after this long")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK
+			return exitOK
 		}
 		return ExitFailure
 	}
@@ -45,7 +45,7 @@ func runSmoke(ctx context.Context, env cmdEnv, args []string) int {
 	}
 	if err != nil {
 		fmt.Fprintln(env.Stderr, "kgc smoke: failed:", termsafe.String(err.Error()))
-		return ExitFindings
+		return exitFindings
 	}
 	enc := json.NewEncoder(termsafe.NewWriter(env.Stdout)) // a server's names: C1 and bidi controls as \u escapes
 	enc.SetIndent("", "  ")
@@ -62,7 +62,7 @@ func runSmoke(ctx context.Context, env cmdEnv, args []string) int {
 		for _, f := range s.Failures {
 			fmt.Fprintln(env.Stderr, "kgc smoke: failed:", termsafe.String(f)) // names and URIs the server chose
 		}
-		return ExitFindings
+		return exitFindings
 	}
-	return ExitOK
+	return exitOK
 }

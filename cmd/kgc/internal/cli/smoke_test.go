@@ -86,7 +86,7 @@ func TestSmokeBoundsWhatAHostileServerSends(t *testing.T) {
 			code, _, stderr := run(t, "smoke", "--timeout", "60s", "--url", srv.URL)
 			runtime.ReadMemStats(&after)
 			// The SDK bounds an SSE event itself (16 MiB): it ends the call.
-			if code != ExitFindings || (huge != "sse" && !strings.Contains(stderr, "64 MiB")) {
+			if code != exitFindings || (huge != "sse" && !strings.Contains(stderr, "64 MiB")) {
 				t.Errorf("exit %d, %q", code, stderr)
 			}
 			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 600<<20 {
@@ -101,7 +101,7 @@ func TestSmokeBoundsWhatAHostileServerSends(t *testing.T) {
 func TestSmokeEscapesAServersNames(t *testing.T) {
 	srv := hostileServer(t, "")
 	code, stdout, stderr := run(t, "smoke", "--timeout", "60s", "--url", srv.URL)
-	if code != ExitFindings || !strings.Contains(stderr, `evil\x1b[2J\x1b]0;pwned\x07`) {
+	if code != exitFindings || !strings.Contains(stderr, `evil\x1b[2J\x1b]0;pwned\x07`) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 	if strings.ContainsAny(stdout+stderr, "\x1b\x07\u009b") {

@@ -95,7 +95,7 @@ func runValidate(_ context.Context, env cmdEnv, args []string) int {
 	fs.BoolVar(&listRules, "list-rules", false, "print the registry of finding codes and exit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK
+			return exitOK
 		}
 		return ExitFailure
 	}
@@ -114,7 +114,7 @@ func runValidate(_ context.Context, env cmdEnv, args []string) int {
 	if err := f.checkProfileRoot(); err != nil {
 		return rep.cannotRun("validate", fs.Args(), err)
 	}
-	code := ExitOK
+	code := exitOK
 	for _, dir := range fs.Args() {
 		res, err := runGate(dir, f.options())
 		if err != nil {
@@ -123,8 +123,8 @@ func runValidate(_ context.Context, env cmdEnv, args []string) int {
 			continue
 		}
 		rep.result(res)
-		if !res.Valid() && code == ExitOK {
-			code = ExitFindings
+		if !res.Valid() && code == exitOK {
+			code = exitFindings
 		}
 	}
 	rep.finish()

@@ -12,7 +12,7 @@ import (
 
 func TestValidateExitCodes(t *testing.T) {
 	f := pkgtest.Sample(t, english)
-	if code, out, _ := run(t, "validate", "--profiles", f.Profiles, f.Dir); code != ExitOK || !strings.HasPrefix(out, "ok   "+f.Snapshot) {
+	if code, out, _ := run(t, "validate", "--profiles", f.Profiles, f.Dir); code != exitOK || !strings.HasPrefix(out, "ok   "+f.Snapshot) {
 		t.Errorf("valid package: exit %d, output %q", code, out)
 	}
 	if code, _, errOut := run(t, "validate", "--profiles", f.Profiles, filepath.Join(f.Root, "no-such-package")); code != ExitFailure || !strings.Contains(errOut, "could not validate") {
@@ -30,7 +30,7 @@ func TestValidateExitCodes(t *testing.T) {
 	if code, _, _ := run(t, "frobnicate"); code != ExitFailure {
 		t.Errorf("unknown command: exit %d", code)
 	}
-	if code, out, _ := run(t, "help"); code != ExitOK || !strings.Contains(out, "validate") {
+	if code, out, _ := run(t, "help"); code != exitOK || !strings.Contains(out, "validate") {
 		t.Errorf("help: exit %d %q", code, out)
 	}
 }
@@ -44,7 +44,7 @@ func TestValidateFormatsAndCap(t *testing.T) {
 	})
 	f.Seal(t)
 	code, out, _ := run(t, "validate", "--profiles", f.Profiles, "--max-findings", "3", f.Dir)
-	if code != ExitFindings {
+	if code != exitFindings {
 		t.Fatalf("exit %d", code)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
@@ -60,7 +60,7 @@ func TestValidateFormatsAndCap(t *testing.T) {
 	}
 	code, rep := validateJSON(t, "--profiles", f.Profiles, f.Dir)
 	p := rep.Packages[0]
-	if code != ExitFindings || p.IsValid || p.ErrorCount != 55 || len(p.Findings) != 55 || p.SnapshotID != f.Snapshot {
+	if code != exitFindings || p.IsValid || p.ErrorCount != 55 || len(p.Findings) != 55 || p.SnapshotID != f.Snapshot {
 		t.Errorf("json: exit %d %+v", code, p)
 	}
 	if p.Findings[0].Line != 1 || p.Findings[0].Artifact != "nodes" || p.Findings[0].Record == "" || p.Findings[0].Stage != finding.StageDelivery {
@@ -70,7 +70,7 @@ func TestValidateFormatsAndCap(t *testing.T) {
 
 func TestListRules(t *testing.T) {
 	code, out, _ := run(t, "validate", "--list-rules", "--error-format", "json")
-	if code != ExitOK {
+	if code != exitOK {
 		t.Fatalf("exit %d", code)
 	}
 	var doc struct {

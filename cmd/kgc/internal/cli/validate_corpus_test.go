@@ -26,7 +26,7 @@ func TestCorpusVerdicts(t *testing.T) {
 	for _, dir := range complete {
 		t.Run("complete/"+filepath.Base(dir), func(t *testing.T) {
 			code, rep := validateJSON(t, "--profiles", profiles, "--prompts", prompts, dir)
-			if code != ExitOK || !rep.Packages[0].IsValid {
+			if code != exitOK || !rep.Packages[0].IsValid {
 				t.Fatalf("exit %d; findings: %+v", code, rep.Packages[0].Findings)
 			}
 		})
@@ -35,8 +35,8 @@ func TestCorpusVerdicts(t *testing.T) {
 		t.Run("incomplete/"+filepath.Base(dir), func(t *testing.T) {
 			missing := missingDeclared(t, dir)
 			code, rep := validateJSON(t, "--profiles", profiles, "--prompts", prompts, dir)
-			if code != ExitFindings {
-				t.Fatalf("exit %d, want %d", code, ExitFindings)
+			if code != exitFindings {
+				t.Fatalf("exit %d, want %d", code, exitFindings)
 			}
 			var got []string
 			for _, f := range rep.Packages[0].Findings {
@@ -96,7 +96,7 @@ func TestShippedPackagesPass(t *testing.T) {
 	}
 	args := append([]string{"--profiles", filepath.Join(root, "profiles")}, dirs...)
 	code, rep := validateJSON(t, args...)
-	if code != ExitOK {
+	if code != exitOK {
 		t.Fatalf("exit %d: %+v", code, rep)
 	}
 	for _, p := range rep.Packages {

@@ -492,8 +492,8 @@ func TestMutatedPackagesAreRefused(t *testing.T) {
 			if after := pkgtest.Snapshot(t, f.Root); after != before {
 				t.Errorf("kgc validate changed files:\nbefore:\n%s\nafter:\n%s", before, after)
 			}
-			if code != ExitFindings {
-				t.Fatalf("exit %d, want %d; findings: %+v", code, ExitFindings, rep.Packages[0].Findings)
+			if code != exitFindings {
+				t.Fatalf("exit %d, want %d; findings: %+v", code, exitFindings, rep.Packages[0].Findings)
 			}
 			got := codes(rep.Packages[0].Findings)
 			t.Logf("findings: %v", got)
@@ -512,7 +512,7 @@ func TestSymlinkedPackageRootIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, rep := validateJSON(t, "--profiles", f.Profiles, link)
-	if code != ExitFindings || codes(rep.Packages[0].Findings)[finding.PathSymlink] == 0 {
+	if code != exitFindings || codes(rep.Packages[0].Findings)[finding.PathSymlink] == 0 {
 		t.Fatalf("exit %d, findings %+v", code, rep.Packages[0].Findings)
 	}
 }
