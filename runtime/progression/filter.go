@@ -171,9 +171,9 @@ func (f *Filter) Select(n uint32) bool {
 // a candidate).
 func (f *Filter) SelectsAll() bool { return f.selected == nil }
 
-// SearchKind names an edge relative to the selected standards (""
+// searchKind names an edge relative to the selected standards (""
 // for a buildsTowards edge when none is selected).
-func SearchKind(img *kgimg.Image, r uint32, f *Filter) string {
+func searchKind(img *kgimg.Image, r uint32, f *Filter) string {
 	switch {
 	case img.RelLabel(r) == kgimg.RelatesTo:
 		return "related"
@@ -233,7 +233,7 @@ func StandardStream(img *kgimg.Image, std uint32, kind string) []Candidate {
 		}
 	}
 	out := make([]Candidate, 0, len(builds)+len(relates))
-	for _, list := range [][]uint32{SortedUniqueByID(img, builds), SortedUniqueByID(img, relates)} {
+	for _, list := range [][]uint32{sortedUniqueByID(img, builds), sortedUniqueByID(img, relates)} {
 		for _, r := range list {
 			out = append(out, Candidate{Rel: r, Kind: connectionKindOf(img, r, std)})
 		}
@@ -241,7 +241,7 @@ func StandardStream(img *kgimg.Image, std uint32, kind string) []Candidate {
 	return out
 }
 
-func SortedUniqueByID(img *kgimg.Image, rels []uint32) []uint32 {
+func sortedUniqueByID(img *kgimg.Image, rels []uint32) []uint32 {
 	sort.Slice(rels, func(i, j int) bool { return img.RelString(rels[i], kgimg.RelID) < img.RelString(rels[j], kgimg.RelID) })
 	out := rels[:0]
 	for i, r := range rels {

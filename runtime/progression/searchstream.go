@@ -27,10 +27,10 @@ func SearchStream(img *kgimg.Image, f *Filter, selectedNodes []uint32, types []s
 					rels = rs.AppendTo(rels)
 				}
 			}
-			rels = SortedUniqueByID(img, rels)
+			rels = sortedUniqueByID(img, rels)
 		}
 		for _, r := range rels {
-			out = append(out, Candidate{Rel: r, Kind: SearchKind(img, r, f)})
+			out = append(out, Candidate{Rel: r, Kind: searchKind(img, r, f)})
 		}
 	}
 	return out

@@ -87,8 +87,8 @@ func PackageCapabilitiesOf(p *catalog.Package, kinds, artifacts []string) Packag
 		}
 	}
 	return PackageCapabilities{
-		PackageIdentity: Identity(p), Rights: p.Manifest.Rights, Counts: CountsOf(p.Manifest.Counts),
-		Capabilities: CapabilitiesOf(p.Manifest.Capabilities), ImplementedSearchModes: std,
+		PackageIdentity: Identity(p), Rights: p.Manifest.Rights, Counts: countsOf(p.Manifest.Counts),
+		Capabilities: capabilitiesOf(p.Manifest.Capabilities), ImplementedSearchModes: std,
 		ImplementedLearningComponentSearchModes: comp,
 		SearchIndex: SearchIndex{CodedNodeCount: coded, LexicalDocumentCount: lexical, LearningComponentDocumentCount: lcDocs,
 			TagVocabularySize: img.ComponentTagCount()},

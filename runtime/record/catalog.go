@@ -40,7 +40,7 @@ type Capabilities struct {
 	TextSearch                       bool   `json:"textSearch"`
 }
 
-func CapabilitiesOf(c manifest.Capabilities) Capabilities {
+func capabilitiesOf(c manifest.Capabilities) Capabilities {
 	return Capabilities{
 		CodeSearch: c.CodeSearch, HasDetailedProvenance: c.HasDetailedProvenance,
 		HasLearningProgressionProvenance: c.HasLearningProgressionProvenance, HasLearningProgressions: c.HasLearningProgressions,
@@ -68,7 +68,7 @@ type AdditionalCounts struct {
 	UnresolvedRelationships int64 `json:"unresolvedRelationships"`
 }
 
-func CountsOf(c manifest.Counts) Counts {
+func countsOf(c manifest.Counts) Counts {
 	return Counts{
 		AdditionalCounts:           AdditionalCounts{CodedItems: c.CodedItems, MultiParentTargets: c.MultiParentTargets, UnresolvedRelationships: c.UnresolvedRelationships},
 		BuildsTowardsRelationships: c.BuildsTowardsRelationships, FrameworkNodes: c.FrameworkNodes, ItemNodes: c.ItemNodes,
@@ -95,7 +95,7 @@ type PackageSummary struct {
 func Summary(p *catalog.Package) PackageSummary {
 	m := p.Manifest
 	return PackageSummary{
-		PackageIdentity: Identity(p), Capabilities: CapabilitiesOf(m.Capabilities), Counts: CountsOf(m.Counts),
+		PackageIdentity: Identity(p), Capabilities: capabilitiesOf(m.Capabilities), Counts: countsOf(m.Counts),
 		ProfileFacets: profileFacetsOf(p), Rights: m.Rights, ValidationStatus: m.Validation.Status,
 		IncludedGraphTypes: m.IncludedGraphTypes, CreatedAt: m.CreatedAt,
 	}

@@ -258,9 +258,9 @@ var lcAlgorithm = map[string]string{
 	ComponentCodeExact: "supported_code_exact_v1", ComponentCodePrefix: "supported_code_prefix_v1",
 }
 
-// SupportedCodeHits follows the supports edges into the standards a code query
+// supportedCodeHits follows the supports edges into the standards a code query
 // matches: one hit per component, carrying every matched standard.
-func SupportedCodeHits(p *catalog.Package, q string, prefix bool) []*Hit {
+func supportedCodeHits(p *catalog.Package, q string, prefix bool) []*Hit {
 	img := p.Img
 	in := img.Adjacency(kgimg.Supports, kgimg.In)
 	byComponent := map[uint32]*Hit{}
@@ -270,7 +270,7 @@ func SupportedCodeHits(p *catalog.Package, q string, prefix bool) []*Hit {
 		for i := 0; i < lcs.Len(); i++ {
 			h := byComponent[lcs.At(i)]
 			if h == nil {
-				h = &Hit{Pkg: p, Node: lcs.At(i), Score: HalfScore, Terms: []string{q}}
+				h = &Hit{Pkg: p, Node: lcs.At(i), Score: halfScore, Terms: []string{q}}
 				byComponent[lcs.At(i)] = h
 				hits = append(hits, h)
 			}
@@ -279,7 +279,7 @@ func SupportedCodeHits(p *catalog.Package, q string, prefix bool) []*Hit {
 				h.Rels = append(h.Rels, rels.At(i))
 			}
 			if img.NodeString(std, kgimg.NodeNormalizedCode) == q {
-				h.Score = FullScore
+				h.Score = fullScore
 			}
 		}
 	}
@@ -350,8 +350,8 @@ func ComponentHitOf(h *Hit, mode string, queryTerms int) ComponentHit {
 }
 
 const (
-	FullScore = 1000000
-	HalfScore = 500000
+	fullScore = 1000000
+	halfScore = 500000
 )
 
 // Learning-component search modes (docs/reference/tools.md#search_learning_components).

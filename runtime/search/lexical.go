@@ -11,15 +11,15 @@ import (
 	"github.com/kgc-project/kgc/schema/profile"
 )
 
-// Match is one candidate of a lexical search.
-type Match struct {
+// lexMatch is one candidate of a lexical search.
+type lexMatch struct {
 	Node    uint32
 	Matched []string // distinct query tokens found, in query order
 	Phrase  bool
 }
 
-// Distinct returns tokens without repeats, in their first order.
-func Distinct(tokens []string) []string {
+// distinct returns tokens without repeats, in their first order.
+func distinct(tokens []string) []string {
 	var out []string
 	for _, t := range tokens {
 		if !slices.Contains(out, t) {
@@ -29,12 +29,12 @@ func Distinct(tokens []string) []string {
 	return out
 }
 
-// Lexical runs a tokens (all/any) or exact-phrase search over a posting
+// lexical runs a tokens (all/any) or exact-phrase search over a posting
 // list lookup. The distinct terms' posting lists (sorted node ordinals) are
 // merged in one pass, each node's matched terms kept as a bit mask; matches
 // with the same terms share one terms slice. Matches are emitted in node order.
-func Lexical(img *kgimg.Image, lookup func(string) (kgimg.U32s, bool), tokens []string, mode, operator string, emit func(Match)) {
-	terms := Distinct(tokens)
+func lexical(img *kgimg.Image, lookup func(string) (kgimg.U32s, bool), tokens []string, mode, operator string, emit func(lexMatch)) {
+	terms := distinct(tokens)
 	lists := make([]kgimg.U32s, len(terms))
 	pos := make([]int, len(terms))
 	for i, term := range terms {
@@ -80,14 +80,14 @@ func Lexical(img *kgimg.Image, lookup func(string) (kgimg.U32s, bool), tokens []
 		switch {
 		case mode == "exact_phrase":
 			if mask == full && containsSequence(textnorm.Tokens(img.NodeString(n, kgimg.NodeDescription)), tokens) {
-				emit(Match{Node: n, Matched: terms, Phrase: true})
+				emit(lexMatch{Node: n, Matched: terms, Phrase: true})
 			}
 		case operator == "all":
 			if mask == full {
-				emit(Match{Node: n, Matched: terms})
+				emit(lexMatch{Node: n, Matched: terms})
 			}
 		default:
-			emit(Match{Node: n, Matched: termsOf(mask)})
+			emit(lexMatch{Node: n, Matched: termsOf(mask)})
 		}
 	}
 }
@@ -108,7 +108,7 @@ func containsSequence(hay, seq []string) bool {
 	return false
 }
 
-func Coverage(matched, total int) int {
+func coverage(matched, total int) int {
 	if total == 0 {
 		return 0
 	}
@@ -146,9 +146,9 @@ func CodeMatches(p *catalog.Package, q string, prefix bool) []uint32 {
 	return out
 }
 
-// TrimDelimiters strips trailing delimiters from a normalized prefix query,
+// trimDelimiters strips trailing delimiters from a normalized prefix query,
 // repeatedly (a query of delimiters only becomes empty).
-func TrimDelimiters(cp profile.CodeSearchPolicy, n string) string {
+func trimDelimiters(cp profile.CodeSearchPolicy, n string) string {
 	for changed := true; changed; {
 		changed = false
 		for _, d := range profile.NormalizedDelimiters(cp) {

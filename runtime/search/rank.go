@@ -1,9 +1,12 @@
-// Package search is the lexical engine under the search tools: matching
-// query tokens against a package's posting lists (Lexical) in their written
-// form or other word forms (WordForms), matching codes exactly or as a prefix
-// (CodeMatches), the package's own words near a misspelt one (CloseWords),
-// and ranking hits into pages (Hit, Collector). It reads images in
-// place and knows nothing of requests or answers: runtime/query turns its
+// Package search is the lexical engine under the search tools: what a
+// standards or component search matches (StandardQuery, ComponentQuery:
+// filters, mode checks, a Run across packages), matching query tokens
+// against a package's posting lists in their written form or other word
+// forms, matching codes exactly or as a prefix (CodeMatches), the package's
+// own words near a misspelt one, the counted suggestions of a search that
+// finds little (StandardSuggestions, SpellingSuggestions), and ranking hits
+// into pages (Hit). It reads images in place and knows nothing of the tools'
+// requests: runtime/query converts its requests into queries and turns the
 // hits into the tools' pages.
 package search
 
@@ -129,7 +132,7 @@ func pageOf(hits []*Hit, byCode bool, pos []any, limit int) (page []*Hit, next [
 
 // Page returns the page after pos and, when more follow, the position of its
 // last hit: from the best hits kept, or selected from all of them.
-func (c *Collector) Page(byCode bool, pos []any, limit int) ([]*Hit, []any) {
+func (c *collector) Page(byCode bool, pos []any, limit int) ([]*Hit, []any) {
 	if c.top == nil {
 		return pageOf(c.hits, byCode, pos, limit)
 	}
@@ -279,11 +282,11 @@ func (h *heap) down(i int) {
 	}
 }
 
-// Collector gathers the hits of one search call across its packages: all of
+// collector gathers the hits of one search call across its packages: all of
 // them, or, once KeepTop was called, only the best after a page position.
 // Matched counts every hit offered (the candidate stream is read whole, so
 // it is the exact total of matches).
-type Collector struct {
+type collector struct {
 	Matched int
 
 	hits []*Hit
@@ -298,7 +301,7 @@ type Collector struct {
 
 // Add records a hit: kept in full, or, once KeepTop was called, only while
 // it is among the page's best.
-func (c *Collector) Add(h Hit) {
+func (c *collector) Add(h Hit) {
 	c.Matched++
 	if c.top != nil {
 		if c.pos != nil && compareToKey(&h, c.pos, c.byCode) <= 0 {
@@ -320,16 +323,16 @@ func (c *Collector) Add(h Hit) {
 }
 
 // Append records hits kept in full, counted as matches.
-func (c *Collector) Append(hits ...*Hit) {
+func (c *collector) Append(hits ...*Hit) {
 	c.Matched += len(hits)
 	c.hits = append(c.hits, hits...)
 }
 
 // Hits returns every hit kept in full (none once KeepTop was called).
-func (c *Collector) Hits() []*Hit { return c.hits }
+func (c *collector) Hits() []*Hit { return c.hits }
 
 // alloc copies a hit into the collector's slab.
-func (c *Collector) alloc(h Hit) *Hit {
+func (c *collector) alloc(h Hit) *Hit {
 	if len(c.slab) == cap(c.slab) {
 		c.slab = make([]Hit, 0, min(max(16, 2*cap(c.slab)), 4096))
 	}
@@ -339,7 +342,7 @@ func (c *Collector) alloc(h Hit) *Hit {
 
 // KeepTop makes the collector keep only the limit+1 best hits after pos
 // (nil: the first page).
-func (c *Collector) KeepTop(pos []any, byCode bool, limit int) {
+func (c *collector) KeepTop(pos []any, byCode bool, limit int) {
 	c.pos, c.byCode, c.topK = pos, byCode, limit+1
 	c.top = &heap{less: func(a, b *Hit) bool { return compare(a, b, byCode) < 0 }}
 }

@@ -38,7 +38,7 @@ func TestPageSelectionMatchesAFullSort(t *testing.T) {
 			page, next := pageOf(hits, byCode, pos, limit)
 			if trial%2 == 0 {
 				// The streaming form: the collector keeps only the best hits as they come.
-				var c Collector
+				var c collector
 				c.KeepTop(pos, byCode, limit)
 				for _, h := range hits {
 					c.Add(*h)

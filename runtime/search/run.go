@@ -14,9 +14,9 @@ import (
 )
 
 // Run is the state one search call shares between its packages: the hits
-// (Collector) and what the answer says about them.
+// (the collector) and what the answer says about them.
 type Run struct {
-	Collector
+	collector
 	// Exact is set for an exact scope: a package that cannot serve the
 	// mode is an error, not a warning.
 	Exact    bool
@@ -60,7 +60,7 @@ func QueryTokens(q string, text bool) ([]string, int) {
 	if !text {
 		return tokens, 1
 	}
-	return tokens, len(Distinct(tokens))
+	return tokens, len(distinct(tokens))
 }
 
 // ModeWarning returns the package-level warning code when p cannot serve a
@@ -107,7 +107,7 @@ func normalizedCodeQuery(p *catalog.Package, q string, prefix bool) (string, err
 	cp := p.Profile().CodeSearchPolicy
 	n := profile.NormalizeCode(cp, q)
 	if prefix {
-		n = TrimDelimiters(cp, n)
+		n = trimDelimiters(cp, n)
 	}
 	if n == "" {
 		return "", jsonschema.Fail("request.query", "is empty once normalized under %s's code policy", p.SnapshotID())
@@ -129,9 +129,9 @@ func MatchStandards(run *Run, pkgs []*catalog.Package, q *StandardQuery, tokens 
 		filter := newItemFilter(p, q)
 		if q.Mode == "text" {
 			run.Normalized[p.GraphPackageID()] = strings.Join(tokens, " ")
-			Lexical(p.Img, ItemLookup(p.Img, q.MatchMode), tokens, q.MatchMode, q.Operator, func(m Match) {
+			lexical(p.Img, itemLookup(p.Img, q.MatchMode), tokens, q.MatchMode, q.Operator, func(m lexMatch) {
 				if filter.keep(p, m.Node) {
-					score := Coverage(len(m.Matched), queryTerms)
+					score := coverage(len(m.Matched), queryTerms)
 					run.Add(Hit{Pkg: p, Node: m.Node, Score: score, Terms: m.Matched, Phrase: m.Phrase})
 				}
 			})
@@ -152,9 +152,9 @@ func MatchStandards(run *Run, pkgs []*catalog.Package, q *StandardQuery, tokens 
 				continue
 			}
 			code := p.Img.NodeString(n, kgimg.NodeNormalizedCode)
-			score := FullScore
+			score := fullScore
 			if code != nq {
-				score = HalfScore
+				score = halfScore
 			}
 			run.Add(Hit{Pkg: p, Node: n, Score: score, Terms: qs, Code: code})
 		}
@@ -195,17 +195,17 @@ func MatchComponents(run *Run, pkgs []*catalog.Package, q *ComponentQuery, token
 			run.Normalized[p.GraphPackageID()] = strings.Join(tokens, " ")
 			lookup := img.ComponentToken
 			if q.MatchMode == "stems" {
-				lookup = FormLookup(img.ComponentToken, img.ComponentTokensWithPrefix)
+				lookup = formLookup(img.ComponentToken, img.ComponentTokensWithPrefix)
 			}
-			Lexical(img, lookup, tokens, q.MatchMode, q.Operator, func(m Match) {
-				run.Add(Hit{Pkg: p, Node: m.Node, Score: Coverage(len(m.Matched), queryTerms), Terms: m.Matched, Phrase: m.Phrase})
+			lexical(img, lookup, tokens, q.MatchMode, q.Operator, func(m lexMatch) {
+				run.Add(Hit{Pkg: p, Node: m.Node, Score: coverage(len(m.Matched), queryTerms), Terms: m.Matched, Phrase: m.Phrase})
 			})
 		case ComponentTag:
 			t := textnorm.Facet(q.Query)
 			run.Normalized[p.GraphPackageID()] = t
 			list, _ := img.ComponentTag(t)
 			for i := 0; i < list.Len(); i++ {
-				run.Add(Hit{Pkg: p, Node: list.At(i), Score: FullScore, Terms: []string{t}})
+				run.Add(Hit{Pkg: p, Node: list.At(i), Score: fullScore, Terms: []string{t}})
 			}
 		default:
 			prefix := q.Mode == ComponentCodePrefix
@@ -214,7 +214,7 @@ func MatchComponents(run *Run, pkgs []*catalog.Package, q *ComponentQuery, token
 				return err
 			}
 			run.Normalized[p.GraphPackageID()] = nq
-			run.Append(SupportedCodeHits(p, nq, prefix)...)
+			run.Append(supportedCodeHits(p, nq, prefix)...)
 		}
 	}
 	return nil

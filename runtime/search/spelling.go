@@ -12,14 +12,14 @@ import (
 
 // A query word that no searched package holds, in any form, is most often a
 // typo ("multiplcation") or a word of another subject ("photosynthesis" in
-// mathematics). CloseWords finds the package's own words within a small edit
+// mathematics). closeWords finds the package's own words within a small edit
 // distance, ranked by how many records use them.
 
 // Spelling bounds.
 const (
-	// MaxSpellPackages bounds the packages whose vocabulary one suggestion
+	// maxSpellPackages bounds the packages whose vocabulary one suggestion
 	// scans (a federated search over more suggests no spelling).
-	MaxSpellPackages = 16
+	maxSpellPackages = 16
 	// maxSpellWords bounds the replacements suggested per unknown word.
 	maxSpellWords = 3
 )
@@ -56,10 +56,10 @@ var (
 // holds in vocabulary v, neither as written nor in another form.
 func unknownWords(v Vocabulary, pkgs []*catalog.Package, query string) []string {
 	var out []string
-	for _, t := range Distinct(textnorm.Tokens(query)) {
+	for _, t := range distinct(textnorm.Tokens(query)) {
 		known := false
 		for _, p := range pkgs {
-			if _, ok := v.Lookup(p.Img, t); ok || len(WordForms(v.Prefixed(p.Img), t)) > 1 {
+			if _, ok := v.Lookup(p.Img, t); ok || len(wordForms(v.Prefixed(p.Img), t)) > 1 {
 				known = true
 				break
 			}
@@ -71,9 +71,9 @@ func unknownWords(v Vocabulary, pkgs []*catalog.Package, query string) []string 
 	return out
 }
 
-// CloseWord is a word of the packages near an unknown one and how many
+// closeWord is a word of the packages near an unknown one and how many
 // standards (items) use it.
-type CloseWord struct {
+type closeWord struct {
 	Word  string
 	Uses  int
 	Edits int
@@ -83,7 +83,7 @@ type CloseWord struct {
 // distance allowed for w (1 up to 5 letters, 2 beyond; 0 below 3 letters),
 // the most used first (then the nearer, then in word order), at most
 // maxSpellWords.
-func closeWords(v Vocabulary, pkgs []*catalog.Package, w string) []CloseWord {
+func closeWords(v Vocabulary, pkgs []*catalog.Package, w string) []closeWord {
 	target := []rune(w)
 	limit := 1
 	switch {
@@ -92,9 +92,9 @@ func closeWords(v Vocabulary, pkgs []*catalog.Package, w string) []CloseWord {
 	case len(target) > 5:
 		limit = 2
 	}
-	found := map[string]*CloseWord{}
+	found := map[string]*closeWord{}
 	var buf []rune
-	for _, p := range pkgs[:min(len(pkgs), MaxSpellPackages)] {
+	for _, p := range pkgs[:min(len(pkgs), maxSpellPackages)] {
 		img := p.Img
 		for i := range v.Count(img) {
 			tok, uses := v.At(img, i)
@@ -110,11 +110,11 @@ func closeWords(v Vocabulary, pkgs []*catalog.Package, w string) []CloseWord {
 			if c := found[string(tok)]; c != nil {
 				c.Uses += uses
 			} else {
-				found[string(tok)] = &CloseWord{Word: string(tok), Uses: uses, Edits: d}
+				found[string(tok)] = &closeWord{Word: string(tok), Uses: uses, Edits: d}
 			}
 		}
 	}
-	out := make([]CloseWord, 0, len(found))
+	out := make([]closeWord, 0, len(found))
 	for _, c := range found {
 		out = append(out, *c)
 	}

@@ -89,7 +89,7 @@ func textSuggestions(pkgs []*catalog.Package, q StandardQuery, found int, call f
 		alt.MatchMode = "stems"
 		try("word_forms", "match other forms of the words"+formsNote(pkgs, q.Query), alt)
 	}
-	if q.MatchMode != "exact_phrase" && q.Operator == "all" && len(Distinct(textnorm.Tokens(q.Query))) > 1 {
+	if q.MatchMode != "exact_phrase" && q.Operator == "all" && len(distinct(textnorm.Tokens(q.Query))) > 1 {
 		alt := q
 		alt.Operator = "any"
 		try("any_token", "match any of the words, not all", alt)
@@ -128,9 +128,9 @@ func groupingExamples(run *Run) string {
 // formsNote names the other forms of the query's words the packages hold.
 func formsNote(pkgs []*catalog.Package, q string) string {
 	var forms []string
-	for _, t := range Distinct(textnorm.Tokens(q)) {
+	for _, t := range distinct(textnorm.Tokens(q)) {
 		for _, p := range pkgs {
-			for _, f := range WordForms(p.Img.ItemTokensWithPrefix, t)[1:] {
+			for _, f := range wordForms(p.Img.ItemTokensWithPrefix, t)[1:] {
 				if !slices.Contains(forms, f) {
 					forms = append(forms, f)
 				}
@@ -182,7 +182,7 @@ var numberWords = map[string]string{
 func gradeLabelSuggestions(pkgs []*catalog.Package, q StandardQuery, found int, call func(StandardQuery) string) []SearchSuggestion {
 	var out []SearchSuggestion
 	var labels []string // the packages' labels, in profile order
-	for _, p := range pkgs[:min(len(pkgs), MaxSpellPackages)] {
+	for _, p := range pkgs[:min(len(pkgs), maxSpellPackages)] {
 		for _, g := range p.Profile().GradeMappings {
 			if !slices.Contains(labels, g.LocalLabel) {
 				labels = append(labels, g.LocalLabel)

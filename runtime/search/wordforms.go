@@ -62,10 +62,10 @@ const (
 	maxForms    = 16
 )
 
-// WordForms returns the index's tokens that are forms of token (token
+// wordForms returns the index's tokens that are forms of token (token
 // itself first when the index has it), read through prefixes: the tokens
 // sharing the stem's first four characters (or the whole stem, if shorter).
-func WordForms(prefixed func(prefix string, max int) []string, token string) []string {
+func wordForms(prefixed func(prefix string, max int) []string, token string) []string {
 	stem := lightStem(token)
 	if len([]rune(stem)) < minStem {
 		return []string{token}
@@ -84,11 +84,11 @@ func WordForms(prefixed func(prefix string, max int) []string, token string) []s
 	return append([]string{token}, forms[:min(len(forms), maxForms-1)]...)
 }
 
-// FormLookup is a posting-list lookup that matches every form of a token:
+// formLookup is a posting-list lookup that matches every form of a token:
 // the union of the forms' lists, in node order.
-func FormLookup(lookup func(string) (kgimg.U32s, bool), prefixed func(string, int) []string) func(string) (kgimg.U32s, bool) {
+func formLookup(lookup func(string) (kgimg.U32s, bool), prefixed func(string, int) []string) func(string) (kgimg.U32s, bool) {
 	return func(token string) (kgimg.U32s, bool) {
-		forms := WordForms(prefixed, token)
+		forms := wordForms(prefixed, token)
 		if len(forms) == 1 {
 			return lookup(token)
 		}
@@ -112,10 +112,10 @@ func FormLookup(lookup func(string) (kgimg.U32s, bool), prefixed func(string, in
 	}
 }
 
-// ItemLookup is the standards' posting-list lookup of a match mode.
-func ItemLookup(img *kgimg.Image, matchMode string) func(string) (kgimg.U32s, bool) {
+// itemLookup is the standards' posting-list lookup of a match mode.
+func itemLookup(img *kgimg.Image, matchMode string) func(string) (kgimg.U32s, bool) {
 	if matchMode == "stems" {
-		return FormLookup(img.ItemToken, img.ItemTokensWithPrefix)
+		return formLookup(img.ItemToken, img.ItemTokensWithPrefix)
 	}
 	return img.ItemToken
 }
