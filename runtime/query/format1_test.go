@@ -67,42 +67,12 @@ func TestFormat1ImagesAnswerAsBefore(t *testing.T) {
 	if err := cat.Packages[0].Img.VerifyDeep(); err != nil {
 		t.Fatalf("VerifyDeep refused the format 1 image: %v", err)
 	}
-	svc := New(cat, Options{})
-	got := &txtar.Archive{Comment: []byte("Answers of the server that read format 1, to the calls of TestFormat1ImagesAnswerAsBefore\non testdata/format1/fixture.kgimg.gz (canonical JSON, or the error).\n")}
-	for _, c := range format1Calls {
-		out, err := svc.Call(context.Background(), c.tool, json.RawMessage(c.args))
-		got.Files = append(got.Files, txtar.File{Name: c.tool + " " + c.args, Data: []byte(encodeResult(t, out, err) + "\n")})
-	}
-	for _, uri := range format1Resources {
-		r, err := svc.ReadResource(context.Background(), uri)
-		if err != nil {
-			t.Fatalf("%s: %v", uri, err)
-		}
-		got.Files = append(got.Files, txtar.File{Name: "read " + uri, Data: append(bytes.TrimSuffix(r.Data, []byte("\n")), '\n')})
-	}
-	golden := "testdata/format1/answers.txtar"
-	if *updateFormat1 {
-		if err := os.WriteFile(golden, txtar.Format(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	data, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := txtar.Parse(data)
-	if len(want.Files) != len(got.Files) {
-		t.Fatalf("%s has %d answers, the test makes %d calls (-update-format1 rewrites it)", golden, len(want.Files), len(got.Files))
-	}
-	for i, w := range want.Files {
-		if g := got.Files[i]; g.Name != w.Name || !bytes.Equal(g.Data, w.Data) {
-			t.Errorf("%s:\ngot  %.600s\nwant %.600s", g.Name, g.Data, w.Data)
-		}
-	}
+	replayFixture(t, cat, format1Calls, format1Resources, "testdata/format1/answers.txtar", updateFormat1,
+		"Answers of the server that read format 1, to the calls of TestFormat1ImagesAnswerAsBefore\non testdata/format1/fixture.kgimg.gz (canonical JSON, or the error).\n")
 
 	early := filepath.Join(t.TempDir(), "without-compiled.kgimg")
 	gunzip(t, "testdata/format1/without-compiled.kgimg.gz", early)
-	_, err = catalog.Open([]string{early}, catalog.PolicyFail, nil)
+	_, err := catalog.Open([]string{early}, catalog.PolicyFail, nil)
 	if !errors.Is(err, kgimg.ErrUnsupportedVersion) || !bytes.Contains([]byte(err.Error()), []byte("rebuild it with kgc build")) {
 		t.Errorf("an early format 1 image: %v, want ErrUnsupportedVersion saying to rebuild", err)
 	}
@@ -114,6 +84,43 @@ func TestFormat1ImagesAnswerAsBefore(t *testing.T) {
 	gunzip(t, "testdata/format1/without-compiled-summary.kgimg.gz", summaryless)
 	if _, err := kgimg.Open(summaryless); !errors.Is(err, kgimg.ErrUnsupportedVersion) || !bytes.Contains([]byte(err.Error()), []byte("rebuild it with kgc build")) {
 		t.Errorf("a format 1 image without the compiled progression summary: %v, want ErrUnsupportedVersion saying to rebuild", err)
+	}
+}
+
+// replayFixture makes calls and reads resources on cat and requires the
+// answers recorded in golden, byte for byte (update rewrites it).
+func replayFixture(t *testing.T, cat *catalog.Catalog, calls []struct{ tool, args string }, resources []string, golden string, update *bool, comment string) {
+	t.Helper()
+	svc := New(cat, Options{})
+	got := &txtar.Archive{Comment: []byte(comment)}
+	for _, c := range calls {
+		out, err := svc.Call(context.Background(), c.tool, json.RawMessage(c.args))
+		got.Files = append(got.Files, txtar.File{Name: c.tool + " " + c.args, Data: []byte(encodeResult(t, out, err) + "\n")})
+	}
+	for _, uri := range resources {
+		r, err := svc.ReadResource(context.Background(), uri)
+		if err != nil {
+			t.Fatalf("%s: %v", uri, err)
+		}
+		got.Files = append(got.Files, txtar.File{Name: "read " + uri, Data: append(bytes.TrimSuffix(r.Data, []byte("\n")), '\n')})
+	}
+	if *update {
+		if err := os.WriteFile(golden, txtar.Format(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := txtar.Parse(data)
+	if len(want.Files) != len(got.Files) {
+		t.Fatalf("%s has %d answers, the test makes %d calls (-update-format1 / -update-format2 rewrite it)", golden, len(want.Files), len(got.Files))
+	}
+	for i, w := range want.Files {
+		if g := got.Files[i]; g.Name != w.Name || !bytes.Equal(g.Data, w.Data) {
+			t.Errorf("%s:\ngot  %.600s\nwant %.600s", g.Name, g.Data, w.Data)
+		}
 	}
 }
 
