@@ -1,19 +1,19 @@
 package kgimg
 
 import (
-	"encoding/binary"
 	"fmt"
 	"reflect"
 	"unsafe"
 
+	"github.com/kgc-project/kgc/kgimg/format"
 	"github.com/kgc-project/kgc/kgimg/kgfb"
 )
 
 // Test hooks (compiled only into this package's tests).
 
-// Reseal recomputes the checksum after a deliberate mutation.
+// Reseal recomputes the checksums after a deliberate mutation.
 func Reseal(b []byte) []byte {
-	binary.LittleEndian.PutUint64(b[sumOffset:], Checksum(b))
+	format.Reseal(b)
 	return b
 }
 

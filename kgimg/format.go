@@ -33,6 +33,10 @@ type Header struct {
 	PayloadOffset uint64
 	PayloadLength uint64
 	Checksum      uint64
+	// PartOffset and PartLength locate the catalog part in the file, and
+	// PartSum is its checksum (format 3; zero before).
+	PartOffset, PartLength uint32
+	PartSum                uint64
 }
 
 // parseHeader checks the header of file bytes in order: magic, format version,
@@ -47,36 +51,59 @@ func parseHeader(file []byte) (Header, error) {
 
 // parseHeaderFields runs parseHeader's checks but the checksum.
 func parseHeaderFields(file []byte) (Header, error) {
+	return parseHead(file, int64(len(file)))
+}
+
+// parseHead checks a header (head holds at least its first bytes) against
+// the size of its file.
+func parseHead(head []byte, size int64) (Header, error) {
 	var h Header
-	if len(file) < len(magic) || [8]byte(file[:8]) != magic {
+	if len(head) < len(magic) || [8]byte(head[:8]) != magic {
 		return h, ErrNotImage
 	}
-	if len(file) < headerSize {
-		return h, corrupt("header", -1, "file is %d bytes, shorter than the %d-byte header", len(file), headerSize)
+	if len(head) < headerSize {
+		return h, corrupt("header", -1, "file is %d bytes, shorter than the %d-byte header", len(head), headerSize)
 	}
-	h.Version = binary.LittleEndian.Uint32(file[8:])
+	h.Version = binary.LittleEndian.Uint32(head[8:])
 	if h.Version < format.OldestVersion || h.Version > formatVersion {
 		return h, fmt.Errorf("%w: %d (this build reads %d to %d)", ErrUnsupportedVersion, h.Version, format.OldestVersion, formatVersion)
 	}
-	h.Flags = binary.LittleEndian.Uint32(file[12:])
-	h.FileSize = binary.LittleEndian.Uint64(file[16:])
-	h.PayloadOffset = binary.LittleEndian.Uint64(file[24:])
-	h.PayloadLength = binary.LittleEndian.Uint64(file[32:])
-	h.Checksum = binary.LittleEndian.Uint64(file[sumOffset:])
+	h.Flags = binary.LittleEndian.Uint32(head[12:])
+	h.FileSize = binary.LittleEndian.Uint64(head[16:])
+	h.PayloadOffset = binary.LittleEndian.Uint64(head[24:])
+	h.PayloadLength = binary.LittleEndian.Uint64(head[32:])
+	h.Checksum = binary.LittleEndian.Uint64(head[sumOffset:])
 	switch {
-	case h.FileSize != uint64(len(file)):
-		return h, corrupt("header", 16, "header says %d bytes but the file has %d (truncated or extended)", h.FileSize, len(file))
+	case h.FileSize != uint64(size):
+		return h, corrupt("header", 16, "header says %d bytes but the file has %d (truncated or extended)", h.FileSize, size)
 	case h.PayloadOffset != headerSize || h.PayloadLength != h.FileSize-headerSize:
 		return h, corrupt("header", 24, "payload range %d+%d does not fill the file", h.PayloadOffset, h.PayloadLength)
 	case h.Flags != 0:
 		return h, corrupt("header", 12, "unknown flags %#x", h.Flags)
 	}
-	for _, b := range file[sumOffset+8 : headerSize] {
-		if b != 0 {
-			return h, corrupt("header", sumOffset+8, "reserved bytes are not zero")
+	if h.Version < 3 {
+		for _, b := range head[sumOffset+8 : headerSize] {
+			if b != 0 {
+				return h, corrupt("header", sumOffset+8, "reserved bytes are not zero")
+			}
 		}
+		return h, nil
+	}
+	h.PartOffset = binary.LittleEndian.Uint32(head[format.PartOffset:])
+	h.PartLength = binary.LittleEndian.Uint32(head[format.PartOffset+4:])
+	h.PartSum = binary.LittleEndian.Uint64(head[format.PartSumOffset:])
+	if h.PartOffset < headerSize || h.PartLength < 8 || uint64(h.PartOffset)+uint64(h.PartLength) > h.FileSize {
+		return h, corrupt("header", format.PartOffset, "catalog part %d+%d lies outside the payload", h.PartOffset, h.PartLength)
 	}
 	return h, nil
+}
+
+// checkPart compares a catalog part's checksum with its header's.
+func checkPart(h Header, head, part []byte) error {
+	if got := format.PartChecksum(head, part); got != h.PartSum {
+		return fmt.Errorf("%w: catalog part XXH3 %016x, header says %016x", ErrChecksum, got, h.PartSum)
+	}
+	return nil
 }
 
 // checkSum compares a file's checksum with its header's.

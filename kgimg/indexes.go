@@ -138,15 +138,15 @@ func (img *Image) resolveIndexes() {
 
 // Adjacency returns the CSR index of a label and direction.
 func (img *Image) Adjacency(label RelLabel, dir Direction) Adjacency {
-	return img.v.adj[int(label)*2+int(dir)]
+	return img.pv().adj[int(label)*2+int(dir)]
 }
 
 // Facets returns every facet value, sorted by (kind, key).
-func (img *Image) Facets() []FacetRef { return img.v.facets }
+func (img *Image) Facets() []FacetRef { return img.pv().facets }
 
 // Facet returns the facet value with this kind and facet-normalised key.
 func (img *Image) Facet(kind FacetKind, key string) (Bitmap, bool) {
-	v := &img.v
+	v := img.pv()
 	i := sort.Search(len(v.facets), func(i int) bool {
 		f := v.facets[i]
 		return f.Kind > kind || f.Kind == kind && f.Key >= key
@@ -158,56 +158,56 @@ func (img *Image) Facet(kind FacetKind, key string) (Bitmap, bool) {
 }
 
 // ItemToken returns the items whose description has this lexical token.
-func (img *Image) ItemToken(token string) (U32s, bool) { return img.v.itemTokens.lookup(token) }
+func (img *Image) ItemToken(token string) (U32s, bool) { return img.pv().itemTokens.lookup(token) }
 
 // ItemTokensWithPrefix returns at most max lexical tokens of the items'
 // descriptions that start with prefix, in order (copied out of the image).
 func (img *Image) ItemTokensWithPrefix(prefix string, max int) []string {
-	return img.v.itemTokens.keysWithPrefix(prefix, max)
+	return img.pv().itemTokens.keysWithPrefix(prefix, max)
 }
 
 // ItemTokenCount returns how many distinct tokens the items' descriptions
 // hold.
-func (img *Image) ItemTokenCount() int { return img.v.itemTokens.keys.len() }
+func (img *Image) ItemTokenCount() int { return img.pv().itemTokens.keys.len() }
 
 // ItemTokenAt returns the i-th token in key order (aliasing the image: copy
 // what outlives the call) and how many items' descriptions hold it.
 func (img *Image) ItemTokenAt(i int) (token []byte, items int) {
-	p := &img.v.itemTokens
+	p := &img.pv().itemTokens
 	return p.keys.bytes(i), int(p.starts.At(i+1) - p.starts.At(i))
 }
 
 // ComponentTokenCount and ComponentTokenAt are ItemTokenCount and
 // ItemTokenAt over the learning components' descriptions.
-func (img *Image) ComponentTokenCount() int { return img.v.componentTokens.keys.len() }
+func (img *Image) ComponentTokenCount() int { return img.pv().componentTokens.keys.len() }
 
 // ComponentTokenAt: see ComponentTokenCount.
 func (img *Image) ComponentTokenAt(i int) (token []byte, components int) {
-	p := &img.v.componentTokens
+	p := &img.pv().componentTokens
 	return p.keys.bytes(i), int(p.starts.At(i+1) - p.starts.At(i))
 }
 
 // ComponentTokensWithPrefix is ItemTokensWithPrefix over the learning
 // components' descriptions.
 func (img *Image) ComponentTokensWithPrefix(prefix string, max int) []string {
-	return img.v.componentTokens.keysWithPrefix(prefix, max)
+	return img.pv().componentTokens.keysWithPrefix(prefix, max)
 }
 
 // ComponentToken returns the learning components whose description has this token.
 func (img *Image) ComponentToken(token string) (U32s, bool) {
-	return img.v.componentTokens.lookup(token)
+	return img.pv().componentTokens.lookup(token)
 }
 
 // ComponentTag returns the learning components with this facet-normalised tag.
-func (img *Image) ComponentTag(tag string) (U32s, bool) { return img.v.componentTags.lookup(tag) }
+func (img *Image) ComponentTag(tag string) (U32s, bool) { return img.pv().componentTags.lookup(tag) }
 
 // CodeOrder returns the coded items ordered by (normalized code, node ID).
-func (img *Image) CodeOrder() U32s { return img.v.codeOrder }
+func (img *Image) CodeOrder() U32s { return img.pv().codeOrder }
 
 // Provenance returns the stored provenance record of relationship r (canonical
 // JSON, aliasing the image) and its partition.
 func (img *Image) Provenance(r uint32) (record []byte, shard int, ok bool) {
-	v := &img.v
+	v := img.pv()
 	if v.prov.relRecord.Len() == 0 {
 		return nil, 0, false
 	}
@@ -222,7 +222,7 @@ func (img *Image) Provenance(r uint32) (record []byte, shard int, ok bool) {
 // ShardRecords returns the relationship ordinals of partition k's records, in
 // relationship-ID order.
 func (img *Image) ShardRecords(k int) U32s {
-	v := &img.v
+	v := img.pv()
 	if v.prov.shardStarts.Len() == 0 {
 		return U32s{}
 	}
@@ -231,21 +231,12 @@ func (img *Image) ShardRecords(k int) U32s {
 
 const noRecord = 0xFFFFFFFF
 
-// ManifestJSON returns the exact manifest bytes.
-func (img *Image) ManifestJSON() []byte { return img.root.ManifestJsonBytes() }
-
-// ProfileJSON returns the exact profile bytes.
-func (img *Image) ProfileJSON() []byte { return img.root.ProfileJsonBytes() }
-
-// PromptConfigJSON returns the exact prompt-config bytes (nil when none).
-func (img *Image) PromptConfigJSON() []byte { return img.root.PromptConfigJsonBytes() }
-
 // ProgressionSummary returns the learning-progression summary compiled at
 // build time, copied out of the image. It returns nil, nil when the image has
 // no summary (a package without progressions), and an ErrCorrupt error when
 // the stored summary cannot be read.
 func (img *Image) ProgressionSummary() (*lpsummary.Summary, error) {
-	c := img.root.CompiledProgressionSummary(nil)
+	c := img.compiledSummary()
 	if c == nil {
 		return nil, nil
 	}

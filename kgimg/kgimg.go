@@ -44,8 +44,16 @@ type Image struct {
 	file   []byte      // the whole file (mapped or read)
 	unmap  func() error
 	closed atomic.Bool
-	root   *kgfb.Image
+	root   *kgfb.Image // nil until the payload is verified (see Ready)
 	header Header
+	// part is the catalog part's root (format 3; nil before).
+	part *kgfb.CatalogPart
+
+	// lazy marks a format 3 image opened by OpenLazy: only its header and
+	// catalog part were verified at open; Ready verifies the rest, once.
+	lazy     bool
+	once     sync.Once
+	readyErr error
 
 	v views
 }
@@ -78,39 +86,56 @@ func Open(path string) (*Image, error) { return OpenWith(path, nil) }
 // copy, whose bytes are reused once read returns, so read must copy out
 // everything it keeps. An error from read fails the open.
 func OpenWith(path string, read func(verified *Image) error) (*Image, error) {
+	fi, f, err := openChecked(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return openMapped(path, f, fi, read)
+}
+
+// openChecked opens path for reading after checking what it is (a regular
+// file, or a link to one, of a size an image can have), and returns the
+// descriptor's own description of it: what is mapped is what the open
+// descriptor holds, not what the path held at Lstat.
+func openChecked(path string) (fs.FileInfo, *os.File, error) {
 	fi, err := os.Lstat(path)
 	if err != nil {
-		return nil, fmt.Errorf("kgimg: open %s: %w", path, err)
+		return nil, nil, fmt.Errorf("kgimg: open %s: %w", path, err)
 	}
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		// Follow a link only to a regular file.
 		if fi, err = os.Stat(path); err != nil {
-			return nil, fmt.Errorf("kgimg: open %s: %w", path, err)
+			return nil, nil, fmt.Errorf("kgimg: open %s: %w", path, err)
 		}
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("kgimg: open %s: %w (not a regular file)", path, ErrNotImage)
+		return nil, nil, fmt.Errorf("kgimg: open %s: %w (not a regular file)", path, ErrNotImage)
 	}
 	if fi.Size() < int64(len(magic)) {
-		return nil, fmt.Errorf("kgimg: open %s: %w (%d bytes)", path, ErrNotImage, fi.Size())
+		return nil, nil, fmt.Errorf("kgimg: open %s: %w (%d bytes)", path, ErrNotImage, fi.Size())
 	}
 	if fi.Size() > MaxImageSize {
-		return nil, fmt.Errorf("kgimg: open %s: %w", path, corrupt("header", -1, "file of %d bytes exceeds the format's limit", fi.Size()))
+		return nil, nil, fmt.Errorf("kgimg: open %s: %w", path, corrupt("header", -1, "file of %d bytes exceeds the format's limit", fi.Size()))
 	}
 	beforeOpen(path)
 	f, err := os.OpenFile(path, openFlags, 0)
 	if err != nil {
-		return nil, fmt.Errorf("kgimg: open %s: %w", path, err)
+		return nil, nil, fmt.Errorf("kgimg: open %s: %w", path, err)
 	}
-	defer f.Close()
-	// What is mapped is what the open descriptor holds now, not what the path
-	// held at Lstat: the size and identity come from the descriptor.
 	if fi, err = f.Stat(); err != nil {
-		return nil, fmt.Errorf("kgimg: open %s: %w", path, err)
+		f.Close()
+		return nil, nil, fmt.Errorf("kgimg: open %s: %w", path, err)
 	}
 	if !fi.Mode().IsRegular() || fi.Size() < int64(len(magic)) || fi.Size() > MaxImageSize {
-		return nil, fmt.Errorf("kgimg: open %s: %w (changed while being opened)", path, ErrNotImage)
+		f.Close()
+		return nil, nil, fmt.Errorf("kgimg: open %s: %w (changed while being opened)", path, ErrNotImage)
 	}
+	return fi, f, nil
+}
+
+// openMapped maps the file f holds and verifies it whole (see verifyOpened).
+func openMapped(path string, f *os.File, fi fs.FileInfo, read func(*Image) error) (*Image, error) {
 	b, unmap, err := mapFile(f, int(fi.Size()))
 	if err != nil {
 		return nil, fmt.Errorf("kgimg: open %s: %w", path, err)
@@ -192,7 +217,169 @@ func verifyRead(f *os.File, fi fs.FileInfo, b []byte, read func(*Image) error) (
 	}
 	root := new(kgfb.Image)
 	root.Init(b[headerSize:], verified.root.Table().Pos)
-	return &Image{file: b, header: verified.header, root: root, v: rebaser{from: buf, to: b}.views(&verified.v)}, nil
+	img := &Image{file: b, header: verified.header, root: root, v: rebaser{from: buf, to: b}.views(&verified.v)}
+	img.part = partOver(b, verified.header, verified.part)
+	return img, nil
+}
+
+// partOver re-points a catalog part verified on a copy at the same bytes
+// of b (nil for an image before format 3).
+func partOver(b []byte, h Header, verified *kgfb.CatalogPart) *kgfb.CatalogPart {
+	if verified == nil {
+		return nil
+	}
+	part := new(kgfb.CatalogPart)
+	part.Init(b[h.PartOffset:h.PartOffset+h.PartLength], verified.Table().Pos)
+	return part
+}
+
+// OpenLazy opens the image at path for a catalog: a format 3 image has its
+// header and catalog part read through the descriptor and verified (what
+// read, when not nil, is given: see OpenWith), and is mapped; the rest of it
+// is verified on first use (Ready), so that listing a catalog of many images
+// reads a few kilobytes of each. An image of an older format is opened and
+// verified whole, as OpenWith does.
+//
+// Until Ready has verified the payload, every accessor that reads outside
+// the catalog part answers as for an empty image (no nodes, relationships,
+// artifacts or relations): nothing unverified is ever read. A caller that
+// serves an image calls Ready first and refuses the image when it fails.
+func OpenLazy(path string, read func(verified *Image) error) (*Image, error) {
+	fi, f, err := openChecked(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var head [headerSize]byte
+	if _, err := f.ReadAt(head[:], 0); err != nil {
+		if errors.Is(err, io.EOF) {
+			err = ErrNotImage
+		}
+		return nil, fmt.Errorf("kgimg: open %s: %w", path, err)
+	}
+	h, err := parseHead(head[:], fi.Size())
+	if err != nil {
+		return nil, fmt.Errorf("kgimg: open %s: %w", path, err)
+	}
+	if h.Version < 3 {
+		return openMapped(path, f, fi, read)
+	}
+	img, err := openPart(f, fi, h, head[:], read)
+	if err != nil {
+		return nil, fmt.Errorf("kgimg: open %s: %w", path, err)
+	}
+	img.path, img.stat = path, fi
+	return img, nil
+}
+
+// openPart verifies the catalog part of the format 3 image f holds (read
+// through the descriptor), lets read take what it needs, and maps the file
+// with its payload left to Ready.
+func openPart(f *os.File, fi fs.FileInfo, h Header, head []byte, read func(*Image) error) (*Image, error) {
+	bp := readBuffers.Get().(*[]byte)
+	defer readBuffers.Put(bp)
+	if cap(*bp) < int(h.PartLength) {
+		*bp = make([]byte, h.PartLength)
+	}
+	buf := (*bp)[:h.PartLength]
+	if _, err := f.ReadAt(buf, int64(h.PartOffset)); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%w (the file shrank while being opened)", ErrNotImage)
+		}
+		return nil, fmt.Errorf("read: %w", err)
+	}
+	if err := unchanged(f, fi); err != nil {
+		return nil, err
+	}
+	verified := &Image{header: h}
+	var err error
+	if verified.part, err = verifyPart(h, head, buf); err != nil {
+		return nil, err
+	}
+	if err := verified.verifyCatalogSemantics(); err != nil {
+		return nil, err
+	}
+	if read != nil {
+		err = read(verified)
+		if scrubCopies {
+			for i := range buf {
+				buf[i] = 0xA5
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	b, unmap, err := mapFile(f, int(fi.Size()))
+	if err != nil {
+		return nil, err
+	}
+	part := new(kgfb.CatalogPart)
+	part.Init(b[h.PartOffset:h.PartOffset+h.PartLength], verified.part.Table().Pos)
+	return &Image{file: b, unmap: unmap, header: h, part: part, lazy: true}, nil
+}
+
+// Ready verifies what OpenLazy left unverified (the whole file's checksum,
+// the payload's structure and invariants) the first time it is called, and
+// returns the outcome every time: nil for an image verified whole at open.
+// An image that fails answers every accessor outside its catalog part as
+// an empty one.
+func (img *Image) Ready() error {
+	if !img.lazy {
+		return nil
+	}
+	img.once.Do(func() {
+		img.readyErr = img.verifyLate()
+		if img.readyErr != nil {
+			img.readyErr = fmt.Errorf("kgimg: verify %s on first use: %w", img.path, img.readyErr)
+		}
+	})
+	return img.readyErr
+}
+
+// verifyLate is Ready's verification, over the mapping.
+func (img *Image) verifyLate() (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			img.root, img.v = nil, views{}
+			if _, fault := r.(interface{ Addr() uintptr }); fault {
+				err = corrupt("payload", -1, "reading the mapped file faulted: it was truncated or rewritten in place since it was opened")
+				return
+			}
+			err = corrupt("payload", -1, "verification panicked: %v", r)
+		}
+	}()
+	if err := checkSum(img.header, Checksum(img.file)); err != nil {
+		return err
+	}
+	return img.verifyPayload()
+}
+
+// Lazy reports whether the image was opened by OpenLazy with its payload
+// left to Ready.
+func (img *Image) Lazy() bool { return img.lazy }
+
+// noViews are what accessors read of an image whose payload did not verify.
+var noViews views
+
+// pv returns the payload's views: the image's own once its payload is
+// verified (verifying it now when it was left to Ready), empty views when
+// it failed.
+func (img *Image) pv() *views {
+	if img.lazy && img.Ready() != nil {
+		return &noViews
+	}
+	return &img.v
+}
+
+// payloadRoot returns the Image table once the payload is verified (nil
+// when it failed).
+func (img *Image) payloadRoot() *kgfb.Image {
+	if img.lazy && img.Ready() != nil {
+		return nil
+	}
+	return img.root
 }
 
 var readBuffers = sync.Pool{New: func() any { return new([]byte) }}
@@ -260,15 +447,31 @@ func newImage(b []byte, sum uint64, haveSum bool) (img *Image, err error) {
 	if err != nil {
 		return nil, err
 	}
-	payload := b[headerSize:]
-	if err := verifyStructure(payload); err != nil {
-		return nil, err
+	img = &Image{file: b, header: h}
+	if h.Version >= 3 {
+		if img.part, err = verifyPart(h, b[:headerSize], b[h.PartOffset:h.PartOffset+h.PartLength]); err != nil {
+			return nil, err
+		}
 	}
-	img = &Image{file: b, header: h, root: kgfb.GetRootAsImage(payload, 0)}
-	if err := img.verifySemantics(); err != nil {
+	if err := img.verifyPayload(); err != nil {
 		return nil, err
 	}
 	return img, nil
+}
+
+// verifyPayload verifies the FlatBuffers payload (structure, then the
+// invariants the accessors rely on) and resolves the views.
+func (img *Image) verifyPayload() error {
+	payload := img.file[headerSize:]
+	if err := verifyStructure(payload); err != nil {
+		return err
+	}
+	img.root = kgfb.GetRootAsImage(payload, 0)
+	if err := img.verifySemantics(); err != nil {
+		img.root, img.v = nil, views{}
+		return err
+	}
+	return nil
 }
 
 // Close unmaps the image. It is safe to call more than once.

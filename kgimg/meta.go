@@ -41,12 +41,18 @@ func (a Artifact) Embedded() bool { return a.a.Embedded() }
 func (a Artifact) Bytes() []byte { return a.a.BytesBytes() }
 
 // ArtifactCount returns the number of declared artifacts.
-func (img *Image) ArtifactCount() int { return img.root.ArtifactsLength() }
+func (img *Image) ArtifactCount() int {
+	r := img.payloadRoot()
+	if r == nil {
+		return 0
+	}
+	return r.ArtifactsLength()
+}
 
 // ArtifactAt returns declared artifact i (0 <= i < ArtifactCount), in name order.
 func (img *Image) ArtifactAt(i int) Artifact {
 	var a Artifact
-	img.root.Artifacts(&a.a, i)
+	img.payloadRoot().Artifacts(&a.a, i)
 	return a
 }
 
@@ -64,15 +70,19 @@ func (img *Image) Artifacts() iter.Seq[Artifact] {
 // Artifact returns the declared artifact with this logical name.
 func (img *Image) Artifact(name string) (Artifact, bool) {
 	var a Artifact
-	n := img.root.ArtifactsLength()
+	root := img.payloadRoot()
+	if root == nil {
+		return Artifact{}, false
+	}
+	n := root.ArtifactsLength()
 	i := sort.Search(n, func(i int) bool {
-		img.root.Artifacts(&a.a, i)
+		root.Artifacts(&a.a, i)
 		return string(a.a.Name()) >= name
 	})
 	if i == n {
 		return Artifact{}, false
 	}
-	img.root.Artifacts(&a.a, i)
+	root.Artifacts(&a.a, i)
 	if string(a.a.Name()) != name {
 		return Artifact{}, false
 	}
@@ -96,7 +106,7 @@ type Identity struct {
 
 // Identity returns the image's identity (copied: it outlives Close).
 func (img *Image) Identity() Identity {
-	id := img.root.Identity(nil)
+	id := img.identityTable()
 	if id == nil {
 		return Identity{}
 	}
@@ -113,14 +123,6 @@ func (img *Image) Identity() Identity {
 // CompiledProfile is an interpretation profile in its compiled form, read in
 // place from the image.
 type CompiledProfile struct{ cp *kgfb.CompiledProfile }
-
-// compiledProfile returns the stored compiled profile (Open refuses an image
-// without one).
-func (img *Image) compiledProfile() *kgfb.CompiledProfile { return img.root.CompiledProfile(nil) }
-
-// compiledManifest returns the stored compiled manifest (Open refuses an
-// image without one).
-func (img *Image) compiledManifest() *kgfb.CompiledManifest { return img.root.CompiledManifest(nil) }
 
 // CompiledProfile returns the profile compiled at build time, read in place.
 func (img *Image) CompiledProfile() CompiledProfile { return CompiledProfile{img.compiledProfile()} }
@@ -145,4 +147,4 @@ func (img *Image) CompiledManifest() *manifest.Manifest {
 
 // ComponentTagCount returns the size of the learning components' tag
 // vocabulary (the keys of the tag index).
-func (img *Image) ComponentTagCount() int { return img.v.componentTags.keys.len() }
+func (img *Image) ComponentTagCount() int { return img.pv().componentTags.keys.len() }

@@ -58,28 +58,28 @@ func (img *Image) resolvePublisher() {
 
 // PublisherRelationCount is how many publisher-asserted relations the image
 // holds.
-func (img *Image) PublisherRelationCount() int { return img.v.pub.count }
+func (img *Image) PublisherRelationCount() int { return img.pv().pub.count }
 
 // PublisherKindOf returns relation i's type.
-func (img *Image) PublisherKindOf(i int) PublisherKind { return PublisherKind(img.v.pub.kind[i]) }
+func (img *Image) PublisherKindOf(i int) PublisherKind { return PublisherKind(img.pv().pub.kind[i]) }
 
 // PublisherID returns relation i's identifier (aliasing the image).
-func (img *Image) PublisherID(i int) string { return img.v.pub.id.str(i) }
+func (img *Image) PublisherID(i int) string { return img.pv().pub.id.str(i) }
 
 // PublisherEnd returns the node at one end of relation i, or NoNode for an
 // end outside the package.
-func (img *Image) PublisherEnd(i int, s Side) uint32 { return img.v.pub.end[s].At(i) }
+func (img *Image) PublisherEnd(i int, s Side) uint32 { return img.pv().pub.end[s].At(i) }
 
 // PublisherExternal returns the reference of an end outside the package as
 // CASE gave it ("" where it gave none; aliasing the image).
 func (img *Image) PublisherExternal(i int, s Side) (uri, identifier, title string) {
-	p := &img.v.pub
+	p := &img.pv().pub
 	return p.uri[s].str(i), p.identifier[s].str(i), p.title[s].str(i)
 }
 
 // PublisherSequence returns relation i's sequenceNumber, when it has one.
 func (img *Image) PublisherSequence(i int) (int64, bool) {
-	p := &img.v.pub
+	p := &img.pv().pub
 	if p.hasSeq[i] == 0 {
 		return 0, false
 	}
@@ -89,7 +89,7 @@ func (img *Image) PublisherSequence(i int) (int64, bool) {
 // PublisherRelationsOf returns the relations whose end s is node n, in file
 // order.
 func (img *Image) PublisherRelationsOf(n uint32, s Side) U32s {
-	p := &img.v.pub
+	p := &img.pv().pub
 	off, rows := p.outOff, p.outRows
 	if s == Destination {
 		off, rows = p.inOff, p.inRows
@@ -109,14 +109,14 @@ type ExternalEnd struct {
 // PublisherExternalsByIdentifier returns the ends outside the package whose
 // identifier is id (ignoring case).
 func (img *Image) PublisherExternalsByIdentifier(id string) []ExternalEnd {
-	p := &img.v.pub
+	p := &img.pv().pub
 	return lookupEnds(p.byIdentifier, strings.ToLower(id), func(i int, s Side) string { return strings.ToLower(p.identifier[s].str(i)) })
 }
 
 // PublisherExternalsByURI returns the ends outside the package whose uri is
 // uri.
 func (img *Image) PublisherExternalsByURI(uri string) []ExternalEnd {
-	p := &img.v.pub
+	p := &img.pv().pub
 	return lookupEnds(p.byURI, uri, func(i int, s Side) string { return p.uri[s].str(i) })
 }
 

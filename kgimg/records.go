@@ -130,10 +130,10 @@ func (img *Image) resolve() {
 // (OrderUnknown in an image written before it was recorded: its children are
 // in the package file's order).
 func (img *Image) ChildOrder(n uint32) ChildOrder {
-	if len(img.v.n.childOrder) == 0 {
+	if len(img.pv().n.childOrder) == 0 {
 		return OrderUnknown
 	}
-	return ChildOrder(img.v.n.childOrder[n])
+	return ChildOrder(img.pv().n.childOrder[n])
 }
 
 // CurriculumPosition returns node n's position in curriculum order (the
@@ -141,73 +141,79 @@ func (img *Image) ChildOrder(n uint32) ChildOrder {
 // their curriculum order, then the other nodes), or its sourceExportOrder in
 // an image written before positions were recorded.
 func (img *Image) CurriculumPosition(n uint32) uint32 {
-	if img.v.n.curPos.Len() == 0 {
+	if img.pv().n.curPos.Len() == 0 {
 		return img.NodeOrder(n)
 	}
-	return img.v.n.curPos.At(int(n))
+	return img.pv().n.curPos.At(int(n))
 }
 
 // DescriptionRepeated reports whether node n is a standards item whose
 // description another item repeats word for word (false in an image written
 // before this was recorded).
 func (img *Image) DescriptionRepeated(n uint32) bool {
-	r := img.v.n.repeated
+	r := img.pv().n.repeated
 	return len(r) != 0 && r[n] != 0
 }
 
 // NodeCount returns the number of nodes.
-func (img *Image) NodeCount() int { return img.v.n.count }
+func (img *Image) NodeCount() int { return img.pv().n.count }
 
 // RelationshipCount returns the number of relationships.
-func (img *Image) RelationshipCount() int { return img.v.r.count }
+func (img *Image) RelationshipCount() int { return img.pv().r.count }
 
 // RootNode returns the framework root's ordinal.
-func (img *Image) RootNode() uint32 { return img.root.Root() }
+func (img *Image) RootNode() uint32 {
+	r := img.payloadRoot()
+	if r == nil {
+		return 0
+	}
+	return r.Root()
+}
 
 // NodeKind returns a node's kind.
-func (img *Image) NodeKind(n uint32) NodeKind { return NodeKind(img.v.n.kind[n]) }
+func (img *Image) NodeKind(n uint32) NodeKind { return NodeKind(img.pv().n.kind[n]) }
 
 // NodeOrder returns a node's sourceExportOrder.
-func (img *Image) NodeOrder(n uint32) uint32 { return img.v.n.order.At(int(n)) }
+func (img *Image) NodeOrder(n uint32) uint32 { return img.pv().n.order.At(int(n)) }
 
 // NodePresent returns a node's property-presence bits.
-func (img *Image) NodePresent(n uint32) uint32 { return img.v.n.present.At(int(n)) }
+func (img *Image) NodePresent(n uint32) uint32 { return img.pv().n.present.At(int(n)) }
 
 // NodeIsCurrent returns a node's decoded isCurrent.
-func (img *Image) NodeIsCurrent(n uint32) bool { return img.v.n.isCurrent[n] != 0 }
+func (img *Image) NodeIsCurrent(n uint32) bool { return img.pv().n.isCurrent[n] != 0 }
 
 // NodeString returns one string field of a node, aliasing the image.
-func (img *Image) NodeString(n uint32, f NodeField) string { return img.v.n.str[f].str(int(n)) }
+func (img *Image) NodeString(n uint32, f NodeField) string { return img.pv().n.str[f].str(int(n)) }
 
 // NodeGradeLevel returns a node's gradeLevel list.
-func (img *Image) NodeGradeLevel(n uint32) StringList { return img.v.n.gradeLevel.list(int(n)) }
+func (img *Image) NodeGradeLevel(n uint32) StringList { return img.pv().n.gradeLevel.list(int(n)) }
 
 // NodeTags returns a node's tags list.
-func (img *Image) NodeTags(n uint32) StringList { return img.v.n.tags.list(int(n)) }
+func (img *Image) NodeTags(n uint32) StringList { return img.pv().n.tags.list(int(n)) }
 
 // RelLabel returns a relationship's label.
-func (img *Image) RelLabel(r uint32) RelLabel { return RelLabel(img.v.r.label[r]) }
+func (img *Image) RelLabel(r uint32) RelLabel { return RelLabel(img.pv().r.label[r]) }
 
 // RelSource and RelTarget return a relationship's endpoint ordinals.
-func (img *Image) RelSource(r uint32) uint32 { return img.v.r.source.At(int(r)) }
+func (img *Image) RelSource(r uint32) uint32 { return img.pv().r.source.At(int(r)) }
 
 // RelTarget returns the target ordinal.
-func (img *Image) RelTarget(r uint32) uint32 { return img.v.r.target.At(int(r)) }
+func (img *Image) RelTarget(r uint32) uint32 { return img.pv().r.target.At(int(r)) }
 
 // RelOrder returns a relationship's sourceExportOrder.
-func (img *Image) RelOrder(r uint32) uint32 { return img.v.r.order.At(int(r)) }
+func (img *Image) RelOrder(r uint32) uint32 { return img.pv().r.order.At(int(r)) }
 
 // RelPresent returns a relationship's property-presence bits.
-func (img *Image) RelPresent(r uint32) uint32 { return img.v.r.present.At(int(r)) }
+func (img *Image) RelPresent(r uint32) uint32 { return img.pv().r.present.At(int(r)) }
 
 // RelConfidence returns a relationship's supportConfidence (valid when present).
-func (img *Image) RelConfidence(r uint32) float64 { return f64(img.v.r.confidence, int(r)) }
+func (img *Image) RelConfidence(r uint32) float64 { return f64(img.pv().r.confidence, int(r)) }
 
 // RelString returns one string field of a relationship, aliasing the image.
-func (img *Image) RelString(r uint32, f RelField) string { return img.v.r.str[f].str(int(r)) }
+func (img *Image) RelString(r uint32, f RelField) string { return img.pv().r.str[f].str(int(r)) }
 
 // NodeLabels returns a node's labels.
-func (img *Image) NodeLabels(n uint32) StringList { return img.v.n.labels.list(int(n)) }
+func (img *Image) NodeLabels(n uint32) StringList { return img.pv().n.labels.list(int(n)) }
 
 // RelTypeName returns a relationship's label as the contract spells it (also
 // its properties.relationshipType, which the gate proves equal).
@@ -262,7 +268,7 @@ func searchRange(order U32s, col column, key string) (int, int) {
 
 // NodeByID returns the ordinal of the node with this ID.
 func (img *Image) NodeByID(id string) (uint32, bool) {
-	v := &img.v
+	v := img.pv()
 	lo, hi := searchRange(v.nodeIDOrder, v.n.str[NodeID], id)
 	if lo == hi {
 		return 0, false
@@ -273,24 +279,24 @@ func (img *Image) NodeByID(id string) (uint32, bool) {
 // NodesByCaseUUID returns the ordinals of the nodes with this CASE UUID (more
 // than one when the package reuses a UUID).
 func (img *Image) NodesByCaseUUID(uuid string) U32s {
-	v := &img.v
+	v := img.pv()
 	lo, hi := searchRange(v.caseUUIDOrder, v.n.str[NodeCaseIdentifierUUID], uuid)
 	return v.caseUUIDOrder.Slice(lo, hi)
 }
 
 // NodesByCaseURI returns the ordinals of the nodes with this CASE URI.
 func (img *Image) NodesByCaseURI(uri string) U32s {
-	v := &img.v
+	v := img.pv()
 	lo, hi := searchRange(v.caseURIOrder, v.n.str[NodeCaseIdentifierURI], uri)
 	return v.caseURIOrder.Slice(lo, hi)
 }
 
 // RelationshipIDOrder returns the relationship ordinals sorted by ID.
-func (img *Image) RelationshipIDOrder() U32s { return img.v.relIDOrder }
+func (img *Image) RelationshipIDOrder() U32s { return img.pv().relIDOrder }
 
 // RelationshipByID returns the ordinal of the relationship with this ID.
 func (img *Image) RelationshipByID(id string) (uint32, bool) {
-	v := &img.v
+	v := img.pv()
 	lo, hi := searchRange(v.relIDOrder, v.r.str[RelID], id)
 	if lo == hi {
 		return 0, false

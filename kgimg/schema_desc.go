@@ -171,14 +171,20 @@ var (
 		str("manifest_sha256"), str("prompt_config_sha256"), str("compiler"),
 	}}
 	imageDesc = &tableDesc{"Image", []fieldDesc{
-		scalar("format_version", 4), required(table("identity", identityDesc)), required(vec("manifest_json", 1)),
-		required(vec("profile_json", 1)), vec("prompt_config_json", 1), deprecated("policy"),
+		scalar("format_version", 4), table("identity", identityDesc), vec("manifest_json", 1),
+		vec("profile_json", 1), vec("prompt_config_json", 1), deprecated("policy"),
 		required(table("nodes", nodesDesc)), required(table("relationships", relationshipsDesc)), scalar("root", 4),
 		vec("node_id_order", 4), vec("case_uuid_order", 4), vec("case_uri_order", 4), vec("relationship_id_order", 4),
 		tables("adjacency", adjacencyDesc), tables("facets", facetDesc), table("search", searchDesc),
 		table("provenance", provenanceDesc), tables("artifacts", artifactDesc), deprecated("progression_summary"),
 		table("compiled_profile", compiledDesc), table("compiled_manifest", compiledManifestDesc),
 		table("compiled_progression_summary", compiledSummaryDesc), table("publisher_relations", publisherDesc),
+		vec("catalog_part", 1),
+	}}
+	catalogPartDesc = &tableDesc{"CatalogPart", []fieldDesc{
+		scalar("format_version", 4), required(table("identity", identityDesc)), required(vec("manifest_json", 1)),
+		required(vec("profile_json", 1)), vec("prompt_config_json", 1), required(table("compiled_profile", compiledDesc)),
+		required(table("compiled_manifest", compiledManifestDesc)), table("compiled_progression_summary", compiledSummaryDesc),
 	}}
 )
 
@@ -191,7 +197,7 @@ var allTables = []*tableDesc{
 	searchDesc, provenanceDesc, artifactDesc, gradeMappingDesc, policyDesc, identityDesc, imageDesc,
 	stageMappingDesc, controlledValueDesc, allowedParentDesc, profileTypeDesc, codeTypeDesc, parentRuleDesc, anomalyDesc,
 	rightsDesc, profileKeyDesc, compiledDesc, frameworkDesc, manifestArtifactDesc, checksumDesc, relationDesc, compiledManifestDesc,
-	progressionCountDesc, progressionObjectCountDesc, compiledSummaryDesc, publisherDesc,
+	progressionCountDesc, progressionObjectCountDesc, compiledSummaryDesc, publisherDesc, catalogPartDesc,
 }
 
 // slot returns the field index of name in d (its vtable slot).

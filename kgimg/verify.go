@@ -225,9 +225,12 @@ type Section struct {
 // Sections returns the image's top-level fields with their sizes (tables,
 // vectors and strings reached from each; padding not counted).
 func (img *Image) Sections() []Section {
+	out := []Section{{Name: "header", Bytes: headerSize}}
+	if img.Ready() != nil {
+		return out
+	}
 	payload := img.file[headerSize:]
 	root := uint64(img.root.Table().Pos)
-	out := []Section{{Name: "header", Bytes: headerSize}}
 	t := img.root.Table()
 	for s, f := range imageDesc.fields {
 		o := uint64(t.Offset(flatbuffers.VOffsetT(4 + 2*s)))

@@ -94,21 +94,55 @@ func checkOrder(section string, order U32s, keys column, limit int, strict bool)
 	return nil
 }
 
+// hasField reports whether the Image table has the field (its vtable slot
+// set).
+func (img *Image) hasField(name string) bool {
+	t := img.root.Table()
+	return t.Offset(flatbuffers.VOffsetT(4+2*slot(imageDesc, name))) != 0
+}
+
+// verifyCatalogSemantics checks what the catalog reads: the compiled
+// profile and manifest are there, and the progression summary exactly when
+// the manifest declares progressions. It reads the catalog part alone in
+// format 3 (img.root may be nil there).
+func (img *Image) verifyCatalogSemantics() error {
+	if img.compiledProfile() == nil || img.compiledManifest() == nil {
+		return fmt.Errorf("%w: a format %d image written before images carried the compiled profile and manifest; rebuild it with kgc build", ErrUnsupportedVersion, img.header.Version)
+	}
+	if has, stored := img.compiledManifest().HasLearningProgressions(), img.compiledSummary() != nil; has != stored {
+		if img.header.Version == 1 && has && img.root != nil && img.hasField("progression_summary") {
+			return fmt.Errorf("%w: a format 1 image written before images carried the compiled progression summary; rebuild it with kgc build", ErrUnsupportedVersion)
+		}
+		return corrupt("compiled_progression_summary", -1, "present is %v, but the manifest's hasLearningProgressions is %v", stored, has)
+	}
+	return nil
+}
+
 // verifySemantics checks the invariants the accessors rely on.
 func (img *Image) verifySemantics() error {
 	if v := img.root.FormatVersion(); v != img.header.Version {
 		return corrupt("image", -1, "the payload says format %d, the header %d", v, img.header.Version)
 	}
-	if img.compiledProfile() == nil || img.compiledManifest() == nil {
-		return fmt.Errorf("%w: a format %d image written before images carried the compiled profile and manifest; rebuild it with kgc build", ErrUnsupportedVersion, img.header.Version)
-	}
-	if has, stored := img.compiledManifest().HasLearningProgressions(), img.root.CompiledProgressionSummary(nil) != nil; has != stored {
-		t := img.root.Table()
-		deprecated := t.Offset(flatbuffers.VOffsetT(4+2*slot(imageDesc, "progression_summary"))) != 0
-		if img.header.Version == 1 && has && deprecated {
-			return fmt.Errorf("%w: a format 1 image written before images carried the compiled progression summary; rebuild it with kgc build", ErrUnsupportedVersion)
+	t := img.root.Table()
+	if img.header.Version >= 3 {
+		// The catalog part the header names is the Image's own.
+		o := flatbuffers.UOffsetT(t.Offset(flatbuffers.VOffsetT(4 + 2*slot(imageDesc, "catalog_part"))))
+		if o == 0 {
+			return corrupt("catalog_part", -1, "a format %d image without its catalog part", img.header.Version)
 		}
-		return corrupt("compiled_progression_summary", -1, "present is %v, but the manifest's hasLearningProgressions is %v", stored, has)
+		start, n := int64(headerSize)+int64(t.Vector(o)), t.VectorLen(o)
+		if start != int64(img.header.PartOffset) || n != int(img.header.PartLength) {
+			return corrupt("catalog_part", start, "the Image's catalog part (%d bytes at %d) is not the header's (%d bytes at %d)", n, start, img.header.PartLength, img.header.PartOffset)
+		}
+	} else {
+		for _, f := range []string{"identity", "manifest_json", "profile_json"} {
+			if !img.hasField(f) {
+				return corrupt("image", -1, "required field %s is missing", f)
+			}
+		}
+	}
+	if err := img.verifyCatalogSemantics(); err != nil {
+		return err
 	}
 	img.resolve()
 	v := &img.v
@@ -418,6 +452,9 @@ func (img *Image) verifyArtifacts() error {
 // checks, it refuses every value the gate would refuse that the image can
 // hold.
 func (img *Image) VerifyDeep() error {
+	if err := img.Ready(); err != nil {
+		return err
+	}
 	v := &img.v
 	if err := img.verifyPublisherOrder(); err != nil {
 		return err
@@ -505,6 +542,9 @@ func (img *Image) VerifyDeep() error {
 // fails (catalog_error), since a resealed checksum lets such bytes through
 // Open. It costs one pass over the image's text.
 func (img *Image) CheckText() error {
+	if err := img.Ready(); err != nil {
+		return err
+	}
 	v := &img.v
 	ps := strictParsers.Get().(*jsonv.Parser)
 	defer strictParsers.Put(ps)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	bin "encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -239,8 +240,9 @@ func TestStartupPolicies(t *testing.T) {
 	}
 	dir := shippedImages(t)
 	matches, _ := filepath.Glob(filepath.Join(dir, "*.kgimg"))
-	b, _ := os.ReadFile(matches[0])
-	b[len(b)/2] ^= 1
+	orig, _ := os.ReadFile(matches[0])
+	b := append([]byte(nil), orig...)
+	b[bin.LittleEndian.Uint32(b[48:])+bin.LittleEndian.Uint32(b[52:])/2] ^= 1 // inside the catalog part, verified at start
 	os.WriteFile(matches[0], b, 0o644)
 	if code, _, stderr := run(t, dir); code != 1 || !strings.Contains(stderr, "refusing to start") {
 		t.Errorf("corrupt image under fail: %d %q", code, stderr)
@@ -271,6 +273,14 @@ func TestStartupPolicies(t *testing.T) {
 	}
 	if code, _, stderr := run(t, "--invalid-image", "quarantine", dir); code != 0 || !strings.Contains(stderr, "image quarantined") {
 		t.Errorf("serving under quarantine: %d %q", code, stderr)
+	}
+	// A corrupt byte outside the catalog part is found by --check, which
+	// verifies whole images (a server finds it on the image's first use).
+	b = append([]byte(nil), orig...)
+	b[len(b)-len(b)/4] ^= 1
+	os.WriteFile(matches[0], b, 0o644)
+	if code, stdout, _ := run(t, "--check", dir); code != 1 || !strings.Contains(stdout, "REFUSED  "+matches[0]) || !strings.Contains(stdout, "checksum mismatch") {
+		t.Errorf("--check, a corrupt payload: %d %q", code, stdout)
 	}
 	code, stdout, _ = run(t, "--print-config", "--http", "9000", dir)
 	var cfg map[string]any

@@ -3,7 +3,6 @@
 package imgtest
 
 import (
-	"encoding/binary"
 	"fmt"
 	"io"
 	"maps"
@@ -17,7 +16,7 @@ import (
 	"github.com/kgc-project/kgc/internal/corpus"
 	"github.com/kgc-project/kgc/internal/pkggen"
 	"github.com/kgc-project/kgc/internal/pkgtest"
-	"github.com/kgc-project/kgc/kgimg"
+	"github.com/kgc-project/kgc/kgimg/format"
 	"github.com/kgc-project/kgc/kgimg/kgimgwrite"
 	"github.com/kgc-project/kgc/runtime/catalog"
 )
@@ -236,13 +235,10 @@ func Catalog(t testing.TB, dir string) *catalog.Catalog {
 	return cat
 }
 
-// checksumOffset is where an image header holds its checksum
-// (kgimg/FORMAT.md).
-const checksumOffset = 40
-
-// Reseal recomputes an image's checksum after a deliberate mutation, so that
-// what Open checks beyond the checksum is what refuses it (or not).
+// Reseal recomputes an image's checksums (the catalog part's and the whole
+// file's) after a deliberate mutation, so that what Open checks beyond the
+// checksums is what refuses it (or not).
 func Reseal(b []byte) []byte {
-	binary.LittleEndian.PutUint64(b[checksumOffset:], kgimg.Checksum(b))
+	format.Reseal(b)
 	return b
 }

@@ -17,27 +17,43 @@ import (
 //
 //	offset  size  field
 //	     0     8  magic "KGIMG\x00\r\n"
-//	     8     4  format version (2; readers also read 1)
+//	     8     4  format version (3; readers also read 1 and 2)
 //	    12     4  flags (reserved, 0)
 //	    16     8  file size in bytes
 //	    24     8  payload offset (64)
 //	    32     8  payload length
 //	    40     8  XXH3-64 of the whole file with these 8 bytes zero
-//	    48    16  reserved, zero
+//	    48     4  format 3: file offset of the catalog part (zero before)
+//	    52     4  format 3: its length in bytes (zero before)
+//	    56     8  format 3: XXH3-64 of the header, with bytes 40–47 and
+//	              56–63 zero, followed by the catalog part (zero before)
 //	    64     …  the FlatBuffers buffer (root table kgfb.Image, file identifier "KGIM")
+//
+// The catalog part is a FlatBuffers buffer of its own (root table
+// kgfb.CatalogPart, file identifier "KGIC") inside the payload, the bytes of
+// the Image's catalog_part vector: what a server needs to list the image,
+// checked on its own so that the rest can be verified on first use.
 //
 // The image's identity is the SHA-256 of the whole file, as kgc build prints it.
 const (
 	HeaderSize = 64
 	// FormatVersion is the version this build writes, and the newest it
 	// reads; OldestVersion the oldest it reads (FORMAT.md says what changed).
-	FormatVersion = 2
+	FormatVersion = 3
 	OldestVersion = 1
 	// SumOffset is where the header's checksum field starts.
 	SumOffset = 40
+	// PartOffset is where the catalog part's range starts (offset, then
+	// length, 4 bytes each), and PartSumOffset its checksum (format 3).
+	PartOffset    = 48
+	PartSumOffset = 56
 	// MaxImageSize bounds an image (FlatBuffers offsets are 32-bit).
 	MaxImageSize = 1<<31 - 1
 )
+
+// CatalogPartIdentifier is the FlatBuffers file identifier of the catalog
+// part (format 3).
+const CatalogPartIdentifier = "KGIC"
 
 // Magic starts every image.
 var Magic = [8]byte{'K', 'G', 'I', 'M', 'G', 0, '\r', '\n'}
@@ -128,16 +144,26 @@ func checksumInPlace(file []byte) (uint64, bool) {
 	return h.Sum64(), true
 }
 
-// Seal prepends the header to a FlatBuffers payload and returns the file bytes.
-func Seal(payload []byte) []byte {
+// PartChecksum is the catalog part's checksum (format 3): XXH3-64 of the
+// 64-byte header with its two checksum fields counted as zero, then the
+// part's bytes.
+func PartChecksum(header, part []byte) uint64 {
+	var head [HeaderSize]byte
+	copy(head[:], header)
+	clear(head[SumOffset : SumOffset+8])
+	clear(head[PartSumOffset : PartSumOffset+8])
+	var h xxh3.Hasher
+	h.Write(head[:])
+	h.Write(part)
+	return h.Sum64()
+}
+
+// Seal prepends the header to a FlatBuffers payload and returns the file
+// bytes; the catalog part is payload[partStart:partStart+partLen].
+func Seal(payload []byte, partStart, partLen int) []byte {
 	file := make([]byte, HeaderSize+len(payload))
-	copy(file[:8], Magic[:])
-	binary.LittleEndian.PutUint32(file[8:], FormatVersion)
-	binary.LittleEndian.PutUint64(file[16:], uint64(len(file)))
-	binary.LittleEndian.PutUint64(file[24:], HeaderSize)
-	binary.LittleEndian.PutUint64(file[32:], uint64(len(payload)))
 	copy(file[HeaderSize:], payload)
-	binary.LittleEndian.PutUint64(file[SumOffset:], Checksum(file))
+	writeHeader(file, partStart, partLen)
 	return file
 }
 
@@ -146,19 +172,43 @@ func Seal(payload []byte) []byte {
 // back to front, with its head at least HeaderSize from the start). It writes
 // the header there and returns buf[head-HeaderSize:], the file bytes; ok is
 // false, and nothing written, when there is no room.
-func SealInPlace(buf []byte, head int) (file []byte, ok bool) {
+func SealInPlace(buf []byte, head, partStart, partLen int) (file []byte, ok bool) {
 	if head < HeaderSize || head > len(buf) {
 		return nil, false
 	}
 	file = buf[head-HeaderSize:]
 	clear(file[:HeaderSize])
+	writeHeader(file, partStart, partLen)
+	return file, true
+}
+
+// writeHeader fills the header of file (whose payload is in place) and
+// seals it: the catalog part's checksum, then the whole file's.
+func writeHeader(file []byte, partStart, partLen int) {
 	copy(file[:8], Magic[:])
 	binary.LittleEndian.PutUint32(file[8:], FormatVersion)
 	binary.LittleEndian.PutUint64(file[16:], uint64(len(file)))
 	binary.LittleEndian.PutUint64(file[24:], HeaderSize)
 	binary.LittleEndian.PutUint64(file[32:], uint64(len(file)-HeaderSize))
+	binary.LittleEndian.PutUint32(file[PartOffset:], uint32(HeaderSize+partStart))
+	binary.LittleEndian.PutUint32(file[PartOffset+4:], uint32(partLen))
+	Reseal(file)
+}
+
+// Reseal recomputes the checksums of file from its bytes: the catalog
+// part's (format 3, when the header names a part inside the file), then the
+// whole file's. Tests use it to craft images that pass the checksums.
+func Reseal(file []byte) {
+	if len(file) < HeaderSize {
+		return
+	}
+	if binary.LittleEndian.Uint32(file[8:]) >= 3 {
+		off, n := uint64(binary.LittleEndian.Uint32(file[PartOffset:])), uint64(binary.LittleEndian.Uint32(file[PartOffset+4:]))
+		if off+n <= uint64(len(file)) {
+			binary.LittleEndian.PutUint64(file[PartSumOffset:], PartChecksum(file[:HeaderSize], file[off:off+n]))
+		}
+	}
 	binary.LittleEndian.PutUint64(file[SumOffset:], Checksum(file))
-	return file, true
 }
 
 // PublisherRelationTypes are the types of the publisher-asserted relations

@@ -440,8 +440,42 @@ func (rcv *Image) PublisherRelations(obj *PublisherRelations) *PublisherRelation
 	return nil
 }
 
+func (rcv *Image) CatalogPart(j int) byte {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(50))
+	if o != 0 {
+		a := rcv._tab.Vector(o)
+		return rcv._tab.GetByte(a + flatbuffers.UOffsetT(j*1))
+	}
+	return 0
+}
+
+func (rcv *Image) CatalogPartLength() int {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(50))
+	if o != 0 {
+		return rcv._tab.VectorLen(o)
+	}
+	return 0
+}
+
+func (rcv *Image) CatalogPartBytes() []byte {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(50))
+	if o != 0 {
+		return rcv._tab.ByteVector(o + rcv._tab.Pos)
+	}
+	return nil
+}
+
+func (rcv *Image) MutateCatalogPart(j int, n byte) bool {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(50))
+	if o != 0 {
+		a := rcv._tab.Vector(o)
+		return rcv._tab.MutateByte(a+flatbuffers.UOffsetT(j*1), n)
+	}
+	return false
+}
+
 func ImageStart(builder *flatbuffers.Builder) {
-	builder.StartObject(23)
+	builder.StartObject(24)
 }
 func ImageAddFormatVersion(builder *flatbuffers.Builder, formatVersion uint32) {
 	builder.PrependUint32Slot(0, formatVersion, 0)
@@ -535,6 +569,12 @@ func ImageAddCompiledProgressionSummary(builder *flatbuffers.Builder, compiledPr
 }
 func ImageAddPublisherRelations(builder *flatbuffers.Builder, publisherRelations flatbuffers.UOffsetT) {
 	builder.PrependUOffsetTSlot(22, flatbuffers.UOffsetT(publisherRelations), 0)
+}
+func ImageAddCatalogPart(builder *flatbuffers.Builder, catalogPart flatbuffers.UOffsetT) {
+	builder.PrependUOffsetTSlot(23, flatbuffers.UOffsetT(catalogPart), 0)
+}
+func ImageStartCatalogPartVector(builder *flatbuffers.Builder, numElems int) flatbuffers.UOffsetT {
+	return builder.StartVector(1, numElems, 1)
 }
 func ImageEnd(builder *flatbuffers.Builder) flatbuffers.UOffsetT {
 	return builder.EndObject()

@@ -7,6 +7,7 @@
 package kgimgwrite
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strings"
@@ -45,6 +46,9 @@ type writer struct {
 	childBasis []byte
 	// curPos is each node's curriculum position (order.go).
 	curPos []uint32
+	// partStart and partLen locate the catalog part in the payload once
+	// build has finished it.
+	partStart, partLen int
 }
 
 // ErrNotValid is returned when asked to build a package with error findings.
@@ -108,12 +112,12 @@ func BuildImage(res *gate.Result, read ReadArtifact, opts Options) (*Image, erro
 		release()
 		return nil, err
 	}
-	if file, ok := format.SealInPlace(b.Bytes, int(b.Head())); ok && len(file) == format.HeaderSize+len(payload) {
+	if file, ok := format.SealInPlace(b.Bytes, int(b.Head()), w.partStart, w.partLen); ok && len(file) == format.HeaderSize+len(payload) {
 		// b.Bytes may have grown past the estimate into the heap; then the
 		// mapping is no longer referenced and the release only frees it.
 		return &Image{Bytes: file, release: release}, nil
 	}
-	file := format.Seal(payload) // a copy: payload is in the builder's buffer
+	file := format.Seal(payload, w.partStart, w.partLen) // a copy: payload is in the builder's buffer
 	release()
 	return &Image{Bytes: file}, nil
 }
@@ -190,19 +194,7 @@ func (w *writer) build(b *flatbuffers.Builder) ([]byte, error) {
 	search := w.buildSearch(b)
 	prov, hasProv := w.buildProvenance(b)
 	pub, hasPub := w.buildPublisher(b)
-	compiledProfile := profilefb.Build(b, w.res.Profile)
-	compiledManifest := manifestfb.Build(b, w.res.Manifest)
-	identity := w.buildIdentity(b)
-	manifestBytes := b.CreateByteVector(w.res.ManifestBytes)
-	profileBytes := b.CreateByteVector(w.res.ProfileBytes)
-	var prompts flatbuffers.UOffsetT
-	if w.res.PromptBytes != nil {
-		prompts = b.CreateByteVector(w.res.PromptBytes)
-	}
-	var compiledSummary flatbuffers.UOffsetT
-	if lp := progressionSummary(w.res); lp != nil {
-		compiledSummary = lpsummaryfb.Build(b, lp)
-	}
+	partVec := b.CreateByteVector(w.buildCatalogPart())
 	root := uint32(0)
 	for i, n := range w.res.Nodes {
 		if nodeKind(n.Kind) == kgfb.NodeKindFramework {
@@ -212,12 +204,6 @@ func (w *writer) build(b *flatbuffers.Builder) ([]byte, error) {
 	}
 	kgfb.ImageStart(b)
 	kgfb.ImageAddFormatVersion(b, format.FormatVersion)
-	kgfb.ImageAddIdentity(b, identity)
-	kgfb.ImageAddManifestJson(b, manifestBytes)
-	kgfb.ImageAddProfileJson(b, profileBytes)
-	if w.res.PromptBytes != nil {
-		kgfb.ImageAddPromptConfigJson(b, prompts)
-	}
 	kgfb.ImageAddNodes(b, nodes)
 	kgfb.ImageAddRelationships(b, rels)
 	kgfb.ImageAddRoot(b, root)
@@ -232,16 +218,53 @@ func (w *writer) build(b *flatbuffers.Builder) ([]byte, error) {
 		kgfb.ImageAddProvenance(b, prov)
 	}
 	kgfb.ImageAddArtifacts(b, artifacts)
-	kgfb.ImageAddCompiledProfile(b, compiledProfile)
-	kgfb.ImageAddCompiledManifest(b, compiledManifest)
-	if compiledSummary != 0 {
-		kgfb.ImageAddCompiledProgressionSummary(b, compiledSummary)
-	}
 	if hasPub {
 		kgfb.ImageAddPublisherRelations(b, pub)
 	}
+	kgfb.ImageAddCatalogPart(b, partVec)
 	b.FinishWithFileIdentifier(kgfb.ImageEnd(b), []byte(format.FileIdentifier))
-	return b.FinishedBytes(), nil
+	payload := b.FinishedBytes()
+	// The part's bytes follow its vector's length, counted from the end of
+	// the buffer (FlatBuffers offsets are).
+	w.partStart = len(payload) - int(partVec) + 4
+	w.partLen = int(binary.LittleEndian.Uint32(payload[w.partStart-4:]))
+	return payload, nil
+}
+
+// buildCatalogPart builds the catalog part (kgfb.CatalogPart) as a
+// FlatBuffers buffer of its own: the identity, the manifest and profile
+// bytes, the prompt config, the compiled profile, manifest and progression
+// summary. Every offset in it stays inside it, so it is checked alone.
+func (w *writer) buildCatalogPart() []byte {
+	b := flatbuffers.NewBuilder(len(w.res.ManifestBytes) + len(w.res.ProfileBytes) + len(w.res.PromptBytes) + 64<<10)
+	compiledProfile := profilefb.Build(b, w.res.Profile)
+	compiledManifest := manifestfb.Build(b, w.res.Manifest)
+	identity := w.buildIdentity(b)
+	manifestBytes := b.CreateByteVector(w.res.ManifestBytes)
+	profileBytes := b.CreateByteVector(w.res.ProfileBytes)
+	var prompts flatbuffers.UOffsetT
+	if w.res.PromptBytes != nil {
+		prompts = b.CreateByteVector(w.res.PromptBytes)
+	}
+	var compiledSummary flatbuffers.UOffsetT
+	if lp := progressionSummary(w.res); lp != nil {
+		compiledSummary = lpsummaryfb.Build(b, lp)
+	}
+	kgfb.CatalogPartStart(b)
+	kgfb.CatalogPartAddFormatVersion(b, format.FormatVersion)
+	kgfb.CatalogPartAddIdentity(b, identity)
+	kgfb.CatalogPartAddManifestJson(b, manifestBytes)
+	kgfb.CatalogPartAddProfileJson(b, profileBytes)
+	if w.res.PromptBytes != nil {
+		kgfb.CatalogPartAddPromptConfigJson(b, prompts)
+	}
+	kgfb.CatalogPartAddCompiledProfile(b, compiledProfile)
+	kgfb.CatalogPartAddCompiledManifest(b, compiledManifest)
+	if compiledSummary != 0 {
+		kgfb.CatalogPartAddCompiledProgressionSummary(b, compiledSummary)
+	}
+	b.FinishWithFileIdentifier(kgfb.CatalogPartEnd(b), []byte(format.CatalogPartIdentifier))
+	return b.FinishedBytes()
 }
 
 // buildArtifacts records every declared artifact and embeds those the rights

@@ -37,11 +37,41 @@ type Package struct {
 	// Path is the image file.
 	Path string
 
-	withdrawn atomic.Pointer[error] // set once the image is found modified in place
+	withdrawn atomic.Pointer[error] // set once the image is found modified in place, or failing its verification
+	ready     sync.Once
+	log       *slog.Logger
+}
+
+// Ready verifies, the first time it is called, what opening the catalog left
+// unverified of p's image (a format 3 image: everything but its header and
+// catalog part, then its stored text; kgimg.Image.Ready and CheckText), and
+// withdraws p when that fails (catalog_error, as for an image modified in
+// place). It returns p's withdrawal, or nil: a package is served only once
+// Ready has answered nil. It costs nothing after the first call, and nothing
+// for an image verified whole at open.
+func (p *Package) Ready() error {
+	p.ready.Do(func() {
+		if !p.Img.Lazy() {
+			return
+		}
+		err := p.Img.Ready()
+		if err == nil {
+			err = p.Img.CheckText()
+		}
+		if err != nil {
+			var e error = kgerr.New(kgerr.CatalogError, "the image of %s failed its verification on first use (%v); the package is withdrawn", p.SnapshotID(), err).
+				WithHint("run kgc verify on the image, rebuild it with kgc build, then send kgmcp SIGHUP")
+			if p.withdrawn.CompareAndSwap(nil, &e) && p.log != nil {
+				p.log.Error("image failed its verification on first use; package withdrawn", "path", p.Path, "snapshotId", p.SnapshotID(), "error", err.Error())
+			}
+		}
+	})
+	return p.Withdrawn()
 }
 
 // Withdrawn returns why the package is no longer served (its image file was
-// modified in place after it was verified), or nil.
+// modified in place after it was verified, or it failed the verification
+// Ready runs on first use), or nil.
 func (p *Package) Withdrawn() error {
 	if e := p.withdrawn.Load(); e != nil {
 		return *e
@@ -151,7 +181,7 @@ func OpenContext(ctx context.Context, paths []string, policy Policy, log *slog.L
 		log = slog.New(slog.DiscardHandler)
 	}
 	c := &Catalog{byID: map[string]*Framework{}, bySnapshot: map[string]*Snapshot{}, log: log}
-	opened := openAll(ctx, paths)
+	opened := openAll(ctx, paths, log)
 	if err := ctx.Err(); err != nil {
 		for _, o := range opened {
 			if o.pkg != nil {
@@ -208,7 +238,7 @@ type opening struct {
 // decoding an image are independent of every other, and a catalog's start-up
 // is their sum. Results keep the order of paths, so what Open accepts and
 // refuses does not depend on scheduling. Once ctx ends no image is started.
-func openAll(ctx context.Context, paths []string) []opening {
+func openAll(ctx context.Context, paths []string, log *slog.Logger) []opening {
 	out := make([]opening, len(paths))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -217,7 +247,7 @@ func openAll(ctx context.Context, paths []string) []opening {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				out[i].pkg, out[i].err = openPackage(paths[i])
+				out[i].pkg, out[i].err = openPackage(paths[i], log)
 			}
 		}()
 	}
@@ -232,9 +262,9 @@ func openAll(ctx context.Context, paths []string) []opening {
 	return out
 }
 
-func openPackage(path string) (*Package, error) {
-	p := &Package{Path: path}
-	img, err := kgimg.OpenWith(path, p.readVerified)
+func openPackage(path string, log *slog.Logger) (*Package, error) {
+	p := &Package{Path: path, log: log}
+	img, err := kgimg.OpenLazy(path, p.readVerified)
 	if err != nil {
 		return nil, err
 	}

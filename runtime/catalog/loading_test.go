@@ -2,6 +2,7 @@ package catalog_test
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
+	"github.com/kgc-project/kgc/runtime/kgerr"
 )
 
 func mapped(t *testing.T, dir string) bool {
@@ -46,9 +48,13 @@ func TestStartSettlesLikeOpen(t *testing.T) {
 	cat.Close()
 	want.Close()
 
-	// A corrupt image: refused under fail, skipped under quarantine.
-	b, _ := os.ReadFile(paths[0])
-	b[len(b)/2] ^= 1
+	// An image whose catalog part is corrupt: refused under fail, skipped
+	// under quarantine (the rest of an image is verified on first use:
+	// TestCorruptPayloadIsWithdrawnOnFirstUse).
+	orig, _ := os.ReadFile(paths[0])
+	b := append([]byte(nil), orig...)
+	part := binary.LittleEndian.Uint32(b[48:]) + binary.LittleEndian.Uint32(b[52:])/2
+	b[part] ^= 1
 	if err := os.WriteFile(paths[0], b, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -62,6 +68,56 @@ func TestStartSettlesLikeOpen(t *testing.T) {
 	q.Close()
 	if mapped(t, dir) {
 		t.Error("images still mapped after Close")
+	}
+	if err := os.WriteFile(paths[0], orig, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A format 3 image whose payload is corrupt (outside its catalog part) is
+// listed at start, from its verified catalog part, and withdrawn the first
+// time a request would read it: Ready fails, routing answers catalog_error,
+// and every accessor outside the catalog part reads as an empty image. The
+// other images are served.
+func TestCorruptPayloadIsWithdrawnOnFirstUse(t *testing.T) {
+	dir := imgtest.Images(t, nil, nil)
+	paths, _ := catalog.Paths([]string{dir})
+	b, _ := os.ReadFile(paths[0])
+	end := binary.LittleEndian.Uint32(b[48:]) + binary.LittleEndian.Uint32(b[52:])
+	b[end+(uint32(len(b))-end)/2] ^= 1
+	if err := os.WriteFile(paths[0], b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := catalog.Open(paths, catalog.PolicyFail, nil)
+	if err != nil {
+		t.Fatalf("a corrupt payload refused at start: %v", err)
+	}
+	defer cat.Close()
+	var bad *catalog.Package
+	for _, p := range cat.Packages {
+		if p.Path == paths[0] {
+			bad = p
+		}
+	}
+	if bad == nil || bad.Manifest == nil || bad.Img.Lazy() != true {
+		t.Fatalf("the image was not listed lazily: %+v", bad)
+	}
+	if bad.Img.NodeCount() != 0 || bad.Img.ArtifactCount() != 0 {
+		t.Errorf("a payload that does not verify was read: %d nodes, %d artifacts", bad.Img.NodeCount(), bad.Img.ArtifactCount())
+	}
+	if err := bad.Ready(); kgerr.CodeOf(err) != kgerr.CatalogError || !errors.Is(bad.Img.Ready(), kgimg.ErrChecksum) {
+		t.Errorf("Ready: %v (image: %v), want catalog_error over a checksum mismatch", err, bad.Img.Ready())
+	}
+	if _, err := cat.Resolve(bad.FrameworkID(), bad.SnapshotID(), ""); kgerr.CodeOf(err) != kgerr.CatalogError {
+		t.Errorf("routing to the withdrawn package: %v, want catalog_error", err)
+	}
+	for _, p := range cat.Packages {
+		if p == bad {
+			continue
+		}
+		if err := p.Ready(); err != nil || p.Img.NodeCount() == 0 {
+			t.Errorf("%s: %v, %d nodes", p.SnapshotID(), err, p.Img.NodeCount())
+		}
 	}
 }
 

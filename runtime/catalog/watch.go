@@ -35,15 +35,16 @@ func (c *Catalog) Check() []*Package {
 
 // CheckText proves every package's stored text and JSON valid
 // (kgimg.CheckText: what kgc verify checks beyond Open) and withdraws each
-// package that fails, as Check does, so that an image whose checksum was
+// package that fails, as Check does (a format 3 image is left to Ready,
+// which checks its text before it is first served), so that an image whose checksum was
 // resealed over bad bytes answers catalog_error instead of serving them. It
 // reads every image's text once: servers run it off the request path, after
 // start. It returns the packages withdrawn.
 func (c *Catalog) CheckText() []*Package {
 	var out []*Package
 	for _, p := range c.Packages {
-		if p.Withdrawn() != nil {
-			continue
+		if p.Withdrawn() != nil || p.Img.Lazy() {
+			continue // a lazily verified image has its text checked by Ready
 		}
 		if err := p.Img.CheckText(); err != nil {
 			if c.withdraw(p, kgerr.New(kgerr.CatalogError, "the image of %s holds stored text that is not valid (%v); the package is withdrawn", p.SnapshotID(), err).
@@ -60,12 +61,25 @@ func (c *Catalog) CheckText() []*Package {
 // reports whether this call withdrew it.
 func (c *Catalog) withdraw(p *Package, err error) bool { return p.withdrawn.CompareAndSwap(nil, &err) }
 
-// withdrawn returns the first withdrawal among a snapshot's packages.
+// withdrawn returns the first withdrawal among a snapshot's packages,
+// verifying each on first use (Package.Ready).
 func (s *Snapshot) withdrawn() error {
 	for _, p := range s.Packages {
-		if err := p.Withdrawn(); err != nil {
+		if err := p.Ready(); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// Served returns the packages a request may read: those Ready answers nil
+// for (verifying each on first use), in catalog order.
+func (c *Catalog) Served() []*Package {
+	out := make([]*Package, 0, len(c.Packages))
+	for _, p := range c.Packages {
+		if p.Ready() == nil {
+			out = append(out, p)
+		}
+	}
+	return out
 }

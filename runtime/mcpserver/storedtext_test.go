@@ -2,7 +2,6 @@ package mcpserver_test
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,11 +12,11 @@ import (
 )
 
 // TestInvalidStoredTextIsACatalogError: an image whose provenance records
-// hold invalid UTF-8 inside a string, with its checksum resealed, passes
-// Open (kgc verify refuses it). Reading such a record is catalog_error, never
-// an internal error; once the warm-up has checked the stored text, the
-// package is withdrawn (catalog_error on every call) while the other images
-// are served.
+// hold invalid UTF-8 inside a string, with its checksums resealed, passes
+// Open (kgc verify refuses it). Its text is checked before it is first
+// served (catalog.Package.Ready), so the package is withdrawn
+// (catalog_error on every call) and never answers from those bytes, while
+// the other images are served.
 func TestInvalidStoredTextIsACatalogError(t *testing.T) {
 	dir := images(t)
 	paths, _ := filepath.Glob(filepath.Join(dir, maths+"@*.kgimg"))
@@ -50,18 +49,12 @@ func TestInvalidStoredTextIsACatalogError(t *testing.T) {
 		t.Fatal("VerifyDeep accepted invalid UTF-8 in provenance records")
 	}
 
-	cs, srv := client(t, dir)
-	lp, _ := call(t, cs, "search_learning_progressions", req(map[string]any{"frameworkId": maths, "limit": 1}))
-	if lp == nil {
-		t.Fatal("the progressions are not served before the check")
+	cs, _ := client(t, dir)
+	if txt := errorText(t, cs, "search_learning_progressions", req(map[string]any{"frameworkId": maths, "limit": 1})); !strings.HasPrefix(txt, "catalog_error: ") || !strings.Contains(txt, "failed its verification on first use") {
+		t.Errorf("the first call on the image: %q, want it withdrawn for its text", txt)
 	}
-	prov := lp["relationships"].([]any)[0].(map[string]any)["provenanceUri"].(string)
-	if _, err := read(t, cs, prov); err == nil || !strings.Contains(err.Error(), "catalog_error") {
-		t.Errorf("a corrupt provenance record: %v, want catalog_error", err)
-	}
-	srv.Warm(context.Background())
 	if txt := errorText(t, cs, "get_framework", req(map[string]any{"frameworkId": maths})); !strings.HasPrefix(txt, "catalog_error: ") {
-		t.Errorf("after the text check: %q, want the package withdrawn", txt)
+		t.Errorf("the next call: %q, want the package withdrawn", txt)
 	}
 	if out, _ := call(t, cs, "get_framework", req(map[string]any{"frameworkId": english})); out == nil {
 		t.Error("the sound image is no longer served")

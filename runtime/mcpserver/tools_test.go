@@ -115,11 +115,17 @@ func TestFaultInAHandlerIsAnInternalError(t *testing.T) {
 			path = p.Path
 		}
 	}
+	id := mathIndicator(t, cs)
+	// The image is verified on its first use, then truncated under the server.
+	if out, _ := call(t, cs, "get_standard", req(map[string]any{"frameworkId": maths,
+		"identifier": map[string]any{"identifierType": "node_id", "nodeId": id}})); out == nil {
+		t.Fatal("the image was not served before its truncation")
+	}
 	if err := os.Truncate(path, 0); err != nil {
 		t.Fatal(err)
 	}
 	txt := errorText(t, cs, "get_standard", req(map[string]any{"frameworkId": maths,
-		"identifier": map[string]any{"identifierType": "node_id", "nodeId": mathIndicator(t, cs)}}))
+		"identifier": map[string]any{"identifierType": "node_id", "nodeId": id}}))
 	if !strings.HasPrefix(txt, "internal_error: ") || strings.Contains(txt, "SIGBUS") || strings.Contains(txt, "goroutine") {
 		t.Errorf("fault: %q", txt)
 	}

@@ -192,7 +192,7 @@ func (s *Service) compare(ctx context.Context, r CompareRequest) (*ComparisonRes
 		return a.GraphPackageID < b.GraphPackageID
 	})
 	compare.SortWarnings(out.Warnings)
-	out.PublisherAlignments = compare.Alignments(s.cat.Packages, pkgs, out.Sections)
+	out.PublisherAlignments = compare.Alignments(s.cat.Served(), pkgs, out.Sections)
 	out.Suggestions = comparisonSuggestions(pkgs, r, out.Sections)
 	return fitComparison(out)
 }

@@ -69,6 +69,10 @@ func runRender(ctx context.Context, env cmdEnv, args []string) int {
 		return ExitFailure
 	}
 	p := cat.Packages[0]
+	if err := p.Ready(); err != nil {
+		fmt.Fprintln(env.Stderr, "kgc render:", err)
+		return exitFindings
+	}
 	var d *render.Diagram
 	if overview {
 		d = diagram.Overview(p)

@@ -111,10 +111,14 @@ KGMCP_TRANSPORT=http), KGFEGMCP_INVALID_PACKAGE_POLICY (fail|quarantine),
 KGFEGMCP_MAX_RESOURCE_BYTES, KGFEGMCP_MAX_RESOURCE_SOURCE_BYTES,
 KGFEGMCP_LOG_LEVEL (debug|info|warn|error), GOGC (--gc-percent).
 
-The images are verified in the background while the server starts; requests
+The images are opened in the background while the server starts; requests
 that read a package wait until all of them are (GET /health answers 503 until
 then), and a refused image stops the server (exit 1) unless
---invalid-image quarantine. SIGHUP reloads the images (verified off the
+--invalid-image quarantine. An image of format 3 (kgc build since
+2026-12-06) has its header and catalog part verified at start and the rest
+on the first request that reads it: an image that fails then is withdrawn
+(catalog_error) and the others are served. --check verifies every image
+whole. SIGHUP reloads the images (verified off the
 request path, swapped in when all pass; a refused set changes nothing), and
 so does a change of the image files under --reload-on-change.
 
@@ -180,17 +184,32 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 			return exitRefused
 		}
 		defer cat.Close()
-		log.Info("catalog ready", "packages", len(cat.Packages), "frameworks", len(cat.Frameworks), "quarantined", len(cat.Refused), "elapsed", time.Since(start).String())
+		// --check verifies every image whole: what a server verifies on
+		// first use too (Package.Ready), and the stored text.
+		refused := len(cat.Refused)
 		for _, p := range cat.Packages {
+			if err := p.Ready(); err != nil {
+				fmt.Fprintf(stdout, "REFUSED  %s: %v\n", p.Path, err)
+				refused++
+				continue
+			}
+			if !p.Img.Lazy() {
+				if err := p.Img.CheckText(); err != nil {
+					fmt.Fprintf(stdout, "REFUSED  %s: %v\n", p.Path, err)
+					refused++
+					continue
+				}
+			}
 			fmt.Fprintf(stdout, "ok       %s %s\n", p.Path, p.SnapshotID())
 		}
+		log.Info("catalog checked", "packages", len(cat.Packages), "frameworks", len(cat.Frameworks), "refused", refused, "elapsed", time.Since(start).String())
 		for _, a := range cat.Ambiguities() {
 			fmt.Fprintf(stdout, "WARNING  %s\n", a)
 		}
 		for _, r := range cat.Refused {
 			fmt.Fprintf(stdout, "REFUSED  %s: %v\n", r.Path, r.Err)
 		}
-		if len(cat.Refused) > 0 {
+		if refused > 0 {
 			return exitRefused
 		}
 		return exitOK
@@ -331,7 +350,7 @@ func configure(args []string, stderr io.Writer, getenv func(string) string) (cfg
 	fs.Var(&cfg.WatchInterval, "watch-interval", "how often to check that no served image file was modified in place (a modified image's package is withdrawn); 0 turns the check off")
 	fs.Var(&cfg.ReloadTimeout, "reload-timeout", "how long a reload may take to open and verify the new images before it is abandoned (the old images stay in service; /health says so)")
 	fs.BoolVar(&cfg.ReloadOnChange, "reload-on-change", false, "reload the images (as on SIGHUP) once an image file is added, removed or replaced and then holds still for a --watch-interval")
-	fs.BoolVar(&check, "check", false, "open and verify every image, print the result and exit")
+	fs.BoolVar(&check, "check", false, "open and verify every image whole (text included), print the result and exit")
 	fs.BoolVar(&printConfig, "print-config", false, "print the effective configuration and exit")
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	if err = fs.Parse(args); err != nil {
