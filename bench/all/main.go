@@ -5,7 +5,7 @@
 // The in-process benchmarks run three times (go test -count 3) and each value
 // is given as min–median–max over the runs.
 //
-//	go run ./bench/all                 # the default set (about 15 minutes on 2 cores)
+//	go run ./bench/all                 # the default set (under 7 minutes on 2 cores, 2026-12-06)
 //	go run ./bench/all -list           # what would run, with the commands
 //	go run ./bench/all -only 'rawbench|httpbench'
 //	go run ./bench/all -large          # also the 10,000-image and million-standard figures (GBs, an hour)
