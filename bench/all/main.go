@@ -2,8 +2,10 @@
 // harness and in-process benchmark the README quotes, with the settings the
 // README states, one after the other, and prints each one's tables under the
 // README section they belong to (go test benchmark lines become a table).
+// The in-process benchmarks run three times (go test -count 3) and each value
+// is given as min–median–max over the runs.
 //
-//	go run ./bench/all                 # the default set (about 15 minutes on 2 cores)
+//	go run ./bench/all                 # the default set (under 7 minutes on 2 cores, 2026-12-06)
 //	go run ./bench/all -list           # what would run, with the commands
 //	go run ./bench/all -only 'rawbench|httpbench'
 //	go run ./bench/all -large          # also the 10,000-image and million-standard figures (GBs, an hour)
@@ -22,6 +24,8 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -37,12 +41,14 @@ type step struct {
 }
 
 func steps(corpus, big, clones string) []step {
+	// In-process benchmarks run three times (-count 3): each figure is
+	// min–median–max over the runs.
 	gotest := func(pkg, bench, benchtime string, more ...string) []string {
-		return append([]string{"test", pkg, "-run", "^$", "-bench", bench, "-benchtime", benchtime}, more...)
+		return append([]string{"test", pkg, "-run", "^$", "-bench", bench, "-benchtime", benchtime, "-count", "3"}, more...)
 	}
 	bigImage := "$(ls " + big + "/img/*.kgimg)"
 	return []step{
-		{name: "gate", section: "The validation gate", args: gotest("./compiler/gate", ".", "20x")},
+		{name: "gate", section: "The validation gate", args: gotest("./compiler/gate", "Gate$|GateBaseline", "20x")},
 		{name: "kgimg", section: "Images: open + verify against the gate, and accessors", args: gotest("./kgimg", ".", "2s")},
 		{name: "mcpbench", section: "kgmcp as a host sees it: start-up and per-tool latency", args: []string{"run", "./bench/mcpbench", "-corpus", corpus, "-spawns", "20", "-calls", "200"}},
 		{name: "progression", section: "Learning progressions: traversal and paths at their budgets", args: gotest("./runtime/progression", "ProgressionCompute", "2s")},
@@ -151,40 +157,122 @@ func main() {
 }
 
 // render copies a step's output, turning go test's benchmark lines into a
-// table (name, iterations, then every value with its unit), and counts them.
+// table (name, runs and iterations, then every value with its unit), and
+// counts them. The runs of one benchmark (go test -count) make one row, each
+// value as min–median–max over the runs.
 func render(r io.Reader) (int, error) {
 	results := 0
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 1<<20)
-	inTable := false
+	var table benchTable
 	for sc.Scan() {
 		l := sc.Text()
 		f := strings.Fields(l)
 		if len(f) >= 4 && strings.HasPrefix(f[0], "Benchmark") {
-			if !inTable {
-				fmt.Println("| benchmark | iterations | measurements |")
-				fmt.Println("|---|---|---|")
-				inTable = true
-			}
-			var m []string
-			for i := 2; i+1 < len(f); i += 2 {
-				m = append(m, f[i]+" "+f[i+1])
-			}
-			fmt.Printf("| %s | %s | %s |\n", f[0], f[1], strings.Join(m, ", "))
+			table.add(f)
 			results++
 			continue
 		}
-		if inTable && (strings.HasPrefix(l, "PASS") || strings.HasPrefix(l, "ok ") || strings.HasPrefix(l, "goos:") ||
-			strings.HasPrefix(l, "goarch:") || strings.HasPrefix(l, "pkg:") || strings.HasPrefix(l, "cpu:")) {
+		if strings.HasPrefix(l, "goos:") || strings.HasPrefix(l, "goarch:") || strings.HasPrefix(l, "pkg:") ||
+			strings.HasPrefix(l, "cpu:") || l == "PASS" || (len(table.rows) > 0 && strings.HasPrefix(l, "ok ")) {
 			continue
 		}
-		if strings.HasPrefix(l, "goos:") || strings.HasPrefix(l, "goarch:") || strings.HasPrefix(l, "pkg:") || l == "PASS" {
-			continue
-		}
-		inTable = false
+		table.flush()
 		fmt.Println(l)
 	}
+	table.flush()
 	return results, sc.Err()
+}
+
+// benchTable collects consecutive benchmark lines by name, in order.
+type benchTable struct {
+	rows  []string
+	lines map[string][][]string
+}
+
+func (t *benchTable) add(f []string) {
+	if t.lines == nil {
+		t.lines = map[string][][]string{}
+	}
+	if _, ok := t.lines[f[0]]; !ok {
+		t.rows = append(t.rows, f[0])
+	}
+	t.lines[f[0]] = append(t.lines[f[0]], f)
+}
+
+// flush prints the collected rows as a table and empties it.
+func (t *benchTable) flush() {
+	if len(t.rows) == 0 {
+		return
+	}
+	fmt.Println("| benchmark | runs | iterations | measurements (min–median–max over the runs) |")
+	fmt.Println("|---|---|---|---|")
+	for _, name := range t.rows {
+		runs := t.lines[name]
+		iters := make([]string, len(runs))
+		for i, f := range runs {
+			iters[i] = f[1]
+		}
+		var m []string
+		for i := 2; i+1 < len(runs[0]); i += 2 {
+			vals := make([]string, 0, len(runs))
+			for _, f := range runs {
+				if i+1 < len(f) && f[i+1] == runs[0][i+1] {
+					vals = append(vals, f[i])
+				}
+			}
+			unit := runs[0][i+1]
+			if unit == "ns/op" {
+				vals, unit = scaleNanos(vals)
+			}
+			m = append(m, spread(vals)+" "+unit)
+		}
+		fmt.Printf("| %s | %d | %s | %s |\n", name, len(runs), spread(iters), strings.Join(m, ", "))
+	}
+	t.rows, t.lines = nil, nil
+}
+
+// scaleNanos writes nanoseconds in the unit that suits their median (ns,
+// µs, ms or s), to three significant digits.
+func scaleNanos(vals []string) ([]string, string) {
+	xs := make([]float64, len(vals))
+	for i, v := range vals {
+		xs[i], _ = strconv.ParseFloat(v, 64)
+	}
+	sorted := append([]float64(nil), xs...)
+	sort.Float64s(sorted)
+	unit, div := "ns/op", 1.0
+	switch med := sorted[(len(sorted)-1)/2]; {
+	case med >= 1e9:
+		unit, div = "s/op", 1e9
+	case med >= 1e6:
+		unit, div = "ms/op", 1e6
+	case med >= 1e3:
+		unit, div = "µs/op", 1e3
+	}
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = strconv.FormatFloat(x/div, 'g', 3, 64)
+		if x/div >= 1000 {
+			out[i] = strconv.FormatFloat(x/div, 'f', 0, 64)
+		}
+	}
+	return out, unit
+}
+
+// spread is "v" when every value is the same, else "min–median–max" (the
+// lower median of an even count).
+func spread(vals []string) string {
+	if len(vals) == 0 {
+		return "?"
+	}
+	s := append([]string(nil), vals...)
+	num := func(v string) float64 { x, _ := strconv.ParseFloat(v, 64); return x }
+	sort.SliceStable(s, func(i, j int) bool { return num(s[i]) < num(s[j]) })
+	if s[0] == s[len(s)-1] {
+		return s[0]
+	}
+	return s[0] + "–" + s[(len(s)-1)/2] + "–" + s[len(s)-1]
 }
 
 func quote(args []string) string {

@@ -144,9 +144,14 @@ func run(duration time.Duration, rounds int, clients, gogc string) error {
 	if e := os.Getenv("KGMCP_BENCH_ENV"); e != "" {
 		gc += "; kgmcp also " + e
 	}
+	var served []string
+	for _, p := range pkgs {
+		served = append(served, filepath.Base(p))
+	}
+	fmt.Printf("kgmcp serves %s; get_standard of node %s (%s)\n", strings.Join(served, " and "), pkggen.NodeID(spec, 0, 0, 0, 0), spec.FrameworkID)
 	fmt.Printf("stateless Streamable HTTP, JSON responses; %s per row and side in %d interleaved slices; %s; get_standard answer %d bytes, constant tool %d bytes\n\n",
 		duration, rounds, gc, len(answer), len(constAnswer))
-	fmt.Println("| request (kgmcp / empty go-sdk server) | clients | empty go-sdk req/s | p50 | p99 | kgmcp req/s | p50 | p99 | kgmcp / empty (req/s) |")
+	fmt.Println("| request (kgmcp / empty go-sdk server) | clients | empty go-sdk req/s | p50 | p99 | kgmcp req/s | p50 | p99 | kgmcp / empty (req/s): pooled (min–median–max of the slice pairs) |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|")
 	for _, c := range strings.Split(clients, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(c))
@@ -173,7 +178,8 @@ func run(duration time.Duration, rounds int, clients, gogc string) error {
 					}
 				}
 			}
-			fmt.Printf("| %s | %d | %.0f | %s | %s | %.0f | %s | %s | %.2f |\n", r.name, n, e.rate(), e.at(50), e.at(99), k.rate(), k.at(50), k.at(99), k.rate()/e.rate())
+			fmt.Printf("| %s | %d | %.0f | %s | %s | %.0f | %s | %s | %.2f (%s) |\n", r.name, n, e.rate(), e.at(50), e.at(99), k.rate(), k.at(50), k.at(99),
+				k.rate()/e.rate(), sliceRatios(k, e))
 		}
 	}
 	fmt.Printf("\npeak resident memory (VmHWM): empty go-sdk server %s, kgmcp %s\n", peakRSS(em.Process.Pid), peakRSS(kg.Process.Pid))
@@ -247,6 +253,26 @@ type samples struct {
 	all     []time.Duration
 	elapsed time.Duration
 	sorted  bool
+	rates   []float64 // requests per second, by slice
+}
+
+// sliceRatios is a's rate over b's in each slice pair (slice i of both
+// sides ran back to back), as "min–median–max" (the median of an even
+// count: the mean of the middle two).
+func sliceRatios(a, b samples) string {
+	rs := make([]float64, 0, len(a.rates))
+	for i := range min(len(a.rates), len(b.rates)) {
+		rs = append(rs, a.rates[i]/b.rates[i])
+	}
+	if len(rs) == 0 {
+		return "?"
+	}
+	sort.Float64s(rs)
+	med := rs[len(rs)/2]
+	if len(rs)%2 == 0 {
+		med = (rs[len(rs)/2-1] + rs[len(rs)/2]) / 2
+	}
+	return fmt.Sprintf("%.2f–%.2f–%.2f", rs[0], med, rs[len(rs)-1])
 }
 
 func (s *samples) rate() float64 { return float64(len(s.all)) / s.elapsed.Seconds() }
@@ -273,6 +299,7 @@ func (s *samples) load(url, body string, n int, d time.Duration) error {
 	var mu sync.Mutex
 	var firstErr error
 	var wg sync.WaitGroup
+	before := len(s.all)
 	begin := time.Now()
 	for range n {
 		wg.Add(1)
@@ -295,7 +322,9 @@ func (s *samples) load(url, body string, n int, d time.Duration) error {
 		}()
 	}
 	wg.Wait()
-	s.elapsed += time.Since(begin)
+	d = time.Since(begin)
+	s.elapsed += d
+	s.rates = append(s.rates, float64(len(s.all)-before)/d.Seconds())
 	s.sorted = false
 	return firstErr
 }

@@ -76,6 +76,12 @@ func run(corpus string, spawns, calls int) error {
 		}
 	}
 	fmt.Printf("images: %d (%.1f MB)\n\n", len(entries), float64(size)/1e6)
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil {
+			fmt.Printf("- %s (%d bytes)\n", e.Name(), info.Size())
+		}
+	}
+	fmt.Println()
 
 	ready, bare, err := startups(kgmcp, images, spawns)
 	if err != nil {

@@ -286,7 +286,14 @@ func perTool(bin, images string, calls int) error {
 			}
 		}
 	}
-	fmt.Printf("calls on %s (node %s); %d rounds after %d warm-up rounds, every request once per round\n\n", t.snap, t.node, calls, warm)
+	fmt.Printf("calls on %s (the image with the most searchable records; node %s)", t.snap, t.node)
+	if t.lc != "" {
+		fmt.Printf(", learning-component calls on %s", t.lcSnap)
+	}
+	if t.lpFw != "" {
+		fmt.Printf(", progression calls and read_evidence on %s", t.lpSnap)
+	}
+	fmt.Printf("; %d rounds after %d warm-up rounds, every request once per round\n\n", calls, warm)
 	fmt.Println("| request | round trip p50 | round trip p99 | round trip − ping (p50) | server-side p50 | server-side p99 |")
 	fmt.Println("|---|---|---|---|---|---|")
 	floor := pct(rt[0], 50)

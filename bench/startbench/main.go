@@ -85,7 +85,9 @@ func run(sizes string, spawns int, keep, bin, base string, flags []string) error
 	if err != nil {
 		return err
 	}
-	fmt.Printf("%d spawns per server and catalog after one warm-up spawn each, interleaved spawn by spawn (the order rotating); the empty server is measured in each catalog's rounds\n\n", spawns)
+	fmt.Printf("catalogs of n clone images of the shipped English sample (%s re-minted under n framework IDs); "+
+		"%d spawns per server and catalog after one warm-up spawn each, interleaved spawn by spawn (the order rotating); the empty server is measured in each catalog's rounds\n\n",
+		pkggen.Shipped()[0].FrameworkID, spawns)
 	fmt.Println("| server | images | ready p50 | ready p99 | ready / empty (p50) | first call p50 | first call p99 | RssAnon | RssFile | federated search p50 | its bytes |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, f := range strings.Split(sizes, ",") {
@@ -130,10 +132,26 @@ func run(sizes string, spawns int, keep, bin, base string, flags []string) error
 		empty := sides[0].m
 		for _, s := range sides {
 			s.m.sort()
-			s.m.row(s.name, map[bool]string{true: strconv.Itoa(n), false: "0"}[s.kg], empty)
+			images := "0"
+			if s.kg {
+				images = fmt.Sprintf("%d (%.1f MB)", n, float64(dirBytes(dir))/1e6)
+			}
+			s.m.row(s.name, images, empty)
 		}
 	}
 	return nil
+}
+
+// dirBytes is the total size of a directory's files.
+func dirBytes(dir string) int64 {
+	var n int64
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil {
+			n += info.Size()
+		}
+	}
+	return n
 }
 
 // clones builds (or reuses) a directory of n clone images under root.

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"io"
+	"os"
+	"strings"
+	"testing"
+)
+
+// The runs of one benchmark (go test -count 3) make one row, each value
+// min–median–max over the runs, nanoseconds in a readable unit.
+func TestRenderFoldsRuns(t *testing.T) {
+	in := strings.Join([]string{
+		"goos: linux",
+		"BenchmarkGate-2   20   17600000 ns/op   118.84 MB/s",
+		"BenchmarkGate-2   20   13900000 ns/op   150.36 MB/s",
+		"BenchmarkGate-2   20   18300000 ns/op   114.16 MB/s",
+		"BenchmarkBase-2   20   10600000 ns/op   197.34 MB/s",
+		"PASS",
+		"ok  	pkg	1.0s",
+	}, "\n")
+	out := capture(t, func() {
+		n, err := render(strings.NewReader(in))
+		if err != nil || n != 4 {
+			t.Fatalf("render: %d results, %v", n, err)
+		}
+	})
+	for _, want := range []string{
+		"| BenchmarkGate-2 | 3 | 20 | 13.9–17.6–18.3 ms/op, 114.16–118.84–150.36 MB/s |",
+		"| BenchmarkBase-2 | 1 | 20 | 10.6 ms/op, 197.34 MB/s |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no row %q in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "goos") || strings.Contains(out, "PASS") {
+		t.Errorf("go test's framing lines kept:\n%s", out)
+	}
+}
+
+func capture(t *testing.T, f func()) string {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout := os.Stdout
+	os.Stdout = w
+	defer func() { os.Stdout = stdout }()
+	f()
+	w.Close()
+	b, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
