@@ -27,7 +27,7 @@ func BenchmarkStdioCall(b *testing.B) {
 		"get_standard": `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_standard","arguments":{"request":{"frameworkId":"` +
 			spec.FrameworkID + `","identifier":{"identifierType":"node_id","nodeId":"` + pkggen.NodeID(spec, 0, 0, 0, 0) + `"}}}}}`,
 		"search_standards": `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search_standards","arguments":{"request":{"frameworkIds":["` +
-			spec.FrameworkID + `"],"mode":"text","query":"number","match":{"matchMode":"tokens","operator":"any"},"limit":25}}}}`,
+			spec.FrameworkID + `"],"mode":"text","query":"appropriate","match":{"matchMode":"tokens","operator":"any"},"limit":25}}}}`,
 	}
 	for _, name := range []string{"ping", "get_standard", "search_standards"} {
 		b.Run(name, func(b *testing.B) {
@@ -53,8 +53,9 @@ func BenchmarkStdioCall(b *testing.B) {
 			}
 			roundTrip(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"b","version":"1"}}}`)
 			io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
-			if resp := roundTrip(calls[name]); !strings.Contains(resp, `"id":2,"result"`) || strings.Contains(resp, `"isError":true`) {
-				b.Fatalf("%.300s", resp)
+			if resp := roundTrip(calls[name]); !strings.Contains(resp, `"id":2,"result"`) || strings.Contains(resp, `"isError":true`) ||
+				name == "search_standards" && !strings.Contains(resp, `"returnedCount":25`) {
+				b.Fatalf("not the answer the row names (a success; 25 hits for the search): %.300s", resp)
 			}
 			time.Sleep(10 * time.Millisecond)
 			b.ReportAllocs()
