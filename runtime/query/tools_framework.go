@@ -3,6 +3,7 @@ package query
 import (
 	"github.com/kgc-project/kgc/runtime/record"
 	"github.com/kgc-project/kgc/runtime/resource"
+	"github.com/kgc-project/kgc/runtime/standard"
 
 	"context"
 	"sort"
@@ -308,6 +309,9 @@ type FrameworkRequest struct {
 // FrameworkResult is get_framework's result.
 type FrameworkResult struct {
 	Framework FrameworkSnapshot `json:"framework"`
+	// TopLevel (beyond the contract) lists what the framework holds at its
+	// top, in curriculum order: the way into its hierarchy without a search.
+	TopLevel *standard.TopLevel `json:"topLevel,omitempty"`
 }
 
 // GetFramework answers get_framework: one exact snapshot, or the framework's
@@ -333,7 +337,11 @@ func (s *Service) getFramework(_ context.Context, r FrameworkRequest) (*Framewor
 	if err != nil {
 		return nil, err
 	}
-	return &FrameworkResult{Framework: record.Snapshot(snap)}, nil
+	out := &FrameworkResult{Framework: record.Snapshot(snap)}
+	if p := snap.Primary(manifest.GraphAcademicStandards); p != nil {
+		out.TopLevel = standard.TopLevelOf(p)
+	}
+	return out, nil
 }
 
 // resolvePackage routes framework/snapshot/graph type to one package.

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/query"
 	"github.com/kgc-project/kgc/runtime/stats"
 	"github.com/kgc-project/kgc/runtime/uri"
@@ -139,6 +140,23 @@ func framework(w *writer, r *query.FrameworkResult) {
 	snapshot(w, f, "")
 	w.line("Cite: %s", "kgfegmcp://framework/"+f.FrameworkID)
 	w.line("Standards cite as %s", strings.Replace(uri.RecordPattern("standard", f.FrameworkID, f.SnapshotID), "{id}", "{nodeId}", 1))
+	if t := r.TopLevel; t != nil && t.TotalCount > 0 {
+		w.line("Top level (%d, %s; get_standard_context on a nodeId lists what is under it):", t.TotalCount, kgimg.OrderPhrase(t.Order))
+		for _, s := range t.Standards {
+			w.line("  - %s%s | %s | %d children — %s", codePrefix(s.StatementCode), s.NodeID, or(deref(s.StatementType), "(no type)"), s.ChildCount, clip(flat(deref(s.Description)), 120))
+		}
+		if !t.IsComplete {
+			w.line("  (%d more)", t.TotalCount-len(t.Standards))
+		}
+	}
+}
+
+// codePrefix is "CODE | " for a code, "" for none.
+func codePrefix(code *string) string {
+	if code == nil || *code == "" {
+		return ""
+	}
+	return flat(*code) + " | "
 }
 
 func statistics(w *writer, r *query.StatisticsResult) {
