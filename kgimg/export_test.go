@@ -167,3 +167,11 @@ func (img *Image) ViewSpans() ([]string, error) {
 	err := walk("views", reflect.ValueOf(&img.v).Elem())
 	return out, err
 }
+
+// SetFirstRead sets how much OpenLazy reads at once and returns a func
+// restoring it.
+func SetFirstRead(n int64) (restore func()) {
+	old := firstRead
+	firstRead = n
+	return func() { firstRead = old }
+}

@@ -250,21 +250,29 @@ func OpenLazy(path string, read func(verified *Image) error) (*Image, error) {
 		return nil, err
 	}
 	defer f.Close()
-	var head [headerSize]byte
-	if _, err := f.ReadAt(head[:], 0); err != nil {
+	// One read takes the header and, written next to the root table near
+	// the start of the file, most often the whole catalog part.
+	bp := readBuffers.Get().(*[]byte)
+	defer readBuffers.Put(bp)
+	first := int(min(fi.Size(), firstRead))
+	if cap(*bp) < first {
+		*bp = make([]byte, first)
+	}
+	buf := (*bp)[:first]
+	if _, err := f.ReadAt(buf, 0); err != nil {
 		if errors.Is(err, io.EOF) {
-			err = ErrNotImage
+			err = fmt.Errorf("%w (the file shrank while being opened)", ErrNotImage)
 		}
 		return nil, fmt.Errorf("kgimg: open %s: %w", path, err)
 	}
-	h, err := parseHead(head[:], fi.Size())
+	h, err := parseHead(buf, fi.Size())
 	if err != nil {
 		return nil, fmt.Errorf("kgimg: open %s: %w", path, err)
 	}
 	if h.Version < 3 {
 		return openMapped(path, f, fi, read)
 	}
-	img, err := openPart(f, fi, h, head[:], read)
+	img, err := openPart(f, fi, h, buf, bp, read)
 	if err != nil {
 		return nil, fmt.Errorf("kgimg: open %s: %w", path, err)
 	}
@@ -275,18 +283,28 @@ func OpenLazy(path string, read func(verified *Image) error) (*Image, error) {
 // openPart verifies the catalog part of the format 3 image f holds (read
 // through the descriptor), lets read take what it needs, and maps the file
 // with its payload left to Ready.
-func openPart(f *os.File, fi fs.FileInfo, h Header, head []byte, read func(*Image) error) (*Image, error) {
-	bp := readBuffers.Get().(*[]byte)
-	defer readBuffers.Put(bp)
-	if cap(*bp) < int(h.PartLength) {
-		*bp = make([]byte, h.PartLength)
-	}
-	buf := (*bp)[:h.PartLength]
-	if _, err := f.ReadAt(buf, int64(h.PartOffset)); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%w (the file shrank while being opened)", ErrNotImage)
+func openPart(f *os.File, fi fs.FileInfo, h Header, first []byte, bp *[]byte, read func(*Image) error) (*Image, error) {
+	head := first[:headerSize]
+	end := int(h.PartOffset) + int(h.PartLength)
+	var buf []byte
+	if end <= len(first) {
+		buf = first[h.PartOffset:end]
+	} else {
+		// The part ends past the first read: read it (after the header,
+		// which is kept) into the same buffer.
+		if cap(*bp) < headerSize+int(h.PartLength) {
+			grown := make([]byte, headerSize+int(h.PartLength))
+			copy(grown, head)
+			*bp = grown
 		}
-		return nil, fmt.Errorf("read: %w", err)
+		head = (*bp)[:headerSize]
+		buf = (*bp)[headerSize : headerSize+int(h.PartLength)]
+		if _, err := f.ReadAt(buf, int64(h.PartOffset)); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil, fmt.Errorf("%w (the file shrank while being opened)", ErrNotImage)
+			}
+			return nil, fmt.Errorf("read: %w", err)
+		}
 	}
 	if err := unchanged(f, fi); err != nil {
 		return nil, err
@@ -383,6 +401,11 @@ func (img *Image) payloadRoot() *kgfb.Image {
 }
 
 var readBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// firstRead is how much of a file OpenLazy reads at once: the header and,
+// in the images kgc writes, the catalog part after it (a few to a few tens
+// of kilobytes).
+var firstRead int64 = 64 << 10
 
 // readAll reads the first size bytes of f into *bp, grown as needed.
 func readAll(f *os.File, size int, bp *[]byte) ([]byte, error) {
