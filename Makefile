@@ -76,10 +76,11 @@ check-generated:
 mcpclients:
 	@./tools/install-mcpclients.sh || echo "WARNING: npm MCP clients unavailable: their end-to-end tests will skip"
 
-# The renderers the kgc render tests check pictures with (rsvg-convert for the
-# SVG, dot for the DOT form); without them those checks skip visibly.
+# The renderers the tests look with: rsvg-convert for kgc render's SVG, dot
+# for its DOT form, headless chromium for the browser explorer; without them
+# those checks skip visibly.
 renderers:
-	@./tools/install-renderers.sh || echo "WARNING: rsvg-convert or dot unavailable: the kgc render tests will skip rendering the pictures"
+	@./tools/install-renderers.sh || echo "WARNING: rsvg-convert, dot or chromium unavailable: the kgc render tests will skip rendering the pictures, the explorer tests the browser"
 
 # go test runs in two passes. The first, under -race, covers every package
 # with tests but RACE_FREE (go vet and staticcheck have compiled the others);
@@ -144,7 +145,7 @@ test: checks
 
 # announce says up front what make test may fetch or install.
 announce:
-	@echo "make test: Go modules are fetched from the module proxy if missing; flatc (Debian's flatbuffers-compiler, via apt-get when run as root), the pinned npm MCP clients (tools/mcpclients) and the renderers rsvg-convert and dot (Debian's librsvg2-bin and graphviz, via apt-get when run as root) are installed if missing; each install says so, and without them the tests that need them skip visibly."
+	@echo "make test: Go modules are fetched from the module proxy if missing; flatc (Debian's flatbuffers-compiler, via apt-get when run as root), the pinned npm MCP clients (tools/mcpclients) and the renderers rsvg-convert, dot and chromium (Debian's librsvg2-bin, graphviz and chromium, via apt-get when run as root) are installed if missing; each install says so, and without them the tests that need them skip visibly."
 
 # skipped prints what make test skipped for want of the corpus.
 skipped:

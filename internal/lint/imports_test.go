@@ -84,6 +84,8 @@ func TestImportDirection(t *testing.T) {
 		{module + "/runtime/record", []string{"runtime/query", "runtime/mcpserver", "runtime/textview", "runtime/diagram", "runtime/search", "runtime/progression"}},
 		{module + "/runtime/standard", []string{"runtime/query", "runtime/mcpserver", "runtime/textview", "runtime/diagram", "runtime/search", "runtime/progression"}},
 		{module + "/runtime/stats", []string{"runtime/query", "runtime/mcpserver", "runtime/textview", "runtime/diagram", "runtime/search", "runtime/progression", "runtime/standard"}},
+		// The browser view talks to the server over /mcp only.
+		{module + "/runtime/explorer", []string{"runtime/query", "runtime/catalog", "runtime/mcpserver", "kgimg", "compiler/", "schema/", "internal/"}},
 		{module + "/runtime/complete", []string{"runtime/query", "runtime/mcpserver", "runtime/textview", "runtime/search", "runtime/progression", "runtime/standard"}},
 		{module + "/runtime/compare", []string{"runtime/query", "runtime/mcpserver", "runtime/textview", "runtime/diagram", "runtime/progression"}},
 		{module + "/runtime/resource", []string{"runtime/query", "runtime/mcpserver", "runtime/textview", "runtime/search", "runtime/compare"}},

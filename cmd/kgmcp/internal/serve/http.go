@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/kgc-project/kgc/runtime/explorer"
 	"github.com/kgc-project/kgc/runtime/mcpserver"
 )
 
@@ -98,6 +99,12 @@ func handlerWith(srv *mcpserver.Server, allowedOrigins []string, budget int64, l
 		}
 	}
 	mux.Handle("/mcp", cop.Handler(checkBody(h, answer, budget, log)))
+	// The read-only browser view (runtime/explorer) calls /mcp from the
+	// same origin, which the cross-origin protection lets through.
+	page := explorer.Handler()
+	for _, route := range explorer.Routes {
+		mux.Handle("GET "+route, page)
+	}
 	mux.HandleFunc("GET /health", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		select {

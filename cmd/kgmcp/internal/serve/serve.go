@@ -103,7 +103,9 @@ func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
 const usage = `Usage: kgmcp [flags] IMAGE_OR_DIR...
 
 Serves the images (files, or directories of *.kgimg) over MCP: stdio by
-default, Streamable HTTP at /mcp (stateless, with GET /health) with --http.
+default, Streamable HTTP at /mcp (stateless, with GET /health) with --http,
+which also serves the read-only browser explorer at / (README, "The
+explorer").
 
 Environment (flags win): KGMCP_IMAGES (images when no argument is given,
 colon-separated), PORT (HTTP port on 127.0.0.1 when --http is not given and
