@@ -251,7 +251,7 @@ func OpenLazy(path string, read func(verified *Image) error) (*Image, error) {
 	}
 	defer f.Close()
 	// One read takes the header and, written next to the root table near
-	// the start of the file, most often the whole catalog part.
+	// the start of the file, the catalog part when it is small.
 	bp := readBuffers.Get().(*[]byte)
 	defer readBuffers.Put(bp)
 	first := int(min(fi.Size(), firstRead))
@@ -284,34 +284,30 @@ func OpenLazy(path string, read func(verified *Image) error) (*Image, error) {
 // through the descriptor), lets read take what it needs, and maps the file
 // with its payload left to Ready.
 func openPart(f *os.File, fi fs.FileInfo, h Header, first []byte, bp *[]byte, read func(*Image) error) (*Image, error) {
-	head := first[:headerSize]
 	end := int(h.PartOffset) + int(h.PartLength)
-	var buf []byte
-	if end <= len(first) {
-		buf = first[h.PartOffset:end]
-	} else {
-		// The part ends past the first read: read it (after the header,
-		// which is kept) into the same buffer.
-		if cap(*bp) < headerSize+int(h.PartLength) {
-			grown := make([]byte, headerSize+int(h.PartLength))
-			copy(grown, head)
+	buf := first
+	if end > len(first) {
+		// The part ends past the first read: read what is missing after it.
+		if cap(*bp) < end {
+			grown := make([]byte, end)
+			copy(grown, first)
 			*bp = grown
 		}
-		head = (*bp)[:headerSize]
-		buf = (*bp)[headerSize : headerSize+int(h.PartLength)]
-		if _, err := f.ReadAt(buf, int64(h.PartOffset)); err != nil {
+		buf = (*bp)[:end]
+		if _, err := f.ReadAt(buf[len(first):], int64(len(first))); err != nil {
 			if errors.Is(err, io.EOF) {
 				return nil, fmt.Errorf("%w (the file shrank while being opened)", ErrNotImage)
 			}
 			return nil, fmt.Errorf("read: %w", err)
 		}
 	}
+	head, part := buf[:headerSize], buf[h.PartOffset:end]
 	if err := unchanged(f, fi); err != nil {
 		return nil, err
 	}
 	verified := &Image{header: h}
 	var err error
-	if verified.part, err = verifyPart(h, head, buf); err != nil {
+	if verified.part, err = verifyPart(h, head, part); err != nil {
 		return nil, err
 	}
 	if err := verified.verifyCatalogSemantics(); err != nil {
@@ -320,8 +316,8 @@ func openPart(f *os.File, fi fs.FileInfo, h Header, first []byte, bp *[]byte, re
 	if read != nil {
 		err = read(verified)
 		if scrubCopies {
-			for i := range buf {
-				buf[i] = 0xA5
+			for i := range part {
+				part[i] = 0xA5
 			}
 		}
 		if err != nil {
@@ -332,9 +328,9 @@ func openPart(f *os.File, fi fs.FileInfo, h Header, first []byte, bp *[]byte, re
 	if err != nil {
 		return nil, err
 	}
-	part := new(kgfb.CatalogPart)
-	part.Init(b[h.PartOffset:h.PartOffset+h.PartLength], verified.part.Table().Pos)
-	return &Image{file: b, unmap: unmap, header: h, part: part, lazy: true}, nil
+	root := new(kgfb.CatalogPart)
+	root.Init(b[h.PartOffset:h.PartOffset+h.PartLength], verified.part.Table().Pos)
+	return &Image{file: b, unmap: unmap, header: h, part: root, lazy: true}, nil
 }
 
 // Ready verifies what OpenLazy left unverified (the whole file's checksum,
@@ -403,9 +399,9 @@ func (img *Image) payloadRoot() *kgfb.Image {
 var readBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 // firstRead is how much of a file OpenLazy reads at once: the header and,
-// in the images kgc writes, the catalog part after it (a few to a few tens
-// of kilobytes).
-var firstRead int64 = 64 << 10
+// in the images kgc writes, the catalog part after it when it is small (a
+// package of few artifacts); the rest of a larger part is read after it.
+var firstRead int64 = 16 << 10
 
 // readAll reads the first size bytes of f into *bp, grown as needed.
 func readAll(f *os.File, size int, bp *[]byte) ([]byte, error) {

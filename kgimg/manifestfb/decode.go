@@ -28,18 +28,19 @@ const (
 // buffer.
 func Decode(cm *kgfb.CompiledManifest) *manifest.Manifest {
 	t := cm.Table()
+	ar := &fbkit.Arena{}
 	m := &manifest.Manifest{
-		ManifestVersion:       string(cm.ManifestVersion()),
-		FrameworkID:           string(cm.FrameworkId()),
-		SnapshotID:            string(cm.SnapshotId()),
-		GraphPackageID:        string(cm.GraphPackageId()),
-		GraphType:             string(cm.GraphType()),
-		IncludedGraphTypes:    fbkit.StrsAt(t, cmIncludedGraphTypes),
+		ManifestVersion:       ar.Str(cm.ManifestVersion()),
+		FrameworkID:           ar.Str(cm.FrameworkId()),
+		SnapshotID:            ar.Str(cm.SnapshotId()),
+		GraphPackageID:        ar.Str(cm.GraphPackageId()),
+		GraphType:             ar.Str(cm.GraphType()),
+		IncludedGraphTypes:    ar.StrsAt(t, cmIncludedGraphTypes),
 		PackageRevision:       cm.PackageRevision(),
-		DeliverySchemaVersion: string(cm.DeliverySchemaVersion()),
-		SourceSchemaVersion:   string(cm.SourceSchemaVersion()),
-		CreatedAt:             string(cm.CreatedAt()),
-		Profile:               manifest.ProfileRef{ProfileID: string(cm.ProfileId()), ProfileVersion: string(cm.ProfileVersion()), Sha256: string(cm.ProfileSha256())},
+		DeliverySchemaVersion: ar.Str(cm.DeliverySchemaVersion()),
+		SourceSchemaVersion:   ar.Str(cm.SourceSchemaVersion()),
+		CreatedAt:             ar.Str(cm.CreatedAt()),
+		Profile:               manifest.ProfileRef{ProfileID: ar.Str(cm.ProfileId()), ProfileVersion: ar.Str(cm.ProfileVersion()), Sha256: ar.Str(cm.ProfileSha256())},
 		Counts: manifest.Counts{
 			FrameworkNodes: cm.FrameworkNodes(), ItemNodes: cm.ItemNodes(), LearningComponentNodes: cm.LearningComponentNodes(),
 			Relationships: cm.Relationships(), SupportsRelationships: cm.SupportsRelationships(),
@@ -47,61 +48,61 @@ func Decode(cm *kgfb.CompiledManifest) *manifest.Manifest {
 			CodedItems: cm.CodedItems(), MultiParentTargets: cm.MultiParentTargets(), UnresolvedRelationships: cm.UnresolvedRelationships(),
 		},
 		Capabilities: manifest.Capabilities{
-			TextSearch: cm.TextSearch(), CodeSearch: string(cm.CodeSearch()), MultiParent: cm.MultiParent(),
+			TextSearch: cm.TextSearch(), CodeSearch: ar.Str(cm.CodeSearch()), MultiParent: cm.MultiParent(),
 			HasDetailedProvenance: cm.HasDetailedProvenance(), HasUnresolvedRelationships: cm.HasUnresolvedRelationships(),
 			HasOfficialActivities: cm.HasOfficialActivities(), HasOfficialAssessmentGuidance: cm.HasOfficialAssessmentGuidance(),
 			HasLearningProgressions: cm.HasLearningProgressions(), HasLearningProgressionProvenance: cm.HasLearningProgressionProvenance(),
 		},
-		Rights:     fbkit.Rights(cm.Rights(nil)),
-		Validation: manifest.Validation{Status: string(cm.ValidationStatus()), ValidatedAt: string(cm.ValidatedAt())},
+		Rights:     ar.Rights(cm.Rights(nil)),
+		Validation: manifest.Validation{Status: ar.Str(cm.ValidationStatus()), ValidatedAt: ar.Str(cm.ValidatedAt())},
 	}
 	if f := cm.Framework(nil); f != nil {
-		m.Framework = framework(f)
+		m.Framework = framework(ar, f)
 	}
 	m.Artifacts = fbkit.Slice[manifest.Artifact](t, cmArtifacts)
 	var a kgfb.ManifestArtifact
 	for i := range m.Artifacts {
 		cm.Artifacts(&a, i)
-		m.Artifacts[i] = manifest.Artifact{Name: string(a.Name()), Path: string(a.Path()), Additional: a.Additional()}
+		m.Artifacts[i] = manifest.Artifact{Name: ar.Str(a.Name()), Path: ar.Str(a.Path()), Additional: a.Additional()}
 	}
 	if n := fbkit.Slice[struct{}](t, cmChecksums); n != nil {
 		m.Checksums = make(map[string]string, len(n))
 		var c kgfb.ChecksumEntry
 		for i := range n {
 			cm.Checksums(&c, i)
-			m.Checksums[string(c.Path())] = string(c.Sha256())
+			m.Checksums[ar.Str(c.Path())] = ar.Str(c.Sha256())
 		}
 	}
 	m.SnapshotRelations = fbkit.Slice[manifest.SnapshotRelation](t, cmSnapshotRelations)
 	var r kgfb.SnapshotRelation
 	for i := range m.SnapshotRelations {
 		cm.SnapshotRelations(&r, i)
-		m.SnapshotRelations[i] = manifest.SnapshotRelation{RelationType: string(r.RelationType()), TargetSnapshotID: string(r.TargetSnapshotId()), Evidence: string(r.Evidence())}
+		m.SnapshotRelations[i] = manifest.SnapshotRelation{RelationType: ar.Str(r.RelationType()), TargetSnapshotID: ar.Str(r.TargetSnapshotId()), Evidence: ar.Str(r.Evidence())}
 	}
 	m.Index()
 	return m
 }
 
-func framework(f *kgfb.FrameworkMetadata) manifest.Framework {
+func framework(ar *fbkit.Arena, f *kgfb.FrameworkMetadata) manifest.Framework {
 	t := f.Table()
 	return manifest.Framework{
-		Name:                  string(f.Name()),
-		Jurisdiction:          string(f.Jurisdiction()),
-		JurisdictionType:      fbkit.OptStr(f.JurisdictionType()),
-		IssuingAuthority:      fbkit.OptStr(f.IssuingAuthority()),
-		Provider:              fbkit.OptStr(f.Provider()),
-		Languages:             fbkit.StrsAt(t, fwLanguages),
-		LocalSubject:          string(f.LocalSubject()),
-		NormalizedSubjects:    fbkit.StrsAt(t, fwNormalizedSubjects),
-		LocalGradesOrStages:   fbkit.StrsAt(t, fwLocalGrades),
-		NormalizedGrades:      fbkit.StrsAt(t, fwNormalizedGrades),
-		AdoptionStatus:        fbkit.OptStr(f.AdoptionStatus()),
+		Name:                  ar.Str(f.Name()),
+		Jurisdiction:          ar.Str(f.Jurisdiction()),
+		JurisdictionType:      ar.OptStr(f.JurisdictionType()),
+		IssuingAuthority:      ar.OptStr(f.IssuingAuthority()),
+		Provider:              ar.OptStr(f.Provider()),
+		Languages:             ar.StrsAt(t, fwLanguages),
+		LocalSubject:          ar.Str(f.LocalSubject()),
+		NormalizedSubjects:    ar.StrsAt(t, fwNormalizedSubjects),
+		LocalGradesOrStages:   ar.StrsAt(t, fwLocalGrades),
+		NormalizedGrades:      ar.StrsAt(t, fwNormalizedGrades),
+		AdoptionStatus:        ar.OptStr(f.AdoptionStatus()),
 		IsCurrent:             f.IsCurrent(),
-		SourceVersion:         string(f.SourceVersion()),
-		SourcePublicationDate: fbkit.OptStr(f.SourcePublicationDate()),
-		SourceDocumentSha256:  fbkit.OptStr(f.SourceDocumentSha256()),
-		SubjectMappingStatus:  string(f.SubjectMappingStatus()),
-		SubjectMappingNote:    fbkit.OptStr(f.SubjectMappingNote()),
+		SourceVersion:         ar.Str(f.SourceVersion()),
+		SourcePublicationDate: ar.OptStr(f.SourcePublicationDate()),
+		SourceDocumentSha256:  ar.OptStr(f.SourceDocumentSha256()),
+		SubjectMappingStatus:  ar.Str(f.SubjectMappingStatus()),
+		SubjectMappingNote:    ar.OptStr(f.SubjectMappingNote()),
 	}
 }
 

@@ -4,7 +4,11 @@
 // them back out.
 package fbkit
 
-import flatbuffers "github.com/google/flatbuffers/go"
+import (
+	"unsafe"
+
+	flatbuffers "github.com/google/flatbuffers/go"
+)
 
 // Builder writes values; a zero offset leaves a field absent (the generated
 // Add functions of an offset field skip 0).
@@ -85,4 +89,49 @@ func OptStr(b []byte) *string {
 	}
 	s := string(b)
 	return &s
+}
+
+// Arena copies the strings a decoder reads out of a buffer into a few
+// shared allocations instead of one each: a decoded manifest holds dozens
+// of short strings, and a catalog of 10,000 images decodes one each at
+// start. The strings stay valid as long as any of them is referenced.
+type Arena struct{ buf []byte }
+
+// arenaChunk is the least an arena allocates at once.
+const arenaChunk = 1 << 10
+
+// Str copies b into the arena and returns it as a string.
+func (a *Arena) Str(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if cap(a.buf)-len(a.buf) < len(b) {
+		a.buf = make([]byte, 0, max(len(b), arenaChunk))
+	}
+	start := len(a.buf)
+	a.buf = append(a.buf, b...)
+	return unsafe.String(&a.buf[start], len(b))
+}
+
+// OptStr is OptStr, copying into the arena.
+func (a *Arena) OptStr(b []byte) *string {
+	if b == nil {
+		return nil
+	}
+	s := a.Str(b)
+	return &s
+}
+
+// StrsAt is StrsAt, copying into the arena.
+func (a *Arena) StrsAt(t flatbuffers.Table, n int) []string {
+	o := flatbuffers.UOffsetT(t.Offset(vtable(n)))
+	if o == 0 {
+		return nil
+	}
+	start, l := t.Vector(o), t.VectorLen(o)
+	out := make([]string, l)
+	for i := range out {
+		out[i] = a.Str(t.ByteVector(start + flatbuffers.UOffsetT(i*4)))
+	}
+	return out
 }

@@ -39,3 +39,20 @@ func Rights(r *kgfb.RightsPolicy) rights.Policy {
 		AllowGeneratedDerivatives: string(r.AllowGeneratedDerivatives()),
 	}
 }
+
+// Rights is Rights, copying into the arena.
+func (a *Arena) Rights(r *kgfb.RightsPolicy) rights.Policy {
+	if r == nil {
+		return rights.Policy{}
+	}
+	return rights.Policy{
+		SourceLicense:             a.Str(r.SourceLicense()),
+		LicenseURI:                a.OptStr(r.LicenseUri()),
+		AttributionStatement:      a.Str(r.AttributionStatement()),
+		ReviewStatus:              a.Str(r.ReviewStatus()),
+		AllowStandardResources:    r.AllowStandardResources(),
+		AllowFullText:             r.AllowFullText(),
+		AllowBulkResource:         r.AllowBulkResource(),
+		AllowGeneratedDerivatives: a.Str(r.AllowGeneratedDerivatives()),
+	}
+}
