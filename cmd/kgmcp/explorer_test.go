@@ -2,10 +2,15 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"image"
 	"image/png"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
 	"net/url"
 	"os"
 	"os/exec"
@@ -14,10 +19,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/internal/pkggen"
 	"github.com/kgc-project/kgc/internal/pkgtest"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The browser explorer (runtime/explorer) is tested in a real browser:
@@ -63,13 +70,29 @@ func browse(t *testing.T, url string, extra ...string) string {
 	return string(out)
 }
 
-// screenshot takes a w×h screenshot of url.
-func screenshot(t *testing.T, url string, w, h int) image.Image {
+// browseLoaded loads url in headless chromium and returns the DOM once the
+// page has loaded (real time: a page that waits for something holds its
+// load).
+func browseLoaded(t *testing.T, url string) string {
+	t.Helper()
+	out, err := exec.Command(chromium(t), "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+		"--user-data-dir="+t.TempDir(), "--dump-dom", url).Output()
+	if err != nil {
+		t.Fatalf("chromium --dump-dom %s: %v", url, err)
+	}
+	return string(out)
+}
+
+// screenshot takes a w×h screenshot of url (after its calls have been
+// answered, in virtual time; or, loaded, once the page has loaded).
+func screenshot(t *testing.T, url string, w, h int, loaded ...bool) image.Image {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "shot.png")
 	args := []string{"--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--hide-scrollbars",
-		"--user-data-dir=" + t.TempDir(), "--virtual-time-budget=15000", "--force-device-scale-factor=1",
-		fmt.Sprintf("--window-size=%d,%d", w, h), "--screenshot=" + file, url}
+		"--user-data-dir=" + t.TempDir(), "--force-device-scale-factor=1", fmt.Sprintf("--window-size=%d,%d", w, h), "--screenshot=" + file, url}
+	if len(loaded) == 0 || !loaded[0] {
+		args = append([]string{"--virtual-time-budget=15000"}, args...)
+	}
 	if out, err := exec.Command(chromium(t), args...).CombinedOutput(); err != nil {
 		t.Fatalf("chromium --screenshot: %v\n%s", err, out)
 	}
@@ -284,4 +307,104 @@ func absDiff(a, b uint32) uint32 {
 		return a - b
 	}
 	return b - a
+}
+
+// The App inside a host: a minimal host harness (testdata/explorer/host.html)
+// that speaks the MCP Apps extension's postMessage protocol shows the App
+// kgmcp serves to a client declaring the extension (read over stdio), for a
+// traverse_learning_progressions call named by statement code; the App asks
+// the host for the standard's page through tools/call and draws it.
+func TestExplorerAppInsideAHost(t *testing.T) {
+	chromium(t)
+	dir := shippedImages(t)
+	ctx := context.Background()
+	caps := &mcp.ClientCapabilities{Extensions: map[string]any{"io.modelcontextprotocol/ui": map[string]any{"mimeTypes": []any{"text/html;profile=mcp-app"}}}}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "host", Version: "0"}, &mcp.ClientOptions{Capabilities: caps}).
+		Connect(ctx, &mcp.CommandTransport{Command: exec.Command(binary, dir)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var appURI string
+	for _, tool := range tools.Tools {
+		if ui, ok := tool.Meta["ui"].(map[string]any); ok && tool.Name == "traverse_learning_progressions" {
+			appURI, _ = ui["resourceUri"].(string)
+		}
+	}
+	if appURI == "" {
+		t.Fatal("traverse_learning_progressions links no App")
+	}
+	rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: appURI})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := startHTTP(t, dir)
+	target, _ := url.Parse(srv.base)
+	harness, err := os.ReadFile("testdata/explorer/host.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	app, _ := json.Marshal(map[string]any{"html": rr.Contents[0].Text, "tool": "traverse_learning_progressions",
+		"arguments": map[string]any{"request": map[string]any{"frameworkId": mathsFW, "identifier": map[string]any{"identifierType": "statement_code", "statementCode": "M1.1.1.1"}}}})
+	page := bytes.Replace(harness, []byte("APP_JSON"), bytes.ReplaceAll(app, []byte("</"), []byte(`<\/`)), 1)
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", httputil.NewSingleHostReverseProxy(target))
+	mux.HandleFunc("/host", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write(page)
+	})
+	// The harness's load waits on /wait, which answers once the App says
+	// it has drawn its page (/done), or after 30 s.
+	done := make(chan struct{}, 1)
+	mux.HandleFunc("/done", func(http.ResponseWriter, *http.Request) {
+		select {
+		case done <- struct{}{}:
+		default:
+		}
+	})
+	mux.HandleFunc("/wait", func(w http.ResponseWriter, _ *http.Request) {
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+		}
+		w.Header().Set("Content-Type", "image/gif")
+		w.Write([]byte("GIF89a\x01\x00\x01\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff!\xf9\x04\x01\x00\x00\x00\x00,\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;"))
+	})
+	host := httptest.NewServer(mux)
+	defer host.Close()
+
+	dom := browseLoaded(t, host.URL+"/host")
+	log := dom[strings.Index(dom, `<ol id="log">`):]
+	for _, want := range []string{"initialize 2026-01-26", "proxied get_standard_context", "rendered: M1.1.1.1 · Indicator",
+		"proxied get_publisher_relations", "proxied get_learning_components_for_standard", "proxied get_standard_progressions"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the App inside the host: no %q in its log:\n%.1500s", want, log)
+		}
+	}
+	got := screenshot(t, host.URL+"/host", 1040, 800, true)
+	ref := "testdata/explorer/app-in-host.png"
+	if *updateScreens {
+		var b bytes.Buffer
+		png.Encode(&b, got)
+		if err := os.WriteFile(ref, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	f, err := os.Open(ref)
+	if err != nil {
+		t.Fatalf("%v (-update-screens writes it)", err)
+	}
+	want, err := png.Decode(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := difference(got, want); d > 0.02 {
+		t.Errorf("the App in the host: %.1f%% of the pixels differ from %s", 100*d, ref)
+	}
 }

@@ -15,6 +15,7 @@ import (
 	"embed"
 	"net/http"
 	"strconv"
+	"strings"
 )
 
 //go:embed app/index.html app/app.js app/app.css
@@ -58,6 +59,26 @@ func Handler() http.Handler {
 		}
 		w.Write(body)
 	})
+}
+
+// AppURI is the address of the explorer as an MCP App (the MCP Apps
+// extension, io.modelcontextprotocol/ui), and AppMIMEType its media type.
+const (
+	AppURI      = "ui://kgc/explorer"
+	AppMIMEType = "text/html;profile=mcp-app"
+)
+
+// AppHTML is the explorer as one self-contained document for an MCP host:
+// the page with its style and script inlined and data-transport="host", so
+// that it talks to the host over postMessage (the host proxies its tool
+// calls) and follows its links as #/… routes.
+func AppHTML() []byte {
+	page := string(mustRead("app/index.html"))
+	page = strings.Replace(page, `<html lang="en">`, `<html lang="en" data-transport="host">`, 1)
+	page = strings.Replace(page, `<link rel="stylesheet" href="/app.css">`, "<style>\n"+string(mustRead("app/app.css"))+"</style>", 1)
+	page = strings.Replace(page, `<script src="/app.js" defer></script>`, "", 1)
+	page = strings.Replace(page, "</body>", "<script>\n"+string(mustRead("app/app.js"))+"</script>\n</body>", 1)
+	return []byte(page)
 }
 
 func mustRead(name string) []byte {

@@ -40,3 +40,16 @@ func TestHandlerServesThePageUnderItsPolicy(t *testing.T) {
 		t.Errorf("/elsewhere: %d", rec.Code)
 	}
 }
+
+// The MCP App is the same page, self-contained: style and script inline,
+// nothing loaded from elsewhere, and the host transport selected.
+func TestAppHTMLIsSelfContained(t *testing.T) {
+	page := string(explorer.AppHTML())
+	if !strings.Contains(page, `data-transport="host"`) || strings.Contains(page, `src="/app.js"`) || strings.Contains(page, `href="/app.css"`) ||
+		!strings.Contains(page, "startInHost") || !strings.Contains(page, ".facts {") || strings.Count(page, "<script") != 1 {
+		t.Errorf("the App's page is not self-contained:\n%.500s", page)
+	}
+	if strings.Contains(page, "http://") || strings.Contains(page, "https://") {
+		t.Error("the App's page names an outside address")
+	}
+}

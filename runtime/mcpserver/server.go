@@ -102,7 +102,7 @@ func NewLoading(l *catalog.Loading, opts Options) *Server {
 		Logger:            SDKLogger(log),
 		CompletionHandler: s.complete,
 	})
-	s.mcp.AddReceivingMiddleware(encodedResults, s.guard, notFoundCodes, canonicalURIs, listedSchemas)
+	s.mcp.AddReceivingMiddleware(encodedResults, s.guard, notFoundCodes, apps, canonicalURIs, listedSchemas)
 	s.registerTools()
 	s.registerResources()
 	s.registerPrompts()

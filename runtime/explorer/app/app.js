@@ -9,27 +9,69 @@
   const crumbs = document.getElementById('crumbs');
   const started = performance.now();
   let nextID = 1;
+  // In an MCP host (the MCP App: the page inlined into a ui:// resource,
+  // data-transport="host"), the page talks to the host over postMessage and
+  // the host proxies its tool calls; in a browser it calls /mcp itself.
+  const hostMode = document.documentElement.dataset.transport === 'host';
+  const pending = new Map();
+  let toolInput = null, toolResult = null, onToolData = null;
+
+  function post(msg) {
+    window.parent.postMessage(msg, '*');
+  }
+  function request(method, params) {
+    const id = nextID++;
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      post({ jsonrpc: '2.0', id: id, method: method, params: params });
+    });
+  }
+  function notify(method, params) {
+    post({ jsonrpc: '2.0', method: method, params: params || {} });
+  }
+  if (hostMode) {
+    window.addEventListener('message', (e) => {
+      if (e.source !== window.parent) return;
+      const m = e.data;
+      if (!m || m.jsonrpc !== '2.0') return;
+      if (m.id !== undefined && pending.has(m.id) && !m.method) {
+        const p = pending.get(m.id);
+        pending.delete(m.id);
+        if (m.error) p.reject(new Error(m.error.message || 'the host refused the request'));
+        else p.resolve(m.result);
+        return;
+      }
+      if (m.method === 'ui/notifications/tool-input') toolInput = (m.params && m.params.arguments) || {};
+      if (m.method === 'ui/notifications/tool-result' || m.method === 'ui/tool-result') toolResult = m.params || {};
+      if (onToolData) onToolData();
+    });
+  }
 
   // call runs one tool and returns its structured content, or throws the
   // answer's own text (isError, a JSON-RPC error, an HTTP refusal).
-  async function call(tool, request) {
-    const res = await fetch('/mcp', {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        'Accept': 'application/json, text/event-stream',
-        'MCP-Protocol-Version': '2025-06-18',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: nextID++, method: 'tools/call', params: { name: tool, arguments: { request: request } } }),
-    });
-    let body;
-    try {
-      body = await res.json();
-    } catch (e) {
-      throw new Error('the server answered ' + res.status + ' ' + res.statusText);
+  async function call(tool, req) {
+    let r;
+    if (hostMode) {
+      r = await request('tools/call', { name: tool, arguments: { request: req } });
+    } else {
+      const res = await fetch('/mcp', {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          'Accept': 'application/json, text/event-stream',
+          'MCP-Protocol-Version': '2025-06-18',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: nextID++, method: 'tools/call', params: { name: tool, arguments: { request: req } } }),
+      });
+      let body;
+      try {
+        body = await res.json();
+      } catch (e) {
+        throw new Error('the server answered ' + res.status + ' ' + res.statusText);
+      }
+      if (body.error) throw new Error(body.error.message);
+      r = body.result;
     }
-    if (body.error) throw new Error(body.error.message);
-    const r = body.result;
     if (r.isError) throw new Error(r.content && r.content[0] ? r.content[0].text : tool + ' failed');
     return r.structuredContent;
   }
@@ -53,7 +95,9 @@
   function seg(s) {
     return encodeURIComponent(s).replace(/\./g, '%2E');
   }
-  const frameworkPath = (fw, snap) => '/framework/' + seg(fw) + '/snapshot/' + seg(snap);
+  // In a host the page has no server paths: its pages are #/… routes.
+  const base = hostMode ? '#' : '';
+  const frameworkPath = (fw, snap) => base + '/framework/' + seg(fw) + '/snapshot/' + seg(snap);
   const standardPath = (fw, snap, node) => frameworkPath(fw, snap) + '/standard/' + seg(node);
 
   // plain removes inline emphasis markup (*x*, _x_, **x**) from a statement:
@@ -74,12 +118,14 @@
     main.replaceChildren(el('h1', { text: title }), ...nodes.filter((n) => n !== null && n !== undefined));
     main.dataset.renderedMs = String(Math.round(performance.now() - started));
     main.setAttribute('data-state', 'ready');
+    if (hostMode) notify('notifications/message', { level: 'info', logger: 'kgc-explorer', data: 'rendered: ' + title });
   }
 
   function fail(err) {
     document.title = 'Not available · kgc explorer';
     main.replaceChildren(el('h1', { text: 'Not available' }), el('p', { class: 'error', role: 'alert', text: String(err && err.message ? err.message : err) }));
     main.setAttribute('data-state', 'error');
+    if (hostMode) notify('notifications/message', { level: 'warning', logger: 'kgc-explorer', data: 'error: ' + (err && err.message ? err.message : err) });
   }
 
   function trail(items) {
@@ -129,7 +175,7 @@
   async function frameworkPage(fw, snap) {
     const r = await call('get_framework', snap ? { frameworkId: fw, snapshotId: snap } : { frameworkId: fw });
     const f = r.framework, m = f.sourceMetadata;
-    trail([{ text: 'Catalog', href: '/' }, { text: m.name }]);
+    trail([{ text: 'Catalog', href: base + '/' }, { text: m.name }]);
     const rights = f.graphPackages[0] ? f.graphPackages[0].rights : null;
     const top = r.topLevel;
     const ul = el('ul', { class: 'tree' });
@@ -160,7 +206,7 @@
     for (const n of ctx.nodes || []) recs[n.nodeId] = n;
     const st = ctx.standard, n = st.node, m = st.sourceMetadata;
     const path = (ctx.rootPaths && ctx.rootPaths.paths[0]) ? ctx.rootPaths.paths[0].nodeIds : [];
-    const items = [{ text: 'Catalog', href: '/' }, { text: m.name, href: frameworkPath(fw, snap) }];
+    const items = [{ text: 'Catalog', href: base + '/' }, { text: m.name, href: frameworkPath(fw, snap) }];
     for (const id of path.slice(1, -1)) items.push({ text: label(recs[id]) || id, href: standardPath(fw, snap, id) });
     items.push({ text: n.statementCode || n.nodeId });
     trail(items);
@@ -190,6 +236,7 @@
     ]);
     main.append(publisherSection(pub), componentSection(comps), progressionSection(prog, fw, snap));
     main.dataset.completeMs = String(Math.round(performance.now() - started));
+    if (hostMode) notify('notifications/message', { level: 'info', logger: 'kgc-explorer', data: 'complete: ' + document.title });
   }
 
   function publisherSection(r) {
@@ -230,7 +277,7 @@
   }
 
   async function searchPage(q) {
-    trail([{ text: 'Catalog', href: '/' }, { text: 'Search' }]);
+    trail([{ text: 'Catalog', href: base + '/' }, { text: 'Search' }]);
     document.getElementById('q').value = q;
     const r = await call('search_standards', { mode: 'text', query: q, match: { matchMode: 'stems', operator: 'all' }, limit: 25 });
     const ol = el('ol', { class: 'hits' });
@@ -258,9 +305,12 @@
     return null;
   }
 
-  function route() {
-    const params = new URLSearchParams(location.search);
-    const raw = location.pathname.split('/').slice(1);
+  // route draws the page of path (in a host, a #/… route: the sandboxed
+  // frame's own location is never changed), or of the browser's location.
+  function route(path) {
+    const loc = hostMode ? new URL(path || '/', 'kgc:/') : location;
+    const params = new URLSearchParams(loc.search);
+    const raw = loc.pathname.split('/').slice(1);
     let parts;
     try {
       parts = raw.map(decodeURIComponent);
@@ -269,7 +319,7 @@
     }
     if (raw.length === 1 && raw[0] === '') {
       const u = params.get('uri');
-      if (u) {
+      if (u && !hostMode) {
         const to = uriPath(u);
         if (!to) return Promise.reject(new Error('This page shows kgfegmcp:// addresses of frameworks, snapshots and standards; ' + u + ' is not one.'));
         location.replace(to);
@@ -284,5 +334,44 @@
     return Promise.reject(new Error('No page here.'));
   }
 
-  route().catch(fail);
+  // startInHost opens, in an MCP host, the standard the tool call that
+  // showed the App was about (its arguments, else its result), then follows
+  // the page's own links as #/… routes.
+  async function startInHost() {
+    const go = (path) => route(path).catch(fail);
+    document.addEventListener('click', (e) => {
+      const a = e.target.closest ? e.target.closest('a') : null;
+      const href = a ? a.getAttribute('href') : '';
+      if (href && href.startsWith('#/')) {
+        e.preventDefault();
+        go(href.slice(1));
+      }
+    });
+    document.getElementById('search').addEventListener('submit', (e) => {
+      e.preventDefault();
+      go('/search?q=' + encodeURIComponent(document.getElementById('q').value));
+    });
+    document.querySelector('.home').setAttribute('href', '#/');
+    await request('ui/initialize', { protocolVersion: '2026-01-26', appInfo: { name: 'kgc-explorer', version: '1' }, appCapabilities: {} });
+    notify('ui/notifications/initialized');
+    await new Promise((resolve) => {
+      const done = () => { if (toolInput && toolResult) resolve(); };
+      onToolData = done;
+      done();
+      setTimeout(resolve, 10000);
+    });
+    onToolData = null;
+    const req = (toolInput && toolInput.request) || {};
+    const sc = (toolResult && toolResult.structuredContent) || {};
+    const node = req.nodeId || (req.identifier && req.identifier.nodeId) || sc.originNodeId ||
+      (sc.standard && (sc.standard.nodeId || (sc.standard.node && sc.standard.node.nodeId)));
+    const id = (sc.standard && sc.standard.package && sc.standard.package.packageIdentity) || (sc.package && sc.package.packageIdentity) || {};
+    const fw = req.frameworkId || id.frameworkId || (sc.standard && sc.standard.frameworkId);
+    const snap = req.snapshotId || (sc.request && sc.request.snapshotId) || id.snapshotId || (sc.standard && sc.standard.snapshotId);
+    if (fw && snap && node) return route('/framework/' + seg(fw) + '/snapshot/' + seg(snap) + '/standard/' + seg(node));
+    if (fw) return route('/framework/' + seg(fw));
+    return route('/');
+  }
+
+  (hostMode ? startInHost() : route()).catch(fail);
 })();
