@@ -97,7 +97,7 @@ func standard(p *catalog.Package, n uint32) *render.Diagram {
 	d.Title = "Neighbourhood of " + focus.Heading
 	if img.NodeString(n, kgimg.NodeStatementCode) == "" && lab.text {
 		// No code to name it by: the start of its statement does.
-		d.Title += ": " + graph.PlaceLabel(img, n)
+		d.Title += ": " + render.Plain(graph.PlaceLabel(img, n))
 	}
 	cut := false
 	var left, mid, right []render.Section

@@ -208,10 +208,13 @@ func testBoundsAndRights(t *testing.T, svc *query.Service) {
 	}
 }
 
-// Labels that try to break out of their strings stay inside them.
+// Labels that try to break out of their strings stay inside them, and
+// statements (untrusted: markup, script, bidirectional controls, Markdown)
+// show as text.
 func testHostileLabels(t *testing.T) {
 	hostile := "x\"]) --> evil[\"<script>alert(1)</script> & #quot; \\n `tick` {b} | ; %% \x00\x1b \xff end" +
-		" %%%{init: {'theme':'dark'}}%%% %%{init: {\"securityLevel\":\"loose\"}}%% \u2028A-->B"
+		" %%%{init: {'theme':'dark'}}%%% %%{init: {\"securityLevel\":\"loose\"}}%% \u2028A-->B" +
+		" \u202eevil\u202c \u2066x\u2069 \u200f *<b>bold</b>* _<i>x</i>_ &amp; &lt;"
 	d := &render.Diagram{Title: hostile, Subtitle: hostile, Notes: []string{hostile},
 		Columns: []render.Column{
 			{Sections: []render.Section{{Title: hostile, Nodes: []render.Node{{ID: "a", Kind: render.Grouping, Heading: hostile, Text: hostile, Detail: hostile}}}}},
@@ -224,6 +227,48 @@ func testHostileLabels(t *testing.T) {
 	checkDOT(t, written(t, d, render.DOT))
 	if s := string(written(t, d, render.SVG)); strings.Contains(s, "<script") {
 		t.Error("the SVG holds a script element")
+	}
+	// Markup and entities are text: escaped once more, never interpreted;
+	// Markdown emphasis around markup drops its asterisks, not its escapes.
+	svg := string(written(t, d, render.SVG))
+	for _, want := range []string{"&lt;script&gt;alert(1)&lt;/script&gt; &amp; #quot;", "&lt;b&gt;bold&lt;/b&gt;", "&amp;amp; &amp;lt;", `\u202eevil\u202c \u2066x\u2069 \u200f`} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the SVG lacks %q", want)
+		}
+	}
+	for _, f := range render.Formats() {
+		out := string(written(t, d, f))
+		if i := strings.IndexFunc(out, func(r rune) bool {
+			return r == 0x061C || r == 0x200E || r == 0x200F || 0x202A <= r && r <= 0x202E || 0x2066 <= r && r <= 0x2069
+		}); i >= 0 {
+			t.Errorf("%s holds a bidirectional control (%q): it would reorder what is shown", f, out[i:min(len(out), i+12)])
+		}
+	}
+}
+
+// Markdown inline emphasis is shown as its words; a delimiter that pairs with
+// nothing stays.
+func TestPlain(t *testing.T) {
+	for in, want := range map[string]string{
+		"by *n* unit squares":                   "by n unit squares",
+		"a fraction *a*/*b* with *a* > 1":       "a fraction a/b with a > 1",
+		"1/*b*.":                                "1/b.",
+		"**bold** and __strong__ and _it_":      "bold and strong and it",
+		"***both*** and **nested *inner* end**": "both and nested inner end",
+		"6 * 4 = 24 and 2 * 3":                  "6 * 4 = 24 and 2 * 3",
+		"*X Vector and Matrix Quantities":       "*X Vector and Matrix Quantities",
+		"snake_case_name and x_1":               "snake_case_name and x_1",
+		`a literal \*star\* and \_under\_`:      "a literal *star* and _under_",
+		"*<script>x</script>*":                  "<script>x</script>",
+		"*For example, 8 × ? = 48, 5 = _ ÷ 3.*": "For example, 8 × ? = 48, 5 = _ ÷ 3.",
+		"no emphasis at all":                    "no emphasis at all",
+		"**unclosed and *closed*":               "**unclosed and closed",
+		"*a _b* c_":                             "a _b c_",
+		"_a *b_ c*":                             "a *b c*",
+	} {
+		if got := render.Plain(in); got != want {
+			t.Errorf("Plain(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
 

@@ -77,7 +77,7 @@ func colGap(d *Diagram) int {
 func boxOf(n Node, col int, x, y, uniformH float64, uniform bool) *box {
 	b := &box{n: n, col: col, x: x, y: y, h: svgMoreH}
 	b.head = wrap(n.Heading, svgWidthChars, 2)
-	b.text = wrap(n.Text, svgWidthChars, svgMaxText)
+	b.text = wrap(Plain(n.Text), svgWidthChars, svgMaxText)
 	b.detail = wrap(n.Detail, svgDetailChars, 2)
 	switch {
 	case n.Kind == More:
@@ -249,7 +249,7 @@ func svgBytes(d *Diagram) []byte {
 // its lines clipped to the box.
 func writeBox(b *strings.Builder, i int, bx *box) {
 	st := nodeStyles[bx.n.Kind]
-	fmt.Fprintf(b, `<g><title>%s</title>`, esc(clean(strings.Join(nonEmpty(bx.n.Heading, bx.n.Text, bx.n.Detail), " — "))))
+	fmt.Fprintf(b, `<g><title>%s</title>`, esc(clean(strings.Join(nonEmpty(bx.n.Heading, Plain(bx.n.Text), bx.n.Detail), " — "))))
 	fmt.Fprintf(b, `<rect x="%s" y="%s" width="%d" height="%s" rx="6" fill="%s" stroke="%s" stroke-width="%s"`,
 		num(bx.x), num(bx.y), svgBoxW, num(bx.h), st.fill, st.stroke, st.width)
 	if st.dash != "" {
