@@ -8,7 +8,8 @@
 // Every writer is deterministic: the same Diagram gives the same bytes. The
 // SVG is self-contained (no scripts, no external fonts, stylesheets or
 // images: the generic sans-serif family, inline attributes), each node's
-// text wrapped to its box and clipped to it; the Mermaid and DOT sources
+// text wrapped to its box by measured glyph widths and clipped to it, and it
+// fits a slide (at most 1,600 px wide and 3:1); the Mermaid and DOT sources
 // escape every label, so no label can end a string or open a bracket.
 // Statements are text in every format: escaped, bidirectional controls
 // written as their escapes, Markdown emphasis shown as the words (Plain).
@@ -89,8 +90,9 @@ type Diagram struct {
 	// Notes are printed under the picture: bounds that cut lists, text the
 	// rights withheld, the origin of generated edges.
 	Notes []string
-	// Overview marks a framework overview: columns are top-aligned and the
-	// DOT and Mermaid forms stack each column's nodes.
+	// Overview marks a framework overview: its columns (grades) are
+	// top-aligned, in the SVG laid out in the rows that best fit a slide,
+	// and the DOT and Mermaid forms stack each column's nodes.
 	Overview bool
 }
 
