@@ -97,7 +97,7 @@ func standard(p *catalog.Package, n uint32) *render.Diagram {
 	d.Title = "Neighbourhood of " + focus.Heading
 	if img.NodeString(n, kgimg.NodeStatementCode) == "" && lab.text {
 		// No code to name it by: the start of its statement does.
-		d.Title += ": " + graph.PlaceLabel(img, n)
+		d.Title += ": " + render.Plain(graph.PlaceLabel(img, n))
 	}
 	cut := false
 	var left, mid, right []render.Section
@@ -249,8 +249,22 @@ func withRightsNotes(d *render.Diagram, p *catalog.Package, text bool) *render.D
 		d.Notes = append(d.Notes, fmt.Sprintf("Statement text withheld: the package's rights do not allow full text "+
 			"(review %s, allowFullText %t); boxes show codes, statement types and node IDs.", r.ReviewStatus, r.AllowFullText))
 	}
-	if a := strings.TrimSpace(r.AttributionStatement); a != "" {
-		d.Notes = append(d.Notes, "Source: "+a+" ("+r.SourceLicense+")")
+	if note := sourceNote(r.AttributionStatement, r.SourceLicense); note != "" {
+		d.Notes = append(d.Notes, note)
 	}
 	return d
+}
+
+// sourceNote is the attribution and the licence, each said once: an
+// attribution that names the licence already (as kgc import case's does,
+// "… (CASE …; not stated in the CASE package).") is not followed by it again.
+func sourceNote(attribution, license string) string {
+	a, l := strings.TrimSpace(attribution), strings.TrimSpace(license)
+	switch {
+	case a == "":
+		return ""
+	case l == "" || strings.Contains(strings.ToLower(a), strings.ToLower(l)):
+		return "Source: " + a
+	}
+	return "Source: " + a + " (" + l + ")"
 }

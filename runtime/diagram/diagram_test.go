@@ -69,3 +69,20 @@ func TestDiagramsDrawEachStandardOnce(t *testing.T) {
 		t.Fatalf("only %d diagrams", diagrams)
 	}
 }
+
+// TestSourceNoteSaysEachFactOnce: an attribution that names the licence
+// already (kgc import case writes "… (CASE id; not stated in the CASE
+// package).") is not followed by the licence again.
+func TestSourceNoteSaysEachFactOnce(t *testing.T) {
+	for _, c := range []struct{ attribution, license, want string }{
+		{"Sample (CASE 255a; not stated in the CASE package).", "not stated in the CASE package", "Source: Sample (CASE 255a; not stated in the CASE package)."},
+		{"Sample curriculum.", "CC0-1.0", "Source: Sample curriculum. (CC0-1.0)"},
+		{"Sample, CC BY 4.0.", "cc by 4.0", "Source: Sample, CC BY 4.0."},
+		{"Sample.", "", "Source: Sample."},
+		{"  ", "CC0-1.0", ""},
+	} {
+		if got := sourceNote(c.attribution, c.license); got != c.want {
+			t.Errorf("sourceNote(%q, %q) = %q, want %q", c.attribution, c.license, got, c.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package diagram
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -13,15 +14,32 @@ import (
 
 // overviewCell counts the standards of one strand in one grade.
 type overviewCell struct {
-	strand uint32
-	none   bool // the standards directly under a grade (or the root)
-	counts map[string]int
+	strand  uint32
+	none    bool // the standards directly under a grade (or the root)
+	counts  map[string]int
+	members []uint32 // the standards, in curriculum order
+}
+
+// sameCells reports whether two grades hold the same standards in the same
+// strands (their cells in drawing order).
+func sameCells(a, b []*overviewCell) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].none != b[i].none || a[i].strand != b[i].strand || !slices.Equal(a[i].members, b[i].members) {
+			return false
+		}
+	}
+	return true
 }
 
 // Overview draws a framework snapshot's overview by grade and
 // strand: one column per grade (the profile's local labels, in its order),
 // and in each the strands with how many standards of each statement type
-// they hold in that grade. A standard's strand is the first node of its first
+// they hold in that grade. Adjacent grades that hold the same standards in
+// the same strands (a high-school band tagged 09 to 12) are one column,
+// "09–12", and a note says so. A standard's strand is the first node of its first
 // root path below the root that is not a grade-level statement type
 // (docs/render.md#overview). Bounded by OverviewMaxGrades and
 // OverviewMaxStrands; strand text only where the rights allow full text.
@@ -110,6 +128,7 @@ func Overview(p *catalog.Package) *render.Diagram {
 				cells[g] = append(cells[g], c)
 			}
 			c.counts[typ]++
+			c.members = append(c.members, n)
 		}
 	}
 
@@ -136,14 +155,7 @@ func Overview(p *catalog.Package) *render.Diagram {
 	if d.Title == "" {
 		d.Title = p.FrameworkID()
 	}
-	cut := false
-	for gi, g := range grades {
-		if gi == OverviewMaxGrades {
-			d.Notes = append(d.Notes, fmt.Sprintf("+%d more grades not drawn: %s.", len(grades)-gi, strings.Join(grades[gi:], ", ")))
-			cut = true
-			break
-		}
-		sec := render.Section{Title: g}
+	for _, g := range grades {
 		list := cells[g]
 		sort.SliceStable(list, func(i, j int) bool {
 			if list[i].none != list[j].none {
@@ -151,6 +163,34 @@ func Overview(p *catalog.Package) *render.Diagram {
 			}
 			return !list[i].none && graph.Less(img, list[i].strand, list[j].strand)
 		})
+	}
+	// Runs of adjacent grades with the same cells are drawn as one column.
+	var runs [][]string
+	for _, g := range grades {
+		if k := len(runs) - 1; k >= 0 && sameCells(cells[runs[k][0]], cells[g]) {
+			runs[k] = append(runs[k], g)
+			continue
+		}
+		runs = append(runs, []string{g})
+	}
+	var merged []string
+	cut := false
+	for gi, run := range runs {
+		if gi == OverviewMaxGrades {
+			var rest []string
+			for _, r := range runs[gi:] {
+				rest = append(rest, r...)
+			}
+			d.Notes = append(d.Notes, fmt.Sprintf("+%d more grades not drawn: %s.", len(rest), strings.Join(rest, ", ")))
+			cut = true
+			break
+		}
+		sec := render.Section{Title: run[0]}
+		if len(run) > 1 {
+			sec.Title = run[0] + "–" + run[len(run)-1]
+			merged = append(merged, fmt.Sprintf("%s: the grades %s hold the same standards in the same strands, drawn once.", sec.Title, strings.Join(run, ", ")))
+		}
+		list := cells[run[0]]
 		rest, restStd := 0, 0
 		for si, c := range list {
 			if si >= OverviewMaxStrands {
@@ -179,6 +219,7 @@ func Overview(p *catalog.Package) *render.Diagram {
 	}
 	d.Notes = append(d.Notes, fmt.Sprintf("%d standards in %d strands across %d grades; each box counts a strand's standards "+
 		"in that grade by statement type.", total, len(strands), len(grades)))
+	d.Notes = append(d.Notes, merged...)
 	if cut {
 		d.Notes = append(d.Notes, fmt.Sprintf("Bounds: at most %d grades and %d strands per grade are drawn; a \"+k more\" box counts the rest.",
 			OverviewMaxGrades, OverviewMaxStrands))

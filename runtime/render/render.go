@@ -1,6 +1,6 @@
 // Package render draws curriculum diagrams — one standard's neighbourhood,
 // or a framework's overview by grade and strand — as SVG, Mermaid or DOT
-// (docs/render.md). It knows nothing of images or packages: runtime/query
+// (docs/render.md). It knows nothing of images or packages: runtime/diagram
 // gathers a Diagram under the package's rights (statement text only where
 // they allow full text) and bounded as docs/render.md says, and this package
 // lays it out and writes it.
@@ -8,8 +8,11 @@
 // Every writer is deterministic: the same Diagram gives the same bytes. The
 // SVG is self-contained (no scripts, no external fonts, stylesheets or
 // images: the generic sans-serif family, inline attributes), each node's
-// text wrapped to its box and clipped to it; the Mermaid and DOT sources
+// text wrapped to its box by measured glyph widths and clipped to it, and it
+// fits a slide (at most 1,600 px wide and 3:1); the Mermaid and DOT sources
 // escape every label, so no label can end a string or open a bracket.
+// Statements are text in every format: escaped, bidirectional controls
+// written as their escapes, Markdown emphasis shown as the words (Plain).
 package render
 
 import (
@@ -18,6 +21,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/kgc-project/kgc/internal/termsafe"
 )
 
 // NodeKind says what a node is, which decides its style.
@@ -45,7 +50,11 @@ const (
 )
 
 // Node is one box: a heading (code, statement type or grade), the statement
-// text when the rights allow it, and a detail line (counts, grades).
+// text when the rights allow it, and a detail line (counts, grades). Every
+// writer shows the whole heading and the whole detail, wrapped onto as many
+// lines as they take; the text is cut after a few lines (the SVG's tooltip
+// holds all of it). The text is a statement as its publisher wrote it: its
+// Markdown inline emphasis (*x*, _x_, **x**) is shown as the words (Plain).
 type Node struct {
 	ID      string // unique within the diagram
 	Kind    NodeKind
@@ -81,8 +90,9 @@ type Diagram struct {
 	// Notes are printed under the picture: bounds that cut lists, text the
 	// rights withheld, the origin of generated edges.
 	Notes []string
-	// Overview marks a framework overview: columns are top-aligned and the
-	// DOT and Mermaid forms stack each column's nodes.
+	// Overview marks a framework overview: its columns (grades) are
+	// top-aligned, in the SVG laid out in the rows that best fit a slide,
+	// and the DOT and Mermaid forms stack each column's nodes.
 	Overview bool
 }
 
@@ -172,7 +182,9 @@ func edgeLabel(k EdgeKind) string {
 }
 
 // clean makes s one line of printable text: invalid UTF-8 replaced, control
-// characters and runs of white space turned into one space.
+// characters and runs of white space turned into one space, and the
+// bidirectional controls, which would reorder what is shown, written as the
+// text of their escapes (\u202e), as kgc writes them to a terminal.
 func clean(s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	var b strings.Builder
@@ -186,17 +198,21 @@ func clean(s string) string {
 			b.WriteByte(' ')
 			space = false
 		}
+		if termsafe.BidiControl(r) {
+			fmt.Fprintf(&b, `\u%04x`, r)
+			continue
+		}
 		b.WriteRune(r)
 	}
 	return b.String()
 }
 
 // wrap breaks s into lines of at most width runes, at spaces where it can
-// (a longer word is cut), and keeps at most maxLines: when text is left
-// over, the last line ends with "…".
+// (a longer word is cut), and keeps at most maxLines (0: every line): when
+// text is left over, the last line ends with "…".
 func wrap(s string, width, maxLines int) []string {
 	s = clean(s)
-	if s == "" || maxLines <= 0 {
+	if s == "" {
 		return nil
 	}
 	var lines []string
@@ -227,7 +243,7 @@ func wrap(s string, width, maxLines int) []string {
 	if line != "" {
 		flush()
 	}
-	if len(lines) > maxLines {
+	if maxLines > 0 && len(lines) > maxLines {
 		last := []rune(lines[maxLines-1])
 		if len(last) >= width {
 			last = last[:width-1]
@@ -238,15 +254,11 @@ func wrap(s string, width, maxLines int) []string {
 }
 
 // nodeLines is a node's text as lines for the text formats (Mermaid, DOT):
-// the heading, the wrapped text, the detail.
+// the whole heading, the text (at most maxText lines), the whole detail.
 func nodeLines(n Node, width, maxText int) []string {
 	var out []string
-	if h := clean(n.Heading); h != "" {
-		out = append(out, wrap(h, width, 2)...)
-	}
-	out = append(out, wrap(n.Text, width, maxText)...)
-	if dl := clean(n.Detail); dl != "" {
-		out = append(out, wrap(dl, width, 2)...)
-	}
+	out = append(out, wrap(n.Heading, width, 0)...)
+	out = append(out, wrap(Plain(n.Text), width, maxText)...)
+	out = append(out, wrap(n.Detail, width, 0)...)
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"flag"
 	"fmt"
+	"image"
 	"image/png"
 	"os"
 	"os/exec"
@@ -156,6 +157,7 @@ func testSamples(t *testing.T, svc *query.Service) {
 				switch f {
 				case render.SVG:
 					checkSVG(t, a.Bytes())
+					checkHeadings(t, d, a.Bytes())
 				case render.Mermaid:
 					checkMermaid(t, a.Bytes())
 				case render.DOT:
@@ -208,10 +210,13 @@ func testBoundsAndRights(t *testing.T, svc *query.Service) {
 	}
 }
 
-// Labels that try to break out of their strings stay inside them.
+// Labels that try to break out of their strings stay inside them, and
+// statements (untrusted: markup, script, bidirectional controls, Markdown)
+// show as text.
 func testHostileLabels(t *testing.T) {
 	hostile := "x\"]) --> evil[\"<script>alert(1)</script> & #quot; \\n `tick` {b} | ; %% \x00\x1b \xff end" +
-		" %%%{init: {'theme':'dark'}}%%% %%{init: {\"securityLevel\":\"loose\"}}%% \u2028A-->B"
+		" %%%{init: {'theme':'dark'}}%%% %%{init: {\"securityLevel\":\"loose\"}}%% \u2028A-->B" +
+		" \u202eevil\u202c \u2066x\u2069 \u200f *<b>bold</b>* _<i>x</i>_ &amp; &lt;"
 	d := &render.Diagram{Title: hostile, Subtitle: hostile, Notes: []string{hostile},
 		Columns: []render.Column{
 			{Sections: []render.Section{{Title: hostile, Nodes: []render.Node{{ID: "a", Kind: render.Grouping, Heading: hostile, Text: hostile, Detail: hostile}}}}},
@@ -225,6 +230,48 @@ func testHostileLabels(t *testing.T) {
 	if s := string(written(t, d, render.SVG)); strings.Contains(s, "<script") {
 		t.Error("the SVG holds a script element")
 	}
+	// Markup and entities are text: escaped once more, never interpreted;
+	// Markdown emphasis around markup drops its asterisks, not its escapes.
+	svg := string(written(t, d, render.SVG))
+	for _, want := range []string{"&lt;script&gt;alert(1)&lt;/script&gt; &amp; #quot;", "&lt;b&gt;bold&lt;/b&gt;", "&amp;amp; &amp;lt;", `\u202eevil\u202c \u2066x\u2069 \u200f`} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the SVG lacks %q", want)
+		}
+	}
+	for _, f := range render.Formats() {
+		out := string(written(t, d, f))
+		if i := strings.IndexFunc(out, func(r rune) bool {
+			return r == 0x061C || r == 0x200E || r == 0x200F || 0x202A <= r && r <= 0x202E || 0x2066 <= r && r <= 0x2069
+		}); i >= 0 {
+			t.Errorf("%s holds a bidirectional control (%q): it would reorder what is shown", f, out[i:min(len(out), i+12)])
+		}
+	}
+}
+
+// Markdown inline emphasis is shown as its words; a delimiter that pairs with
+// nothing stays.
+func TestPlain(t *testing.T) {
+	for in, want := range map[string]string{
+		"by *n* unit squares":                   "by n unit squares",
+		"a fraction *a*/*b* with *a* > 1":       "a fraction a/b with a > 1",
+		"1/*b*.":                                "1/b.",
+		"**bold** and __strong__ and _it_":      "bold and strong and it",
+		"***both*** and **nested *inner* end**": "both and nested inner end",
+		"6 * 4 = 24 and 2 * 3":                  "6 * 4 = 24 and 2 * 3",
+		"*X Vector and Matrix Quantities":       "*X Vector and Matrix Quantities",
+		"snake_case_name and x_1":               "snake_case_name and x_1",
+		`a literal \*star\* and \_under\_`:      "a literal *star* and _under_",
+		"*<script>x</script>*":                  "<script>x</script>",
+		"*For example, 8 × ? = 48, 5 = _ ÷ 3.*": "For example, 8 × ? = 48, 5 = _ ÷ 3.",
+		"no emphasis at all":                    "no emphasis at all",
+		"**unclosed and *closed*":               "**unclosed and closed",
+		"*a _b* c_":                             "a _b c_",
+		"_a *b_ c*":                             "a *b c*",
+	} {
+		if got := render.Plain(in); got != want {
+			t.Errorf("Plain(%q) = %q, want %q", in, got, want)
+		}
+	}
 }
 
 // written returns d as render.Write writes it in format f.
@@ -237,10 +284,34 @@ func written(t *testing.T, d *render.Diagram, f render.Format) []byte {
 	return b.Bytes()
 }
 
-// checkSVG parses the SVG as XML, requires it self-contained, and renders it
-// with librsvg (rsvg-convert) to a PNG that is not blank.
+// The proportions every picture keeps (docs/render.md): a slide's.
+const (
+	maxWidth = 1600
+	maxRatio = 3.0
+)
+
+// svgSize reads the SVG's width and height.
+func svgSize(t *testing.T, svg []byte) (w, h float64) {
+	t.Helper()
+	var root struct {
+		Width  float64 `xml:"width,attr"`
+		Height float64 `xml:"height,attr"`
+	}
+	if err := xml.Unmarshal(svg, &root); err != nil || root.Width <= 0 || root.Height <= 0 {
+		t.Fatalf("the SVG's size: %v (%+v)", err, root)
+	}
+	return root.Width, root.Height
+}
+
+// checkSVG parses the SVG as XML, requires it self-contained and of a slide's
+// proportions, and renders it with librsvg (rsvg-convert) to a PNG that is not
+// blank, in which nothing is clipped: it is the same PNG without the boxes'
+// clip paths, and nothing is drawn in the right margin.
 func checkSVG(t *testing.T, svg []byte) {
 	t.Helper()
+	if w, h := svgSize(t, svg); w > maxWidth || w/h > maxRatio {
+		t.Errorf("the SVG is %gx%g: want at most %d wide and at most %g:1", w, h, maxWidth, maxRatio)
+	}
 	dec := xml.NewDecoder(bytes.NewReader(svg))
 	root := ""
 	for {
@@ -275,17 +346,7 @@ func checkSVG(t *testing.T, svg []byte) {
 		logSkip(t, "rsvg-convert (Debian's librsvg2-bin) is not installed: the SVG was not rendered; make test installs it (tools/install-renderers.sh)")
 		return
 	}
-	cmd := exec.Command(rsvg, "--format", "png")
-	cmd.Stdin = bytes.NewReader(svg)
-	var out, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("rsvg-convert refuses the SVG: %v: %s", err, stderr.String())
-	}
-	img, err := png.Decode(bytes.NewReader(out.Bytes()))
-	if err != nil {
-		t.Fatalf("rsvg-convert wrote no PNG: %v", err)
-	}
+	img := rasterize(t, rsvg, svg)
 	bounds := img.Bounds()
 	if bounds.Dx() < 300 || bounds.Dy() < 150 {
 		t.Fatalf("the PNG is %dx%d", bounds.Dx(), bounds.Dy())
@@ -305,6 +366,114 @@ func checkSVG(t *testing.T, svg []byte) {
 	}
 	if len(colours) < 4 {
 		t.Errorf("the PNG has %d colours", len(colours))
+	}
+	// Nothing clipped: without the clip paths not one pixel changes.
+	unclipped := rasterize(t, rsvg, clipPathAttr.ReplaceAll(svg, nil))
+	diff := 0
+	for y := bounds.Min.Y; y < bounds.Max.Y; y++ {
+		for x := bounds.Min.X; x < bounds.Max.X; x++ {
+			if img.At(x, y) != unclipped.At(x, y) {
+				diff++
+			}
+		}
+	}
+	if diff > 0 {
+		t.Errorf("a box clips its text: %d pixels differ without the clip paths", diff)
+	}
+	for y := bounds.Min.Y; y < bounds.Max.Y; y++ {
+		for x := bounds.Max.X - 10; x < bounds.Max.X; x++ {
+			if r, g, b, _ := img.At(x, y).RGBA(); r < 0xf000 || g < 0xf000 || b < 0xf000 {
+				t.Fatalf("ink in the right margin at (%d, %d): a line runs off the picture", x, y)
+			}
+		}
+	}
+}
+
+var clipPathAttr = regexp.MustCompile(` clip-path="url\(#c[0-9]+\)"`)
+
+// rasterize renders an SVG with rsvg-convert.
+func rasterize(t *testing.T, rsvg string, svg []byte) image.Image {
+	t.Helper()
+	cmd := exec.Command(rsvg, "--format", "png")
+	cmd.Stdin = bytes.NewReader(svg)
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("rsvg-convert refuses the SVG: %v: %s", err, stderr.String())
+	}
+	img, err := png.Decode(bytes.NewReader(out.Bytes()))
+	if err != nil {
+		t.Fatalf("rsvg-convert wrote no PNG: %v", err)
+	}
+	return img
+}
+
+// svgBox is one box of the SVG: its tooltip, rectangle and lines.
+type svgBox struct {
+	Title string `xml:"title"`
+	Rect  *struct {
+		Y      float64 `xml:"y,attr"`
+		Height float64 `xml:"height,attr"`
+	} `xml:"rect"`
+	Lines []struct {
+		Y      float64 `xml:"y,attr"`
+		Weight string  `xml:"font-weight,attr"`
+		Style  string  `xml:"font-style,attr"`
+		Text   string  `xml:",chardata"`
+	} `xml:"g>text"`
+}
+
+// svgBoxes reads the boxes of an SVG kgc wrote, in drawing order.
+func svgBoxes(t *testing.T, svg []byte) []svgBox {
+	t.Helper()
+	var doc struct {
+		Groups []svgBox `xml:"g"`
+	}
+	if err := xml.Unmarshal(svg, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var out []svgBox
+	for _, g := range doc.Groups {
+		if g.Rect != nil {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// checkHeadings requires every box of d to show its whole heading (on as
+// many lines as it takes: joined, its words are the heading's), every line
+// inside the box.
+func checkHeadings(t *testing.T, d *render.Diagram, svg []byte) {
+	t.Helper()
+	boxes := svgBoxes(t, svg)
+	var nodes []render.Node
+	for _, c := range d.Columns {
+		for _, s := range c.Sections {
+			nodes = append(nodes, s.Nodes...)
+		}
+	}
+	if len(boxes) != len(nodes) {
+		t.Fatalf("%d boxes drawn for %d nodes", len(boxes), len(nodes))
+	}
+	squeeze := func(s string) string { return strings.Join(strings.Fields(s), "") }
+	for i, n := range nodes {
+		b := boxes[i]
+		var head []string
+		for _, l := range b.Lines {
+			if l.Weight == "bold" || l.Style == "italic" {
+				head = append(head, l.Text)
+			}
+			if l.Y-11 < b.Rect.Y || l.Y+3 > b.Rect.Y+b.Rect.Height {
+				t.Errorf("box %q: the line %q at y=%g lies outside the box (y=%g, height %g)", n.Heading, l.Text, l.Y, b.Rect.Y, b.Rect.Height)
+			}
+		}
+		if got := strings.Join(head, ""); squeeze(got) != squeeze(n.Heading) {
+			t.Errorf("box %q shows the heading %q: cut", n.Heading, strings.Join(head, " / "))
+		}
+		if !strings.HasPrefix(b.Title, strings.Join(strings.Fields(n.Heading), " ")) {
+			t.Errorf("box %q has the tooltip %q", n.Heading, b.Title)
+		}
 	}
 }
 
