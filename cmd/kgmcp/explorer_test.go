@@ -153,6 +153,27 @@ func TestExplorerShowsAStandardInABrowser(t *testing.T) {
 			t.Errorf("the standard's page does not show %q:\n%s", want, text)
 		}
 	}
+	// Keyboard and screen reader: a language, a skip link to the main
+	// landmark, a labelled search field, a labelled breadcrumb with the
+	// current page marked, one h1 and a heading per section.
+	for _, want := range []string{`<html lang="en"`, `<a class="skip" href="#main">`, `<label for="q">`, `aria-label="Breadcrumb"`, `aria-current="page"`, `<main id="main"`} {
+		if !strings.Contains(dom, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+	if strings.Count(dom, "<h1") != 1 || strings.Count(dom, "<section") != strings.Count(dom, "<h2") {
+		t.Errorf("%d h1, %d sections, %d h2", strings.Count(dom, "<h1"), strings.Count(dom, "<section"), strings.Count(dom, "<h2"))
+	}
+	// A learning component the page links to has its own page, back to the
+	// standards it supports.
+	comp := regexp.MustCompile(`href="(/framework/[^"]*/learning-component/[^"]*)"`).FindStringSubmatch(dom)
+	if comp == nil {
+		t.Fatal("the standard's page links no learning component")
+	}
+	if text := mainText(browse(t, srv.base+comp[1])); !strings.Contains(text, "Learning component") || !strings.Contains(text, "Supports") ||
+		!strings.Contains(text, "M1.1.1.1 Count counting and whole numbers") {
+		t.Errorf("the learning component's page:\n%s", text)
+	}
 	crumbs := dom[strings.Index(dom, `<nav id="crumbs"`):strings.Index(dom, "</nav>")]
 	for _, want := range []string{"Catalog", "kgc Sample Mathematics Curriculum, Grades 1–3", "GRADE ONE", "Strand 1: Addition and subtraction", "M1.1.1 Demonstrate"} {
 		if !strings.Contains(crumbs, want) {

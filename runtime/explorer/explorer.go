@@ -6,7 +6,8 @@
 // progressions, and search, through the server's own MCP tools at /mcp.
 // Deep links follow the kgfegmcp:// addresses:
 // /framework/{id}/snapshot/{snapshot}/standard/{node} is the standard's
-// page, and /?uri=<a kgfegmcp:// address> leads to it. Every value from a
+// page (…/learning-component/{node} a learning component's), and
+// /?uri=<a kgfegmcp:// address> leads to it. Every value from a
 // package is put into the page as text; a strict Content-Security-Policy
 // lets only the page's own script and style run.
 package explorer

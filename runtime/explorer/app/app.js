@@ -234,7 +234,7 @@
     const [pub, comps, prog] = await Promise.allSettled([
       call('get_publisher_relations', sel), call('get_learning_components_for_standard', sel), call('get_standard_progressions', sel),
     ]);
-    main.append(publisherSection(pub), componentSection(comps), progressionSection(prog, fw, snap));
+    main.append(publisherSection(pub), componentSection(comps, fw, snap), progressionSection(prog, fw, snap));
     main.dataset.completeMs = String(Math.round(performance.now() - started));
     if (hostMode) notify('notifications/message', { level: 'info', logger: 'kgc-explorer', data: 'complete: ' + document.title });
   }
@@ -252,12 +252,13 @@
     return section('Publisher relations', (r.value.relations || []).length ? "Asserted by the framework's publisher." : 'The publisher asserts none for this standard.', ul);
   }
 
-  function componentSection(r) {
+  function componentSection(r, fw, snap) {
+    const componentPath = (id) => frameworkPath(fw, snap) + '/learning-component/' + seg(id);
     if (r.status !== 'fulfilled') return section('Learning components', r.reason.message);
     const ul = el('ul');
     for (const c of r.value.components || []) {
       const conf = c.relationship && c.relationship.supportConfidence !== null && c.relationship.supportConfidence !== undefined ? ' (confidence ' + c.relationship.supportConfidence + ')' : '';
-      ul.append(el('li', { text: plain(c.node.description) + conf }));
+      ul.append(el('li', {}, el('a', { href: componentPath(c.node.nodeId), text: plain(c.node.description) }), el('span', { class: 'meta', text: conf })));
     }
     return section('Learning components', (r.value.components || []).length ? "The package's generated decomposition of this standard, not the publisher's." : 'No learning component supports this standard.', ul);
   }
@@ -274,6 +275,20 @@
       ul.append(el('li', {}, el('span', { class: 'kind', text: text + ': ' }), el('a', { href: standardPath(fw, snap, other), text: label(recs[other]) || other })));
     }
     return section('Learning progressions (generated)', (v.connections || []).length ? 'Generated edges (llm_inferred), not the publisher\u2019s sequence.' : 'No stored progression edge touches this standard.', ul);
+  }
+
+  async function componentPage(fw, snap, node) {
+    const r = await call('get_learning_component', { frameworkId: fw, snapshotId: snap, nodeId: node });
+    const n = r.node, m = r.sourceMetadata;
+    trail([{ text: 'Catalog', href: base + '/' }, { text: m.name, href: frameworkPath(fw, snap) }, { text: 'Learning component' }]);
+    const ul = el('ul');
+    for (const p of r.placements || []) {
+      const conf = p.supportConfidence !== null && p.supportConfidence !== undefined ? ' (confidence ' + p.supportConfidence + ')' : '';
+      ul.append(el('li', {}, el('a', { href: standardPath(fw, snap, p.nodeId), text: label(p) || p.nodeId }), el('span', { class: 'meta', text: conf })));
+    }
+    show('Learning component', el('p', { class: 'statement', text: plain(n.description) }),
+      facts([['Node ID', n.nodeId], ['Tags', n.tags], ['Licence', n.license], ['Attribution', n.attributionStatement]]),
+      section('Supports', "The package's generated decomposition: the standards this component supports, not the publisher's.", ul));
   }
 
   async function searchPage(q) {
@@ -299,7 +314,7 @@
     const m = /^kgfegmcp:\/\/(framework\/[^?#]*)$/.exec(u);
     if (!m) return null;
     const parts = m[1].split('/');
-    if (parts.length >= 6 && parts[4] === 'standard') return '/' + parts.slice(0, 6).join('/');
+    if (parts.length >= 6 && (parts[4] === 'standard' || parts[4] === 'learning-component')) return '/' + parts.slice(0, 6).join('/');
     if (parts.length >= 4 && parts[2] === 'snapshot') return '/' + parts.slice(0, 4).join('/');
     if (parts.length === 2) return '/' + parts.join('/');
     return null;
@@ -321,7 +336,7 @@
       const u = params.get('uri');
       if (u && !hostMode) {
         const to = uriPath(u);
-        if (!to) return Promise.reject(new Error('This page shows kgfegmcp:// addresses of frameworks, snapshots and standards; ' + u + ' is not one.'));
+        if (!to) return Promise.reject(new Error('This page shows kgfegmcp:// addresses of frameworks, snapshots, standards and learning components; ' + u + ' is not one.'));
         location.replace(to);
         return Promise.resolve();
       }
@@ -331,6 +346,7 @@
     if (parts[0] === 'framework' && parts.length === 2) return frameworkPage(parts[1], '');
     if (parts[0] === 'framework' && parts.length === 4 && parts[2] === 'snapshot') return frameworkPage(parts[1], parts[3]);
     if (parts[0] === 'framework' && parts.length === 6 && parts[2] === 'snapshot' && parts[4] === 'standard') return standardPage(parts[1], parts[3], parts[5]);
+    if (parts[0] === 'framework' && parts.length === 6 && parts[2] === 'snapshot' && parts[4] === 'learning-component') return componentPage(parts[1], parts[3], parts[5]);
     return Promise.reject(new Error('No page here.'));
   }
 
