@@ -124,6 +124,7 @@ type Catalog struct {
 	// Refused lists the images that were skipped (quarantine policy).
 	Refused []Refusal
 	log     *slog.Logger
+	shared  bool // a Subset: its images belong to another catalog
 }
 
 // Refusal records an image that could not be accepted.
@@ -337,8 +338,12 @@ func packageLess(a, b *Package) bool {
 	return ma.GraphPackageID < mb.GraphPackageID
 }
 
-// Close closes every image.
+// Close closes every image (nothing for a Subset, whose images its catalog
+// owns).
 func (c *Catalog) Close() {
+	if c.shared {
+		return
+	}
 	for _, p := range c.Packages {
 		p.Img.Close()
 	}

@@ -22,6 +22,18 @@ func (s *Server) enter(ctx context.Context) (context.Context, *live.Pin) {
 
 // query returns the query layer of the request's generation.
 func (s *Server) query(ctx context.Context) *query.Service {
+	return restrict(ctx, s.baseQuery(ctx))
+}
+
+// restrict narrows q to the caller's grant (WithGrant).
+func restrict(ctx context.Context, q *query.Service) *query.Service {
+	if g := grantOf(ctx); q != nil && g != nil && len(g.Frameworks) > 0 {
+		return q.Restricted(g.key(), g.Allows)
+	}
+	return q
+}
+
+func (s *Server) baseQuery(ctx context.Context) *query.Service {
 	if p, ok := ctx.Value(pinKey{}).(*live.Pin); ok {
 		if q := p.Ready(); q != nil {
 			return q

@@ -135,3 +135,13 @@ func (m *memo) get(key string, build func() any) any {
 	m.m[key] = v
 	return v
 }
+
+// Restricted returns the Service over the frameworks keep accepts (a
+// catalog.Subset), built once per key: for a caller granted only some
+// frameworks, every tool, resource, prompt and completion answers as if the
+// others were not served. key names the grant (equal keys, equal keep).
+func (s *Service) Restricted(key string, keep func(frameworkID string) bool) *Service {
+	return s.memo.get("restricted/"+key, func() any {
+		return newService(s.cat.Subset(keep), s.opts)
+	}).(*Service)
+}

@@ -47,6 +47,10 @@
     });
   }
 
+  // keyItem is where the page keeps the API key a person gave it (for this
+  // tab only; never in the address).
+  const keyItem = 'kgc-api-key';
+
   // call runs one tool and returns its structured content, or throws the
   // answer's own text (isError, a JSON-RPC error, an HTTP refusal).
   async function call(tool, req) {
@@ -54,15 +58,23 @@
     if (hostMode) {
       r = await request('tools/call', { name: tool, arguments: { request: req } });
     } else {
+      const headers = {
+        'Content-Type': 'application/json',
+        'Accept': 'application/json, text/event-stream',
+        'MCP-Protocol-Version': '2025-06-18',
+      };
+      const key = sessionStorage.getItem(keyItem);
+      if (key) headers['Authorization'] = 'Bearer ' + key;
       const res = await fetch('/mcp', {
         method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          'Accept': 'application/json, text/event-stream',
-          'MCP-Protocol-Version': '2025-06-18',
-        },
+        headers: headers,
         body: JSON.stringify({ jsonrpc: '2.0', id: nextID++, method: 'tools/call', params: { name: tool, arguments: { request: req } } }),
       });
+      if (res.status === 401) {
+        const e = new Error(key ? 'The server does not accept this key.' : 'This server needs a key.');
+        e.needsKey = true;
+        throw e;
+      }
       let body;
       try {
         body = await res.json();
@@ -121,7 +133,27 @@
     if (hostMode) notify('notifications/message', { level: 'info', logger: 'kgc-explorer', data: 'rendered: ' + title });
   }
 
+  // askKey asks once for the key a server that requires one (kgmcp
+  // --api-key-file) wants, keeps it for the tab and loads the page again.
+  function askKey(message) {
+    document.title = 'Key needed · kgc explorer';
+    const input = el('input', { id: 'key', type: 'password', autocomplete: 'off', required: '' });
+    const form = el('form', { id: 'key-form' }, el('label', { for: 'key', text: 'API key' }), input, el('button', { type: 'submit', text: 'Use this key' }));
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      sessionStorage.setItem(keyItem, input.value.trim());
+      location.reload();
+    });
+    main.replaceChildren(el('h1', { text: 'Key needed' }), el('p', { role: 'alert', text: message + ' Ask whoever runs it for one; it is kept for this tab only.' }), form);
+    main.setAttribute('data-state', 'key');
+    input.focus();
+  }
+
   function fail(err) {
+    if (err && err.needsKey && !hostMode) {
+      askKey(err.message);
+      return;
+    }
     document.title = 'Not available · kgc explorer';
     main.replaceChildren(el('h1', { text: 'Not available' }), el('p', { class: 'error', role: 'alert', text: String(err && err.message ? err.message : err) }));
     main.setAttribute('data-state', 'error');

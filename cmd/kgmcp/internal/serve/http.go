@@ -67,19 +67,20 @@ func defaultHTTPLimits() httpLimits {
 // images are verified; 503 with "starting" before, "refused" if they were not
 // acceptable).
 func newHandler(srv *mcpserver.Server, allowedOrigins []string, budget int64, log *slog.Logger) (http.Handler, error) {
-	return handler(srv, allowedOrigins, budget, log, nil)
+	return handler(srv, allowedOrigins, budget, log, nil, nil)
 }
 
 // handler is newHandler whose /health also reports a reload abandoned at its
 // timeout (503 {"status":"reload_stuck","detail":…}) while problem says one
 // was; nil: no reloads.
-func handler(srv *mcpserver.Server, allowedOrigins []string, budget int64, log *slog.Logger, problem func() string) (http.Handler, error) {
-	return handlerWith(srv, allowedOrigins, budget, log, problem, false)
+// keys, when not nil, are the API keys /mcp requires.
+func handler(srv *mcpserver.Server, allowedOrigins []string, budget int64, log *slog.Logger, problem func() string, keys *keyFile) (http.Handler, error) {
+	return handlerWith(srv, allowedOrigins, budget, log, problem, keys, false)
 }
 
 // handlerWith is handler; sdkOnly leaves every request to the SDK (the
 // direct answers' tests compare the two).
-func handlerWith(srv *mcpserver.Server, allowedOrigins []string, budget int64, log *slog.Logger, problem func() string, sdkOnly bool) (http.Handler, error) {
+func handlerWith(srv *mcpserver.Server, allowedOrigins []string, budget int64, log *slog.Logger, problem func() string, keys *keyFile, sdkOnly bool) (http.Handler, error) {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.MCP() },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: mcpserver.SDKLogger(log)})
 	cop := http.NewCrossOriginProtection()
@@ -98,7 +99,11 @@ func handlerWith(srv *mcpserver.Server, allowedOrigins []string, budget int64, l
 			return nil
 		}
 	}
-	mux.Handle("/mcp", cop.Handler(checkBody(h, answer, budget, log)))
+	var mcpHandler http.Handler = checkBody(h, answer, budget, log)
+	if keys != nil {
+		mcpHandler = requireKey(keys, log, mcpHandler)
+	}
+	mux.Handle("/mcp", cop.Handler(mcpHandler))
 	// The read-only browser view (runtime/explorer) calls /mcp from the
 	// same origin, which the cross-origin protection lets through.
 	page := explorer.Handler()
@@ -240,7 +245,17 @@ func rpcMethods(body []byte) string {
 // and the requests in progress answered until grace ends.
 func serveHTTP(ctx, grace context.Context, cfg config, srv *mcpserver.Server, log *slog.Logger, stderr io.Writer) int {
 	lim := cfg.HTTP
-	h, err := handler(srv, cfg.AllowedOrigins, lim.ResponseBudget, log, cfg.reloadProblem)
+	var keys *keyFile
+	if cfg.APIKeyFile != "" {
+		var err error
+		if keys, err = loadKeyFile(cfg.APIKeyFile, log); err != nil {
+			fmt.Fprintln(stderr, "kgmcp: refusing to start:", err)
+			return exitUsage
+		}
+		go keys.onHangup(ctx)
+		log.Info("api keys required on /mcp", "path", cfg.APIKeyFile, "keys", len(*keys.keys.Load()))
+	}
+	h, err := handler(srv, cfg.AllowedOrigins, lim.ResponseBudget, log, cfg.reloadProblem, keys)
 	if err != nil {
 		fmt.Fprintln(stderr, "kgmcp:", err)
 		return exitUsage

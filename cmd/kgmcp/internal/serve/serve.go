@@ -65,6 +65,9 @@ type config struct {
 	CPUProfile string `json:"cpuProfile,omitempty"`
 	// GCPercent is the garbage collector's target (as GOGC; -1 turns it off).
 	GCPercent int `json:"gcPercent"`
+	// APIKeyFile, when set, names the file of the API keys /mcp requires
+	// (keys.go); HTTP only.
+	APIKeyFile string `json:"apiKeyFile,omitempty"`
 	// TextFormat is what a tool result's text block holds: readable (the
 	// compact text of textview for the discovery, standards, component and
 	// comparison tools) or json (every result's canonical JSON, as the
@@ -335,6 +338,7 @@ func configure(args []string, stderr io.Writer, getenv func(string) string) (cfg
 	fs.StringVar(&cfg.TextFormat, "text-format", envOr("KGFEGMCP_TEXT_FORMAT", "readable"), "tool results' text block: readable (compact text for the discovery, standards, component and comparison tools) or json (every result's canonical JSON)")
 	fs.StringVar(&cfg.LogLevel, "log-level", envOr("KGFEGMCP_LOG_LEVEL", "info"), "debug, info, warn or error")
 	fs.Var(&origins, "allow-origin", "an Origin allowed to call the HTTP endpoint (repeatable; none by default)")
+	fs.StringVar(&cfg.APIKeyFile, "api-key-file", envOr("KGMCP_API_KEY_FILE", ""), "require on /mcp a key this file lists (one a line, or sha256:HEX, each optionally followed by the frameworks it grants: IDs or patterns); HTTP only; read again when it changes and on SIGHUP")
 	cfg.HTTP = defaultHTTPLimits()
 	fs.IntVar(&cfg.HTTP.MaxConnections, "max-connections", cfg.HTTP.MaxConnections, "most open HTTP connections; at the limit the longest-idle one is closed to admit a new one")
 	fs.IntVar(&cfg.MaxConcurrentCalls, "max-concurrent-calls", mcpserver.DefaultMaxConcurrentCalls(), "most requests handled at once; more wait for a slot")
@@ -392,6 +396,8 @@ func configure(args []string, stderr io.Writer, getenv func(string) string) (cfg
 		err = errors.New("--watch-interval must not be negative")
 	case cfg.ReloadOnChange && cfg.WatchInterval == 0:
 		err = errors.New("--reload-on-change needs a --watch-interval above 0 (how often the files are checked)")
+	case cfg.APIKeyFile != "" && cfg.Transport != "http":
+		err = errors.New("--api-key-file guards the HTTP endpoint: use it with --http (over stdio the host that starts kgmcp is the only client)")
 	case cfg.MaxResourceBytes <= 0 || cfg.MaxResourceSourceBytes <= 0:
 		err = errors.New("resource size limits must be positive")
 	case cfg.MaxResourceSourceBytes < cfg.MaxResourceBytes:

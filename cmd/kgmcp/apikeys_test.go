@@ -1,0 +1,184 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+const englishFW = "kgc-sample-english-grades-1-2"
+
+// keyed is one JSON-RPC call over HTTP with a key header; it returns the
+// status and the decoded response (nil when the body is not JSON-RPC).
+func keyed(t *testing.T, srv *httpServer, header, value, method, params string) (int, map[string]any) {
+	t.Helper()
+	var hdr []string
+	if header != "" {
+		hdr = []string{header, value}
+	}
+	code, body, err := srv.post(t, rpc(1, method, params), hdr...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out map[string]any
+	json.Unmarshal([]byte(body), &out)
+	return code, out
+}
+
+// toolText is a tool call's first text block (an error's text included).
+func toolText(resp map[string]any) string {
+	r, _ := resp["result"].(map[string]any)
+	c, _ := r["content"].([]any)
+	if len(c) == 0 {
+		return ""
+	}
+	first, _ := c[0].(map[string]any)
+	s, _ := first["text"].(string)
+	return s
+}
+
+// An API key file guards /mcp: no key or an unknown one is 401 with
+// WWW-Authenticate; a key sees only the frameworks it is granted, and what
+// it is not granted answers exactly as a framework the server does not
+// serve, through every tool, resource, prompt and completion tried; a key
+// granted nothing in particular sees all; keys may be listed by their
+// SHA-256 and sent as X-API-Key; the file is read again when it changes.
+func TestAPIKeysGrantFrameworks(t *testing.T) {
+	dir := shippedImages(t)
+	keys := filepath.Join(t.TempDir(), "keys")
+	const mathsKey, allKey, hashedKey = "maths-only-key-0123456789", "all-frameworks-key-0123456789", "hashed-key-abcdefghijklmnop"
+	sum := sha256.Sum256([]byte(hashedKey))
+	file := "# keys of the test\n" + mathsKey + " kgc-sample-math*\n" + allKey + "\nsha256:" + hex.EncodeToString(sum[:]) + " " + englishFW + "\n"
+	if err := os.WriteFile(keys, []byte(file), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := startHTTP(t, "--api-key-file", keys, dir)
+
+	list := `{"name":"list_frameworks","arguments":{"request":{}}}`
+	if code, _ := keyed(t, srv, "", "", "tools/call", list); code != http.StatusUnauthorized {
+		t.Errorf("no key: %d, want 401", code)
+	}
+	r, _ := http.NewRequest("POST", srv.base+"/mcp", strings.NewReader(rpc(1, "tools/call", list)))
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Authorization", "Bearer not-a-listed-key-at-all")
+	resp, err := http.DefaultClient.Do(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized || !strings.HasPrefix(resp.Header.Get("WWW-Authenticate"), "Bearer ") {
+		t.Errorf("an unknown key: %d %q", resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
+	}
+	if h, err := http.Get(srv.base + "/health"); err != nil || h.StatusCode != 200 {
+		t.Errorf("/health needs no key: %v", err)
+	}
+
+	bearer := "Authorization"
+	count := func(header, key string) float64 {
+		_, out := keyed(t, srv, header, key, "tools/call", list)
+		sc, _ := out["result"].(map[string]any)["structuredContent"].(map[string]any)
+		n, _ := sc["totalMatchingCount"].(float64)
+		return n
+	}
+	if n := count(bearer, "Bearer "+mathsKey); n != 1 {
+		t.Errorf("the maths key lists %v frameworks, want 1", n)
+	}
+	if n := count(bearer, "Bearer "+allKey); n != 2 {
+		t.Errorf("the key granting all lists %v, want 2", n)
+	}
+	if n := count("X-API-Key", hashedKey); n != 1 {
+		t.Errorf("the hashed key (X-API-Key) lists %v, want 1", n)
+	}
+
+	// What the maths key is not granted answers as what is not served.
+	missing := "framework-nobody-serves"
+	for _, c := range []struct{ method, params string }{
+		{"tools/call", `{"name":"get_framework","arguments":{"request":{"frameworkId":"FW"}}}`},
+		{"tools/call", `{"name":"search_standards","arguments":{"request":{"frameworkIds":["FW"],"mode":"text","query":"letters","match":{"matchMode":"tokens","operator":"any"}}}}`},
+		{"tools/call", `{"name":"get_framework_statistics","arguments":{"request":{"frameworkId":"FW"}}}`},
+		{"prompts/get", `{"name":"student_study_support","arguments":{"framework_id":"FW","grade_or_stage":"GRADE ONE","topic_or_standard":"letters"}}`},
+	} {
+		_, hidden := keyed(t, srv, bearer, "Bearer "+mathsKey, c.method, strings.ReplaceAll(c.params, "FW", englishFW))
+		_, absent := keyed(t, srv, bearer, "Bearer "+mathsKey, c.method, strings.ReplaceAll(c.params, "FW", missing))
+		h, a := strings.ReplaceAll(mustJSON(hidden), englishFW, "X"), strings.ReplaceAll(mustJSON(absent), missing, "X")
+		if h != a || !strings.Contains(h, "not available") {
+			t.Errorf("%s %s: an ungranted framework answers\n%.400s\nan unserved one\n%.400s", c.method, c.params, h, a)
+		}
+	}
+	_, fed := keyed(t, srv, bearer, "Bearer "+mathsKey, "tools/call", `{"name":"search_standards","arguments":{"request":{"mode":"text","query":"understanding","match":{"matchMode":"tokens","operator":"any"},"limit":100}}}`)
+	if s := mustJSON(fed); strings.Contains(s, englishFW) || !strings.Contains(s, mathsFW) {
+		t.Errorf("a federated search shows an ungranted framework, or not the granted one: %.300s", s)
+	}
+	_, cat := keyed(t, srv, bearer, "Bearer "+mathsKey, "resources/read", `{"uri":"kgfegmcp://catalog"}`)
+	if s := mustJSON(cat); strings.Contains(s, englishFW) || !strings.Contains(s, mathsFW) {
+		t.Errorf("the catalog resource shows an ungranted framework: %.300s", s)
+	}
+	_, comp := keyed(t, srv, bearer, "Bearer "+mathsKey, "completion/complete", `{"ref":{"type":"ref/resource","uri":"kgfegmcp://framework/{framework_id}"},"argument":{"name":"framework_id","value":"kgc"}}`)
+	if s := mustJSON(comp); strings.Contains(s, englishFW) || !strings.Contains(s, mathsFW) {
+		t.Errorf("completion offers an ungranted framework: %.300s", s)
+	}
+
+	// The file changes (a new key, the maths key gone): read again.
+	time.Sleep(1100 * time.Millisecond)
+	const newKey = "a-new-key-after-rotation-42"
+	if err := os.WriteFile(keys+".new", []byte(newKey+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(keys+".new", keys); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for count(bearer, "Bearer "+newKey) != 2 {
+		if time.Now().After(deadline) {
+			t.Fatal("the rotated key file was not read again")
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	if code, _ := keyed(t, srv, bearer, "Bearer "+mathsKey, "tools/call", list); code != http.StatusUnauthorized {
+		t.Errorf("a key removed from the file: %d, want 401", code)
+	}
+}
+
+// A key file that does not read, or one given without --http, stops kgmcp
+// at start with a clear message.
+func TestAPIKeyFileRefusedAtStart(t *testing.T) {
+	dir := shippedImages(t)
+	bad := filepath.Join(t.TempDir(), "keys")
+	os.WriteFile(bad, []byte("short\nsha256:zz\n"), 0o600)
+	if code, _, stderr := run(t, "--http", freePort(t), "--api-key-file", bad, dir); code != 2 ||
+		!strings.Contains(stderr, "line 1: a key must be at least 16 characters") || !strings.Contains(stderr, "line 2: sha256: must be followed by 64 hex digits") {
+		t.Errorf("a bad key file: %d %q", code, stderr)
+	}
+	if code, _, stderr := run(t, "--api-key-file", bad, dir); code != 2 || !strings.Contains(stderr, "use it with --http") {
+		t.Errorf("a key file over stdio: %d %q", code, stderr)
+	}
+	if code, _, stderr := run(t, "--http", freePort(t), "--api-key-file", filepath.Join(t.TempDir(), "absent"), dir); code != 2 || !strings.Contains(stderr, "--api-key-file") {
+		t.Errorf("an absent key file: %d %q", code, stderr)
+	}
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// The explorer of a server that requires a key asks for one (and never
+// shows a framework without it).
+func TestExplorerAsksForAKey(t *testing.T) {
+	chromium(t)
+	dir := shippedImages(t)
+	keys := filepath.Join(t.TempDir(), "keys")
+	os.WriteFile(keys, []byte("a-key-for-the-explorer-0001\n"), 0o600)
+	srv := startHTTP(t, "--api-key-file", keys, dir)
+	dom := browse(t, srv.base+"/")
+	if !strings.Contains(dom, `data-state="key"`) || !strings.Contains(dom, "This server needs a key.") || !strings.Contains(dom, `type="password"`) ||
+		strings.Contains(dom, "kgc Sample") {
+		t.Errorf("the explorer without a key:\n%.1500s", mainText(dom))
+	}
+}
