@@ -31,18 +31,6 @@ func keyed(t *testing.T, srv *httpServer, header, value, method, params string) 
 	return code, out
 }
 
-// toolText is a tool call's first text block (an error's text included).
-func toolText(resp map[string]any) string {
-	r, _ := resp["result"].(map[string]any)
-	c, _ := r["content"].([]any)
-	if len(c) == 0 {
-		return ""
-	}
-	first, _ := c[0].(map[string]any)
-	s, _ := first["text"].(string)
-	return s
-}
-
 // An API key file guards /mcp: no key or an unknown one is 401 with
 // WWW-Authenticate; a key sees only the frameworks it is granted, and what
 // it is not granted answers exactly as a framework the server does not
