@@ -54,6 +54,7 @@ type Image struct {
 	lazy     bool
 	once     sync.Once
 	readyErr error
+	verified atomic.Bool // Ready has verified the payload
 
 	v views
 }
@@ -344,6 +345,7 @@ func (img *Image) Ready() error {
 	}
 	img.once.Do(func() {
 		img.readyErr = img.verifyLate()
+		img.verified.Store(img.readyErr == nil)
 		if img.readyErr != nil {
 			img.readyErr = fmt.Errorf("kgimg: verify %s on first use: %w", img.path, img.readyErr)
 		}
@@ -373,6 +375,10 @@ func (img *Image) verifyLate() (err error) {
 // Lazy reports whether the image was opened by OpenLazy with its payload
 // left to Ready.
 func (img *Image) Lazy() bool { return img.lazy }
+
+// Verified reports whether the whole image has been verified: at open, or
+// by a Ready that passed (without verifying anything itself).
+func (img *Image) Verified() bool { return !img.lazy || img.verified.Load() }
 
 // noViews are what accessors read of an image whose payload did not verify.
 var noViews views

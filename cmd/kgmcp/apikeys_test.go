@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -168,5 +169,66 @@ func TestExplorerAsksForAKey(t *testing.T) {
 	if !strings.Contains(dom, `data-state="key"`) || !strings.Contains(dom, "This server needs a key.") || !strings.Contains(dom, `type="password"`) ||
 		strings.Contains(dom, "kgc Sample") {
 		t.Errorf("the explorer without a key:\n%.1500s", mainText(dom))
+	}
+}
+
+// What the operator sees: Prometheus metrics (requests by tool and
+// outcome, errors by code, durations, packages by state, rate-limit
+// refusals), an audit line per request naming the caller's key by its id
+// (never the key), and a per-caller rate limit answered 429 with
+// Retry-After.
+func TestMetricsAuditAndRateLimits(t *testing.T) {
+	dir := shippedImages(t)
+	keys := filepath.Join(t.TempDir(), "keys")
+	const key = "operator-test-key-0123456789"
+	os.WriteFile(keys, []byte(key+"\n"), 0o600)
+	srv := startHTTP(t, "--api-key-file", keys, "--metrics", "--audit", "--rate-limit", "2", "--rate-burst", "4", dir)
+	auth := "Bearer " + key
+	keyed(t, srv, "Authorization", auth, "tools/call", `{"name":"list_frameworks","arguments":{"request":{}}}`)
+	keyed(t, srv, "Authorization", auth, "tools/call", `{"name":"get_framework","arguments":{"request":{"frameworkId":"no-such-framework"}}}`)
+	limited, retry := 0, ""
+	for range 8 {
+		code, _, _ := srv.post(t, rpc(1, "tools/call", `{"name":"list_frameworks","arguments":{"request":{}}}`), "Authorization", auth)
+		if code == http.StatusTooManyRequests {
+			limited++
+		}
+	}
+	r, _ := http.NewRequest("POST", srv.base+"/mcp", strings.NewReader(rpc(1, "ping", `{}`)))
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Authorization", auth)
+	if resp, err := http.DefaultClient.Do(r); err == nil {
+		retry = resp.Header.Get("Retry-After")
+		resp.Body.Close()
+	}
+	if limited == 0 || retry == "" {
+		t.Errorf("10 calls at once under --rate-limit 2 --rate-burst 4: %d refused, Retry-After %q", limited, retry)
+	}
+	resp, err := http.Get(srv.base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	text := string(b)
+	for _, want := range []string{`kgmcp_requests_total{method="tools/call",name="list_frameworks",outcome="ok"}`,
+		`kgmcp_requests_total{method="tools/call",name="get_framework",outcome="tool_error"} 1`, `kgmcp_request_errors_total{code="framework_not_found"} 1`,
+		`kgmcp_request_duration_seconds_bucket{method="tools/call",name="list_frameworks",le="+Inf"}`, `kgmcp_packages{state="verified"}`,
+		`kgmcp_requests_in_flight 0`, `kgmcp_catalog_generation 0`, "kgmcp_rate_limited_total "} {
+		if !strings.Contains(text, want) {
+			t.Errorf("/metrics lacks %s:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "kgmcp_rate_limited_total 0") {
+		t.Error("the refusals are not counted")
+	}
+	sum := sha256.Sum256([]byte(key))
+	id := "key:" + hex.EncodeToString(sum[:4])
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(srv.stderr.String(), `msg=audit`) && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	logs := srv.stderr.String()
+	if !strings.Contains(logs, "msg=audit") || !strings.Contains(logs, "caller="+id) || !strings.Contains(logs, "code=framework_not_found") || strings.Contains(logs, key) {
+		t.Errorf("the audit log (want the caller %s, never the key):\n%s", id, logs)
 	}
 }

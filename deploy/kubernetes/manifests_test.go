@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -21,7 +22,10 @@ import (
 // strict decodes a YAML manifest into v, refusing unknown fields.
 func strict(t *testing.T, file string, v any) {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("base", file))
+	if !strings.Contains(file, "/") {
+		file = filepath.Join("base", file)
+	}
+	b, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,5 +153,47 @@ func TestStrictDecodingRefusesUnknownFields(t *testing.T) {
 	var s corev1.Service
 	if err := dec.Decode(&s); err == nil {
 		t.Error("an unknown field was accepted")
+	}
+}
+
+// The secured overlay patches the base's Deployment with the key file from a
+// Secret, metrics and an audit log, and scrape annotations; it decodes
+// strictly, names the base, and its container is the base's.
+func TestSecuredOverlay(t *testing.T) {
+	var k struct {
+		APIVersion string   `json:"apiVersion"`
+		Kind       string   `json:"kind"`
+		Resources  []string `json:"resources"`
+		Patches    []struct {
+			Path string `json:"path"`
+		} `json:"patches"`
+	}
+	strict(t, "secured/kustomization.yaml", &k)
+	if k.Kind != "Kustomization" || len(k.Resources) != 1 || k.Resources[0] != "../base" || len(k.Patches) != 1 {
+		t.Fatalf("the overlay: %+v", k)
+	}
+	var d appsv1.Deployment
+	strict(t, filepath.Join("secured", k.Patches[0].Path), &d)
+	var base appsv1.Deployment
+	strict(t, "deployment.yaml", &base)
+	if d.Name != base.Name || len(d.Spec.Template.Spec.Containers) != 1 || d.Spec.Template.Spec.Containers[0].Name != base.Spec.Template.Spec.Containers[0].Name {
+		t.Fatal("the patch does not name the base's Deployment and container")
+	}
+	c := d.Spec.Template.Spec.Containers[0]
+	args := strings.Join(c.Args, " ")
+	for _, want := range []string{"--http 0.0.0.0:8080", "--api-key-file /etc/kgmcp/keys/keys", "--metrics", "--audit", "/images"} {
+		if !strings.Contains(args, want) {
+			t.Errorf("args %q lack %q", args, want)
+		}
+	}
+	if len(c.VolumeMounts) != 1 || c.VolumeMounts[0].MountPath != "/etc/kgmcp/keys" || !c.VolumeMounts[0].ReadOnly {
+		t.Errorf("mounts %+v", c.VolumeMounts)
+	}
+	v := d.Spec.Template.Spec.Volumes
+	if len(v) != 1 || v[0].Name != c.VolumeMounts[0].Name || v[0].Secret == nil || v[0].Secret.SecretName != "kgmcp-api-keys" {
+		t.Errorf("volumes %+v", v)
+	}
+	if a := d.Spec.Template.Annotations; a["prometheus.io/scrape"] != "true" || a["prometheus.io/path"] != "/metrics" {
+		t.Errorf("annotations %v", a)
 	}
 }

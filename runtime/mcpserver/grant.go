@@ -12,6 +12,9 @@ import (
 // Grant, or one with no frameworks, grants every framework.
 type Grant struct {
 	Frameworks []string
+	// Caller names who holds the grant in logs and metrics (an API key's
+	// id: never the key).
+	Caller string
 }
 
 // Allows reports whether the grant covers framework id.
@@ -46,4 +49,12 @@ func WithGrant(ctx context.Context, g *Grant) context.Context {
 func grantOf(ctx context.Context) *Grant {
 	g, _ := ctx.Value(grantKey{}).(*Grant)
 	return g
+}
+
+// CallerOf returns the caller the grant ctx carries names ("" when none).
+func CallerOf(ctx context.Context) string {
+	if g := grantOf(ctx); g != nil {
+		return g.Caller
+	}
+	return ""
 }

@@ -65,10 +65,12 @@ func requestName(req mcp.Request) string {
 // charges the result to the request's response budget.
 func (s *Server) guard(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+		start := time.Now()
 		defer func() {
 			if err != nil {
 				err = clipError(err)
 			}
+			s.observe(ctx, method, req, start, res, err)
 		}()
 		if method == "logging/setLevel" {
 			if err := checkSetLevel(req); err != nil {
@@ -87,14 +89,16 @@ func (s *Server) guard(next mcp.MethodHandler) mcp.MethodHandler {
 				return catalogRefused(ctx, method, err)
 			}
 		}
+		s.waiting.Add(1)
 		select {
 		case s.slots <- struct{}{}:
+			s.waiting.Add(-1)
 			defer func() { <-s.slots }()
 		case <-ctx.Done():
+			s.waiting.Add(-1)
 			return nil, ctx.Err()
 		}
 		if !isHTTPRequest(ctx) && s.log.Enabled(ctx, slog.LevelDebug) {
-			start := time.Now()
 			defer func() {
 				s.log.Debug("handled", "method", method, "name", requestName(req), "micros", time.Since(start).Microseconds())
 			}()

@@ -15,6 +15,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"log/slog"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -43,6 +44,9 @@ type Options struct {
 	// the reference sends it, instead of the readable text of the
 	// discovery, standards, component and comparison tools.
 	JSONText bool
+	// Observe, when not nil, is told of every request handled (metrics,
+	// audit); it must not block.
+	Observe func(Observation)
 }
 
 // Default size policy.
@@ -58,7 +62,10 @@ type Server struct {
 	log   *slog.Logger
 	mcp   *mcp.Server
 	slots chan struct{} // one per request being handled
-	live  drainer
+	// waiting counts the requests waiting for a slot.
+	waiting  atomic.Int64
+	observer func(Observation)
+	live     drainer
 	// jsonText: Options.JSONText.
 	jsonText bool
 }
@@ -89,6 +96,7 @@ func NewLoading(l *catalog.Loading, opts Options) *Server {
 		qOpts:    query.Options{MaxResourceBytes: opts.MaxResourceBytes, MaxResourceSourceBytes: opts.MaxResourceSourceBytes, ResultsAliasImages: true},
 		log:      log,
 		slots:    make(chan struct{}, opts.MaxConcurrentCalls),
+		observer: opts.Observe,
 		jsonText: opts.JSONText,
 	}
 	s.gen = live.New(l, s.qOpts)

@@ -3,6 +3,7 @@ package query
 import (
 	"encoding/base64"
 	"encoding/json"
+	"sort"
 
 	"github.com/kgc-project/kgc/internal/canonjson"
 	"github.com/kgc-project/kgc/internal/jsonv"
@@ -23,6 +24,12 @@ func encodeCursor(fields obj) string {
 	b, _ := canonjson.Marshal(sealed)
 	return base64.RawURLEncoding.EncodeToString(b)
 }
+
+// catalogBound are the cursor fields that bind the images a page came from
+// (not the request): a cursor from a server serving other images differs in
+// one of them. A cursor from another replica serving the same images is
+// honoured (every field is derived from the images, not the process).
+var catalogBound = map[string]bool{"catalogSha256": true, "indexSetSha256": true, "manifestSha256": true, "profileSha256": true}
 
 func invalidCursor(why string) error {
 	return kgerr.New(kgerr.InvalidCursor, "the cursor is not valid for this request: %s", why).
@@ -52,10 +59,29 @@ func decodeCursor(s string, want obj) (map[string]any, error) {
 	if sum, _ := canonjson.Sha256(fields); sum != got {
 		return nil, invalidCursor("checksum mismatch")
 	}
-	for k, w := range want {
+	// The fields that bind the images first (a changed catalog says so,
+	// whatever else differs with it), then the others, in a fixed order.
+	keys := make([]string, 0, len(want))
+	for k := range want {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if catalogBound[keys[i]] != catalogBound[keys[j]] {
+			return catalogBound[keys[i]]
+		}
+		return keys[i] < keys[j]
+	})
+	for _, k := range keys {
+		w := want[k]
 		wb, _ := canonjson.Marshal(w)
 		fb, _ := canonjson.Marshal(fields[k])
 		if string(wb) != string(fb) {
+			if catalogBound[k] {
+				// Another replica serving other images, or a reload, since
+				// the cursor was issued: the listing cannot go on.
+				return nil, kgerr.New(kgerr.InvalidCursor, "the catalog changed since the cursor was issued (%s differs: the server answering now serves other images than the one that issued it, or reloaded them)", k).
+					WithHint("restart the listing: repeat the request without a cursor")
+			}
 			return nil, invalidCursor(k + " differs")
 		}
 	}

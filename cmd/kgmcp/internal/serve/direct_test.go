@@ -31,7 +31,7 @@ func directServers(t *testing.T) (srv *mcpserver.Server, kgmcp, sdk string) {
 	srv = mcpserver.New(cat, mcpserver.Options{})
 	urls := make([]string, 2)
 	for i, sdkOnly := range []bool{false, true} {
-		h, err := handlerWith(srv, nil, defaultHTTPLimits().ResponseBudget, slog.New(slog.DiscardHandler), nil, nil, sdkOnly)
+		h, err := handlerWith(srv, nil, defaultHTTPLimits().ResponseBudget, slog.New(slog.DiscardHandler), nil, httpExtras{}, sdkOnly)
 		if err != nil {
 			t.Fatal(err)
 		}

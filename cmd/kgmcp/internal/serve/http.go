@@ -67,20 +67,27 @@ func defaultHTTPLimits() httpLimits {
 // images are verified; 503 with "starting" before, "refused" if they were not
 // acceptable).
 func newHandler(srv *mcpserver.Server, allowedOrigins []string, budget int64, log *slog.Logger) (http.Handler, error) {
-	return handler(srv, allowedOrigins, budget, log, nil, nil)
+	return handler(srv, allowedOrigins, budget, log, nil, httpExtras{})
+}
+
+// httpExtras are the HTTP endpoint's options beyond the protocol: API keys,
+// metrics, a per-caller rate limit (each nil: off).
+type httpExtras struct {
+	keys    *keyFile
+	metrics *metrics
+	limiter *rateLimiter
 }
 
 // handler is newHandler whose /health also reports a reload abandoned at its
 // timeout (503 {"status":"reload_stuck","detail":…}) while problem says one
 // was; nil: no reloads.
-// keys, when not nil, are the API keys /mcp requires.
-func handler(srv *mcpserver.Server, allowedOrigins []string, budget int64, log *slog.Logger, problem func() string, keys *keyFile) (http.Handler, error) {
-	return handlerWith(srv, allowedOrigins, budget, log, problem, keys, false)
+func handler(srv *mcpserver.Server, allowedOrigins []string, budget int64, log *slog.Logger, problem func() string, x httpExtras) (http.Handler, error) {
+	return handlerWith(srv, allowedOrigins, budget, log, problem, x, false)
 }
 
 // handlerWith is handler; sdkOnly leaves every request to the SDK (the
 // direct answers' tests compare the two).
-func handlerWith(srv *mcpserver.Server, allowedOrigins []string, budget int64, log *slog.Logger, problem func() string, keys *keyFile, sdkOnly bool) (http.Handler, error) {
+func handlerWith(srv *mcpserver.Server, allowedOrigins []string, budget int64, log *slog.Logger, problem func() string, x httpExtras, sdkOnly bool) (http.Handler, error) {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.MCP() },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: mcpserver.SDKLogger(log)})
 	cop := http.NewCrossOriginProtection()
@@ -100,10 +107,16 @@ func handlerWith(srv *mcpserver.Server, allowedOrigins []string, budget int64, l
 		}
 	}
 	var mcpHandler http.Handler = checkBody(h, answer, budget, log)
-	if keys != nil {
-		mcpHandler = requireKey(keys, log, mcpHandler)
+	if x.limiter != nil {
+		mcpHandler = limitRate(x.limiter, x.metrics, mcpHandler)
+	}
+	if x.keys != nil {
+		mcpHandler = requireKey(x.keys, log, mcpHandler)
 	}
 	mux.Handle("/mcp", cop.Handler(mcpHandler))
+	if x.metrics != nil {
+		mux.Handle("GET /metrics", x.metrics.handler(srv))
+	}
 	// The read-only browser view (runtime/explorer) calls /mcp from the
 	// same origin, which the cross-origin protection lets through.
 	page := explorer.Handler()
@@ -255,7 +268,18 @@ func serveHTTP(ctx, grace context.Context, cfg config, srv *mcpserver.Server, lo
 		go keys.onHangup(ctx)
 		log.Info("api keys required on /mcp", "path", cfg.APIKeyFile, "keys", len(*keys.keys.Load()))
 	}
-	h, err := handler(srv, cfg.AllowedOrigins, lim.ResponseBudget, log, cfg.reloadProblem, keys)
+	x := httpExtras{keys: keys}
+	if cfg.Metrics {
+		x.metrics = cfg.metrics
+	}
+	if cfg.RateLimit > 0 {
+		burst := float64(cfg.RateBurst)
+		if burst == 0 {
+			burst = max(1, 2*cfg.RateLimit)
+		}
+		x.limiter = &rateLimiter{rate: cfg.RateLimit, burst: burst, buckets: map[string]*bucket{}}
+	}
+	h, err := handler(srv, cfg.AllowedOrigins, lim.ResponseBudget, log, cfg.reloadProblem, x)
 	if err != nil {
 		fmt.Fprintln(stderr, "kgmcp:", err)
 		return exitUsage

@@ -89,7 +89,8 @@ func parseKeys(r io.Reader) (keySet, error) {
 			errs = append(errs, fmt.Errorf("line %d: the key is listed twice", n))
 			continue
 		}
-		set[sum] = keyGrant{id: hex.EncodeToString(sum[:4]), grant: &mcpserver.Grant{Frameworks: fields[1:]}}
+		id := hex.EncodeToString(sum[:4])
+		set[sum] = keyGrant{id: id, grant: &mcpserver.Grant{Frameworks: fields[1:], Caller: "key:" + id}}
 	}
 	if err := sc.Err(); err != nil {
 		errs = append(errs, err)

@@ -22,6 +22,9 @@ type reloader struct {
 	cfg config
 	srv *mcpserver.Server
 	log *slog.Logger
+	// outcome, when not nil, is told each reload's outcome (ok, refused,
+	// abandoned): the metrics.
+	outcome func(string)
 
 	mu     sync.Mutex             // one reload at a time
 	loaded atomic.Pointer[string] // the fingerprint of the files the last reload listed
@@ -89,10 +92,12 @@ func (r *reloader) reload(ctx context.Context) {
 	r.loaded.Store(&fp)
 	if err != nil {
 		r.log.Error("reload refused; the old images stay in service", "error", err.Error())
+		r.report("refused")
 		return
 	}
 	if len(paths) == 0 {
 		r.log.Error("reload refused; the old images stay in service", "error", catalog.ErrNoImages.Error())
+		r.report("refused")
 		return
 	}
 	// A reload that cannot finish (an image on storage that never answers)
@@ -107,16 +112,19 @@ func (r *reloader) reload(ctx context.Context) {
 				start.UTC().Format(time.RFC3339), time.Duration(r.cfg.ReloadTimeout))
 			r.stuck.Store(&why)
 			r.log.Error("reload abandoned", "reason", why)
+			r.report("abandoned")
 			go closeLate(loading)
 			return
 		}
 		r.stuck.Store(nil)
 		r.log.Error("reload refused; the old images stay in service", "error", err.Error())
+		r.report("refused")
 		return
 	}
 	r.stuck.Store(nil)
 	cat := r.srv.Current()
 	r.log.Info("reloaded", "packages", len(cat.Packages), "frameworks", len(cat.Frameworks), "quarantined", len(cat.Refused), "elapsed", time.Since(start).String())
+	r.report("ok")
 	go func() {
 		<-retired
 		r.log.Info("previous images unmapped")
@@ -184,5 +192,12 @@ func closeLate(l *catalog.Loading) {
 	l.Stop()
 	if c, err := l.Result(); err == nil && c != nil {
 		c.Close()
+	}
+}
+
+// report tells the metrics a reload's outcome.
+func (r *reloader) report(outcome string) {
+	if r.outcome != nil {
+		r.outcome(outcome)
 	}
 }

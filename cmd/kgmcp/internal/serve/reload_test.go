@@ -32,7 +32,7 @@ func TestAStuckReloadIsAbandonedAndReported(t *testing.T) {
 	defer func() { <-srv.Close() }()
 	cfg := config{Images: []string{dir}, InvalidImagePolicy: "fail", ReloadTimeout: duration(200 * time.Millisecond)}
 	r := newReloader(cfg, srv, slog.New(slog.DiscardHandler))
-	h, err := handler(srv, nil, 1<<20, slog.New(slog.DiscardHandler), r.problem, nil)
+	h, err := handler(srv, nil, 1<<20, slog.New(slog.DiscardHandler), r.problem, httpExtras{})
 	if err != nil {
 		t.Fatal(err)
 	}

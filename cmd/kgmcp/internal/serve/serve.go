@@ -52,6 +52,8 @@ type config struct {
 	ReloadTimeout duration `json:"reloadTimeout"`
 	// reloadProblem is what /health reports about reloads (reloader.problem).
 	reloadProblem func() string
+	// metrics are the metrics and audit log (nil: neither).
+	metrics *metrics
 	// MaxConcurrentCalls bounds the requests handled at once in the process.
 	MaxConcurrentCalls int `json:"maxConcurrentCalls"`
 	// MaxInFlight bounds the calls a stdio client may have sent and not yet
@@ -68,6 +70,15 @@ type config struct {
 	// APIKeyFile, when set, names the file of the API keys /mcp requires
 	// (keys.go); HTTP only.
 	APIKeyFile string `json:"apiKeyFile,omitempty"`
+	// Metrics serves GET /metrics (metrics.go); HTTP only.
+	Metrics bool `json:"metrics"`
+	// Audit logs an audit line per request (caller, method, name, outcome).
+	Audit bool `json:"audit"`
+	// RateLimit is the requests a second one caller may make over HTTP (a
+	// key, or a client address without keys); 0: no limit. RateBurst is the
+	// most at once.
+	RateLimit float64 `json:"rateLimit,omitempty"`
+	RateBurst int     `json:"rateBurst,omitempty"`
 	// TextFormat is what a tool result's text block holds: readable (the
 	// compact text of textview for the discovery, standards, component and
 	// comparison tools) or json (every result's canonical JSON, as the
@@ -252,11 +263,27 @@ func serve(ctx context.Context, cfg config, loading *catalog.Loading, stdin io.R
 			stop()
 		}
 	}()
-	srv := mcpserver.NewLoading(loading, mcpserver.Options{Version: version(), MaxResourceBytes: cfg.MaxResourceBytes,
+	var m *metrics
+	if cfg.Metrics || cfg.Audit {
+		var audit *slog.Logger
+		if cfg.Audit {
+			audit = log.With("log", "audit")
+		}
+		m = newMetrics(audit)
+		cfg.metrics = m
+	}
+	opts := mcpserver.Options{Version: version(), MaxResourceBytes: cfg.MaxResourceBytes,
 		MaxResourceSourceBytes: cfg.MaxResourceSourceBytes, MaxConcurrentCalls: cfg.MaxConcurrentCalls, Logger: log,
-		JSONText: cfg.TextFormat == "json"})
+		JSONText: cfg.TextFormat == "json"}
+	if m != nil {
+		opts.Observe = m.observe
+	}
+	srv := mcpserver.NewLoading(loading, opts)
 	go srv.Warm(serving)
 	reloads := newReloader(cfg, srv, log)
+	if m != nil {
+		reloads.outcome = m.reloaded
+	}
 	cfg.reloadProblem = reloads.problem
 	if cfg.WatchInterval > 0 {
 		go reloads.watch(serving)
@@ -338,6 +365,10 @@ func configure(args []string, stderr io.Writer, getenv func(string) string) (cfg
 	fs.StringVar(&cfg.TextFormat, "text-format", envOr("KGFEGMCP_TEXT_FORMAT", "readable"), "tool results' text block: readable (compact text for the discovery, standards, component and comparison tools) or json (every result's canonical JSON)")
 	fs.StringVar(&cfg.LogLevel, "log-level", envOr("KGFEGMCP_LOG_LEVEL", "info"), "debug, info, warn or error")
 	fs.Var(&origins, "allow-origin", "an Origin allowed to call the HTTP endpoint (repeatable; none by default)")
+	fs.BoolVar(&cfg.Metrics, "metrics", false, "serve Prometheus metrics at GET /metrics (HTTP only)")
+	fs.BoolVar(&cfg.Audit, "audit", false, "log an audit line per request: caller (an API key's id, never the key), method, name, outcome, error code, duration")
+	fs.Float64Var(&cfg.RateLimit, "rate-limit", 0, "requests a second one caller may make over HTTP (an API key, or a client address); past it 429 with Retry-After; 0: no limit")
+	fs.IntVar(&cfg.RateBurst, "rate-burst", 0, "most requests one caller may make at once under --rate-limit (default: twice the rate, at least 1)")
 	fs.StringVar(&cfg.APIKeyFile, "api-key-file", envOr("KGMCP_API_KEY_FILE", ""), "require on /mcp a key this file lists (one a line, or sha256:HEX, each optionally followed by the frameworks it grants: IDs or patterns); HTTP only; read again when it changes and on SIGHUP")
 	cfg.HTTP = defaultHTTPLimits()
 	fs.IntVar(&cfg.HTTP.MaxConnections, "max-connections", cfg.HTTP.MaxConnections, "most open HTTP connections; at the limit the longest-idle one is closed to admit a new one")
@@ -396,6 +427,10 @@ func configure(args []string, stderr io.Writer, getenv func(string) string) (cfg
 		err = errors.New("--watch-interval must not be negative")
 	case cfg.ReloadOnChange && cfg.WatchInterval == 0:
 		err = errors.New("--reload-on-change needs a --watch-interval above 0 (how often the files are checked)")
+	case (cfg.Metrics || cfg.RateLimit != 0) && cfg.Transport != "http":
+		err = errors.New("--metrics and --rate-limit apply to the HTTP endpoint: use them with --http")
+	case cfg.RateLimit < 0 || cfg.RateBurst < 0:
+		err = errors.New("--rate-limit and --rate-burst must not be negative")
 	case cfg.APIKeyFile != "" && cfg.Transport != "http":
 		err = errors.New("--api-key-file guards the HTTP endpoint: use it with --http (over stdio the host that starts kgmcp is the only client)")
 	case cfg.MaxResourceBytes <= 0 || cfg.MaxResourceSourceBytes <= 0:
