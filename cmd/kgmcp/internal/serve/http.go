@@ -76,6 +76,8 @@ type httpExtras struct {
 	keys    *keyFile
 	metrics *metrics
 	limiter *rateLimiter
+	oauth   *oauthConfig // with jwks: OAuth access tokens (oauth.go)
+	jwks    *jwks
 }
 
 // handler is newHandler whose /health also reports a reload abandoned at its
@@ -110,7 +112,10 @@ func handlerWith(srv *mcpserver.Server, allowedOrigins []string, budget int64, l
 	if x.limiter != nil {
 		mcpHandler = limitRate(x.limiter, x.metrics, mcpHandler)
 	}
-	if x.keys != nil {
+	switch {
+	case x.oauth != nil:
+		mcpHandler = x.oauth.protect(mux, x.jwks, x.keys, log, mcpHandler)
+	case x.keys != nil:
 		mcpHandler = requireKey(x.keys, log, mcpHandler)
 	}
 	mux.Handle("/mcp", cop.Handler(mcpHandler))
@@ -269,6 +274,20 @@ func serveHTTP(ctx, grace context.Context, cfg config, srv *mcpserver.Server, lo
 		log.Info("api keys required on /mcp", "path", cfg.APIKeyFile, "keys", len(*keys.keys.Load()))
 	}
 	x := httpExtras{keys: keys}
+	if cfg.OAuthResource != "" || len(cfg.OAuthIssuers) > 0 || cfg.OAuthJWKSFile != "" {
+		oc := oauthConfig{resource: cfg.OAuthResource, issuers: cfg.OAuthIssuers, jwksFile: cfg.OAuthJWKSFile}
+		if err := checkOAuth(oc); err != nil {
+			fmt.Fprintln(stderr, "kgmcp: refusing to start:", err)
+			return exitUsage
+		}
+		set, st, err := readJWKS(oc.jwksFile)
+		if err != nil {
+			fmt.Fprintln(stderr, "kgmcp: refusing to start: --oauth-jwks-file "+oc.jwksFile+":", err)
+			return exitUsage
+		}
+		x.oauth, x.jwks = &oc, &jwks{path: oc.jwksFile, log: log, set: set, stat: st, last: time.Now()}
+		log.Info("oauth access tokens required on /mcp", "resource", oc.resource, "issuers", strings.Join(oc.issuers, " "), "metadata", oc.metadataURL())
+	}
 	if cfg.Metrics {
 		x.metrics = cfg.metrics
 	}

@@ -70,6 +70,11 @@ type config struct {
 	// APIKeyFile, when set, names the file of the API keys /mcp requires
 	// (keys.go); HTTP only.
 	APIKeyFile string `json:"apiKeyFile,omitempty"`
+	// OAuthResource, OAuthIssuers and OAuthJWKSFile make /mcp an OAuth
+	// protected resource (oauth.go); HTTP only.
+	OAuthResource string   `json:"oauthResource,omitempty"`
+	OAuthIssuers  []string `json:"oauthIssuers,omitempty"`
+	OAuthJWKSFile string   `json:"oauthJwksFile,omitempty"`
 	// Metrics serves GET /metrics (metrics.go); HTTP only.
 	Metrics bool `json:"metrics"`
 	// Audit logs an audit line per request (caller, method, name, outcome).
@@ -365,6 +370,10 @@ func configure(args []string, stderr io.Writer, getenv func(string) string) (cfg
 	fs.StringVar(&cfg.TextFormat, "text-format", envOr("KGFEGMCP_TEXT_FORMAT", "readable"), "tool results' text block: readable (compact text for the discovery, standards, component and comparison tools) or json (every result's canonical JSON)")
 	fs.StringVar(&cfg.LogLevel, "log-level", envOr("KGFEGMCP_LOG_LEVEL", "info"), "debug, info, warn or error")
 	fs.Var(&origins, "allow-origin", "an Origin allowed to call the HTTP endpoint (repeatable; none by default)")
+	var issuers stringList
+	fs.StringVar(&cfg.OAuthResource, "oauth-resource", envOr("KGMCP_OAUTH_RESOURCE", ""), "this server's resource URI (e.g. https://kgmcp.example/mcp): /mcp then takes OAuth access tokens (JWT) whose audience it is, from --oauth-issuer, signed by a key of --oauth-jwks-file; HTTP only")
+	fs.Var(&issuers, "oauth-issuer", "an authorization server whose access tokens are accepted (repeatable; https, or http on loopback)")
+	fs.StringVar(&cfg.OAuthJWKSFile, "oauth-jwks-file", envOr("KGMCP_OAUTH_JWKS_FILE", ""), "the JWKS (JSON) of the issuers' signing keys; read again when it changes")
 	fs.BoolVar(&cfg.Metrics, "metrics", false, "serve Prometheus metrics at GET /metrics (HTTP only)")
 	fs.BoolVar(&cfg.Audit, "audit", false, "log an audit line per request: caller (an API key's id, never the key), method, name, outcome, error code, duration")
 	fs.Float64Var(&cfg.RateLimit, "rate-limit", 0, "requests a second one caller may make over HTTP (an API key, or a client address); past it 429 with Retry-After; 0: no limit")
@@ -414,6 +423,7 @@ func configure(args []string, stderr io.Writer, getenv func(string) string) (cfg
 		}
 	}
 	cfg.AllowedOrigins = append([]string{}, origins...)
+	cfg.OAuthIssuers = append([]string{}, issuers...)
 	switch {
 	case cfg.InvalidImagePolicy != "fail" && cfg.InvalidImagePolicy != "quarantine":
 		err = fmt.Errorf("--invalid-image must be fail or quarantine, not %q", cfg.InvalidImagePolicy)
@@ -431,6 +441,8 @@ func configure(args []string, stderr io.Writer, getenv func(string) string) (cfg
 		err = errors.New("--metrics and --rate-limit apply to the HTTP endpoint: use them with --http")
 	case cfg.RateLimit < 0 || cfg.RateBurst < 0:
 		err = errors.New("--rate-limit and --rate-burst must not be negative")
+	case (cfg.OAuthResource != "" || len(cfg.OAuthIssuers) > 0 || cfg.OAuthJWKSFile != "") && cfg.Transport != "http":
+		err = errors.New("--oauth-resource, --oauth-issuer and --oauth-jwks-file guard the HTTP endpoint: use them with --http")
 	case cfg.APIKeyFile != "" && cfg.Transport != "http":
 		err = errors.New("--api-key-file guards the HTTP endpoint: use it with --http (over stdio the host that starts kgmcp is the only client)")
 	case cfg.MaxResourceBytes <= 0 || cfg.MaxResourceSourceBytes <= 0:
