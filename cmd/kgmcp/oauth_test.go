@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -148,10 +150,42 @@ func TestOAuthSettingsRefusedAtStart(t *testing.T) {
 		"an http issuer off loopback": {[]string{"--oauth-resource", testResource, "--oauth-issuer", "http://auth.example", "--oauth-jwks-file", iss.jwks}, "is not an https URL"},
 		"a JWKS without keys":         {[]string{"--oauth-resource", testResource, "--oauth-issuer", testIssuer, "--oauth-jwks-file", empty}, "no usable public signing key"},
 		"no issuer":                   {[]string{"--oauth-resource", testResource, "--oauth-jwks-file", iss.jwks}, "go together"},
+		"two key sets":                {[]string{"--oauth-resource", testResource, "--oauth-issuer", testIssuer, "--oauth-jwks-file", iss.jwks, "--oauth-jwks-url", "https://auth.example/jwks"}, "go together"},
 	} {
 		code, _, stderr := run(t, append(append([]string{"--http", freePort(t)}, c.args...), dir)...)
 		if code != 2 || !strings.Contains(stderr, c.want) {
 			t.Errorf("%s: %d %q", name, code, stderr)
 		}
+	}
+}
+
+// A JWKS fetched from a URL (a loopback key server here): tokens signed by
+// its key are accepted, others not.
+func TestOAuthJWKSFromAURL(t *testing.T) {
+	dir := shippedImages(t)
+	first, second := newIssuer(t, "k1"), newIssuer(t, "k2")
+	var current atomic.Pointer[string]
+	current.Store(&first.jwks)
+	keys := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		b, _ := os.ReadFile(*current.Load())
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(b)
+	}))
+	defer keys.Close()
+	srv := startHTTP(t, "--oauth-resource", testResource, "--oauth-issuer", testIssuer, "--oauth-jwks-url", keys.URL+"/jwks", dir)
+	list := rpc(1, "tools/call", `{"name":"list_frameworks","arguments":{"request":{}}}`)
+	status := func(tok string) int {
+		code, _, err := srv.post(t, list, "Authorization", "Bearer "+tok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return code
+	}
+	hour := time.Now().Add(time.Hour)
+	if c := status(first.token(t, testIssuer, testResource, "kgc:read", hour)); c != 200 {
+		t.Fatalf("a token signed by the fetched key: %d", c)
+	}
+	if c := status(second.token(t, testIssuer, testResource, "kgc:read", hour)); c != http.StatusUnauthorized {
+		t.Errorf("a token signed by a key the fetched set lacks: %d", c)
 	}
 }

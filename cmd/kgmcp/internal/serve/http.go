@@ -274,18 +274,18 @@ func serveHTTP(ctx, grace context.Context, cfg config, srv *mcpserver.Server, lo
 		log.Info("api keys required on /mcp", "path", cfg.APIKeyFile, "keys", len(*keys.keys.Load()))
 	}
 	x := httpExtras{keys: keys}
-	if cfg.OAuthResource != "" || len(cfg.OAuthIssuers) > 0 || cfg.OAuthJWKSFile != "" {
-		oc := oauthConfig{resource: cfg.OAuthResource, issuers: cfg.OAuthIssuers, jwksFile: cfg.OAuthJWKSFile}
+	if cfg.OAuthResource != "" || len(cfg.OAuthIssuers) > 0 || cfg.OAuthJWKSFile != "" || cfg.OAuthJWKSURL != "" {
+		oc := oauthConfig{resource: cfg.OAuthResource, issuers: cfg.OAuthIssuers, jwksFile: cfg.OAuthJWKSFile, jwksURL: cfg.OAuthJWKSURL}
 		if err := checkOAuth(oc); err != nil {
 			fmt.Fprintln(stderr, "kgmcp: refusing to start:", err)
 			return exitUsage
 		}
-		set, st, err := readJWKS(oc.jwksFile)
+		set, err := loadJWKS(oc, log)
 		if err != nil {
-			fmt.Fprintln(stderr, "kgmcp: refusing to start: --oauth-jwks-file "+oc.jwksFile+":", err)
+			fmt.Fprintln(stderr, "kgmcp: refusing to start: the JWKS ("+oc.jwksFile+oc.jwksURL+"):", err)
 			return exitUsage
 		}
-		x.oauth, x.jwks = &oc, &jwks{path: oc.jwksFile, log: log, set: set, stat: st, last: time.Now()}
+		x.oauth, x.jwks = &oc, set
 		log.Info("oauth access tokens required on /mcp", "resource", oc.resource, "issuers", strings.Join(oc.issuers, " "), "metadata", oc.metadataURL())
 	}
 	if cfg.Metrics {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -52,16 +53,21 @@ const clockSkew = time.Minute
 type oauthConfig struct {
 	resource string   // this server's resource URI, the audience tokens must name
 	issuers  []string // the authorization servers whose tokens are accepted
-	jwksFile string
+	jwksFile string   // the key set, as a file
+	jwksURL  string   // or fetched (https, or http on loopback)
 }
 
 // checkOAuth checks the settings at start: an https resource and issuers
 // (http only on loopback), and a JWKS file with a usable key.
 func checkOAuth(c oauthConfig) error {
-	if c.resource == "" || len(c.issuers) == 0 || c.jwksFile == "" {
-		return errors.New("--oauth-resource, --oauth-issuer and --oauth-jwks-file go together")
+	if c.resource == "" || len(c.issuers) == 0 || (c.jwksFile == "") == (c.jwksURL == "") {
+		return errors.New("--oauth-resource, --oauth-issuer and one of --oauth-jwks-file or --oauth-jwks-url go together")
 	}
-	for _, u := range append([]string{c.resource}, c.issuers...) {
+	urls := append([]string{c.resource}, c.issuers...)
+	if c.jwksURL != "" {
+		urls = append(urls, c.jwksURL)
+	}
+	for _, u := range urls {
 		p, err := url.Parse(u)
 		if err != nil || p.Host == "" || (p.Scheme != "https" && !(p.Scheme == "http" && loopbackHost(p.Hostname()))) || p.Fragment != "" {
 			return fmt.Errorf("%q is not an https URL (http is accepted on loopback only)", u)
@@ -78,17 +84,53 @@ func loopbackHost(h string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// jwks is the key set, read again when its file changes.
+// jwks is the key set: a file read again when it changes, or a URL fetched
+// again every jwksRefresh (and, at most once a minute, for a token signed
+// by a key it does not hold). What no longer reads keeps the keys read last.
 type jwks struct {
-	path string
-	log  *slog.Logger
-	mu   sync.Mutex
-	set  *jose.JSONWebKeySet
-	stat os.FileInfo
-	last time.Time
+	path, url string
+	log       *slog.Logger
+	mu        sync.Mutex
+	set       *jose.JSONWebKeySet
+	stat      os.FileInfo
+	last      time.Time // last checked
+	fetched   time.Time // last fetched (URL)
 }
 
-// readJWKS reads a key set file: at least one usable public signing key.
+// jwksRefresh is how often a fetched key set is fetched again.
+const jwksRefresh = 10 * time.Minute
+
+// loadJWKS reads the key set at start.
+func loadJWKS(c oauthConfig, log *slog.Logger) (*jwks, error) {
+	j := &jwks{path: c.jwksFile, url: c.jwksURL, log: log, last: time.Now(), fetched: time.Now()}
+	var err error
+	if j.url != "" {
+		j.set, err = fetchJWKS(j.url)
+	} else {
+		j.set, j.stat, err = readJWKS(j.path)
+	}
+	return j, err
+}
+
+// parseJWKS decodes a key set: at least one usable public signing key.
+func parseJWKS(b []byte) (*jose.JSONWebKeySet, error) {
+	var set jose.JSONWebKeySet
+	if err := json.NewDecoder(bytes.NewReader(b)).Decode(&set); err != nil {
+		return nil, fmt.Errorf("not a JWKS: %w", err)
+	}
+	usable := 0
+	for _, k := range set.Keys {
+		if k.Valid() && k.IsPublic() && k.Use != "enc" {
+			usable++
+		}
+	}
+	if usable == 0 {
+		return nil, errors.New("the JWKS holds no usable public signing key")
+	}
+	return &set, nil
+}
+
+// readJWKS reads a key set file.
 func readJWKS(p string) (*jose.JSONWebKeySet, os.FileInfo, error) {
 	real, err := filepath.EvalSymlinks(p)
 	if err != nil {
@@ -105,28 +147,58 @@ func readJWKS(p string) (*jose.JSONWebKeySet, os.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	var set jose.JSONWebKeySet
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if err := dec.Decode(&set); err != nil {
-		return nil, nil, fmt.Errorf("not a JWKS: %w", err)
-	}
-	usable := 0
-	for _, k := range set.Keys {
-		if k.Valid() && k.IsPublic() && k.Use != "enc" {
-			usable++
-		}
-	}
-	if usable == 0 {
-		return nil, nil, errors.New("the JWKS holds no usable public signing key")
-	}
-	return &set, fi, nil
+	set, err := parseJWKS(b)
+	return set, fi, err
 }
 
-// keys returns the key set, read again when the file changed (at most once
-// a second; a file that no longer reads keeps the set read last).
-func (j *jwks) keys() *jose.JSONWebKeySet {
+// jwksClient fetches key sets: bounded in time, never following a redirect
+// elsewhere than https.
+var jwksClient = &http.Client{Timeout: 10 * time.Second, CheckRedirect: func(r *http.Request, via []*http.Request) error {
+	if len(via) > 3 || (r.URL.Scheme != "https" && !loopbackHost(r.URL.Hostname())) {
+		return errors.New("redirect refused")
+	}
+	return nil
+}}
+
+// fetchJWKS fetches a key set (at most 1 MiB).
+func fetchJWKS(u string) (*jose.JSONWebKeySet, error) {
+	resp, err := jwksClient.Get(u)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("%s answered %s", u, resp.Status)
+	}
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxKeyFileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxKeyFileBytes {
+		return nil, fmt.Errorf("%s sent more than %d bytes", u, maxKeyFileBytes)
+	}
+	return parseJWKS(b)
+}
+
+// keys returns the key set, read or fetched again when due (missing: a
+// token names a key the set lacks).
+func (j *jwks) keys(missing bool) *jose.JSONWebKeySet {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	if j.url != "" {
+		if time.Since(j.fetched) < jwksRefresh && !(missing && time.Since(j.fetched) > time.Minute) {
+			return j.set
+		}
+		j.fetched = time.Now()
+		set, err := fetchJWKS(j.url)
+		if err != nil {
+			j.log.Error("jwks fetch failed; keeping the keys fetched last", "url", j.url, "error", err.Error())
+			return j.set
+		}
+		j.set = set
+		j.log.Info("jwks fetched", "url", j.url, "keys", len(set.Keys))
+		return set
+	}
 	if time.Since(j.last) < time.Second {
 		return j.set
 	}
@@ -161,7 +233,10 @@ func (c oauthConfig) verifier(set *jwks) auth.TokenVerifier {
 		if err != nil || len(tok.Headers) != 1 {
 			return nil, fmt.Errorf("%w: not a signed JWT", auth.ErrInvalidToken)
 		}
-		keys := set.keys().Key(tok.Headers[0].KeyID)
+		keys := set.keys(false).Key(tok.Headers[0].KeyID)
+		if len(keys) == 0 {
+			keys = set.keys(true).Key(tok.Headers[0].KeyID)
+		}
 		if len(keys) == 0 {
 			return nil, fmt.Errorf("%w: signed by a key the JWKS does not hold", auth.ErrInvalidToken)
 		}

@@ -75,6 +75,7 @@ type config struct {
 	OAuthResource string   `json:"oauthResource,omitempty"`
 	OAuthIssuers  []string `json:"oauthIssuers,omitempty"`
 	OAuthJWKSFile string   `json:"oauthJwksFile,omitempty"`
+	OAuthJWKSURL  string   `json:"oauthJwksUrl,omitempty"`
 	// Metrics serves GET /metrics (metrics.go); HTTP only.
 	Metrics bool `json:"metrics"`
 	// Audit logs an audit line per request (caller, method, name, outcome).
@@ -374,6 +375,7 @@ func configure(args []string, stderr io.Writer, getenv func(string) string) (cfg
 	fs.StringVar(&cfg.OAuthResource, "oauth-resource", envOr("KGMCP_OAUTH_RESOURCE", ""), "this server's resource URI (e.g. https://kgmcp.example/mcp): /mcp then takes OAuth access tokens (JWT) whose audience it is, from --oauth-issuer, signed by a key of --oauth-jwks-file; HTTP only")
 	fs.Var(&issuers, "oauth-issuer", "an authorization server whose access tokens are accepted (repeatable; https, or http on loopback)")
 	fs.StringVar(&cfg.OAuthJWKSFile, "oauth-jwks-file", envOr("KGMCP_OAUTH_JWKS_FILE", ""), "the JWKS (JSON) of the issuers' signing keys; read again when it changes")
+	fs.StringVar(&cfg.OAuthJWKSURL, "oauth-jwks-url", envOr("KGMCP_OAUTH_JWKS_URL", ""), "instead of --oauth-jwks-file: fetch the JWKS from this URL (https, or http on loopback) at start, every 10 minutes, and for a token signed by a key it lacks (at most once a minute); giving it allows kgmcp that network access")
 	fs.BoolVar(&cfg.Metrics, "metrics", false, "serve Prometheus metrics at GET /metrics (HTTP only)")
 	fs.BoolVar(&cfg.Audit, "audit", false, "log an audit line per request: caller (an API key's id, never the key), method, name, outcome, error code, duration")
 	fs.Float64Var(&cfg.RateLimit, "rate-limit", 0, "requests a second one caller may make over HTTP (an API key, or a client address); past it 429 with Retry-After; 0: no limit")
@@ -441,7 +443,7 @@ func configure(args []string, stderr io.Writer, getenv func(string) string) (cfg
 		err = errors.New("--metrics and --rate-limit apply to the HTTP endpoint: use them with --http")
 	case cfg.RateLimit < 0 || cfg.RateBurst < 0:
 		err = errors.New("--rate-limit and --rate-burst must not be negative")
-	case (cfg.OAuthResource != "" || len(cfg.OAuthIssuers) > 0 || cfg.OAuthJWKSFile != "") && cfg.Transport != "http":
+	case (cfg.OAuthResource != "" || len(cfg.OAuthIssuers) > 0 || cfg.OAuthJWKSFile != "" || cfg.OAuthJWKSURL != "") && cfg.Transport != "http":
 		err = errors.New("--oauth-resource, --oauth-issuer and --oauth-jwks-file guard the HTTP endpoint: use them with --http")
 	case cfg.APIKeyFile != "" && cfg.Transport != "http":
 		err = errors.New("--api-key-file guards the HTTP endpoint: use it with --http (over stdio the host that starts kgmcp is the only client)")
