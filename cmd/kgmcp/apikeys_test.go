@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kgc-project/kgc/internal/smoke"
 )
 
 const englishFW = "kgc-sample-english-grades-1-2"
@@ -230,5 +233,22 @@ func TestMetricsAuditAndRateLimits(t *testing.T) {
 	logs := srv.stderr.String()
 	if !strings.Contains(logs, "msg=audit") || !strings.Contains(logs, "caller="+id) || !strings.Contains(logs, "code=framework_not_found") || strings.Contains(logs, key) {
 		t.Errorf("the audit log (want the caller %s, never the key):\n%s", id, logs)
+	}
+}
+
+// kgc smoke --url checks a server that requires a key when given one
+// (KGC_SMOKE_TOKEN), and fails without it.
+func TestSmokeWithAKey(t *testing.T) {
+	dir := shippedImages(t)
+	keys := filepath.Join(t.TempDir(), "keys")
+	const key = "smoke-test-key-0123456789"
+	os.WriteFile(keys, []byte(key+"\n"), 0o600)
+	srv := startHTTP(t, "--api-key-file", keys, dir)
+	if _, err := smoke.HTTP(context.Background(), srv.base+"/mcp", ""); err == nil {
+		t.Error("the smoke passed the handshake without a key")
+	}
+	s, err := smoke.HTTP(context.Background(), srv.base+"/mcp", key)
+	if err != nil || s.Status != "passed" || s.ToolCallCount != 20 {
+		t.Errorf("the smoke with the key: %v %+v", err, s)
 	}
 }

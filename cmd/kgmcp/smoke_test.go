@@ -20,7 +20,7 @@ func TestSmokeTheRealServer(t *testing.T) {
 	if s.Status != "passed" || s.CleanExit == nil || !*s.CleanExit || s.ToolCallCount != 20 || s.ResourceReadCount != 16 {
 		t.Errorf("stdio smoke: %+v", s)
 	}
-	h, err := smoke.HTTP(context.Background(), startHTTP(t, dir).base+"/mcp")
+	h, err := smoke.HTTP(context.Background(), startHTTP(t, dir).base+"/mcp", "")
 	if err != nil {
 		t.Fatal(err)
 	}

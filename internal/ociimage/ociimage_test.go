@@ -105,7 +105,7 @@ func TestImageRunsFromItsLayers(t *testing.T) {
 		t.Fatalf("/health: %d\n%s", status, stderr.String())
 	}
 	// Checked the way a host uses it (kgc smoke's checks) over HTTP.
-	sm, err := smoke.HTTP(context.Background(), "http://"+addr+"/mcp")
+	sm, err := smoke.HTTP(context.Background(), "http://"+addr+"/mcp", "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,9 +28,16 @@ const MaxMessageBytes = 64 << 20
 var ErrMessageTooLarge = fmt.Errorf("the server sent an answer over %d bytes (64 MiB)", MaxMessageBytes)
 
 // boundedTransport limits every response body to MaxMessageBytes.
-type boundedTransport struct{ base http.RoundTripper }
+type boundedTransport struct {
+	base   http.RoundTripper
+	bearer string // sent as Authorization: Bearer when not ""
+}
 
 func (t boundedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if t.bearer != "" {
+		r = r.Clone(r.Context())
+		r.Header.Set("Authorization", "Bearer "+t.bearer)
+	}
 	resp, err := t.base.RoundTrip(r)
 	if err != nil {
 		return nil, err
@@ -140,9 +147,10 @@ func Stdio(ctx context.Context, argv []string, stderr io.Writer) (*Summary, erro
 	return s, nil
 }
 
-// HTTP smokes a running server at its Streamable HTTP endpoint (…/mcp).
-func HTTP(ctx context.Context, endpoint string) (*Summary, error) {
-	hc := &http.Client{Transport: boundedTransport{base: http.DefaultTransport}}
+// HTTP smokes a running server at its Streamable HTTP endpoint (…/mcp),
+// sending bearer (an API key or an access token) when not "".
+func HTTP(ctx context.Context, endpoint, bearer string) (*Summary, error) {
+	hc := &http.Client{Transport: boundedTransport{base: http.DefaultTransport, bearer: bearer}}
 	cs, err := client().Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: hc, MaxRetries: -1, DisableStandaloneSSE: true}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("handshake with %s: %w", endpoint, err)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -14,7 +15,7 @@ import (
 )
 
 const smokeSynopsis = `kgc smoke [--timeout D] -- SERVER_COMMAND [ARG...]
-       kgc smoke [--timeout D] --url http://HOST:PORT/mcp`
+       kgc smoke [--timeout D] --url http://HOST:PORT/mcp   (KGC_SMOKE_TOKEN: a key or token to send)`
 
 // runSmoke checks a server the way a host uses it and prints the summary.
 func runSmoke(ctx context.Context, env cmdEnv, args []string) int {
@@ -39,7 +40,9 @@ func runSmoke(ctx context.Context, env cmdEnv, args []string) int {
 	var s *smoke.Summary
 	var err error
 	if endpoint != "" {
-		s, err = smoke.HTTP(ctx, endpoint)
+		// The key or token comes from the environment, not a flag: a flag's
+		// value would be seen in the process list and the shell's history.
+		s, err = smoke.HTTP(ctx, endpoint, os.Getenv("KGC_SMOKE_TOKEN"))
 	} else {
 		s, err = smoke.Stdio(ctx, fs.Args(), env.Stderr)
 	}
