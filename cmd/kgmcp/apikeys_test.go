@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -250,5 +251,29 @@ func TestSmokeWithAKey(t *testing.T) {
 	s, err := smoke.HTTP(context.Background(), srv.base+"/mcp", key)
 	if err != nil || s.Status != "passed" || s.ToolCallCount != 20 {
 		t.Errorf("the smoke with the key: %v %+v", err, s)
+	}
+}
+
+// The TypeScript SDK client with a key: refused without it, and with it
+// answered from the frameworks the key is granted.
+func TestTypeScriptSDKClientWithAKey(t *testing.T) {
+	clients := mcpClients(t)
+	dir := shippedImages(t)
+	keys := filepath.Join(t.TempDir(), "keys")
+	const key = "typescript-client-key-0123456789"
+	os.WriteFile(keys, []byte(key+" "+mathsFW+"\n"), 0o600)
+	srv := startHTTP(t, "--api-key-file", keys, dir)
+	steps := []map[string]any{{"method": "tools/call", "name": "list_frameworks", "arguments": map[string]any{"request": map[string]any{}}}}
+	out := probe(t, clients, map[string]any{"transport": "http", "url": srv.base + "/mcp", "bearer": key}, steps)
+	if !out.Steps[0].OK || !strings.Contains(string(out.Steps[0].Result), `"totalMatchingCount":1`) || strings.Contains(string(out.Steps[0].Result), englishFW) {
+		t.Errorf("with the key: %s %+v", out.Steps[0].Result, out.Steps[0].Error)
+	}
+	script := filepath.Join(t.TempDir(), "script.json")
+	b, _ := json.Marshal(map[string]any{"transport": "http", "url": srv.base + "/mcp", "steps": steps})
+	os.WriteFile(script, b, 0o644)
+	cmd := exec.Command("node", filepath.Join(clients, "probe.mjs"), script)
+	stdout, _ := cmd.Output()
+	if !strings.Contains(string(stdout), `"fatal"`) || !strings.Contains(string(stdout), "unauthorized") {
+		t.Errorf("without the key the client connected: %.500s", stdout)
 	}
 }

@@ -4,7 +4,8 @@
 //   node probe.mjs SCRIPT.json
 //
 // SCRIPT: {"transport": "stdio", "command": "...", "args": [...]} or
-//         {"transport": "http", "url": "http://127.0.0.1:PORT/mcp"},
+//         {"transport": "http", "url": "http://127.0.0.1:PORT/mcp"} (with
+//         "bearer": a key or access token sent as Authorization: Bearer),
 //         optionally "sdk": "2025-03-26" (the SDK 1.12.1 client),
 //         plus "steps": [{"method": "tools/list"} | {"method": "tools/call",
 //         "name", "arguments"} | {"method": "resources/read", "uri"} |
@@ -25,7 +26,7 @@ const { Client } = await import(`${sdk}/client/index.js`);
 const { StdioClientTransport } = await import(`${sdk}/client/stdio.js`);
 const { StreamableHTTPClientTransport } = await import(`${sdk}/client/streamableHttp.js`);
 const transport = script.transport === 'http'
-  ? new StreamableHTTPClientTransport(new URL(script.url))
+  ? new StreamableHTTPClientTransport(new URL(script.url), script.bearer ? { requestInit: { headers: { Authorization: `Bearer ${script.bearer}` } } } : undefined)
   : new StdioClientTransport({ command: script.command, args: script.args || [], stderr: 'ignore' });
 const client = new Client({ name: 'kgc-probe', version: '1' });
 
