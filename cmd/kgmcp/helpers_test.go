@@ -43,7 +43,12 @@ type httpServer struct {
 // The child is killed when the test ends.
 func startHTTP(t *testing.T, args ...string) *httpServer {
 	t.Helper()
-	addr := freePort(t)
+	return startHTTPAt(t, freePort(t), args...)
+}
+
+// startHTTPAt is startHTTP on addr.
+func startHTTPAt(t *testing.T, addr string, args ...string) *httpServer {
+	t.Helper()
 	s := &httpServer{base: "http://" + addr, stderr: &lockedBuffer{}, done: make(chan error, 1)}
 	s.cmd = exec.Command(binary, append([]string{"--http", addr}, args...)...)
 	s.cmd.Stderr = s.stderr

@@ -189,3 +189,46 @@ func TestOAuthJWKSFromAURL(t *testing.T) {
 		t.Errorf("a token signed by a key the fetched set lacks: %d", c)
 	}
 }
+
+// The TypeScript SDK client through its own OAuth discovery: kgmcp's 401
+// names its metadata, which names a tiny local authorization server (this
+// test's), whose metadata names its token endpoint; the client gets a token
+// with the client-credentials grant and calls the tools with it.
+func TestTypeScriptSDKClientThroughOAuthDiscovery(t *testing.T) {
+	clients := mcpClients(t)
+	dir := shippedImages(t)
+	iss := newIssuer(t, "k1")
+	addr := freePort(t)
+	resource := "http://" + addr + "/mcp"
+	var as *httptest.Server
+	var issued atomic.Int32
+	as = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch r.URL.Path {
+		case "/.well-known/oauth-authorization-server", "/.well-known/openid-configuration":
+			json.NewEncoder(w).Encode(map[string]any{"issuer": as.URL, "authorization_endpoint": as.URL + "/authorize", "token_endpoint": as.URL + "/token", "response_types_supported": []string{"code"},
+				"grant_types_supported": []string{"client_credentials"}, "token_endpoint_auth_methods_supported": []string{"client_secret_basic"}})
+		case "/token":
+			id, secret, ok := r.BasicAuth()
+			r.ParseForm()
+			if !ok || id != "kgc-test-client" || secret != "kgc-test-secret" || r.Form.Get("grant_type") != "client_credentials" {
+				w.WriteHeader(http.StatusUnauthorized)
+				io.WriteString(w, `{"error":"invalid_client"}`)
+				return
+			}
+			issued.Add(1)
+			tok := iss.token(t, as.URL, resource, "kgc:framework:"+mathsFW, time.Now().Add(time.Hour))
+			json.NewEncoder(w).Encode(map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": 3600, "scope": "kgc:framework:" + mathsFW})
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer as.Close()
+	srv := startHTTPAt(t, addr, "--oauth-resource", resource, "--oauth-issuer", as.URL, "--oauth-jwks-file", iss.jwks, dir)
+	steps := []map[string]any{{"method": "tools/call", "name": "list_frameworks", "arguments": map[string]any{"request": map[string]any{}}}}
+	out := probe(t, clients, map[string]any{"transport": "http", "url": srv.base + "/mcp",
+		"oauth": map[string]any{"clientId": "kgc-test-client", "clientSecret": "kgc-test-secret", "scope": "kgc:framework:" + mathsFW}}, steps)
+	if !out.Steps[0].OK || !strings.Contains(string(out.Steps[0].Result), `"totalMatchingCount":1`) || issued.Load() == 0 {
+		t.Errorf("through OAuth discovery (%d tokens issued): %s %+v", issued.Load(), out.Steps[0].Result, out.Steps[0].Error)
+	}
+}

@@ -5,7 +5,10 @@
 //
 // SCRIPT: {"transport": "stdio", "command": "...", "args": [...]} or
 //         {"transport": "http", "url": "http://127.0.0.1:PORT/mcp"} (with
-//         "bearer": a key or access token sent as Authorization: Bearer),
+//         "bearer": a key or access token sent as Authorization: Bearer, or
+//         "oauth": {"clientId", "clientSecret", "scope"}: the SDK's OAuth
+//         client-credentials flow, discovering the authorization server
+//         from the server's 401),
 //         optionally "sdk": "2025-03-26" (the SDK 1.12.1 client),
 //         plus "steps": [{"method": "tools/list"} | {"method": "tools/call",
 //         "name", "arguments"} | {"method": "resources/read", "uri"} |
@@ -25,8 +28,15 @@ const sdk = script.sdk === '2025-03-26' ? '@modelcontextprotocol/sdk-2025-03-26'
 const { Client } = await import(`${sdk}/client/index.js`);
 const { StdioClientTransport } = await import(`${sdk}/client/stdio.js`);
 const { StreamableHTTPClientTransport } = await import(`${sdk}/client/streamableHttp.js`);
+let httpOptions;
+if (script.bearer) {
+  httpOptions = { requestInit: { headers: { Authorization: `Bearer ${script.bearer}` } } };
+} else if (script.oauth) {
+  const { ClientCredentialsProvider } = await import(`${sdk}/client/auth-extensions.js`);
+  httpOptions = { authProvider: new ClientCredentialsProvider(script.oauth) };
+}
 const transport = script.transport === 'http'
-  ? new StreamableHTTPClientTransport(new URL(script.url), script.bearer ? { requestInit: { headers: { Authorization: `Bearer ${script.bearer}` } } } : undefined)
+  ? new StreamableHTTPClientTransport(new URL(script.url), httpOptions)
   : new StdioClientTransport({ command: script.command, args: script.args || [], stderr: 'ignore' });
 const client = new Client({ name: 'kgc-probe', version: '1' });
 
