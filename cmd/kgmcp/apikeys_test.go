@@ -195,6 +195,7 @@ func TestMetricsAuditAndRateLimits(t *testing.T) {
 	auth := "Bearer " + key
 	keyed(t, srv, "Authorization", auth, "tools/call", `{"name":"list_frameworks","arguments":{"request":{}}}`)
 	keyed(t, srv, "Authorization", auth, "tools/call", `{"name":"get_framework","arguments":{"request":{"frameworkId":"no-such-framework"}}}`)
+	keyed(t, srv, "Authorization", auth, "tools/call", `{"name":"get_framework","arguments":{"request":{"frameworkId":"`+mathsFW+`"}}}`)
 	limited, retry := 0, ""
 	for range 8 {
 		code, _, _ := srv.post(t, rpc(1, "tools/call", `{"name":"list_frameworks","arguments":{"request":{}}}`), "Authorization", auth)
@@ -222,7 +223,10 @@ func TestMetricsAuditAndRateLimits(t *testing.T) {
 	for _, want := range []string{`kgmcp_requests_total{method="tools/call",name="list_frameworks",outcome="ok"}`,
 		`kgmcp_requests_total{method="tools/call",name="get_framework",outcome="tool_error"} 1`, `kgmcp_request_errors_total{code="framework_not_found"} 1`,
 		`kgmcp_request_duration_seconds_bucket{method="tools/call",name="list_frameworks",le="+Inf"}`, `kgmcp_packages{state="verified"}`,
-		`kgmcp_requests_in_flight 0`, `kgmcp_catalog_generation 0`, "kgmcp_rate_limited_total "} {
+		`kgmcp_requests_in_flight 0`, `kgmcp_catalog_generation 0`, "kgmcp_rate_limited_total ",
+		// get_framework on the maths sample verified its image, the other sample's is verified on first use
+		`kgmcp_image_verification_seconds_count{outcome="ok"} 1`, `kgmcp_image_verification_seconds_bucket{outcome="ok",le="+Inf"} 1`,
+		`kgmcp_packages{state="verified"} 1`, `kgmcp_packages{state="unverified"} 1`} {
 		if !strings.Contains(text, want) {
 			t.Errorf("/metrics lacks %s:\n%s", want, text)
 		}
@@ -280,5 +284,51 @@ func TestTypeScriptSDKClientWithAKey(t *testing.T) {
 	stdout, _ := cmd.Output()
 	if !strings.Contains(string(stdout), `"fatal"`) || !strings.Contains(string(stdout), "unauthorized") {
 		t.Errorf("without the key the client connected: %.500s", stdout)
+	}
+}
+
+// --metrics-listen serves the metrics on their own address only: with API
+// keys on /mcp, the public port has no /metrics and the metrics port
+// answers a scraper without a key, and nothing else.
+func TestMetricsOnTheirOwnListener(t *testing.T) {
+	dir := shippedImages(t)
+	keys := filepath.Join(t.TempDir(), "keys")
+	if err := os.WriteFile(keys, []byte("metrics-test-key-0123456789\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	maddr := freePort(t)
+	srv := startHTTP(t, "--api-key-file", keys, "--metrics-listen", maddr, dir)
+	keyed(t, srv, "Authorization", "Bearer metrics-test-key-0123456789", "tools/call", `{"name":"list_frameworks","arguments":{"request":{}}}`)
+	get := func(url string) (int, string) {
+		resp, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, _ := get(srv.base + "/metrics"); code != http.StatusNotFound {
+		t.Errorf("/metrics beside /mcp: %d, want 404", code)
+	}
+	code, text := get("http://" + maddr + "/metrics")
+	if code != http.StatusOK || !strings.Contains(text, `kgmcp_requests_total{method="tools/call",name="list_frameworks",outcome="ok"} 1`) {
+		t.Errorf("the metrics listener: %d\n%s", code, text)
+	}
+	if code, _ := get("http://" + maddr + "/mcp"); code != http.StatusNotFound {
+		t.Errorf("/mcp on the metrics listener: %d, want 404", code)
+	}
+	if code, _ := get("http://" + maddr + "/"); code != http.StatusNotFound {
+		t.Errorf("the explorer on the metrics listener: %d, want 404", code)
+	}
+	port := freePort(t)
+	for name, args := range map[string][]string{
+		"over stdio":             {"--metrics-listen", freePort(t), dir},
+		"on the --http address":  {"--http", port, "--metrics-listen", port, dir},
+		"a port that is no port": {"--http", freePort(t), "--metrics-listen", "127.0.0.1:http", dir},
+	} {
+		if code, _, stderr := run(t, args...); code != 2 || !strings.Contains(stderr, "--metrics-listen") {
+			t.Errorf("--metrics-listen %s: %d %q", name, code, stderr)
+		}
 	}
 }

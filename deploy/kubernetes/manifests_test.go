@@ -181,7 +181,7 @@ func TestSecuredOverlay(t *testing.T) {
 	}
 	c := d.Spec.Template.Spec.Containers[0]
 	args := strings.Join(c.Args, " ")
-	for _, want := range []string{"--http 0.0.0.0:8080", "--api-key-file /etc/kgmcp/keys/keys", "--metrics", "--audit", "/images"} {
+	for _, want := range []string{"--http 0.0.0.0:8080", "--api-key-file /etc/kgmcp/keys/keys", "--metrics-listen 0.0.0.0:9090", "--audit", "/images"} {
 		if !strings.Contains(args, want) {
 			t.Errorf("args %q lack %q", args, want)
 		}
@@ -193,7 +193,18 @@ func TestSecuredOverlay(t *testing.T) {
 	if len(v) != 1 || v[0].Name != c.VolumeMounts[0].Name || v[0].Secret == nil || v[0].Secret.SecretName != "kgmcp-api-keys" {
 		t.Errorf("volumes %+v", v)
 	}
-	if a := d.Spec.Template.Annotations; a["prometheus.io/scrape"] != "true" || a["prometheus.io/path"] != "/metrics" {
+	if a := d.Spec.Template.Annotations; a["prometheus.io/scrape"] != "true" || a["prometheus.io/path"] != "/metrics" || a["prometheus.io/port"] != "9090" {
 		t.Errorf("annotations %v", a)
+	}
+	// The metrics port is the pod's, not the Service's: the public reaches /mcp only.
+	if len(c.Ports) != 1 || c.Ports[0].Name != "metrics" || c.Ports[0].ContainerPort != 9090 {
+		t.Errorf("ports %+v", c.Ports)
+	}
+	var svc corev1.Service
+	strict(t, "service.yaml", &svc)
+	for _, p := range svc.Spec.Ports {
+		if p.TargetPort.String() != "http" {
+			t.Errorf("the Service exposes %s", p.TargetPort.String())
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"time"
 )
 
 // Loading is a catalog being opened and verified in the background: a server
@@ -17,6 +18,7 @@ type Loading struct {
 	cat    *Catalog
 	err    error
 	cancel context.CancelFunc
+	hook   verifyHook
 }
 
 // NewLoading returns a catalog still to come and the function that settles it
@@ -48,10 +50,18 @@ func Start(ctx context.Context, paths []string, policy Policy, log *slog.Logger)
 	l, settle := NewLoading()
 	ctx, l.cancel = context.WithCancel(ctx)
 	go func() {
-		c, err := OpenContext(ctx, paths, policy, log)
+		c, err := openContext(ctx, paths, policy, log, &l.hook)
 		settle(c, err)
 	}()
 	return l
+}
+
+// ObserveVerification makes fn hear of every first-use verification of the
+// loading catalog's packages (Package.Ready on a format 3 image): how long
+// it took and its error (nil: verified). Call it before the catalog is
+// served; fn may be called from several goroutines at once.
+func (l *Loading) ObserveVerification(fn func(d time.Duration, err error)) {
+	l.hook.fn.Store(&fn)
 }
 
 // Done is closed once the catalog is settled.

@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/kgimg"
@@ -88,7 +90,15 @@ func TestCorruptPayloadIsWithdrawnOnFirstUse(t *testing.T) {
 	if err := os.WriteFile(paths[0], b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cat, err := catalog.Open(paths, catalog.PolicyFail, nil)
+	loading := catalog.Start(context.Background(), paths, catalog.PolicyFail, nil)
+	var mu sync.Mutex
+	var heard []error
+	loading.ObserveVerification(func(d time.Duration, err error) {
+		mu.Lock()
+		heard = append(heard, err)
+		mu.Unlock()
+	})
+	cat, err := loading.Wait(context.Background())
 	if err != nil {
 		t.Fatalf("a corrupt payload refused at start: %v", err)
 	}
@@ -118,6 +128,16 @@ func TestCorruptPayloadIsWithdrawnOnFirstUse(t *testing.T) {
 		if err := p.Ready(); err != nil || p.Img.NodeCount() == 0 {
 			t.Errorf("%s: %v, %d nodes", p.SnapshotID(), err, p.Img.NodeCount())
 		}
+		p.Ready() // verified once: heard once
+	}
+	failed := 0
+	for _, err := range heard {
+		if err != nil {
+			failed++
+		}
+	}
+	if len(heard) != len(cat.Packages) || failed != 1 || !errors.Is(heard[0], kgimg.ErrChecksum) {
+		t.Errorf("the observer heard %v, want one verification a package, the first (the corrupt one's) failed", heard)
 	}
 }
 

@@ -78,6 +78,9 @@ type httpExtras struct {
 	limiter *rateLimiter
 	oauth   *oauthConfig // with jwks: OAuth access tokens (oauth.go)
 	jwks    *jwks
+	// metricsApart: the metrics are served on their own listener
+	// (--metrics-listen), not at /metrics beside /mcp.
+	metricsApart bool
 }
 
 // handler is newHandler whose /health also reports a reload abandoned at its
@@ -119,7 +122,7 @@ func handlerWith(srv *mcpserver.Server, allowedOrigins []string, budget int64, l
 		mcpHandler = requireKey(x.keys, log, mcpHandler)
 	}
 	mux.Handle("/mcp", cop.Handler(mcpHandler))
-	if x.metrics != nil {
+	if x.metrics != nil && !x.metricsApart {
 		mux.Handle("GET /metrics", x.metrics.handler(srv))
 	}
 	// The read-only browser view (runtime/explorer) calls /mcp from the
@@ -290,6 +293,7 @@ func serveHTTP(ctx, grace context.Context, cfg config, srv *mcpserver.Server, lo
 	}
 	if cfg.Metrics {
 		x.metrics = cfg.metrics
+		x.metricsApart = cfg.MetricsListen != ""
 	}
 	if cfg.RateLimit > 0 {
 		burst := float64(cfg.RateBurst)
@@ -320,8 +324,20 @@ func serveHTTP(ctx, grace context.Context, cfg config, srv *mcpserver.Server, lo
 		ConnState:         cl.connState,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
+	served := make(chan error, 2)
+	if x.metricsApart {
+		mln, err := net.Listen("tcp", cfg.MetricsListen)
+		if err != nil {
+			ln.Close()
+			fmt.Fprintln(stderr, "kgmcp: --metrics-listen:", err)
+			return exitUsage
+		}
+		ms := metricsServer(x.metrics, srv, log)
+		defer ms.Close() // a scrape in progress needs no grace
+		log.Info("serving metrics", "addr", mln.Addr().String(), "endpoint", "/metrics")
+		go func() { served <- fmt.Errorf("metrics: %w", ms.Serve(mln)) }()
+	}
 	log.Info("serving Streamable HTTP", "addr", ln.Addr().String(), "endpoint", "/mcp")
-	served := make(chan error, 1)
 	go func() { served <- hs.Serve(cl) }()
 	select {
 	case err := <-served:
@@ -334,4 +350,14 @@ func serveHTTP(ctx, grace context.Context, cfg config, srv *mcpserver.Server, lo
 		log.Warn("graceful stop incomplete: connections still open", "error", err.Error())
 	}
 	return exitOK
+}
+
+// metricsServer serves GET /metrics alone (--metrics-listen), with tight
+// timeouts: a scraper sends one small request.
+func metricsServer(m *metrics, srv *mcpserver.Server, log *slog.Logger) *http.Server {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", m.handler(srv))
+	return &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
+		WriteTimeout: 30 * time.Second, IdleTimeout: time.Minute, MaxHeaderBytes: 16 << 10,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 }

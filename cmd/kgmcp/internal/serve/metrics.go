@@ -27,7 +27,8 @@ type metrics struct {
 	calls     map[[3]string]uint64 // method, name, outcome
 	errors    map[string]uint64    // code
 	durations map[[2]string]*histogram
-	reloads   map[string]uint64 // outcome
+	reloads   map[string]uint64     // outcome
+	verifies  map[string]*histogram // outcome (ok, failed): first-use image verifications
 	limited   atomic.Uint64
 	gen       atomic.Int64
 	audit     *slog.Logger // an audit line per request, when not nil
@@ -42,8 +43,35 @@ type histogram struct {
 	n      uint64
 }
 
+func newHistogram() *histogram { return &histogram{counts: make([]uint64, len(buckets)+1)} }
+
+func (h *histogram) add(d time.Duration) {
+	sec := d.Seconds()
+	h.counts[sort.SearchFloat64s(buckets, sec)]++
+	h.sum += sec
+	h.n++
+}
+
+// write writes h as the series of metric name with the labels (a
+// comma-separated `k="v"` list).
+func (h *histogram) write(w io.Writer, name, labels string) {
+	sep := ""
+	if labels != "" {
+		sep = ","
+	}
+	var cum uint64
+	for i, b := range buckets {
+		cum += h.counts[i]
+		fmt.Fprintf(w, "%s_bucket{%s%sle=%q} %d\n", name, labels, sep, strconv.FormatFloat(b, 'g', -1, 64), cum)
+	}
+	cum += h.counts[len(buckets)]
+	fmt.Fprintf(w, "%s_bucket{%s%sle=\"+Inf\"} %d\n", name, labels, sep, cum)
+	fmt.Fprintf(w, "%s_sum{%s} %g\n", name, labels, h.sum)
+	fmt.Fprintf(w, "%s_count{%s} %d\n", name, labels, h.n)
+}
+
 func newMetrics(audit *slog.Logger) *metrics {
-	return &metrics{calls: map[[3]string]uint64{}, errors: map[string]uint64{}, durations: map[[2]string]*histogram{}, reloads: map[string]uint64{}, audit: audit}
+	return &metrics{calls: map[[3]string]uint64{}, errors: map[string]uint64{}, durations: map[[2]string]*histogram{}, reloads: map[string]uint64{}, verifies: map[string]*histogram{}, audit: audit}
 }
 
 // names bounds the label values a client can create: a tool, prompt or
@@ -78,18 +106,30 @@ func (m *metrics) observe(o mcpserver.Observation) {
 	}
 	h := m.durations[[2]string{o.Method, name}]
 	if h == nil {
-		h = &histogram{counts: make([]uint64, len(buckets)+1)}
+		h = newHistogram()
 		m.durations[[2]string{o.Method, name}] = h
 	}
-	sec := o.Duration.Seconds()
-	i := sort.SearchFloat64s(buckets, sec)
-	h.counts[i]++
-	h.sum += sec
-	h.n++
+	h.add(o.Duration)
 	m.mu.Unlock()
 	if m.audit != nil && o.Method != "ping" {
 		m.audit.Info("audit", "caller", o.Caller, "method", o.Method, "name", o.Name, "outcome", o.Outcome, "code", o.Code, "micros", o.Duration.Microseconds())
 	}
+}
+
+// verified records a first-use image verification (catalog.Loading.ObserveVerification).
+func (m *metrics) verified(d time.Duration, err error) {
+	outcome := "ok"
+	if err != nil {
+		outcome = "failed"
+	}
+	m.mu.Lock()
+	h := m.verifies[outcome]
+	if h == nil {
+		h = newHistogram()
+		m.verifies[outcome] = h
+	}
+	h.add(d)
+	m.mu.Unlock()
 }
 
 // reloaded records a reload's outcome (ok, refused, abandoned).
@@ -127,16 +167,7 @@ func (m *metrics) write(w io.Writer, srv *mcpserver.Server) {
 	fmt.Fprintln(w, "# HELP kgmcp_request_duration_seconds Time from a request entering the server to its result, by method and name.")
 	fmt.Fprintln(w, "# TYPE kgmcp_request_duration_seconds histogram")
 	for _, k := range sortedKeys(m.durations, func(k [2]string) string { return k[0] + k[1] }) {
-		h := m.durations[k]
-		var cum uint64
-		for i, b := range buckets {
-			cum += h.counts[i]
-			fmt.Fprintf(w, "kgmcp_request_duration_seconds_bucket{method=%q,name=%q,le=%q} %d\n", esc(k[0]), esc(k[1]), strconv.FormatFloat(b, 'g', -1, 64), cum)
-		}
-		cum += h.counts[len(buckets)]
-		fmt.Fprintf(w, "kgmcp_request_duration_seconds_bucket{method=%q,name=%q,le=\"+Inf\"} %d\n", esc(k[0]), esc(k[1]), cum)
-		fmt.Fprintf(w, "kgmcp_request_duration_seconds_sum{method=%q,name=%q} %g\n", esc(k[0]), esc(k[1]), h.sum)
-		fmt.Fprintf(w, "kgmcp_request_duration_seconds_count{method=%q,name=%q} %d\n", esc(k[0]), esc(k[1]), h.n)
+		m.durations[k].write(w, "kgmcp_request_duration_seconds", fmt.Sprintf("method=%q,name=%q", esc(k[0]), esc(k[1])))
 	}
 	handling, waiting := srv.Load()
 	fmt.Fprintln(w, "# HELP kgmcp_requests_in_flight Requests being handled now.")
@@ -171,6 +202,11 @@ func (m *metrics) write(w io.Writer, srv *mcpserver.Server) {
 	fmt.Fprintf(w, "kgmcp_packages{state=\"verified\"} %d\n", served)
 	fmt.Fprintf(w, "kgmcp_packages{state=\"unverified\"} %d\n", unverified)
 	fmt.Fprintf(w, "kgmcp_packages{state=\"withdrawn\"} %d\n", withdrawn)
+	fmt.Fprintln(w, "# HELP kgmcp_image_verification_seconds First-use verifications of format 3 images (the payload's checksum, structure and stored text, run when a request first reads the package), by outcome (ok, failed: the package is withdrawn).")
+	fmt.Fprintln(w, "# TYPE kgmcp_image_verification_seconds histogram")
+	for _, k := range sortedKeys(m.verifies, func(k string) string { return k }) {
+		m.verifies[k].write(w, "kgmcp_image_verification_seconds", fmt.Sprintf("outcome=%q", k))
+	}
 	fmt.Fprintln(w, "# HELP kgmcp_rate_limited_total Requests refused with 429 by the per-caller rate limit.")
 	fmt.Fprintln(w, "# TYPE kgmcp_rate_limited_total counter")
 	fmt.Fprintf(w, "kgmcp_rate_limited_total %d\n", m.limited.Load())

@@ -25,6 +25,9 @@ type reloader struct {
 	// outcome, when not nil, is told each reload's outcome (ok, refused,
 	// abandoned): the metrics.
 	outcome func(string)
+	// verified, when not nil, hears of each first-use image verification of
+	// the catalogs reloads open: the metrics.
+	verified func(time.Duration, error)
 
 	mu     sync.Mutex             // one reload at a time
 	loaded atomic.Pointer[string] // the fingerprint of the files the last reload listed
@@ -105,6 +108,9 @@ func (r *reloader) reload(ctx context.Context) {
 	attempt, cancel := context.WithTimeout(ctx, time.Duration(r.cfg.ReloadTimeout))
 	defer cancel()
 	loading := r.start(attempt, paths)
+	if r.verified != nil {
+		loading.ObserveVerification(r.verified)
+	}
 	retired, err := r.srv.Swap(attempt, loading)
 	if err != nil {
 		if attempt.Err() != nil && ctx.Err() == nil {

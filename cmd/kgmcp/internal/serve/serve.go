@@ -76,8 +76,10 @@ type config struct {
 	OAuthIssuers  []string `json:"oauthIssuers,omitempty"`
 	OAuthJWKSFile string   `json:"oauthJwksFile,omitempty"`
 	OAuthJWKSURL  string   `json:"oauthJwksUrl,omitempty"`
-	// Metrics serves GET /metrics (metrics.go); HTTP only.
-	Metrics bool `json:"metrics"`
+	// Metrics serves GET /metrics (metrics.go); HTTP only. MetricsListen,
+	// when set, serves them on that address only (not beside /mcp).
+	Metrics       bool   `json:"metrics"`
+	MetricsListen string `json:"metricsListen,omitempty"`
 	// Audit logs an audit line per request (caller, method, name, outcome).
 	Audit bool `json:"audit"`
 	// RateLimit is the requests a second one caller may make over HTTP (a
@@ -283,12 +285,14 @@ func serve(ctx context.Context, cfg config, loading *catalog.Loading, stdin io.R
 		JSONText: cfg.TextFormat == "json"}
 	if m != nil {
 		opts.Observe = m.observe
+		loading.ObserveVerification(m.verified)
 	}
 	srv := mcpserver.NewLoading(loading, opts)
 	go srv.Warm(serving)
 	reloads := newReloader(cfg, srv, log)
 	if m != nil {
 		reloads.outcome = m.reloaded
+		reloads.verified = m.verified
 	}
 	cfg.reloadProblem = reloads.problem
 	if cfg.WatchInterval > 0 {
@@ -376,7 +380,9 @@ func configure(args []string, stderr io.Writer, getenv func(string) string) (cfg
 	fs.Var(&issuers, "oauth-issuer", "an authorization server whose access tokens are accepted (repeatable; https, or http on loopback)")
 	fs.StringVar(&cfg.OAuthJWKSFile, "oauth-jwks-file", envOr("KGMCP_OAUTH_JWKS_FILE", ""), "the JWKS (JSON) of the issuers' signing keys; read again when it changes")
 	fs.StringVar(&cfg.OAuthJWKSURL, "oauth-jwks-url", envOr("KGMCP_OAUTH_JWKS_URL", ""), "instead of --oauth-jwks-file: fetch the JWKS from this URL (https, or http on loopback) at start, every 10 minutes, and for a token signed by a key it lacks (at most once a minute); giving it allows kgmcp that network access")
-	fs.BoolVar(&cfg.Metrics, "metrics", false, "serve Prometheus metrics at GET /metrics (HTTP only)")
+	fs.BoolVar(&cfg.Metrics, "metrics", false, "serve Prometheus metrics at GET /metrics beside /mcp, no key needed (HTTP only)")
+	var metricsAddr string
+	fs.StringVar(&metricsAddr, "metrics-listen", "", "serve the metrics at GET /metrics on this address (PORT or HOST:PORT; a bare port binds 127.0.0.1) and not beside /mcp: a port the public Service does not expose (implies --metrics)")
 	fs.BoolVar(&cfg.Audit, "audit", false, "log an audit line per request: caller (an API key's id, never the key), method, name, outcome, error code, duration")
 	fs.Float64Var(&cfg.RateLimit, "rate-limit", 0, "requests a second one caller may make over HTTP (an API key, or a client address); past it 429 with Retry-After; 0: no limit")
 	fs.IntVar(&cfg.RateBurst, "rate-burst", 0, "most requests one caller may make at once under --rate-limit (default: twice the rate, at least 1)")
@@ -420,7 +426,13 @@ func configure(args []string, stderr io.Writer, getenv func(string) string) (cfg
 	}
 	if httpAddr != "" {
 		cfg.Transport = "http"
-		if cfg.HTTPAddr, err = normalizeAddr(httpAddr); err != nil {
+		if cfg.HTTPAddr, err = normalizeAddr("--http", httpAddr); err != nil {
+			return
+		}
+	}
+	if metricsAddr != "" {
+		cfg.Metrics = true
+		if cfg.MetricsListen, err = normalizeAddr("--metrics-listen", metricsAddr); err != nil {
 			return
 		}
 	}
@@ -440,7 +452,9 @@ func configure(args []string, stderr io.Writer, getenv func(string) string) (cfg
 	case cfg.ReloadOnChange && cfg.WatchInterval == 0:
 		err = errors.New("--reload-on-change needs a --watch-interval above 0 (how often the files are checked)")
 	case (cfg.Metrics || cfg.RateLimit != 0) && cfg.Transport != "http":
-		err = errors.New("--metrics and --rate-limit apply to the HTTP endpoint: use them with --http")
+		err = errors.New("--metrics, --metrics-listen and --rate-limit apply to the HTTP endpoint: use them with --http")
+	case cfg.MetricsListen != "" && cfg.MetricsListen == cfg.HTTPAddr:
+		err = fmt.Errorf("--metrics-listen %s is the --http address: give another port (or --metrics to serve them beside /mcp)", cfg.MetricsListen)
 	case cfg.RateLimit < 0 || cfg.RateBurst < 0:
 		err = errors.New("--rate-limit and --rate-burst must not be negative")
 	case (cfg.OAuthResource != "" || len(cfg.OAuthIssuers) > 0 || cfg.OAuthJWKSFile != "" || cfg.OAuthJWKSURL != "") && cfg.Transport != "http":
@@ -455,17 +469,18 @@ func configure(args []string, stderr io.Writer, getenv func(string) string) (cfg
 	return
 }
 
-// normalizeAddr binds a bare port to 127.0.0.1.
-func normalizeAddr(a string) (string, error) {
+// normalizeAddr binds a bare port to 127.0.0.1 (flag names the option, for
+// errors).
+func normalizeAddr(flag, a string) (string, error) {
 	if !strings.Contains(a, ":") {
 		a = ":" + a
 	}
 	host, port, err := net.SplitHostPort(a)
 	if err != nil {
-		return "", fmt.Errorf("--http %q: %w", a, err)
+		return "", fmt.Errorf("%s %q: %w", flag, a, err)
 	}
 	if _, err := strconv.Atoi(port); err != nil {
-		return "", fmt.Errorf("--http %q: bad port", a)
+		return "", fmt.Errorf("%s %q: bad port", flag, a)
 	}
 	if host == "" {
 		host = "127.0.0.1"
