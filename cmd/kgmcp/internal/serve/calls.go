@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"encoding/json"
 	"sync"
 
@@ -38,10 +39,23 @@ const (
 type callTable struct {
 	mu       sync.Mutex
 	inFlight map[jsonrpc.ID]callState
+	cancels  map[jsonrpc.ID]context.CancelFunc // of the calls kgmcp answers itself (stdiodirect.go)
 }
 
 func newCallTable() *callTable {
-	return &callTable{inFlight: make(map[jsonrpc.ID]callState)}
+	return &callTable{inFlight: make(map[jsonrpc.ID]callState), cancels: make(map[jsonrpc.ID]context.CancelFunc)}
+}
+
+// claimDirect is claim for a call kgmcp answers itself: a cancellation that
+// names it ends its context with cancel.
+func (t *callTable) claimDirect(id jsonrpc.ID, cancel context.CancelFunc) bool {
+	if !t.claim(id, false) {
+		return false
+	}
+	t.mu.Lock()
+	t.cancels[id] = cancel
+	t.mu.Unlock()
+	return true
 }
 
 // claim records a call about to be passed on; false (nothing recorded) when
@@ -65,6 +79,7 @@ func (t *callTable) release(ids []jsonrpc.ID) {
 	defer t.mu.Unlock()
 	for _, id := range ids {
 		delete(t.inFlight, id)
+		delete(t.cancels, id)
 	}
 }
 
@@ -86,6 +101,9 @@ func (t *callTable) cancel(params json.RawMessage) (passOn bool) {
 		return false
 	default:
 		t.inFlight[id] = callCancelled
+		if cancel := t.cancels[id]; cancel != nil {
+			cancel()
+		}
 		return true
 	}
 }
@@ -97,6 +115,7 @@ func (t *callTable) finish(id jsonrpc.ID) (drop bool) {
 	defer t.mu.Unlock()
 	state, ok := t.inFlight[id]
 	delete(t.inFlight, id)
+	delete(t.cancels, id)
 	return ok && state == callCancelled
 }
 

@@ -48,11 +48,20 @@ type directRequest struct {
 // direct returns the request r (whose body is body) asks for when kgmcp
 // answers it itself, and false when the SDK should.
 func direct(srv *mcpserver.Server, r *http.Request, body []byte) (directRequest, bool) {
-	var d directRequest
 	if !directHeaders(r) {
-		return d, false
+		return directRequest{}, false
 	}
+	d, ok := directBody(srv, body)
 	d.links = directVersions[r.Header.Get("Mcp-Protocol-Version")]
+	return d, ok
+}
+
+// directBody returns the request a message (one, not a batch) asks for when
+// kgmcp answers it itself — a ping, or a call of a known tool with nothing
+// but its name and arguments — and false when the SDK should. links is left
+// for the caller (it depends on the protocol version).
+func directBody(srv *mcpserver.Server, body []byte) (directRequest, bool) {
+	var d directRequest
 	// An id the server echoes exactly (checkFrame's rule), read as the SDK
 	// reads it.
 	rawID, problem := checkMessage(body)

@@ -335,7 +335,7 @@ func serve(ctx context.Context, cfg config, loading *catalog.Loading, stdin io.R
 // are answered before the session ends.
 func serveStdio(ctx context.Context, cfg config, srv *mcpserver.Server, stdin io.Reader, stdout io.Writer, log *slog.Logger) int {
 	t := &stdioTransport{in: stdin, out: stdout, maxInFlight: cfg.MaxInFlight, stop: ctx.Done(),
-		drainTimeout: time.Duration(cfg.HTTP.Shutdown), log: log}
+		drainTimeout: time.Duration(cfg.HTTP.Shutdown), log: log, srv: srv}
 	if err := srv.MCP().Run(context.WithoutCancel(ctx), t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		log.Error("stdio session ended", "error", err.Error())
 		return exitRefused

@@ -14,6 +14,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/kgc-project/kgc/runtime/mcpserver"
 )
 
 // stdioTransport is MCP over newline-delimited JSON on a reader and a writer,
@@ -41,6 +43,11 @@ type stdioTransport struct {
 	stop         <-chan struct{}
 	drainTimeout time.Duration
 	log          *slog.Logger
+	// srv, when set, answers the plainest calls of an initialized session
+	// itself (stdiodirect.go).
+	srv *mcpserver.Server
+	// conn is the connection once Connect made it (its counters, for tests).
+	conn *stdioConn
 }
 
 // Connect implements mcp.Transport.
@@ -52,11 +59,13 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		return nil, err
 	}
 	c := &stdioConn{inner: inner, out: out, calls: newCounter(t.maxInFlight), table: newCallTable(),
-		drainTimeout: t.drainTimeout, log: t.log}
+		drainTimeout: t.drainTimeout, log: t.log, ctx: context.WithoutCancel(ctx), direct: stdioDirect{srv: t.srv}}
+	t.conn = c
 	go pump(t.in, pw, out, c, t.log)
 	if t.stop != nil {
 		go func() {
 			<-t.stop
+			c.stopped.Store(true)
 			pw.CloseWithError(io.EOF)
 		}()
 	}
@@ -131,13 +140,19 @@ func passOn(w io.Writer, out io.Writer, frame []byte, c *stdioConn) bool {
 			lines = append(lines, n)
 		}
 	} else if m, err := parseMessage(bytes.TrimSpace(frame)); err == nil && m.isCall() {
+		if c.answer(frame, m, out) {
+			return true
+		}
 		if id, ok := wireID(m.ID); ok {
 			if !c.table.claim(id, false) {
 				out.Write(append(duplicateReply(m.ID), '\n'))
 				return true
 			}
 			claimed = []jsonrpc.ID{id}
+			c.direct.sawCall(m.Method, id)
 		}
+	} else if err == nil && m.Method != "" {
+		c.direct.sawNotification(m.Method)
 	}
 	for i, l := range lines {
 		if _, err := w.Write(l); err != nil {
@@ -167,12 +182,16 @@ type stdioConn struct {
 	answerMu     sync.Mutex // held while a response is checked and written
 	drainTimeout time.Duration
 	log          *slog.Logger
+	ctx          context.Context // the session's, never cancelled: the calls answered directly run on it
+	stopped      atomic.Bool     // reading was stopped (stop): no call is answered directly any more
+	direct       stdioDirect
 }
 
 func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	for {
 		msg, err := c.inner.Read(ctx)
 		if err != nil {
+			c.stopped.Store(true)
 			// Answer what was read before letting the SDK end the session: it
 			// drops the responses of calls still running once reading stops.
 			drain, cancel := context.WithTimeout(ctx, c.drainTimeout)
@@ -207,6 +226,7 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return c.inner.Write(ctx, msg)
 	}
 	defer c.calls.release()
+	c.direct.sawResponse(resp)
 	var line []byte
 	if resp.Error != nil && wireCode(resp.Error) == 0 {
 		fixed := *resp
