@@ -55,11 +55,7 @@ func (s *Server) Direct(ctx context.Context, method, name string, args json.RawM
 		return nil, err
 	}
 	if e, ok := res.(*encodedToolResult); ok {
-		// Compact and HTML-escaped already (json.Marshal of the SDK's
-		// skeleton, the text and structured content escaped as it escapes
-		// them): what json.Marshal would return, without checking and
-		// copying the whole answer once more.
-		return e.MarshalJSON()
+		return e.directJSON()
 	}
 	return json.Marshal(res)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -67,11 +68,69 @@ func (r *encodedToolResult) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if out, ok := r.splice(sk); ok {
+		return out, nil
+	}
+	// A placeholder is not where it is expected (another value of the
+	// result spells it): let the SDK encode the result itself.
+	return r.CallToolResult.MarshalJSON()
+}
+
+// plainSkeletons are the SDK's encodings of a result that has nothing but
+// one text block (its text the placeholder), the structured content (the
+// placeholder) and isError, by isError.
+var plainSkeletons = sync.OnceValue(func() [2][]byte {
+	var out [2][]byte
+	for i, isError := range []bool{false, true} {
+		out[i], _ = (&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: textPlaceholder}},
+			StructuredContent: json.RawMessage(structuredMark), IsError: isError}).MarshalJSON()
+	}
+	return out
+})
+
+// directJSON is MarshalJSON for a result that no SDK middleware has seen
+// (Direct), which is json.Marshal's answer too: MarshalJSON's output is
+// compact and HTML-escaped already. A plain result (what the tool handlers
+// return: a text block, then any resource links, structured content and
+// isError; Meta and the input-request fields unset, as only the SDK sets
+// them) is spliced into a skeleton encoded once, the links encoded as
+// json.Marshal encodes each element of the content array.
+func (r *encodedToolResult) directJSON() ([]byte, error) {
+	if r.Meta == nil && r.InputRequests == nil && r.RequestState == "" {
+		sk := plainSkeletons()[0]
+		if r.IsError {
+			sk = plainSkeletons()[1]
+		}
+		if len(r.Content) > 1 {
+			// The first block ends right after its text: `…"}]`.
+			end := bytes.Index(sk, textMark) + len(textMark)
+			if end < len(textMark) || len(sk) < end+2 || sk[end] != '}' || sk[end+1] != ']' {
+				return r.MarshalJSON()
+			}
+			grown := append([]byte{}, sk[:end+1]...)
+			for _, c := range r.Content[1:] {
+				b, err := json.Marshal(c)
+				if err != nil {
+					return r.MarshalJSON()
+				}
+				grown = append(append(grown, ','), b...)
+			}
+			sk = append(grown, sk[end+1:]...)
+		}
+		if out, ok := r.splice(sk); ok {
+			return out, nil
+		}
+	}
+	return r.MarshalJSON()
+}
+
+// splice puts the text and the structured content in place of their
+// placeholders in the skeleton sk; false when sk does not hold each exactly
+// once, in order.
+func (r *encodedToolResult) splice(sk []byte) ([]byte, bool) {
 	ti, si := bytes.Index(sk, textMark), bytes.Index(sk, structuredMark)
 	if ti < 0 || si < ti || bytes.Count(sk, textMark) != 1 || bytes.Count(sk, structuredMark) != 1 {
-		// A placeholder is not where it is expected (another value of the
-		// result spells it): let the SDK encode the result itself.
-		return r.CallToolResult.MarshalJSON()
+		return nil, false
 	}
 	// The escaped text is about as long as the text; the buffer grows if not.
 	out := bytes.NewBuffer(make([]byte, 0, len(sk)-len(textMark)-len(structuredMark)+len(r.text)+len(r.text)/8+len(r.structured)))
@@ -79,17 +138,35 @@ func (r *encodedToolResult) MarshalJSON() ([]byte, error) {
 	// Escaped by encoding/json as json.Marshal does (HTML escaping on),
 	// straight into the output; Encode ends the value with a newline.
 	if err := json.NewEncoder(out).Encode(r.text); err != nil {
-		return nil, err
+		return nil, false
 	}
 	out.Truncate(out.Len() - 1)
 	out.Write(sk[ti+len(textMark) : si])
 	// json.Marshal escapes <, > and & (and U+2028, U+2029) in the strings of
 	// a RawMessage it compacts; so does HTMLEscape, without compacting again.
-	if bytes.ContainsAny(r.structured, "<>&\u2028\u2029") {
+	if needsHTMLEscape(r.structured) {
 		json.HTMLEscape(out, r.structured)
 	} else {
 		out.Write(r.structured)
 	}
 	out.Write(sk[si+len(structuredMark):])
-	return out.Bytes(), nil
+	return out.Bytes(), true
+}
+
+// needsHTMLEscape reports whether b holds a byte json.HTMLEscape changes:
+// <, > or &, or the first byte of U+2028 or U+2029 (E2 80 A8/A9). A byte
+// loop: bytes.ContainsAny with the two non-ASCII runes decodes every rune
+// of b, a tenth of a get_standard call.
+func needsHTMLEscape(b []byte) bool {
+	for i, c := range b {
+		switch c {
+		case '<', '>', '&':
+			return true
+		case 0xE2:
+			if i+2 < len(b) && b[i+1] == 0x80 && (b[i+2] == 0xA8 || b[i+2] == 0xA9) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -51,22 +51,25 @@ func direct(srv *mcpserver.Server, r *http.Request, body []byte) (directRequest,
 	if !directHeaders(r) {
 		return directRequest{}, false
 	}
-	d, ok := directBody(srv, body)
+	d, ok := directBody(srv, body, nil)
 	d.links = directVersions[r.Header.Get("Mcp-Protocol-Version")]
 	return d, ok
 }
 
 // directBody returns the request a message (one, not a batch) asks for when
 // kgmcp answers it itself — a ping, or a call of a known tool with nothing
-// but its name and arguments — and false when the SDK should. links is left
-// for the caller (it depends on the protocol version).
-func directBody(srv *mcpserver.Server, body []byte) (directRequest, bool) {
+// but its name and arguments — and false when the SDK should. rawID is the
+// message's id when checkMessage has passed it already (nil: it is checked
+// here). links is left for the caller (it depends on the protocol version).
+func directBody(srv *mcpserver.Server, body []byte, rawID json.RawMessage) (directRequest, bool) {
 	var d directRequest
 	// An id the server echoes exactly (checkFrame's rule), read as the SDK
 	// reads it.
-	rawID, problem := checkMessage(body)
-	if problem != "" || rawID == nil {
-		return d, false
+	if rawID == nil {
+		var problem string
+		if rawID, problem = checkMessage(body); problem != "" || rawID == nil {
+			return d, false
+		}
 	}
 	var ok bool
 	if d.id, ok = wireID(rawID); !ok {
@@ -99,22 +102,46 @@ func directBody(srv *mcpserver.Server, body []byte) (directRequest, bool) {
 				return d, false
 			}
 			// The arguments exactly as sent, as the SDK hands them to the
-			// tool handler (the keys are unique and spelled exactly, so
-			// encoding/json's case-insensitive matching finds this one).
-			var env struct {
-				Params struct {
-					Arguments json.RawMessage `json:"arguments"`
-				} `json:"params"`
-			}
-			if json.Unmarshal(body, &env) != nil {
+			// tool handler (a json.RawMessage of the value's bytes), copied:
+			// over stdio body is the reader's buffer.
+			end := valueEnd(body, a.Off)
+			if end < 0 {
 				return d, false
 			}
-			d.args = env.Params.Arguments
+			d.args = append(json.RawMessage(nil), body[a.Off:end]...)
 		}
 	default:
 		return d, false
 	}
 	return d, srv.CanDirect(d.method, d.name)
+}
+
+// valueEnd returns the offset just past the JSON object or array that
+// starts at off in b (valid JSON), or -1.
+func valueEnd(b []byte, off int) int {
+	depth, inString := 0, false
+	for i := off; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case inString:
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return -1
 }
 
 // exactly reports whether v is an object whose members are among keys, each

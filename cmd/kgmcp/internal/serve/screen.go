@@ -90,15 +90,8 @@ func preAnswer(m message, unknown bool) *jsonrpc.Error {
 }
 
 // checkParams is the stdio side of screening: the error response to send
-// instead of handing a single-message frame to the SDK, or nil.
-func checkParams(frame []byte) []byte {
-	if isBatch(frame) {
-		return nil
-	}
-	m, err := parseMessage(bytes.TrimSpace(frame))
-	if err != nil {
-		return nil
-	}
+// instead of handing a single message to the SDK, or nil.
+func checkParams(m message) []byte {
 	if e := preAnswer(m, false); e != nil {
 		return errorReply(m.ID, int(e.Code), e.Message)
 	}

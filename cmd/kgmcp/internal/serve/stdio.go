@@ -101,9 +101,13 @@ func pump(in io.Reader, w *io.PipeWriter, out io.Writer, c *stdioConn, log *slog
 				frame = line
 			}
 			if ok, reply := checkFrame(frame); ok {
-				if reply := checkParams(frame); reply != nil {
-					out.Write(append(reply, '\n'))
-				} else if !passOn(w, out, frame, c) {
+				// A single message is read once, for all that follows.
+				var m message
+				var merr error = errBatch
+				if !isBatch(frame) {
+					m, merr = parseMessage(bytes.TrimSpace(frame))
+				}
+				if !deliver(w, out, frame, m, merr, c) {
 					return
 				}
 			} else if reply != nil {
@@ -119,13 +123,33 @@ func pump(in io.Reader, w *io.PipeWriter, out io.Writer, c *stdioConn, log *slog
 	}
 }
 
+// deliver answers a checked frame itself (stdiodirect.go), refuses it
+// (checkParams), or passes it on to the SDK; false when the SDK's side of
+// the pipe is closed.
+func deliver(w io.Writer, out io.Writer, frame []byte, m message, merr error, c *stdioConn) bool {
+	if merr == nil {
+		if c.answer(m, out) {
+			return true
+		}
+		if refusal := checkParams(m); refusal != nil {
+			out.Write(append(refusal, '\n'))
+			return true
+		}
+	}
+	return passOn(w, out, frame, m, merr, c)
+}
+
+// errBatch stands for the message of a frame that is a batch.
+var errBatch = errors.New("a batch")
+
 // passOn writes a frame to the SDK's side of the pipe, a batch as splitBatch
 // splits it, after claiming its calls' ids in c's table; a call whose id is
-// in use is answered on out instead. false when the pipe is closed.
-func passOn(w io.Writer, out io.Writer, frame []byte, c *stdioConn) bool {
+// in use is answered on out instead. m is the frame's message, or merr why
+// there is none (errBatch: it is a batch). false when the pipe is closed.
+func passOn(w io.Writer, out io.Writer, frame []byte, m message, merr error, c *stdioConn) bool {
 	lines := [][]byte{frame}
 	var claimed []jsonrpc.ID
-	if isBatch(frame) {
+	if merr == errBatch {
 		batch, notes, ids, refused := splitBatch(frame, c.table)
 		for _, r := range refused {
 			out.Write(append(r, '\n'))
@@ -139,10 +163,7 @@ func passOn(w io.Writer, out io.Writer, frame []byte, c *stdioConn) bool {
 		for _, n := range notes {
 			lines = append(lines, n)
 		}
-	} else if m, err := parseMessage(bytes.TrimSpace(frame)); err == nil && m.isCall() {
-		if c.answer(frame, m, out) {
-			return true
-		}
+	} else if merr == nil && m.isCall() {
 		if id, ok := wireID(m.ID); ok {
 			if !c.table.claim(id, false) {
 				out.Write(append(duplicateReply(m.ID), '\n'))
@@ -151,7 +172,7 @@ func passOn(w io.Writer, out io.Writer, frame []byte, c *stdioConn) bool {
 			claimed = []jsonrpc.ID{id}
 			c.direct.sawCall(m.Method, id)
 		}
-	} else if err == nil && m.Method != "" {
+	} else if merr == nil && m.Method != "" {
 		c.direct.sawNotification(m.Method)
 	}
 	for i, l := range lines {

@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"sync"
 	"sync/atomic"
 
@@ -83,15 +84,16 @@ func (d *stdioDirect) sawResponse(resp *jsonrpc.Response) {
 	}
 }
 
-// answer answers frame itself when it may, and reports whether it did. The
+// answer answers a single message itself when it may (one that passed
+// checkFrame), and reports whether it did. The
 // call's id is claimed in the table (a duplicate is refused on out) and
 // holds an in-flight slot until its answer is written.
-func (c *stdioConn) answer(frame []byte, m message, out interface{ Write([]byte) (int, error) }) bool {
+func (c *stdioConn) answer(m message, out io.Writer) bool {
 	d := &c.direct
-	if !d.on.Load() || c.stopped.Load() || (m.Method != "ping" && m.Method != "tools/call") {
+	if !d.on.Load() || c.stopped.Load() || !m.isCall() || (m.Method != "ping" && m.Method != "tools/call") {
 		return false
 	}
-	req, ok := directBody(d.srv, m.raw)
+	req, ok := directBody(d.srv, m.raw, m.ID)
 	if !ok {
 		return false
 	}
