@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"strconv"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -109,11 +110,18 @@ func (r *encodedToolResult) directJSON() ([]byte, error) {
 			}
 			grown := append([]byte{}, sk[:end+1]...)
 			for _, c := range r.Content[1:] {
+				grown = append(grown, ',')
+				if l, ok := c.(*mcp.ResourceLink); ok {
+					if more, ok := appendLink(grown, l); ok {
+						grown = more
+						continue
+					}
+				}
 				b, err := json.Marshal(c)
 				if err != nil {
 					return r.MarshalJSON()
 				}
-				grown = append(append(grown, ','), b...)
+				grown = append(grown, b...)
 			}
 			sk = append(grown, sk[end+1:]...)
 		}
@@ -151,6 +159,33 @@ func (r *encodedToolResult) splice(sk []byte) ([]byte, bool) {
 	}
 	out.Write(sk[si+len(structuredMark):])
 	return out.Bytes(), true
+}
+
+// appendLink appends json.Marshal's encoding of a resource link that has
+// nothing but a MIME type, URI, name, title, description and size (what
+// kgmcp's links carry), each string plain ASCII that encoding/json writes
+// as it is; false (dst unchanged) otherwise. The members are in the order
+// of the SDK's wire struct.
+func appendLink(dst []byte, l *mcp.ResourceLink) ([]byte, bool) {
+	if l.Meta != nil || l.Annotations != nil || l.Icons != nil {
+		return dst, false
+	}
+	out := append(dst, `{"type":"resource_link"`...)
+	for _, f := range [...]struct{ key, val string }{{"mimeType", l.MIMEType}, {"uri", l.URI}, {"name", l.Name}, {"title", l.Title}, {"description", l.Description}} {
+		if f.val == "" {
+			continue
+		}
+		for i := 0; i < len(f.val); i++ {
+			if c := f.val[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+				return dst, false
+			}
+		}
+		out = append(append(append(append(append(out, ',', '"'), f.key...), '"', ':', '"'), f.val...), '"')
+	}
+	if l.Size != nil {
+		out = strconv.AppendInt(append(out, `,"size":`...), *l.Size, 10)
+	}
+	return append(out, '}'), true
 }
 
 // needsHTMLEscape reports whether b holds a byte json.HTMLEscape changes:

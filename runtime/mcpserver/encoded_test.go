@@ -26,6 +26,14 @@ func TestEncodedResultsAreTheSDKsBytes(t *testing.T) {
 				&mcp.TextContent{Text: "MCP continuation data:\n{\"cursor\":\"abc\"}"})
 			return r
 		},
+		"plain links": func() *mcp.CallToolResult {
+			r := result(`{"hits":[]}`)
+			r.Content = append(r.Content, &mcp.ResourceLink{URI: "kgfegmcp://framework/a/snapshot/a%402026%2Bx/manifest", Name: "package_manifest", Title: "Package manifest of a@2026+x", MIMEType: "application/json", Size: &size},
+				&mcp.ResourceLink{URI: "kgfegmcp://z", Name: "z", Description: "no size, a description"},
+				&mcp.ResourceLink{URI: "kgfegmcp://é", Name: "not ASCII"},
+				&mcp.ResourceLink{URI: "kgfegmcp://m", Name: "with meta", Meta: mcp.Meta{"k": "v"}})
+			return r
+		},
 		"meta set later": func() *mcp.CallToolResult { return result(`{"a":[1,2,3]}`) },
 		"placeholder in a link name": func() *mcp.CallToolResult {
 			r := result(`{"a":1}`)
@@ -60,6 +68,10 @@ func TestEncodedResultsAreTheSDKsBytes(t *testing.T) {
 			}
 			if string(got) != string(wantBytes) {
 				t.Errorf("wrapped result encodes to\n%s\nthe SDK's encoding is\n%s", got, wantBytes)
+			}
+			// What Direct writes (no SDK middleware has seen the result).
+			if direct, err := e.directJSON(); err != nil || string(direct) != string(wantBytes) {
+				t.Errorf("directJSON: %v\n%s\nthe SDK's encoding is\n%s", err, direct, wantBytes)
 			}
 			if e.text != want.Content[0].(*mcp.TextContent).Text {
 				t.Error("the wrapped text is not the result's")

@@ -59,7 +59,8 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		return nil, err
 	}
 	c := &stdioConn{inner: inner, out: out, calls: newCounter(t.maxInFlight), table: newCallTable(),
-		drainTimeout: t.drainTimeout, log: t.log, ctx: context.WithoutCancel(ctx), direct: stdioDirect{srv: t.srv}}
+		drainTimeout: t.drainTimeout, log: t.log, ctx: context.WithoutCancel(ctx), direct: stdioDirect{srv: t.srv},
+		jobs: make(chan func()), closed: make(chan struct{})}
 	t.conn = c
 	go pump(t.in, pw, out, c, t.log)
 	if t.stop != nil {
@@ -206,6 +207,9 @@ type stdioConn struct {
 	ctx          context.Context // the session's, never cancelled: the calls answered directly run on it
 	stopped      atomic.Bool     // reading was stopped (stop): no call is answered directly any more
 	direct       stdioDirect
+	jobs         chan func()   // to an idle direct worker (stdiodirect.go)
+	closed       chan struct{} // closed by Close
+	closeOnce    sync.Once
 }
 
 func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
@@ -289,7 +293,12 @@ func codeFor(message string) int64 {
 	return jsonrpc.CodeInvalidParams
 }
 
-func (c *stdioConn) Close() error      { return c.inner.Close() }
+// Close closes the connection and lets its idle direct workers go.
+func (c *stdioConn) Close() error {
+	c.closeOnce.Do(func() { close(c.closed) })
+	return c.inner.Close()
+}
+
 func (c *stdioConn) SessionID() string { return "" }
 
 // lockedWriter serialises whole-message writes from the SDK and the pump.

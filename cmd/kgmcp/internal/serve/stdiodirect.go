@@ -110,10 +110,32 @@ func (c *stdioConn) answer(m message, out io.Writer) bool {
 		return false
 	}
 	d.answered.Add(1)
-	go func() {
+	c.work(func() {
 		defer cancel()
 		result, err := d.srv.Direct(ctx, req.method, req.name, req.args, req.links)
 		c.Write(c.ctx, &jsonrpc.Response{ID: req.id, Result: result, Error: err})
-	}()
+	})
 	return true
+}
+
+// work runs f on an idle direct worker, or on a new one. Workers wait for
+// the next call until the connection closes: a goroutine's stack grows to
+// what a call needs once, where a goroutine a call was copying its stack as
+// it grew on every call (a tenth of a get_standard call). There are at most
+// as many as calls were ever in flight at once (--max-in-flight).
+func (c *stdioConn) work(f func()) {
+	select {
+	case c.jobs <- f:
+	default:
+		go func() {
+			for {
+				f()
+				select {
+				case f = <-c.jobs:
+				case <-c.closed:
+					return
+				}
+			}
+		}()
+	}
 }
