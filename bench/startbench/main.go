@@ -8,12 +8,15 @@
 // snapshot and profile. A start-up is timed from exec to the initialize
 // result read back over the stdio pipe (a raw JSON-RPC line; the client does
 // not decode more than it needs), then the first call a host makes
-// (list_frameworks, which needs every package verified) from exec to its
-// answer. Right after that answer (every image verified) the process's
-// anonymous and file-backed resident memory are read from /proc; then a
-// federated 25-hit text search is timed, and the run fails unless it answers
-// 25 hits. The empty go-sdk server is this command re-executed with
-// -serve-empty: the same SDK, the same transport, no tools. For each catalog
+// (list_frameworks, which needs every image's catalog part: read and verified
+// at start in image format 3, the rest of each image on first use) from exec
+// to its answer. Right after that answer the process's anonymous and
+// file-backed resident memory are read from /proc; then a federated 25-hit
+// text search is timed (it selects every framework's current snapshot, so
+// it also verifies the rest of every image on its first use), and the run
+// fails unless it answers 25 hits. The empty go-sdk server is this command
+// re-executed with -serve-empty: the same SDK, the same transport, one
+// constant tool (its first call). For each catalog
 // the servers (the empty one, kgmcp, and -base when given) are spawned in
 // turn, spawn by spawn, the order rotating, after one warm-up spawn each.
 // "ready / empty" and "first call / empty" divide kgmcp's median by the empty
@@ -242,7 +245,7 @@ type measurement struct {
 }
 
 // firstCall is a host's usual first call after the handshake: kgmcp's is
-// the first page of list_frameworks, which reads every package; the empty
+// the first page of list_frameworks, which reads every package's catalog part; the empty
 // server's is its constant tool (a success too: an error answer, such as
 // an unknown tool's, would be timed as if it were the work).
 const firstCall = `{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
