@@ -55,3 +55,25 @@ func capture(t *testing.T, f func()) string {
 	}
 	return string(b)
 }
+
+// A side of an interleaved pair is one benchmark line: its ns/op is read,
+// and a pattern that matches no benchmark, or more than one, is an error.
+func TestOneResult(t *testing.T) {
+	out := "goos: linux\nBenchmarkNewServer/kgmcp-2   200   1760000 ns/op   2130000 B/op   1119 allocs/op\nPASS\n"
+	var f []string
+	var ns float64
+	var err error
+	printed := capture(t, func() { f, ns, err = oneResult([]byte(out)) })
+	if err != nil || ns != 1760000 || f[0] != "BenchmarkNewServer/kgmcp-2" {
+		t.Errorf("oneResult = %q, %v, %v", f, ns, err)
+	}
+	if printed != "" {
+		t.Errorf("framing printed: %q", printed)
+	}
+	for _, bad := range []string{"PASS\n", out + "BenchmarkNewServer/empty-go-sdk-2   200   3800 ns/op\n"} {
+		capture(t, func() { _, _, err = oneResult([]byte(bad)) })
+		if err == nil {
+			t.Errorf("no error for %q", bad)
+		}
+	}
+}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kgc-project/kgc/bench/internal/ratio"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -224,8 +226,9 @@ func requests(s session, t target) []measured {
 // server-side handling time kgmcp logs at debug level for the same calls. The
 // requests are interleaved: each round calls every request once, in table
 // order, so ping (the floor) and every tool see the same conditions; calls/10
-// warm-up rounds come first.
-func perTool(bin, images string, calls int) error {
+// warm-up rounds come first. "round trip / ping" is the ratio of the medians
+// per block of rounds: the median of the blocks' ratios (min–max).
+func perTool(bin, images string, calls, blocks int) error {
 	cmd := exec.Command(bin, "--log-level", "debug", images)
 	logs, err := cmd.StderrPipe()
 	if err != nil {
@@ -293,13 +296,15 @@ func perTool(bin, images string, calls int) error {
 	if t.lpFw != "" {
 		fmt.Printf(", progression calls and read_evidence on %s", t.lpSnap)
 	}
-	fmt.Printf("; %d rounds after %d warm-up rounds, every request once per round\n\n", calls, warm)
-	fmt.Println("| request | round trip p50 | round trip p99 | round trip − ping (p50) | server-side p50 | server-side p99 |")
-	fmt.Println("|---|---|---|---|---|---|")
+	fmt.Printf("; %d rounds after %d warm-up rounds, every request once per round; round trip / ping: median (min–max) over %d blocks of %s\n\n",
+		calls, warm, blocks, ratio.BlockSize(calls, blocks)+" rounds")
+	fmt.Println("| request | round trip p50 | round trip p99 | round trip − ping (p50) | round trip / ping | server-side p50 | server-side p99 |")
+	fmt.Println("|---|---|---|---|---|---|---|")
 	floor := pct(rt[0], 50)
 	for i, m := range ms {
 		p50 := pct(rt[i], 50)
-		fmt.Printf("| %s | %s | %s | %s | %s | %s |\n", m.label, p50, pct(rt[i], 99), p50-floor, pct(server[i], 50), pct(server[i], 99))
+		fmt.Printf("| %s | %s | %s | %s | %s | %s | %s |\n", m.label, p50, pct(rt[i], 99), p50-floor, ratio.Blocks(rt[i], rt[0], blocks),
+			pct(server[i], 50), pct(server[i], 99))
 	}
 	return nil
 }

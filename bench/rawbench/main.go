@@ -77,6 +77,7 @@ import (
 
 	"github.com/kgc-project/kgc/bench/internal/baseline"
 	"github.com/kgc-project/kgc/bench/internal/benchbin"
+	"github.com/kgc-project/kgc/bench/internal/ratio"
 	"github.com/kgc-project/kgc/internal/corpus"
 	"github.com/kgc-project/kgc/internal/pkggen"
 )
@@ -431,7 +432,7 @@ func run(corpus string, keys []string, synthetic, calls, blocks int, gogc string
 		ra, rb := r.sides[sideKgmcp].req, r.sides[sideMemory].req
 		perItem := "—"
 		if ra.items > 0 && rb.items > 0 {
-			perItem = fmt.Sprintf("%.2f×", ratio(a, b)*float64(rb.items)/float64(ra.items))
+			perItem = fmt.Sprintf("%.2f×", p50Ratio(a, b)*float64(rb.items)/float64(ra.items))
 		}
 		fmt.Printf("| %s | %s | %s | %d | %s | %s | %s | %s | %d | %s | %s | %s | %s |\n", r.s.key, ra.name, dash(ra.answer), a.bytes, pct(a.times, 50), pct(a.times, 99),
 			rb.name, dash(rb.answer), b.bytes, pct(b.times, 50), pct(b.times, 99), blockRatios(a, b, blocks), perItem)
@@ -457,26 +458,11 @@ func dash(s string) string {
 	return s
 }
 
-func ratio(a, b sample) float64 { return float64(pct(a.times, 50)) / float64(pct(b.times, 50)) }
+func p50Ratio(a, b sample) float64 { return float64(pct(a.times, 50)) / float64(pct(b.times, 50)) }
 
-// blockRatios is the ratio of a's p50 to b's in each of n blocks of rounds,
-// as "median× (min–max)".
-func blockRatios(a, b sample, n int) string {
-	rs := make([]float64, n)
-	for k := range rs {
-		lo, hi := k*len(a.times)/n, (k+1)*len(a.times)/n
-		rs[k] = float64(pct(a.times[lo:hi], 50)) / float64(pct(b.times[lo:hi], 50))
-	}
-	sort.Float64s(rs)
-	med := rs[n/2]
-	if n%2 == 0 {
-		med = (rs[n/2-1] + rs[n/2]) / 2
-	}
-	if n == 1 {
-		return fmt.Sprintf("%.2f×", med)
-	}
-	return fmt.Sprintf("%.2f× (%.2f–%.2f)", med, rs[0], rs[n-1])
-}
+// blockRatios is the ratio of a's median to b's in each of n blocks of
+// rounds, as "median× (min–max)" (bench/internal/ratio).
+func blockRatios(a, b sample, n int) string { return ratio.Blocks(a.times, b.times, n).String() }
 
 // graphCounts counts the entities and relations of a server-memory answer.
 func graphCounts(line []byte) (entities, relations int, err error) {

@@ -1,9 +1,6 @@
 package main
 
-import (
-	"testing"
-	"time"
-)
+import "testing"
 
 // memoryMatches follows server-memory's search_nodes: a case-folded
 // substring of the name, the type or an observation, with every relation
@@ -26,24 +23,5 @@ func TestMemoryMatches(t *testing.T) {
 	}
 	if e, _ := g.memoryMatches("n1 a"); e != 1 {
 		t.Errorf("n1 a: %d entities; want 1 (a by its name, code and ID)", e)
-	}
-}
-
-// A ratio is the median of the blocks' p50 ratios, with their min and max.
-func TestBlockRatios(t *testing.T) {
-	ms := func(v ...int) sample {
-		var s sample
-		for _, x := range v {
-			s.times = append(s.times, time.Duration(x)*time.Millisecond)
-		}
-		return s
-	}
-	a := ms(1, 1, 2, 2, 3, 3)
-	b := ms(2, 2, 2, 2, 2, 2)
-	if got, want := blockRatios(a, b, 3), "1.00× (0.50–1.50)"; got != want {
-		t.Errorf("blockRatios = %q, want %q", got, want)
-	}
-	if got, want := blockRatios(a, b, 1), "1.00×"; got != want {
-		t.Errorf("one block: %q, want %q", got, want)
 	}
 }

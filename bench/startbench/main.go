@@ -1,22 +1,29 @@
 // Command startbench measures kgmcp's start-up over stdio against catalogs of
 // growing size, interleaved with an empty go-sdk server in the same run.
 //
-//	go run ./bench/startbench [-images 10,100,1000] [-spawns 20] [-keep DIR] [-base BIN]
+//	go run ./bench/startbench [-images 10,100,1000] [-spawns 20] [-blocks 5] [-keep DIR] [-base BIN]
 //
 // Each catalog holds n clone images made by the project's own generator: the
 // English sample re-minted under n framework IDs, each its own framework,
 // snapshot and profile. A start-up is timed from exec to the initialize
 // result read back over the stdio pipe (a raw JSON-RPC line; the client does
 // not decode more than it needs), then the first call a host makes
-// (list_frameworks, which needs every package verified) from exec to its
-// answer. Right after that answer (every image verified) the process's
-// anonymous and file-backed resident memory are read from /proc; then a
-// federated 25-hit text search is timed, and the run fails unless it answers
-// 25 hits. The empty go-sdk server is this command re-executed with
-// -serve-empty: the same SDK, the same transport, no tools. For each catalog
+// (list_frameworks, which needs every image's catalog part: read and verified
+// at start in image format 3, the rest of each image on first use) from exec
+// to its answer. Right after that answer the process's anonymous and
+// file-backed resident memory are read from /proc; then a federated 25-hit
+// text search is timed (it selects every framework's current snapshot, so
+// it also verifies the rest of every image on its first use), and the run
+// fails unless it answers 25 hits. The empty go-sdk server is this command
+// re-executed with -serve-empty: the same SDK, the same transport, one
+// constant tool (its first call). For each catalog
 // the servers (the empty one, kgmcp, and -base when given) are spawned in
-// turn, spawn by spawn, the order rotating, after one warm-up spawn each;
-// "ready / empty" divides by the empty server's figure from the same rounds.
+// turn, spawn by spawn, the order rotating, after one warm-up spawn each.
+// "ready / empty" and "first call / empty" divide kgmcp's median by the empty
+// server's over the same rounds, block by block: the spawns are cut into
+// -blocks consecutive blocks (default 5: 4 spawns a block at -spawns 20), and
+// each ratio is the median of the blocks' ratios with their minimum and
+// maximum (bench/internal/ratio).
 //
 // Compare the figures within one run.
 package main
@@ -36,6 +43,7 @@ import (
 
 	"github.com/kgc-project/kgc/bench/internal/baseline"
 	"github.com/kgc-project/kgc/bench/internal/benchbin"
+	"github.com/kgc-project/kgc/bench/internal/ratio"
 
 	"github.com/kgc-project/kgc/internal/imgtest"
 	"github.com/kgc-project/kgc/internal/pkggen"
@@ -44,6 +52,7 @@ import (
 func main() {
 	sizes := flag.String("images", "10,100,1000", "catalog sizes measured (comma-separated)")
 	spawns := flag.Int("spawns", 20, "start-ups measured per catalog")
+	blocks := flag.Int("blocks", 5, "blocks of spawns the ratios to the empty server are taken over (median, min, max)")
 	keep := flag.String("keep", "", "build the catalogs under this directory and keep them (reused when present)")
 	flags := flag.String("kgmcp-flags", "", "extra kgmcp flags (space-separated)")
 	bin := flag.String("kgmcp", "", "measure this kgmcp binary instead of building ./cmd/kgmcp")
@@ -57,13 +66,17 @@ func main() {
 		}
 		return
 	}
-	if err := run(*sizes, *spawns, *keep, *bin, *base, strings.Fields(*flags)); err != nil {
+	if *blocks < 1 || *spawns < *blocks {
+		fmt.Fprintln(os.Stderr, "startbench: -blocks must be between 1 and -spawns")
+		os.Exit(2)
+	}
+	if err := run(*sizes, *spawns, *blocks, *keep, *bin, *base, strings.Fields(*flags)); err != nil {
 		fmt.Fprintln(os.Stderr, "startbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(sizes string, spawns int, keep, bin, base string, flags []string) error {
+func run(sizes string, spawns, blocks int, keep, bin, base string, flags []string) error {
 	tmp, err := os.MkdirTemp("", "startbench-")
 	if err != nil {
 		return err
@@ -86,10 +99,11 @@ func run(sizes string, spawns int, keep, bin, base string, flags []string) error
 		return err
 	}
 	fmt.Printf("catalogs of n clone images of the shipped English sample (%s re-minted under n framework IDs); "+
-		"%d spawns per server and catalog after one warm-up spawn each, interleaved spawn by spawn (the order rotating); the empty server is measured in each catalog's rounds\n\n",
-		pkggen.Shipped()[0].FrameworkID, spawns)
-	fmt.Println("| server | images | ready p50 | ready p99 | ready / empty (p50) | first call p50 | first call p99 | RssAnon | RssFile | federated search p50 | its bytes |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
+		"%d spawns per server and catalog after one warm-up spawn each, interleaved spawn by spawn (the order rotating); the empty server is measured in each catalog's rounds; "+
+		"ratios to it: median (min–max) over %d blocks of %s\n\n",
+		pkggen.Shipped()[0].FrameworkID, spawns, blocks, ratio.BlockSize(spawns, blocks)+" spawns")
+	fmt.Println("| server | images | ready p50 | ready p99 | ready / empty | first call p50 | first call p99 | first call / empty | RssAnon | RssFile | federated search p50 | its bytes |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, f := range strings.Split(sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || n < 1 {
@@ -129,14 +143,19 @@ func run(sizes string, spawns int, keep, bin, base string, flags []string) error
 				s.m.add(one)
 			}
 		}
+		// Ratios per block of rounds, on the spawns in the order taken.
 		empty := sides[0].m
 		for _, s := range sides {
-			s.m.sort()
+			readyR, firstR := "—", "—"
+			if s.m != empty {
+				readyR = ratio.Blocks(s.m.ready, empty.ready, blocks).String()
+				firstR = ratio.Blocks(s.m.first, empty.first, blocks).String()
+			}
 			images := "0"
 			if s.kg {
 				images = fmt.Sprintf("%d (%.1f MB)", n, float64(dirBytes(dir))/1e6)
 			}
-			s.m.row(s.name, images, empty)
+			s.m.sorted().row(s.name, images, readyR, firstR, s.m == empty)
 		}
 	}
 	return nil
@@ -226,7 +245,7 @@ type measurement struct {
 }
 
 // firstCall is a host's usual first call after the handshake: kgmcp's is
-// the first page of list_frameworks, which reads every package; the empty
+// the first page of list_frameworks, which reads every package's catalog part; the empty
 // server's is its constant tool (a success too: an error answer, such as
 // an unknown tool's, would be timed as if it were the work).
 const firstCall = `{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
@@ -329,12 +348,17 @@ func (m *measurement) add(o *measurement) {
 	m.fileRSS = append(m.fileRSS, o.fileRSS...)
 }
 
-func (m *measurement) sort() {
-	sort.Slice(m.ready, func(i, j int) bool { return m.ready[i] < m.ready[j] })
-	sort.Slice(m.first, func(i, j int) bool { return m.first[i] < m.first[j] })
-	sort.Slice(m.search, func(i, j int) bool { return m.search[i] < m.search[j] })
-	sort.Ints(m.anon)
-	sort.Ints(m.fileRSS)
+// sorted returns a copy of m with every series sorted (m keeps the spawns'
+// order, which the block ratios follow).
+func (m *measurement) sorted() *measurement {
+	durs := func(d []time.Duration) []time.Duration {
+		s := append([]time.Duration(nil), d...)
+		sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+		return s
+	}
+	ints := func(v []int) []int { s := append([]int(nil), v...); sort.Ints(s); return s }
+	return &measurement{ready: durs(m.ready), first: durs(m.first), search: durs(m.search), searchBytes: m.searchBytes,
+		anon: ints(m.anon), fileRSS: ints(m.fileRSS)}
 }
 
 // rss reads RssAnon and RssFile (kB) of a process.
@@ -359,14 +383,14 @@ func rss(pid int) (anon, file int) {
 	return anon, file
 }
 
-func (m *measurement) row(name, images string, base *measurement) {
-	p50 := pct(m.ready, 50)
+// row prints a sorted measurement with its ratios to the empty server.
+func (m *measurement) row(name, images, readyRatio, firstRatio string, empty bool) {
 	search, bytes := "—", "—"
-	if m != base {
+	if !empty {
 		search, bytes = round(pct(m.search, 50)).String(), strconv.Itoa(m.searchBytes)
 	}
-	fmt.Printf("| %s | %s | %s | %s | %.2f× | %s | %s | %.1f MB | %.1f MB | %s | %s |\n", name, images, round(p50), round(pct(m.ready, 99)),
-		float64(p50)/float64(pct(base.ready, 50)), round(pct(m.first, 50)), round(pct(m.first, 99)),
+	fmt.Printf("| %s | %s | %s | %s | %s | %s | %s | %s | %.1f MB | %.1f MB | %s | %s |\n", name, images, round(pct(m.ready, 50)), round(pct(m.ready, 99)),
+		readyRatio, round(pct(m.first, 50)), round(pct(m.first, 99)), firstRatio,
 		float64(m.anon[len(m.anon)/2])/1024, float64(m.fileRSS[len(m.fileRSS)/2])/1024, search, bytes)
 }
 
