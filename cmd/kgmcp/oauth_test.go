@@ -190,6 +190,58 @@ func TestOAuthJWKSFromAURL(t *testing.T) {
 	}
 }
 
+// A JWKS file replaced in place (a mounted Secret swapped, no signal) is read
+// again: a token signed by the new key is accepted, one signed by the key
+// taken out is refused.
+func TestOAuthJWKSFileRotates(t *testing.T) {
+	dir := shippedImages(t)
+	first, second := newIssuer(t, "k1"), newIssuer(t, "k2")
+	file := filepath.Join(t.TempDir(), "jwks.json")
+	copyFile := func(from string) {
+		b, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tmp := file + ".new"
+		if err := os.WriteFile(tmp, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, file); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyFile(first.jwks)
+	srv := startHTTP(t, "--oauth-resource", testResource, "--oauth-issuer", testIssuer, "--oauth-jwks-file", file, dir)
+	list := rpc(1, "tools/call", `{"name":"list_frameworks","arguments":{"request":{}}}`)
+	status := func(tok string) int {
+		code, _, err := srv.post(t, list, "Authorization", "Bearer "+tok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return code
+	}
+	hour := time.Now().Add(time.Hour)
+	old, next := first.token(t, testIssuer, testResource, "kgc:read", hour), second.token(t, testIssuer, testResource, "kgc:read", hour)
+	if a, b := status(old), status(next); a != 200 || b != http.StatusUnauthorized {
+		t.Fatalf("before the rotation: the old key's token %d, the new key's %d", a, b)
+	}
+	copyFile(second.jwks)
+	// The file is looked at again at most once a second.
+	deadline := time.Now().Add(10 * time.Second)
+	for status(next) != 200 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the new key's token still refused 10 s after the rotation:\n%s", srv.stderr.String())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if c := status(old); c != http.StatusUnauthorized {
+		t.Errorf("the old key's token after the rotation: %d, want 401", c)
+	}
+	if !strings.Contains(srv.stderr.String(), "jwks reloaded") {
+		t.Error("the reload is not logged")
+	}
+}
+
 // The TypeScript SDK client through its own OAuth discovery: kgmcp's 401
 // names its metadata, which names a tiny local authorization server (this
 // test's), whose metadata names its token endpoint; the client gets a token
