@@ -52,7 +52,11 @@ func (s *state) checkNodes(g *graph) {
 	m := s.res.Manifest
 	p := s.res.Profile
 	roots := 0
-	caseOwner := map[string]*delivery.Node{}
+	caseOwner := make(map[string]*delivery.Node, len(g.nodes))
+	var grades []string // the profile's normalized grades, computed once
+	if p != nil {
+		grades = p.NormalizedGrades()
+	}
 	for i, n := range g.nodes {
 		if why := ids.CheckOpaque(n.ID, ids.MaxNodeID); why != "" {
 			s.nodeFinding(finding.NodeIDInvalid, n, "node identifier %q: %s", n.ID, why)
@@ -94,7 +98,7 @@ func (s *state) checkNodes(g *graph) {
 		case delivery.KindItem:
 			s.checkCaseIdentity(n, caseOwner)
 			if p != nil {
-				s.checkItem(n)
+				s.checkItem(n, grades)
 			}
 		case delivery.KindComponent:
 			if !m.Includes(manifest.GraphLearningComponents) || m.DeliverySchemaVersion == "1.0" {
@@ -131,8 +135,9 @@ func (s *state) checkCaseIdentity(n *delivery.Node, owner map[string]*delivery.N
 }
 
 // checkItem checks an item against the profile: statement type, normalized
-// classification, grade levels and statement code.
-func (s *state) checkItem(n *delivery.Node) {
+// classification, grade levels (grades: the profile's normalized grades) and
+// statement code.
+func (s *state) checkItem(n *delivery.Node, grades []string) {
 	p := s.res.Profile
 	t, ok := n.Prop(delivery.NStatementType)
 	st, known := p.StatementType(t)
@@ -149,7 +154,7 @@ func (s *state) checkItem(n *delivery.Node) {
 			s.nodeFinding(finding.NodeNormalizedTypeMismatch, n, "normalizedStatementType %q differs from the profile's %q for %q", nt, st.NormalizedStatementType, t)
 		}
 	}
-	if grades := p.NormalizedGrades(); len(grades) > 0 {
+	if len(grades) > 0 {
 		for _, gl := range n.GradeLevel {
 			found := false
 			for _, x := range grades {
