@@ -2,6 +2,7 @@ package kgimgwrite
 
 import (
 	"cmp"
+	"encoding/binary"
 	"slices"
 	"sort"
 	"strings"
@@ -24,18 +25,67 @@ import (
 // a stable sort calling key per comparison was 15% of a million-standard
 // compile.
 func orderBy(n int, key func(i int) (string, bool)) []uint32 {
+	return orderByJoined(n, key, nil)
+}
+
+// orderByJoined is orderBy for keys of two parts when second is not nil: the
+// key of ordinal i is then key(i) + "\x00" + second(i), compared without
+// building it.
+//
+// The pairs are sorted by a prefix of each key first: the eight bytes that
+// follow the prefix every key shares (the "urn:uuid:" of CASE URIs), read
+// big-endian and padded with zeros, so their order is the keys' order
+// wherever they differ. Only keys with equal prefixes are compared whole.
+func orderByJoined(n int, key func(i int) (string, bool), second func(i int) string) []uint32 {
 	type keyed struct {
+		pre uint64
 		key string
 		ord uint32
 	}
 	ks := make([]keyed, 0, n)
 	for i := 0; i < n; i++ {
 		if k, ok := key(i); ok {
-			ks = append(ks, keyed{k, uint32(i)})
+			ks = append(ks, keyed{key: k, ord: uint32(i)})
 		}
 	}
+	keyBytes := func(k *keyed, dst []byte) []byte {
+		dst = append(dst, k.key...)
+		if second != nil {
+			dst = append(append(dst, 0), second(int(k.ord))...)
+		}
+		return dst
+	}
+	// The prefix every key shares (at most 64 bytes of it).
+	var common, buf []byte
+	for i := range ks {
+		buf = keyBytes(&ks[i], buf[:0])
+		if i == 0 {
+			common = append(common, buf[:min(64, len(buf))]...)
+			continue
+		}
+		l := 0
+		for l < len(common) && l < len(buf) && common[l] == buf[l] {
+			l++
+		}
+		common = common[:l]
+	}
+	for i := range ks {
+		buf = keyBytes(&ks[i], buf[:0])
+		var pre [8]byte
+		copy(pre[:], buf[len(common):])
+		ks[i].pre = binary.BigEndian.Uint64(pre[:])
+	}
 	slices.SortFunc(ks, func(a, b keyed) int {
-		if c := strings.Compare(a.key, b.key); c != 0 {
+		if a.pre != b.pre {
+			return cmp.Compare(a.pre, b.pre)
+		}
+		var c int
+		if second != nil {
+			c = compareJoined(a.key, second(int(a.ord)), b.key, second(int(b.ord)))
+		} else {
+			c = strings.Compare(a.key, b.key)
+		}
+		if c != 0 {
 			return c
 		}
 		return cmp.Compare(a.ord, b.ord)
@@ -45,6 +95,45 @@ func orderBy(n int, key func(i int) (string, bool)) []uint32 {
 		out[i] = k.ord
 	}
 	return out
+}
+
+// compareJoined compares a1+"\x00"+a2 with b1+"\x00"+b2 as strings.Compare
+// would, without building them.
+func compareJoined(a1, a2, b1, b2 string) int {
+	// The usual case: the first parts differ before either ends.
+	n := min(len(a1), len(b1))
+	if c := strings.Compare(a1[:n], b1[:n]); c != 0 {
+		return c
+	}
+	if len(a1) == len(b1) {
+		return strings.Compare(a2, b2)
+	}
+	// One first part is a prefix of the other: compare byte by byte.
+	at := func(s1, s2 string, i int) (byte, bool) {
+		switch {
+		case i < len(s1):
+			return s1[i], true
+		case i == len(s1):
+			return 0, true
+		case i-len(s1)-1 < len(s2):
+			return s2[i-len(s1)-1], true
+		}
+		return 0, false
+	}
+	for i := n; ; i++ {
+		x, okA := at(a1, a2, i)
+		y, okB := at(b1, b2, i)
+		switch {
+		case !okA && !okB:
+			return 0
+		case !okA:
+			return -1
+		case !okB:
+			return 1
+		case x != y:
+			return cmp.Compare(x, y)
+		}
+	}
 }
 
 func (w *writer) buildOrders(b *flatbuffers.Builder) (nodeID, caseUUID, caseURI, relID flatbuffers.UOffsetT) {
@@ -84,36 +173,56 @@ func (w *writer) buildAdjacency(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 		if len(edges) == 0 {
 			continue
 		}
-		// Contract order within a row.
+		// Contract order within a row. The records are usually in that
+		// order already (hasChild edges in file order): then they are not
+		// sorted again.
 		byID := label == delivery.BuildsTowards || label == delivery.RelatesTo
-		sort.SliceStable(edges, func(a, c int) bool {
-			ra, rc := rels[edges[a]], rels[edges[c]]
+		contract := func(a, c int) int {
+			ra, rc := rels[a], rels[c]
 			if !byID && ra.Order != rc.Order {
-				return ra.Order < rc.Order
+				return cmp.Compare(ra.Order, rc.Order)
 			}
-			return ra.ID < rc.ID
-		})
+			return strings.Compare(ra.ID, rc.ID)
+		}
+		if !slices.IsSortedFunc(edges, contract) {
+			slices.SortStableFunc(edges, contract)
+		}
 		for _, dir := range []kgfb.Direction{kgfb.DirectionOut, kgfb.DirectionIn} {
-			rows := w.childRows // hasChild out: in curriculum order (order.go)
-			if label != delivery.HasChild || dir != kgfb.DirectionOut {
-				rows = make([][2][]uint32, n)
-				for _, e := range edges {
-					r := rels[e]
-					from, to := w.ord[r.Source], w.ord[r.Target]
+			var offsets, neighbors, edgeList []uint32
+			if label == delivery.HasChild && dir == kgfb.DirectionOut {
+				// In curriculum order (order.go).
+				offsets = make([]uint32, 0, n+1)
+				offsets = append(offsets, 0)
+				for _, row := range w.childRows {
+					neighbors = append(neighbors, row[0]...)
+					edgeList = append(edgeList, row[1]...)
+					offsets = append(offsets, uint32(len(neighbors)))
+				}
+			} else {
+				// Each row's edges in the order above: counted, then
+				// placed.
+				end := func(r *delivery.Relationship) (from, to uint32) {
+					from, to = w.ord[r.Source], w.ord[r.Target]
 					if dir == kgfb.DirectionIn {
 						from, to = to, from
 					}
-					rows[from][0] = append(rows[from][0], to)
-					rows[from][1] = append(rows[from][1], uint32(e))
+					return from, to
 				}
-			}
-			offsets := make([]uint32, 0, n+1)
-			var neighbors, edgeList []uint32
-			offsets = append(offsets, 0)
-			for _, row := range rows {
-				neighbors = append(neighbors, row[0]...)
-				edgeList = append(edgeList, row[1]...)
-				offsets = append(offsets, uint32(len(neighbors)))
+				offsets = make([]uint32, n+1)
+				for _, e := range edges {
+					from, _ := end(rels[e])
+					offsets[from+1]++
+				}
+				for i := 1; i <= n; i++ {
+					offsets[i] += offsets[i-1]
+				}
+				next := slices.Clone(offsets[:n])
+				neighbors, edgeList = make([]uint32, len(edges)), make([]uint32, len(edges))
+				for _, e := range edges {
+					from, to := end(rels[e])
+					neighbors[next[from]], edgeList[next[from]] = to, uint32(e)
+					next[from]++
+				}
 			}
 			oOff, nOff, eOff := u32Vector(b, offsets), u32Vector(b, neighbors), u32Vector(b, edgeList)
 			kgfb.AdjacencyStart(b)
@@ -138,12 +247,23 @@ type facetValue struct {
 // buildFacets writes the roaring facet indexes.
 func (w *writer) buildFacets(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 	facets := map[[2]string]*facetValue{}
+	// byRaw remembers the facet of each (kind, value) met: a value is
+	// normalized once, not once per node that has it (a million times for
+	// the node kinds).
+	type raw struct {
+		kind  kgfb.FacetKind
+		value string
+	}
+	byRaw := map[raw]*facetValue{}
 	add := func(kind kgfb.FacetKind, value string, node int) {
-		k := [2]string{string(rune('0' + kind)), textnorm.Facet(value)}
-		f, ok := facets[k]
+		f, ok := byRaw[raw{kind, value}]
 		if !ok {
-			f = &facetValue{kind: kind, key: k[1], value: value, nodes: roaring.New()}
-			facets[k] = f
+			k := [2]string{string(rune('0' + kind)), textnorm.Facet(value)}
+			if f, ok = facets[k]; !ok {
+				f = &facetValue{kind: kind, key: k[1], value: value, nodes: roaring.New()}
+				facets[k] = f
+			}
+			byRaw[raw{kind, value}] = f
 		}
 		f.nodes.Add(uint32(node))
 	}
@@ -270,9 +390,9 @@ func (w *writer) buildSearch(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 	}
 	itemOff, compOff, tagOff := postings(b, items), postings(b, comps), postings(b, tags)
 	nodes := w.res.Nodes
-	code := orderBy(len(nodes), func(i int) (string, bool) {
-		return w.normCodes[i] + "\x00" + nodes[i].ID, w.normCodes[i] != ""
-	})
+	code := orderByJoined(len(nodes), func(i int) (string, bool) {
+		return w.normCodes[i], w.normCodes[i] != ""
+	}, func(i int) string { return nodes[i].ID })
 	codeOff := u32Vector(b, code)
 	lex, facet, codeV := b.CreateString(textnorm.LexicalVersion), b.CreateString(textnorm.FacetVersion), b.CreateString(profile.CodeNormalizerVersion)
 	kgfb.SearchStart(b)
