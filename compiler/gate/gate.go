@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 
 	"github.com/kgc-project/kgc/compiler/delivery"
+	"github.com/kgc-project/kgc/internal/jsonv"
 	"github.com/kgc-project/kgc/schema/finding"
 	"github.com/kgc-project/kgc/schema/manifest"
 	"github.com/kgc-project/kgc/schema/profile"
@@ -165,6 +166,9 @@ type state struct {
 	invalidPaths map[string]bool
 	// docs holds decoded detailed JSON artifacts by logical name.
 	docs map[string]*doc
+	// ps parses the detailed documents, one part at a time where it can
+	// (scan.go), into memory it reuses.
+	ps jsonv.Parser
 	// splitLines holds the line hashes of the split progression files.
 	splitLines map[string][][32]byte
 	// evidence holds the progression provenance read from the shards.

@@ -4,7 +4,6 @@ import (
 	"sort"
 
 	"github.com/kgc-project/kgc/compiler/delivery"
-	"github.com/kgc-project/kgc/internal/jsonv"
 	"github.com/kgc-project/kgc/schema/finding"
 	"github.com/kgc-project/kgc/schema/manifest"
 )
@@ -116,8 +115,7 @@ func (s *state) checkClaims(g *graph) *claimTally {
 	if d == nil {
 		return nil
 	}
-	claims := d.v.Get("claims")
-	if d.v.Kind != jsonv.Object || claims == nil || claims.Kind != jsonv.Array {
+	if d.claims == nil {
 		s.docFinding(d, finding.ProgressionClaimsMismatch, "claims", "final claims must be an object with a claims array")
 		return nil
 	}
@@ -136,10 +134,10 @@ func (s *state) checkClaims(g *graph) *claimTally {
 	}
 	matched := map[string]bool{}
 	seenPair := map[[2]string]string{}
-	for i, c := range claims.Arr {
+	for i, c := range d.claims.list {
 		field := "claims[" + itoa(i) + "]"
-		pair, first, second := str(c, "pair_id"), str(c, "first_sfi_uuid"), str(c, "second_sfi_uuid")
-		decision, direction := str(c, "decision"), str(c, "direction")
+		pair, first, second := c.pair, c.first, c.second
+		decision, direction := c.decision, c.direction
 		if pair == "" || first == "" || second == "" {
 			s.docFinding(d, finding.ProgressionClaimsMismatch, field, "claim needs pair_id, first_sfi_uuid and second_sfi_uuid")
 			continue
