@@ -29,6 +29,11 @@ import (
 type Options struct {
 	// Compiler names the writer in the image's identity (e.g. "kgc devel").
 	Compiler string
+	// Grown, when set, is told the image's size so far (the bytes written
+	// into its buffer, which BuildImage keeps outside the Go heap where it
+	// can) after each of its sections: a caller that bounds the process's
+	// memory lowers the Go heap's share as the image takes its own.
+	Grown func(imageBytes int)
 }
 
 // ReadArtifact returns the bytes of a declared artifact (package-relative path).
@@ -179,21 +184,32 @@ func capped(build func() ([]byte, error), describe func() string) (payload []byt
 func sum(b []byte) string { return ids.Sha256(b) }
 
 func (w *writer) build(b *flatbuffers.Builder) ([]byte, error) {
+	grown := func() {
+		if w.opts.Grown != nil {
+			w.opts.Grown(len(b.Bytes) - int(b.Head()))
+		}
+	}
 	artifacts, err := w.buildArtifacts(b)
 	if err != nil {
 		return nil, err
 	}
+	grown()
 	w.normCodes = w.normalizedCodes()
 	w.orderChildren()
 	w.curriculumPositions()
 	nodes := w.buildNodes(b)
+	grown()
 	rels := w.buildRelationships(b)
+	grown()
 	nodeID, caseUUID, caseURI, relID := w.buildOrders(b)
 	adj := w.buildAdjacency(b)
+	grown()
 	facets := w.buildFacets(b)
 	search := w.buildSearch(b)
+	grown()
 	prov, hasProv := w.buildProvenance(b)
 	pub, hasPub := w.buildPublisher(b)
+	grown()
 	partVec := b.CreateByteVector(w.buildCatalogPart())
 	root := uint32(0)
 	for i, n := range w.res.Nodes {

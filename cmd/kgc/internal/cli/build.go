@@ -83,13 +83,17 @@ func buildImage(dir string, res *gate.Result, out string) (*imageReport, error) 
 	// The gate has checked every file; read them as carefully again (the
 	// tree could have changed since), no one larger than an image can be.
 	read := func(path string) ([]byte, error) { return safefile.Read(root, path, kgimg.MaxImageSize) }
-	built, err := kgimgwrite.BuildImage(res, read, kgimgwrite.Options{Compiler: "kgc " + version.String()})
+	// The image's memory is outside the Go heap: while it is built and held,
+	// the heap's limit leaves it room (imageHeld).
+	defer imageHeld(0)
+	built, err := kgimgwrite.BuildImage(res, read, kgimgwrite.Options{Compiler: "kgc " + version.String(), Grown: imageHeld})
 	if err != nil {
 		return nil, err
 	}
 	// The image is read below only through data and the Image opened over
 	// it, neither of which outlives this function.
 	defer built.Release()
+	imageHeld(len(built.Bytes))
 	data := built.Bytes
 	// The digest the report gives is computed while the image is verified.
 	digest := make(chan string, 1)
