@@ -346,12 +346,18 @@ func postings(b *flatbuffers.Builder, index map[string][]uint32) flatbuffers.UOf
 	}
 	sort.Strings(keys)
 	col := newStrCol()
-	starts := []uint32{0}
-	var nodes []uint32
+	starts := make([]uint32, 1, len(keys)+1)
+	total := 0
+	for _, list := range index {
+		total += len(list)
+	}
+	nodes := make([]uint32, 0, total)
 	for _, k := range keys {
 		col.add(k)
 		list := index[k]
-		sort.Slice(list, func(i, j int) bool { return list[i] < list[j] })
+		if !slices.IsSorted(list) { // lists are filled in node order
+			slices.Sort(list)
+		}
 		for i, v := range list {
 			if i == 0 || list[i-1] != v {
 				nodes = append(nodes, v)
