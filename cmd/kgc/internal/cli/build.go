@@ -95,7 +95,17 @@ func buildImage(dir string, res *gate.Result, out string) (*imageReport, error) 
 	defer built.Release()
 	imageHeld(len(built.Bytes))
 	data := built.Bytes
-	// The digest the report gives is computed while the image is verified.
+	// The image is written to its temp file, and its digest computed, while
+	// it is verified; only an image that verifies is renamed into place.
+	type staging struct {
+		st  *kgimgwrite.Staged
+		err error
+	}
+	staged := make(chan staging, 1)
+	go func() {
+		st, err := kgimgwrite.Stage(out, kgimgwrite.ImageName(res.Manifest.SnapshotID), data)
+		staged <- staging{st, err}
+	}()
 	digest := make(chan string, 1)
 	go func() { digest <- ids.Sha256(data) }()
 	img, err := kgimg.OpenBytes(data)
@@ -103,10 +113,17 @@ func buildImage(dir string, res *gate.Result, out string) (*imageReport, error) 
 		err = img.VerifyDeep()
 	}
 	sha := <-digest
+	s := <-staged
 	if err != nil {
+		if s.st != nil {
+			s.st.Abort()
+		}
 		return nil, fmt.Errorf("the image just built does not verify: %w", err)
 	}
-	path, err := kgimgwrite.WriteFile(out, kgimgwrite.ImageName(res.Manifest.SnapshotID), data)
+	if s.err != nil {
+		return nil, s.err
+	}
+	path, err := s.st.Commit()
 	if err != nil {
 		return nil, err
 	}
