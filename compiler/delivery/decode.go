@@ -25,6 +25,9 @@ const maxLineBytes = 8 << 20
 type Result struct {
 	Nodes         []*Node
 	Relationships []*Relationship
+	// Table is the table the records were decoded with; for a nodes file,
+	// its NodeIndex finds a node of Nodes by ID.
+	Table *Table
 	// Findings keeps the first finding.DefaultKeep findings and counts all.
 	Findings finding.List
 	// Sha256 is the digest of every byte read, as `sha256:<hex>`.
@@ -82,7 +85,7 @@ func Decode(r io.Reader, kind Kind, artifact, path string) (*Result, error) {
 // relationships with one table and they share their repeated strings (see
 // Table). The records of a nodes file register their IDs in t.
 func (t *Table) Decode(r io.Reader, kind Kind, artifact, path string) (*Result, error) {
-	d := &decoder{kind: kind, artifact: artifact, path: path, res: &Result{}, sum: sha256.New(), tab: t}
+	d := &decoder{kind: kind, artifact: artifact, path: path, res: &Result{Table: t}, sum: sha256.New(), tab: t}
 	br := bufio.NewReaderSize(io.TeeReader(r, d.sum), 256<<10)
 	var long []byte
 	tooLong := false
@@ -377,6 +380,11 @@ func (d *decoder) storeNode(n *Node) {
 		}
 	}
 	clear(vals)
+	// The first node with this ID (the string may be an earlier repeated
+	// value that equals it) is the one NodeIndex finds.
+	if t.node[idIndex] < 0 {
+		t.node[idIndex] = int32(len(d.res.Nodes))
+	}
 }
 
 func (d *decoder) relationship(v *jsonv.Value, line []byte, end int64) {

@@ -45,7 +45,46 @@ func FuzzDecodeNodes(f *testing.F) {
 			t.Fatal(err)
 		}
 		checkRegistered(t, res.Findings.Items())
+		checkNodeIndex(t, res)
 	})
+}
+
+// checkNodeIndex checks that the table finds every decoded node's first
+// record by its ID.
+func checkNodeIndex(t *testing.T, res *Result) {
+	t.Helper()
+	first := map[string]int{}
+	for i, n := range res.Nodes {
+		if _, ok := first[n.ID]; !ok {
+			first[n.ID] = i
+		}
+	}
+	for id, want := range first {
+		if got, ok := res.Table.NodeIndex(id); !ok || got != want {
+			t.Fatalf("NodeIndex(%q) = %d, %t; want %d", id, got, ok, want)
+		}
+	}
+}
+
+// A node ID the table already holds as another record's repeated value
+// (here a licence) is still found, repeated IDs find their first node, and
+// a repeated value no node has as its ID finds none.
+func TestNodeIndex(t *testing.T) {
+	line := func(id, license string) string {
+		return `{"identifier":"` + id + `","labels":["StandardsFrameworkItem"],"properties":{"identifier":"` + id + `","license":"` + license + `"},"type":"node"}` + "\n"
+	}
+	data := line("a", "CC0") + line("CC0", "x") + line("b", "CC0") + line("CC0", "y") + line("a", "z")
+	res, err := Decode(bytes.NewReader([]byte(data)), NodesFile, "nodes", "delivery/nodes.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Nodes) != 5 {
+		t.Fatalf("%d nodes decoded", len(res.Nodes))
+	}
+	checkNodeIndex(t, res)
+	if i, ok := res.Table.NodeIndex("x"); ok {
+		t.Errorf("NodeIndex(\"x\") = %d: a licence, not a node", i)
+	}
 }
 
 // FuzzDecodeRelationships is FuzzDecodeNodes for relationship records.

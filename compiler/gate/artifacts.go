@@ -270,6 +270,7 @@ func (d *deliveryDecode) finish(s *state) error {
 		s.res.Findings.Merge(&df.res.Findings)
 		if df.kind == delivery.NodesFile {
 			s.res.Nodes = df.res.Nodes
+			s.res.NodeIndex = df.res.Table.NodeIndex
 		} else {
 			s.res.Relationships = df.res.Relationships
 		}

@@ -76,6 +76,9 @@ type Result struct {
 
 	Nodes         []*delivery.Node
 	Relationships []*delivery.Relationship
+	// NodeIndex returns the position in Nodes of the first node with an ID
+	// (the decoder's table of node IDs; nil when Nodes were not decoded).
+	NodeIndex func(id string) (int, bool)
 	// PublisherRelations are the publisher-asserted relations (CASE
 	// associations other than isChildOf), in file order.
 	PublisherRelations []*delivery.PublisherRelation

@@ -11,9 +11,14 @@ import (
 type graph struct {
 	nodes []*delivery.Node
 	rels  []*delivery.Relationship
-	// byID maps a node ID to its first record.
-	byID map[string]int
+	// index returns the position of the first node with an ID (the
+	// decoder's table of node IDs: no map of a million IDs built again).
+	index func(id string) (int, bool)
+	// dup marks the nodes whose ID an earlier node has.
+	dup  []bool
 	root int
+	// src and tgt are each relationship's endpoint nodes (-1: none).
+	src, tgt []int32
 	// relOK marks relationships whose endpoints exist with the kinds their type
 	// allows; only those take part in topology checks.
 	relOK []bool
@@ -38,7 +43,7 @@ func (s *state) checkGraph() *graph {
 	if !s.need(manifest.Nodes) {
 		return nil
 	}
-	g := &graph{nodes: s.res.Nodes, byID: make(map[string]int, len(s.res.Nodes)), root: -1}
+	g := &graph{nodes: s.res.Nodes, index: s.res.NodeIndex, dup: make([]bool, len(s.res.Nodes)), root: -1}
 	s.checkNodes(g)
 	if !s.need(manifest.Relationships) {
 		return nil
@@ -61,10 +66,9 @@ func (s *state) checkNodes(g *graph) {
 		if why := ids.CheckOpaque(n.ID, ids.MaxNodeID); why != "" {
 			s.nodeFinding(finding.NodeIDInvalid, n, "node identifier %q: %s", n.ID, why)
 		}
-		if prev, dup := g.byID[n.ID]; dup {
-			s.nodeFinding(finding.NodeIDDuplicate, n, "node %s is also defined on line %d", n.ID, g.nodes[prev].Line)
-		} else {
-			g.byID[n.ID] = i
+		if first, _ := g.index(n.ID); first != i {
+			g.dup[i] = true
+			s.nodeFinding(finding.NodeIDDuplicate, n, "node %s is also defined on line %d", n.ID, g.nodes[first].Line)
 		}
 		if v, ok := n.Prop(delivery.NIdentifier); !ok || v != n.ID {
 			s.nodeFinding(finding.NodeIdentifierMismatch, n, "properties.identifier %q must equal the envelope identifier %q", v, n.ID)

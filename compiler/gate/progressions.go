@@ -33,8 +33,9 @@ func (s *state) checkProgressions(g *graph) *claimTally {
 	return tally
 }
 
-func (s *state) caseUUID(g *graph, id string) string {
-	return g.nodes[g.byID[id]].Str(delivery.NCaseIdentifierUUID)
+// caseUUIDs returns the CASE UUIDs of a checked relationship's endpoints.
+func caseUUIDs(g *graph, ri int) (source, target string) {
+	return g.nodes[g.src[ri]].Str(delivery.NCaseIdentifierUUID), g.nodes[g.tgt[ri]].Str(delivery.NCaseIdentifierUUID)
 }
 
 // checkEdgeShape checks canonical relatesTo order, one edge per pair, and that
@@ -43,7 +44,7 @@ func (s *state) checkEdgeShape(g *graph) {
 	pairs := map[[2]string]string{}
 	for _, ri := range append(append([]int(nil), g.builds...), g.relates...) {
 		r := g.rels[ri]
-		a, b := s.caseUUID(g, r.Source), s.caseUUID(g, r.Target)
+		a, b := caseUUIDs(g, ri)
 		if r.Label == delivery.RelatesTo && a > b {
 			s.relFinding(finding.ProgressionRelatesOrder, r, "relatesTo must be stored in canonical CASE order (source %s sorts after target %s)", a, b)
 		}
@@ -59,8 +60,7 @@ func (s *state) checkEdgeShape(g *graph) {
 	}
 	adj := make([][]int, len(g.nodes))
 	for _, ri := range g.builds {
-		r := g.rels[ri]
-		adj[g.byID[r.Source]] = append(adj[g.byID[r.Source]], g.byID[r.Target])
+		adj[g.src[ri]] = append(adj[g.src[ri]], int(g.tgt[ri]))
 	}
 	s.checkCycles(g, adj, finding.ProgressionCycle, "buildsTowards")
 }
@@ -125,7 +125,7 @@ func (s *state) checkClaims(g *graph) *claimTally {
 	pairs := map[[2]string]string{}
 	for _, ri := range append(append([]int(nil), g.builds...), g.relates...) {
 		r := g.rels[ri]
-		a, b := s.caseUUID(g, r.Source), s.caseUUID(g, r.Target)
+		a, b := caseUUIDs(g, ri)
 		edges[edgeKey{r.Label, a, b}] = r.ID
 		if b < a {
 			a, b = b, a

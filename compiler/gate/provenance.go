@@ -146,8 +146,8 @@ func (s *state) checkProvenance(g *graph, lpEdges []int) {
 			s.relFinding(finding.ProgressionProvenanceMissing, r, "%s edge %s has no provenance record (shard %02d)", r.Label, r.ID, Partition(r.ID))
 			continue
 		}
-		src := g.nodes[g.byID[r.Source]].Str(delivery.NCaseIdentifierUUID)
-		tgt := g.nodes[g.byID[r.Target]].Str(delivery.NCaseIdentifierUUID)
+		src := g.nodes[g.src[ri]].Str(delivery.NCaseIdentifierUUID)
+		tgt := g.nodes[g.tgt[ri]].Str(delivery.NCaseIdentifierUUID)
 		if rec.decision != r.Label || rec.source != src || rec.target != tgt {
 			s.relFinding(finding.ProgressionProvenanceMismatch, r, "provenance record says %s %s → %s; the edge is %s %s → %s", rec.decision, rec.source, rec.target, r.Label, src, tgt)
 		}

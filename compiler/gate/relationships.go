@@ -32,9 +32,11 @@ func (s *state) checkRelationships(g *graph) {
 	m := s.res.Manifest
 	g.relOK = make([]bool, len(g.rels))
 	g.parents = make([][]int, len(g.nodes))
+	g.src, g.tgt = make([]int32, len(g.rels)), make([]int32, len(g.rels))
 	seenID := make(map[string]int, len(g.rels))
 	seenEdge := make(map[[3]string]int, len(g.rels))
 	for i, r := range g.rels {
+		g.src[i], g.tgt[i] = -1, -1
 		if why := ids.CheckOpaque(r.ID, ids.MaxNodeID); why != "" {
 			s.relFinding(finding.RelationshipIDInvalid, r, "relationship identifier %q: %s", r.ID, why)
 		}
@@ -75,8 +77,14 @@ func (s *state) checkRelationships(g *graph) {
 				s.relFinding(finding.DeliveryPropertyDecoding, r, "sequenceNumber must be an integer written as a string (\"3\"), not %q", seq)
 			}
 		}
-		src, okS := g.byID[r.Source]
-		tgt, okT := g.byID[r.Target]
+		src, okS := g.index(r.Source)
+		tgt, okT := g.index(r.Target)
+		if okS {
+			g.src[i] = int32(src)
+		}
+		if okT {
+			g.tgt[i] = int32(tgt)
+		}
 		if !okS {
 			s.relFinding(finding.RelationshipEndpointMissing, r, "source %q is not a node", r.Source)
 		}

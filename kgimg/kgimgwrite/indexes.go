@@ -202,7 +202,7 @@ func (w *writer) buildAdjacency(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 				// Each row's edges in the order above: counted, then
 				// placed.
 				end := func(r *delivery.Relationship) (from, to uint32) {
-					from, to = w.ord[r.Source], w.ord[r.Target]
+					from, to = w.ord(r.Source), w.ord(r.Target)
 					if dir == kgfb.DirectionIn {
 						from, to = to, from
 					}
@@ -291,11 +291,11 @@ func (w *writer) buildFacets(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 	for _, r := range w.res.Relationships {
 		switch r.Label {
 		case delivery.BuildsTowards:
-			add(kgfb.FacetKindProgressionEndpoint, "buildsTowardsSource", int(w.ord[r.Source]))
-			add(kgfb.FacetKindProgressionEndpoint, "buildsTowardsTarget", int(w.ord[r.Target]))
+			add(kgfb.FacetKindProgressionEndpoint, "buildsTowardsSource", int(w.ord(r.Source)))
+			add(kgfb.FacetKindProgressionEndpoint, "buildsTowardsTarget", int(w.ord(r.Target)))
 		case delivery.RelatesTo:
-			add(kgfb.FacetKindProgressionEndpoint, "relatesTo", int(w.ord[r.Source]))
-			add(kgfb.FacetKindProgressionEndpoint, "relatesTo", int(w.ord[r.Target]))
+			add(kgfb.FacetKindProgressionEndpoint, "relatesTo", int(w.ord(r.Source)))
+			add(kgfb.FacetKindProgressionEndpoint, "relatesTo", int(w.ord(r.Target)))
 		}
 	}
 	list := make([]*facetValue, 0, len(facets))

@@ -41,7 +41,7 @@ func (w *writer) buildPublisher(b *flatbuffers.Builder) (flatbuffers.UOffsetT, b
 		for s, e := range [2]delivery.RelationEnd{r.Origin, r.Destination} {
 			ends[s][i] = format.NoNode
 			if !e.External() {
-				ends[s][i] = w.ord[e.NodeID]
+				ends[s][i] = w.ord(e.NodeID)
 			}
 			uri[s].add(e.URI)
 			ident[s].add(e.Identifier)

@@ -40,10 +40,11 @@ type Options struct {
 type ReadArtifact func(path string) ([]byte, error)
 
 type writer struct {
-	res       *gate.Result
-	read      ReadArtifact
-	opts      Options
-	ord       map[string]uint32
+	res  *gate.Result
+	read ReadArtifact
+	opts Options
+	// index finds a node by ID (the gate's, or a map of res.Nodes).
+	index     func(id string) (int, bool)
 	normCodes []string
 	// childRows are the hasChild out-rows in curriculum order (neighbors,
 	// edges), childBasis what each node's order rests on (order.go).
@@ -100,9 +101,13 @@ func BuildImage(res *gate.Result, read ReadArtifact, opts Options) (*Image, erro
 	if !res.Valid() || res.Manifest == nil || res.Profile == nil {
 		return nil, ErrNotValid
 	}
-	w := &writer{res: res, read: read, opts: opts, ord: make(map[string]uint32, len(res.Nodes))}
-	for i, n := range res.Nodes {
-		w.ord[n.ID] = uint32(i)
+	w := &writer{res: res, read: read, opts: opts, index: res.NodeIndex}
+	if w.index == nil {
+		ord := make(map[string]int, len(res.Nodes))
+		for i, n := range res.Nodes {
+			ord[n.ID] = i
+		}
+		w.index = func(id string) (int, bool) { i, ok := ord[id]; return i, ok }
 	}
 	// The builder starts at an upper estimate of the image so that it never
 	// grows (each growth held the old and the doubled buffer at once); the
@@ -355,6 +360,13 @@ func (w *writer) buildIdentity(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 	}
 	kgfb.IdentityAddCompiler(b, offs[8])
 	return kgfb.IdentityEnd(b)
+}
+
+// ord returns the position of the node with an ID (0 when there is none:
+// in a package that passed the gate every endpoint is a node).
+func (w *writer) ord(id string) uint32 {
+	i, _ := w.index(id)
+	return uint32(i)
 }
 
 // ImageName returns the file name of a snapshot's image.
