@@ -136,9 +136,10 @@ func compareJoined(a1, a2, b1, b2 string) int {
 	}
 }
 
-func (w *writer) buildOrders(b *flatbuffers.Builder) (nodeID, caseUUID, caseURI, relID flatbuffers.UOffsetT) {
+// sortOrders sorts the node ID, CASE UUID, CASE URI and relationship ID
+// orders, two at a time.
+func (w *writer) sortOrders() [4][]uint32 {
 	nodes, rels := w.res.Nodes, w.res.Relationships
-	// The four orders are sorted two at a time, and written in a fixed order.
 	var orders [4][]uint32
 	var wg sync.WaitGroup
 	for worker := range 2 {
@@ -155,8 +156,12 @@ func (w *writer) buildOrders(b *flatbuffers.Builder) (nodeID, caseUUID, caseURI,
 		}()
 	}
 	wg.Wait()
-	nodeID, caseUUID, caseURI, relID = u32Vector(b, orders[0]), u32Vector(b, orders[1]), u32Vector(b, orders[2]), u32Vector(b, orders[3])
-	return
+	return orders
+}
+
+// writeOrders writes the sorted orders, in a fixed order.
+func writeOrders(b *flatbuffers.Builder, orders [4][]uint32) (nodeID, caseUUID, caseURI, relID flatbuffers.UOffsetT) {
+	return u32Vector(b, orders[0]), u32Vector(b, orders[1]), u32Vector(b, orders[2]), u32Vector(b, orders[3])
 }
 
 // buildAdjacency writes CSR indexes for every label in both directions.
@@ -242,10 +247,13 @@ type facetValue struct {
 	key   string
 	value string
 	nodes *roaring.Bitmap
+	// bitmap is nodes serialized.
+	bitmap []byte
 }
 
-// buildFacets writes the roaring facet indexes.
-func (w *writer) buildFacets(b *flatbuffers.Builder) flatbuffers.UOffsetT {
+// prepareFacets computes the roaring facet indexes, in the order they are
+// written, each serialized.
+func (w *writer) prepareFacets() []*facetValue {
 	facets := map[[2]string]*facetValue{}
 	// byRaw remembers the facet of each (kind, value) met: a value is
 	// normalized once, not once per node that has it (a million times for
@@ -308,14 +316,22 @@ func (w *writer) buildFacets(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 		}
 		return list[i].key < list[j].key
 	})
-	offs := make([]flatbuffers.UOffsetT, len(list))
-	for i, f := range list {
+	for _, f := range list {
 		f.nodes.RunOptimize()
 		bm, err := f.nodes.ToBytes()
 		if err != nil {
 			panic("kgimgwrite: roaring serialization: " + err.Error()) // in-memory write cannot fail
 		}
-		bmOff := b.CreateByteVector(bm)
+		f.bitmap, f.nodes = bm, nil
+	}
+	return list
+}
+
+// writeFacets writes the facet indexes prepareFacets computed.
+func writeFacets(b *flatbuffers.Builder, list []*facetValue) flatbuffers.UOffsetT {
+	offs := make([]flatbuffers.UOffsetT, len(list))
+	for i, f := range list {
+		bmOff := b.CreateByteVector(f.bitmap)
 		keyOff, valOff := b.CreateString(f.key), b.CreateString(f.value)
 		kgfb.FacetStart(b)
 		kgfb.FacetAddKind(b, f.kind)
@@ -338,8 +354,14 @@ func intersects(a, b []string) bool {
 	return false
 }
 
-// postings builds a sorted posting list.
-func postings(b *flatbuffers.Builder, index map[string][]uint32) flatbuffers.UOffsetT {
+// postingList is a sorted posting list ready to be written.
+type postingList struct {
+	keys          *strCol
+	starts, nodes []uint32
+}
+
+// postings sorts a posting list.
+func postings(index map[string][]uint32) postingList {
 	keys := make([]string, 0, len(index))
 	for k := range index {
 		keys = append(keys, k)
@@ -365,8 +387,12 @@ func postings(b *flatbuffers.Builder, index map[string][]uint32) flatbuffers.UOf
 		}
 		starts = append(starts, uint32(len(nodes)))
 	}
-	keyOff := col.build(b)
-	startOff, nodeOff := u32Vector(b, starts), u32Vector(b, nodes)
+	return postingList{keys: col, starts: starts, nodes: nodes}
+}
+
+func (p postingList) build(b *flatbuffers.Builder) flatbuffers.UOffsetT {
+	keyOff := p.keys.build(b)
+	startOff, nodeOff := u32Vector(b, p.starts), u32Vector(b, p.nodes)
 	kgfb.PostingListStart(b)
 	kgfb.PostingListAddKeys(b, keyOff)
 	kgfb.PostingListAddStarts(b, startOff)
@@ -374,8 +400,14 @@ func postings(b *flatbuffers.Builder, index map[string][]uint32) flatbuffers.UOf
 	return kgfb.PostingListEnd(b)
 }
 
-// buildSearch writes the lexical postings, the tag index and the code order.
-func (w *writer) buildSearch(b *flatbuffers.Builder) flatbuffers.UOffsetT {
+// searchIndexes are the lexical postings, the tag index and the code order.
+type searchIndexes struct {
+	items, comps, tags postingList
+	code               []uint32
+}
+
+// prepareSearch computes the search indexes (after w.normCodes).
+func (w *writer) prepareSearch() *searchIndexes {
 	items, comps, tags := map[string][]uint32{}, map[string][]uint32{}, map[string][]uint32{}
 	for i, n := range w.res.Nodes {
 		switch n.Kind {
@@ -394,12 +426,19 @@ func (w *writer) buildSearch(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 			}
 		}
 	}
-	itemOff, compOff, tagOff := postings(b, items), postings(b, comps), postings(b, tags)
 	nodes := w.res.Nodes
-	code := orderByJoined(len(nodes), func(i int) (string, bool) {
-		return w.normCodes[i], w.normCodes[i] != ""
-	}, func(i int) string { return nodes[i].ID })
-	codeOff := u32Vector(b, code)
+	return &searchIndexes{
+		items: postings(items), comps: postings(comps), tags: postings(tags),
+		code: orderByJoined(len(nodes), func(i int) (string, bool) {
+			return w.normCodes[i], w.normCodes[i] != ""
+		}, func(i int) string { return nodes[i].ID }),
+	}
+}
+
+// writeSearch writes the search indexes.
+func writeSearch(b *flatbuffers.Builder, s *searchIndexes) flatbuffers.UOffsetT {
+	itemOff, compOff, tagOff := s.items.build(b), s.comps.build(b), s.tags.build(b)
+	codeOff := u32Vector(b, s.code)
 	lex, facet, codeV := b.CreateString(textnorm.LexicalVersion), b.CreateString(textnorm.FacetVersion), b.CreateString(profile.CodeNormalizerVersion)
 	kgfb.SearchStart(b)
 	kgfb.SearchAddLexicalVersion(b, lex)

@@ -199,23 +199,40 @@ func (w *writer) build(b *flatbuffers.Builder) ([]byte, error) {
 		return nil, err
 	}
 	grown()
-	w.normCodes = w.normalizedCodes()
+	// The sections that only read the package (the normalized codes, the
+	// sort orders, facets, search indexes and catalog part) are computed
+	// in one goroutine, in the order the builder needs them, while this
+	// one orders the hierarchy and writes the records: the builder writes
+	// every section in its fixed order either way. Each result is handed
+	// over in a buffered channel, so the goroutine ends even when this one
+	// stops early.
+	normDone := make(chan struct{})
+	ordersC, facetsC, searchC, partC := make(chan [4][]uint32, 1), make(chan []*facetValue, 1), make(chan *searchIndexes, 1), make(chan []byte, 1)
+	go func() {
+		w.normCodes = w.normalizedCodes()
+		close(normDone)
+		ordersC <- w.sortOrders()
+		facetsC <- w.prepareFacets()
+		searchC <- w.prepareSearch()
+		partC <- w.buildCatalogPart()
+	}()
 	w.orderChildren()
 	w.curriculumPositions()
+	<-normDone
 	nodes := w.buildNodes(b)
 	grown()
 	rels := w.buildRelationships(b)
 	grown()
-	nodeID, caseUUID, caseURI, relID := w.buildOrders(b)
+	nodeID, caseUUID, caseURI, relID := writeOrders(b, <-ordersC)
 	adj := w.buildAdjacency(b)
 	grown()
-	facets := w.buildFacets(b)
-	search := w.buildSearch(b)
+	facets := writeFacets(b, <-facetsC)
+	search := writeSearch(b, <-searchC)
 	grown()
 	prov, hasProv := w.buildProvenance(b)
 	pub, hasPub := w.buildPublisher(b)
 	grown()
-	partVec := b.CreateByteVector(w.buildCatalogPart())
+	partVec := b.CreateByteVector(<-partC)
 	root := uint32(0)
 	for i, n := range w.res.Nodes {
 		if nodeKind(n.Kind) == kgfb.NodeKindFramework {
