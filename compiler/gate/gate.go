@@ -79,6 +79,9 @@ type Result struct {
 	// NodeIndex returns the position in Nodes of the first node with an ID
 	// (the decoder's table of node IDs; nil when Nodes were not decoded).
 	NodeIndex func(id string) (int, bool)
+	// Sources and Targets hold the position in Nodes of each relationship's
+	// endpoints (-1: no node has the ID), once the graph checks have run.
+	Sources, Targets []int32
 	// PublisherRelations are the publisher-asserted relations (CASE
 	// associations other than isChildOf), in file order.
 	PublisherRelations []*delivery.PublisherRelation

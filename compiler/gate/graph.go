@@ -50,6 +50,7 @@ func (s *state) checkGraph() *graph {
 	}
 	g.rels = s.res.Relationships
 	s.checkRelationships(g)
+	s.res.Sources, s.res.Targets = g.src, g.tgt
 	return g
 }
 

@@ -36,7 +36,15 @@ func (s *state) checkRelationships(g *graph) {
 	seenID := make(map[string]int, len(g.rels))
 	seenEdge := make(map[[3]string]int, len(g.rels))
 	for i, r := range g.rels {
+		src, okS := g.index(r.Source)
+		tgt, okT := g.index(r.Target)
 		g.src[i], g.tgt[i] = -1, -1
+		if okS {
+			g.src[i] = int32(src)
+		}
+		if okT {
+			g.tgt[i] = int32(tgt)
+		}
 		if why := ids.CheckOpaque(r.ID, ids.MaxNodeID); why != "" {
 			s.relFinding(finding.RelationshipIDInvalid, r, "relationship identifier %q: %s", r.ID, why)
 		}
@@ -76,14 +84,6 @@ func (s *state) checkRelationships(g *graph) {
 			} else if _, err := strconv.ParseInt(seq, 10, 64); err != nil {
 				s.relFinding(finding.DeliveryPropertyDecoding, r, "sequenceNumber must be an integer written as a string (\"3\"), not %q", seq)
 			}
-		}
-		src, okS := g.index(r.Source)
-		tgt, okT := g.index(r.Target)
-		if okS {
-			g.src[i] = int32(src)
-		}
-		if okT {
-			g.tgt[i] = int32(tgt)
 		}
 		if !okS {
 			s.relFinding(finding.RelationshipEndpointMissing, r, "source %q is not a node", r.Source)

@@ -206,8 +206,8 @@ func (w *writer) buildAdjacency(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 			} else {
 				// Each row's edges in the order above: counted, then
 				// placed.
-				end := func(r *delivery.Relationship) (from, to uint32) {
-					from, to = w.ord(r.Source), w.ord(r.Target)
+				end := func(e int) (from, to uint32) {
+					from, to = w.ends(e)
 					if dir == kgfb.DirectionIn {
 						from, to = to, from
 					}
@@ -215,7 +215,7 @@ func (w *writer) buildAdjacency(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 				}
 				offsets = make([]uint32, n+1)
 				for _, e := range edges {
-					from, _ := end(rels[e])
+					from, _ := end(e)
 					offsets[from+1]++
 				}
 				for i := 1; i <= n; i++ {
@@ -224,7 +224,7 @@ func (w *writer) buildAdjacency(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 				next := slices.Clone(offsets[:n])
 				neighbors, edgeList = make([]uint32, len(edges)), make([]uint32, len(edges))
 				for _, e := range edges {
-					from, to := end(rels[e])
+					from, to := end(e)
 					neighbors[next[from]], edgeList[next[from]] = to, uint32(e)
 					next[from]++
 				}
@@ -296,14 +296,14 @@ func (w *writer) prepareFacets() []*facetValue {
 			add(kgfb.FacetKindNormalizedStatementType, t, i)
 		}
 	}
-	for _, r := range w.res.Relationships {
-		switch r.Label {
+	for i, r := range w.res.Relationships {
+		switch src, tgt := w.ends(i); r.Label {
 		case delivery.BuildsTowards:
-			add(kgfb.FacetKindProgressionEndpoint, "buildsTowardsSource", int(w.ord(r.Source)))
-			add(kgfb.FacetKindProgressionEndpoint, "buildsTowardsTarget", int(w.ord(r.Target)))
+			add(kgfb.FacetKindProgressionEndpoint, "buildsTowardsSource", int(src))
+			add(kgfb.FacetKindProgressionEndpoint, "buildsTowardsTarget", int(tgt))
 		case delivery.RelatesTo:
-			add(kgfb.FacetKindProgressionEndpoint, "relatesTo", int(w.ord(r.Source)))
-			add(kgfb.FacetKindProgressionEndpoint, "relatesTo", int(w.ord(r.Target)))
+			add(kgfb.FacetKindProgressionEndpoint, "relatesTo", int(src))
+			add(kgfb.FacetKindProgressionEndpoint, "relatesTo", int(tgt))
 		}
 	}
 	list := make([]*facetValue, 0, len(facets))

@@ -223,7 +223,7 @@ func (w *writer) buildRelationships(b *flatbuffers.Builder) flatbuffers.UOffsetT
 			if worker == 1 {
 				for i, r := range rels {
 					label[i] = byte(relLabel(r.Label))
-					src[i], tgt[i] = w.ord(r.Source), w.ord(r.Target)
+					src[i], tgt[i] = w.ends(i)
 					order[i] = uint32(r.Order)
 					present[i] = relPresent(r)
 					conf[i] = r.Confidence

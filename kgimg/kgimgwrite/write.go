@@ -44,7 +44,10 @@ type writer struct {
 	read ReadArtifact
 	opts Options
 	// index finds a node by ID (the gate's, or a map of res.Nodes).
-	index     func(id string) (int, bool)
+	index func(id string) (int, bool)
+	// src and tgt are each relationship's endpoints (the gate's, or found
+	// through index; -1: not a node).
+	src, tgt  []int32
 	normCodes []string
 	// childRows are the hasChild out-rows in curriculum order (neighbors,
 	// edges), childBasis what each node's order rests on (order.go).
@@ -108,6 +111,19 @@ func BuildImage(res *gate.Result, read ReadArtifact, opts Options) (*Image, erro
 			ord[n.ID] = i
 		}
 		w.index = func(id string) (int, bool) { i, ok := ord[id]; return i, ok }
+	}
+	w.src, w.tgt = res.Sources, res.Targets
+	if rels := res.Relationships; len(w.src) != len(rels) || len(w.tgt) != len(rels) {
+		w.src, w.tgt = make([]int32, len(rels)), make([]int32, len(rels))
+		for i, r := range rels {
+			w.src[i], w.tgt[i] = -1, -1
+			if j, ok := w.index(r.Source); ok {
+				w.src[i] = int32(j)
+			}
+			if j, ok := w.index(r.Target); ok {
+				w.tgt[i] = int32(j)
+			}
+		}
 	}
 	// The builder starts at an upper estimate of the image so that it never
 	// grows (each growth held the old and the doubled buffer at once); the
@@ -384,6 +400,12 @@ func (w *writer) buildIdentity(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 func (w *writer) ord(id string) uint32 {
 	i, _ := w.index(id)
 	return uint32(i)
+}
+
+// ends returns the positions of relationship i's endpoints (0 for an end
+// that is not a node, as ord).
+func (w *writer) ends(i int) (src, tgt uint32) {
+	return uint32(max(w.src[i], 0)), uint32(max(w.tgt[i], 0))
 }
 
 // ImageName returns the file name of a snapshot's image.
