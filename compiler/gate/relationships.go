@@ -34,7 +34,7 @@ func (s *state) checkRelationships(g *graph) {
 	g.parents = make([][]int, len(g.nodes))
 	g.src, g.tgt = make([]int32, len(g.rels)), make([]int32, len(g.rels))
 	seenID := make(map[string]int, len(g.rels))
-	seenEdge := make(map[[3]string]int, len(g.rels))
+	seenEdge := make(map[uint64]int, len(g.rels))
 	for i, r := range g.rels {
 		src, okS := g.index(r.Source)
 		tgt, okT := g.index(r.Target)
@@ -118,7 +118,9 @@ func (s *state) checkRelationships(g *graph) {
 				continue
 			}
 		}
-		key := [3]string{r.Label, r.Source, r.Target}
+		// The edge's type and its endpoint nodes (each ID names one first
+		// node, so equal keys are equal type, source and target IDs).
+		key := edgeOf(r.Label, src, tgt)
 		if prev, dup := seenEdge[key]; dup {
 			s.relFinding(finding.RelationshipDuplicateEdge, r, "relationship repeats %s %s → %s (also %s)", r.Label, r.Source, r.Target, g.rels[prev].ID)
 			continue
@@ -137,6 +139,21 @@ func (s *state) checkRelationships(g *graph) {
 			g.relates = append(g.relates, i)
 		}
 	}
+}
+
+// edgeOf packs a relationship type (one of the four) and two node
+// positions into one map key.
+func edgeOf(label string, src, tgt int) uint64 {
+	var t uint64
+	switch label {
+	case delivery.Supports:
+		t = 1
+	case delivery.BuildsTowards:
+		t = 2
+	case delivery.RelatesTo:
+		t = 3
+	}
+	return t<<62 | uint64(src)<<31 | uint64(tgt)
 }
 
 // checkEndpoints checks the endpoint labels and entity key/value agreement.
