@@ -44,14 +44,42 @@ func (s *state) checkGraph() *graph {
 		return nil
 	}
 	g := &graph{nodes: s.res.Nodes, index: s.res.NodeIndex, dup: make([]bool, len(s.res.Nodes)), root: -1}
-	s.checkNodes(g)
+	for _, n := range g.nodes {
+		n.Kind = kindOf(n.Labels)
+	}
 	if !s.need(manifest.Relationships) {
+		s.checkNodes(g)
 		return nil
 	}
 	g.rels = s.res.Relationships
-	s.checkRelationships(g)
+	// The relationship checks need only the nodes' kinds: they run beside
+	// the node checks.
+	s.alongside(func(s *state) { s.checkNodes(g) }, func(s *state) { s.checkRelationships(g) })
 	s.res.Sources, s.res.Targets = g.src, g.tgt
 	return g
+}
+
+// kindOf returns the kind of a node with these labels: the one of the three
+// node labels it carries, or KindUnknown unless it carries exactly one.
+func kindOf(labels []string) delivery.NodeKind {
+	kind, kinds := delivery.KindUnknown, 0
+	for _, l := range labels {
+		switch l {
+		case delivery.LabelFramework:
+			kind = delivery.KindFramework
+			kinds++
+		case delivery.LabelItem:
+			kind = delivery.KindItem
+			kinds++
+		case delivery.LabelComponent:
+			kind = delivery.KindComponent
+			kinds++
+		}
+	}
+	if kinds != 1 {
+		return delivery.KindUnknown
+	}
+	return kind
 }
 
 func (s *state) checkNodes(g *graph) {
@@ -74,22 +102,7 @@ func (s *state) checkNodes(g *graph) {
 		if v, ok := n.Prop(delivery.NIdentifier); !ok || v != n.ID {
 			s.nodeFinding(finding.NodeIdentifierMismatch, n, "properties.identifier %q must equal the envelope identifier %q", v, n.ID)
 		}
-		kinds := 0
-		for _, l := range n.Labels {
-			switch l {
-			case delivery.LabelFramework:
-				n.Kind = delivery.KindFramework
-				kinds++
-			case delivery.LabelItem:
-				n.Kind = delivery.KindItem
-				kinds++
-			case delivery.LabelComponent:
-				n.Kind = delivery.KindComponent
-				kinds++
-			}
-		}
-		if kinds != 1 {
-			n.Kind = delivery.KindUnknown
+		if n.Kind == delivery.KindUnknown { // set by kindOf
 			s.nodeFinding(finding.NodeLabelInvalid, n, "labels %v must include exactly one of StandardsFramework, StandardsFrameworkItem, LearningComponent", n.Labels)
 			continue
 		}
