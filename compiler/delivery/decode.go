@@ -63,6 +63,28 @@ type decoder struct {
 	// nvals and rvals hold the property values of the record being decoded.
 	nvals [NumNodeProps]string
 	rvals [NumRelProps]string
+	// last is, per property (and, after the relationship properties, for
+	// the relationship label), the last value interned and its index: a
+	// repeated value is usually the one the record before had.
+	last [max(int(NumNodeProps), int(NumRelProps)) + 1]struct {
+		s  string
+		i  uint32
+		ok bool
+	}
+}
+
+// intern interns a repeated value of property p (see Table.intern),
+// remembering the last one per property.
+func (d *decoder) intern(p int, v string) (uint32, bool) {
+	c := &d.last[p]
+	if c.ok && c.s == v {
+		return c.i, true
+	}
+	i, ok := d.tab.intern(v)
+	if ok {
+		c.s, c.i, c.ok = d.tab.s[i], i, true
+	}
+	return i, ok
 }
 
 func (d *decoder) add(code finding.Code, record, field, format string, args ...any) {
@@ -256,21 +278,95 @@ func (e *envelope) properties(each func(key, val string)) {
 	}
 }
 
-var nodePropIndex = func() map[string]NodeProp {
-	m := make(map[string]NodeProp, NumNodeProps)
-	for i, n := range NodePropNames {
-		m[n] = NodeProp(i)
+// nodePropOf returns the node property named key (NodePropNames), with a
+// switch rather than a map lookup: it runs for every property of a million
+// records.
+func nodePropOf(key string) (NodeProp, bool) {
+	switch key {
+	case "academicSubject":
+		return NAcademicSubject, true
+	case "adoptionStatus":
+		return NAdoptionStatus, true
+	case "attributionStatement":
+		return NAttributionStatement, true
+	case "author":
+		return NAuthor, true
+	case "caseIdentifierURI":
+		return NCaseIdentifierURI, true
+	case "caseIdentifierUUID":
+		return NCaseIdentifierUUID, true
+	case "description":
+		return NDescription, true
+	case "gradeLevel":
+		return NGradeLevel, true
+	case "identifier":
+		return NIdentifier, true
+	case "identityKey":
+		return NIdentityKey, true
+	case "inLanguage":
+		return NInLanguage, true
+	case "isCurrent":
+		return NIsCurrent, true
+	case "jurisdiction":
+		return NJurisdiction, true
+	case "license":
+		return NLicense, true
+	case "name":
+		return NName, true
+	case "normalizedStatementType":
+		return NNormalizedStatementType, true
+	case "provider":
+		return NProvider, true
+	case "statementCode":
+		return NStatementCode, true
+	case "statementType":
+		return NStatementType, true
+	case "tags":
+		return NTags, true
+	case "listEnumeration":
+		return NListEnumeration, true
 	}
-	return m
-}()
+	return 0, false
+}
 
-var relPropIndex = func() map[string]RelProp {
-	m := make(map[string]RelProp, NumRelProps)
-	for i, n := range RelPropNames {
-		m[n] = RelProp(i)
+// relPropOf returns the relationship property named key (RelPropNames).
+func relPropOf(key string) (RelProp, bool) {
+	switch key {
+	case "attributionStatement":
+		return RAttributionStatement, true
+	case "author":
+		return RAuthor, true
+	case "description":
+		return RDescription, true
+	case "identifier":
+		return RIdentifier, true
+	case "license":
+		return RLicense, true
+	case "provider":
+		return RProvider, true
+	case "relationshipType":
+		return RRelationshipType, true
+	case "resolutionStatus":
+		return RResolutionStatus, true
+	case "sourceEntity":
+		return RSourceEntity, true
+	case "sourceEntityKey":
+		return RSourceEntityKey, true
+	case "sourceEntityValue":
+		return RSourceEntityValue, true
+	case "supportConfidence":
+		return RSupportConfidence, true
+	case "targetEntity":
+		return RTargetEntity, true
+	case "targetEntityKey":
+		return RTargetEntityKey, true
+	case "targetEntityValue":
+		return RTargetEntityValue, true
+	case "sequenceNumber":
+		return RSequenceNumber, true
 	}
-	return m
-}()
+	return 0, false
+}
 
 // Properties whose values repeat from record to record (the same licence,
 // attribution, entity kind… on every record): the table stores each once.
@@ -300,7 +396,7 @@ func (d *decoder) node(v *jsonv.Value) {
 	vals := &d.nvals
 	clear(vals[:])
 	e.properties(func(key, val string) {
-		p, known := nodePropIndex[key]
+		p, known := nodePropOf(key)
 		if !known {
 			return
 		}
@@ -356,7 +452,7 @@ func (d *decoder) storeNode(n *Node) {
 			continue
 		}
 		if nodeRepeated&bit != 0 {
-			if i, ok := t.intern(vals[p]); ok {
+			if i, ok := d.intern(p, vals[p]); ok {
 				n.shared |= bit
 				n.props[p] = i
 			}
@@ -384,6 +480,7 @@ func (d *decoder) storeNode(n *Node) {
 	// value that equals it) is the one NodeIndex finds.
 	if t.node[idIndex] < 0 {
 		t.node[idIndex] = int32(len(d.res.Nodes))
+		t.nodeIDs++
 	}
 }
 
@@ -408,7 +505,7 @@ func (d *decoder) relationship(v *jsonv.Value, line []byte, end int64) {
 	vals := &d.rvals
 	clear(vals[:])
 	e.properties(func(key, val string) {
-		p, known := relPropIndex[key]
+		p, known := relPropOf(key)
 		if !known {
 			return
 		}
@@ -450,8 +547,8 @@ func (d *decoder) storeRelationship(r *Relationship) {
 		i, ok := uint32(0), false
 		switch {
 		case relRepeated&bit != 0:
-			i, ok = t.intern(vals[p])
-		case p == int(RSourceEntityValue) || p == int(RTargetEntityValue):
+			i, ok = d.intern(p, vals[p])
+		case (p == int(RSourceEntityValue) || p == int(RTargetEntityValue)) && t.nodeIDs > 0:
 			i, ok = t.Lookup(vals[p])
 		}
 		if ok {
@@ -473,9 +570,16 @@ func (d *decoder) storeRelationship(r *Relationship) {
 	var how [len(envs)]uint8
 	var extra strings.Builder
 	for k, en := range envs {
-		i, ok := t.Lookup(*en.s)
-		if !ok && en.s == &r.Label {
-			i, ok = t.intern(*en.s)
+		// The label is interned (a lookup first, as intern does); the ID
+		// and endpoints can be table strings only when the table holds
+		// node IDs (or, by chance, when they equal a repeated value, which
+		// only saves memory: a table without node IDs is not searched).
+		i, ok := uint32(0), false
+		switch {
+		case en.s == &r.Label:
+			i, ok = d.intern(len(vals), *en.s)
+		case t.nodeIDs > 0:
+			i, ok = t.Lookup(*en.s)
 		}
 		switch {
 		case ok:

@@ -2,6 +2,7 @@ package delivery
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -144,5 +145,74 @@ func TestDecodeTypedProperties(t *testing.T) {
 	}
 	if decode != 2 { // tags is not an array of strings; description is not a string
 		t.Errorf("want 2 property findings, got %+v", res.Findings.Items())
+	}
+}
+
+// The property switches name every property and nothing else.
+func TestPropertyNames(t *testing.T) {
+	for i, name := range NodePropNames {
+		if p, ok := nodePropOf(name); !ok || p != NodeProp(i) {
+			t.Errorf("nodePropOf(%q) = %d, %t", name, p, ok)
+		}
+	}
+	for i, name := range RelPropNames {
+		if p, ok := relPropOf(name); !ok || p != RelProp(i) {
+			t.Errorf("relPropOf(%q) = %d, %t", name, p, ok)
+		}
+	}
+	for _, name := range []string{"", "Identifier", "type", "labels", "sourceentity"} {
+		if _, ok := nodePropOf(name); ok {
+			t.Errorf("nodePropOf(%q) is a property", name)
+		}
+		if _, ok := relPropOf(name); ok {
+			t.Errorf("relPropOf(%q) is a property", name)
+		}
+	}
+}
+
+// Decoding a package's relationships with the table its nodes were decoded
+// with (sharing node IDs) or with a table of their own gives the same
+// records: the table only decides where their strings are stored.
+func TestTablesDecideNoValue(t *testing.T) {
+	dirs, _ := filepath.Glob("../../packages/*/*/delivery")
+	if len(dirs) == 0 {
+		t.Skip("no shipped packages")
+	}
+	for _, dir := range dirs {
+		nodes, err := os.ReadFile(filepath.Join(dir, "nodes.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rels, err := os.ReadFile(filepath.Join(dir, "relationships.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dump := func(res *Result) string {
+			var b bytes.Buffer
+			for _, r := range res.Relationships {
+				fmt.Fprintf(&b, "%q %q %q %q %q %q %v %v %v\n", r.ID, r.Label, r.Source, r.Target, r.SourceLabels, r.TargetLabels, r.Order, r.Confidence, r.LineHash)
+				for p := RelProp(0); p < NumRelProps; p++ {
+					v, ok := r.Prop(p)
+					fmt.Fprintf(&b, " %d:%q:%t", p, v, ok)
+				}
+				b.WriteString("\n")
+			}
+			return b.String()
+		}
+		own, err := Decode(bytes.NewReader(rels), RelationshipsFile, "relationships", "delivery/relationships.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab := NewTable()
+		if _, err := tab.Decode(bytes.NewReader(nodes), NodesFile, "nodes", "delivery/nodes.jsonl"); err != nil {
+			t.Fatal(err)
+		}
+		shared, err := tab.Decode(bytes.NewReader(rels), RelationshipsFile, "relationships", "delivery/relationships.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := dump(own), dump(shared); a != b || len(own.Relationships) == 0 {
+			t.Errorf("%s: the relationships decode differently with a shared table", dir)
+		}
 	}
 }

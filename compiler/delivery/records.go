@@ -280,6 +280,8 @@ type Table struct {
 	// node holds, for each string, the position among its file's decoded
 	// nodes of the first node with that ID (-1: no node has it).
 	node []int32
+	// nodeIDs counts the strings that are some node's ID.
+	nodeIDs int
 	// shared counts the repeated values (not node IDs) added.
 	shared int
 	lists  map[string][]string
