@@ -237,6 +237,7 @@ func (w *writer) buildAdjacency(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 			kgfb.AdjacencyAddNeighbors(b, nOff)
 			kgfb.AdjacencyAddEdges(b, eOff)
 			tables = append(tables, kgfb.AdjacencyEnd(b))
+			w.grown(b)
 		}
 	}
 	return tableVector(b, tables)
@@ -488,6 +489,7 @@ func (w *writer) buildProvenance(b *flatbuffers.Builder) (flatbuffers.UOffsetT, 
 		starts = append(starts, uint32(len(recordRel)))
 	}
 	recOff := records.build(b)
+	w.grown(b)
 	startOff, rrOff, relRecOff := u32Vector(b, starts), u32Vector(b, recordRel), u32Vector(b, relRecord)
 	kgfb.ProvenanceStart(b)
 	kgfb.ProvenanceAddShardStarts(b, startOff)

@@ -149,7 +149,9 @@ func (w *writer) buildNodes(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 		})
 	colOffs := make([]flatbuffers.UOffsetT, len(cols))
 	for i, c := range cols {
-		colOffs[i] = c.build(b)
+		// Each column is garbage once written, and the image has grown.
+		colOffs[i], cols[i] = c.build(b), nil
+		w.grown(b)
 	}
 	gradeOff, tagOff, labelOff := grades.build(b), tags.build(b), labels.build(b)
 	normOff, provOff := normCode.build(b), prov.build(b)
@@ -232,7 +234,8 @@ func (w *writer) buildRelationships(b *flatbuffers.Builder) flatbuffers.UOffsetT
 		})
 	colOffs := make([]flatbuffers.UOffsetT, len(cols))
 	for i, c := range cols {
-		colOffs[i] = c.build(b)
+		colOffs[i], cols[i] = c.build(b), nil
+		w.grown(b)
 	}
 	labelOff := b.CreateByteVector(label)
 	srcOff, tgtOff := u32Vector(b, src), u32Vector(b, tgt)

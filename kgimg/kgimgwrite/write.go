@@ -205,11 +205,7 @@ func capped(build func() ([]byte, error), describe func() string) (payload []byt
 func sum(b []byte) string { return ids.Sha256(b) }
 
 func (w *writer) build(b *flatbuffers.Builder) ([]byte, error) {
-	grown := func() {
-		if w.opts.Grown != nil {
-			w.opts.Grown(len(b.Bytes) - int(b.Head()))
-		}
-	}
+	grown := func() { w.grown(b) }
 	artifacts, err := w.buildArtifacts(b)
 	if err != nil {
 		return nil, err
@@ -400,6 +396,13 @@ func (w *writer) buildIdentity(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 func (w *writer) ord(id string) uint32 {
 	i, _ := w.index(id)
 	return uint32(i)
+}
+
+// grown tells Options.Grown the image's size so far.
+func (w *writer) grown(b *flatbuffers.Builder) {
+	if w.opts.Grown != nil {
+		w.opts.Grown(len(b.Bytes) - int(b.Head()))
+	}
 }
 
 // ends returns the positions of relationship i's endpoints (0 for an end

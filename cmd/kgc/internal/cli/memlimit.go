@@ -95,11 +95,13 @@ func limitMemoryFor(dir string) {
 }
 
 // imageHeld lowers the Go heap's limit by the bytes of an image being built
-// or held outside the heap (kgimgwrite.BuildImage's anonymous mapping), so
-// that the heap and the image together stay within the package's limit:
-// the heap is left at least half of it (below that the collector would run
-// without end over the decoded package). imageHeld(0) gives the heap the
-// whole limit again. It does nothing when limitMemoryFor set no limit.
+// or held outside the heap (kgimgwrite.BuildImage's anonymous mapping), and
+// by a sixteenth more for what the runtime does not see (the section of the
+// image written since it was last told, the program's own pages), so that
+// the heap and the image together stay within the package's limit: the heap
+// is left at least half of it (below that the collector would run without
+// end over the decoded package). imageHeld(0) gives the heap the whole
+// limit again. It does nothing when limitMemoryFor set no limit.
 func imageHeld(imageBytes int) {
 	if currentLimit == 0 {
 		return
@@ -108,7 +110,11 @@ func imageHeld(imageBytes int) {
 }
 
 // heapShare is the Go heap's share of limit while an image of imageBytes is
-// held beside it: the rest, but at least half of limit.
+// held beside it (0: none): the rest less a sixteenth, but at least half of
+// limit.
 func heapShare(limit, imageBytes int64) int64 {
-	return max(limit-imageBytes, limit/2)
+	if imageBytes == 0 {
+		return limit
+	}
+	return max(limit-imageBytes-limit/16, limit/2)
 }
