@@ -28,6 +28,11 @@ type Result struct {
 	// Table is the table the records were decoded with; for a nodes file,
 	// its NodeIndex finds a node of Nodes by ID.
 	Table *Table
+	// LineHashes holds the SHA-256 of the exact line of each progression
+	// record (which the split files must repeat byte for byte), by its
+	// position in Relationships: a field of every record cost 32 bytes of
+	// a million that have none.
+	LineHashes map[int][32]byte
 	// Findings keeps the first finding.DefaultKeep findings and counts all.
 	Findings finding.List
 	// Sha256 is the digest of every byte read, as `sha256:<hex>`.
@@ -521,8 +526,9 @@ func (d *decoder) relationship(v *jsonv.Value, line []byte, end int64) {
 		}
 	})
 	e.done()
+	var lineHash [32]byte
 	if IsProgression(r.Label) {
-		r.LineHash = sha256.Sum256(line)
+		lineHash = sha256.Sum256(line)
 	}
 	d.order++
 	r.Order = d.order
@@ -530,6 +536,12 @@ func (d *decoder) relationship(v *jsonv.Value, line []byte, end int64) {
 		return
 	}
 	d.storeRelationship(r)
+	if IsProgression(r.Label) {
+		if d.res.LineHashes == nil {
+			d.res.LineHashes = map[int][32]byte{}
+		}
+		d.res.LineHashes[len(d.res.Relationships)] = lineHash
+	}
 	d.res.Relationships = append(d.res.Relationships, r)
 }
 

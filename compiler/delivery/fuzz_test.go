@@ -189,8 +189,8 @@ func TestTablesDecideNoValue(t *testing.T) {
 		}
 		dump := func(res *Result) string {
 			var b bytes.Buffer
-			for _, r := range res.Relationships {
-				fmt.Fprintf(&b, "%q %q %q %q %q %q %v %v %v\n", r.ID, r.Label, r.Source, r.Target, r.SourceLabels, r.TargetLabels, r.Order, r.Confidence, r.LineHash)
+			for i, r := range res.Relationships {
+				fmt.Fprintf(&b, "%q %q %q %q %q %q %v %v %v\n", r.ID, r.Label, r.Source, r.Target, r.SourceLabels, r.TargetLabels, r.Order, r.Confidence, res.LineHashes[i])
 				for p := RelProp(0); p < NumRelProps; p++ {
 					v, ok := r.Prop(p)
 					fmt.Fprintf(&b, " %d:%q:%t", p, v, ok)

@@ -177,9 +177,6 @@ type Relationship struct {
 	Line         int
 	// Confidence is the decoded supportConfidence (valid when Has(RSupportConfidence)).
 	Confidence float64
-	// LineHash is the SHA-256 of the record's exact line bytes (kept for
-	// progression records, which the split files must repeat byte for byte).
-	LineHash [32]byte
 	// EndOffset is the byte offset just past the record's line (newline included).
 	EndOffset int64
 	props     [NumRelProps]uint32

@@ -273,6 +273,7 @@ func (d *deliveryDecode) finish(s *state) error {
 			s.res.NodeIndex = df.res.Table.NodeIndex
 		} else {
 			s.res.Relationships = df.res.Relationships
+			s.lineHashes = df.res.LineHashes
 		}
 	}
 	return nil

@@ -188,6 +188,9 @@ type state struct {
 	// findings, when set, is where this copy of the state reports (see
 	// alongside); nil reports to the result.
 	findings *finding.List
+	// lineHashes are the digests of the progression records' lines, by
+	// position in the relationships (delivery.Result.LineHashes).
+	lineHashes map[int][32]byte
 }
 
 // add reports findings: to the result, or to the list of a check that runs

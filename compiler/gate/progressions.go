@@ -101,7 +101,7 @@ func (s *state) checkSplit(g *graph, name string, edges []int) {
 		return
 	}
 	for i, ri := range edges {
-		if lines[i] != g.rels[ri].LineHash {
+		if lines[i] != s.lineHashes[ri] {
 			s.add(finding.New(finding.ProgressionSplitMismatch, "line %d differs from relationship %s in the relationships artifact", i+1, g.rels[ri].ID).At(name, path).OnLine(i + 1).For(g.rels[ri].ID))
 		}
 	}
