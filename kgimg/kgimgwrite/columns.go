@@ -35,8 +35,7 @@ var seed = maphash.MakeSeed()
 func newStrCol() *strCol { return &strCol{} }
 
 // newRecordCol is a column of one value per record for n records, its spans
-// allocated once (and dataBytes of data, when the total is known: columns
-// of unique values).
+// allocated once (and dataBytes of data, when the total is known).
 func newRecordCol(n, dataBytes int) *strCol {
 	return &strCol{spans: make([]uint32, 0, 2*n), data: make([]byte, 0, dataBytes)}
 }
@@ -96,32 +95,65 @@ func (c *strCol) grow() {
 	}
 }
 
-// addUnique adds a value the gate guarantees no other of the column equals
-// (node and relationship IDs): what add stores, without the lookup (a
-// million-entry map of a million-standard package's IDs).
-func (c *strCol) addUnique(s string) {
-	if s == "" {
-		c.spans = append(c.spans, 0, 0)
-		return
+// rawCol is a Strings column of values stored as they are (no
+// deduplication), written straight from the values into the builder: the
+// column's bytes are never gathered in the heap first (a million-standard
+// image's ID columns and provenance records are some 220 MB).
+type rawCol[T string | []byte] struct {
+	vals []T
+	size int
+	// emptyAtZero gives an empty value the span 0..0 (as strCol.add does)
+	// rather than an empty span where it falls.
+	emptyAtZero bool
+}
+
+func newRawCol[T string | []byte](n int, emptyAtZero bool) *rawCol[T] {
+	return &rawCol[T]{vals: make([]T, 0, n), emptyAtZero: emptyAtZero}
+}
+
+func (c *rawCol[T]) add(v T) {
+	c.vals = append(c.vals, v)
+	c.size += len(v)
+}
+
+// build writes the column as strCol.build writes the same values.
+func (c *rawCol[T]) build(b *flatbuffers.Builder) flatbuffers.UOffsetT {
+	data, dst := reserveBytes(b, c.size)
+	spans := make([]uint32, 0, 2*len(c.vals))
+	at := 0
+	for _, v := range c.vals {
+		if len(v) == 0 && c.emptyAtZero {
+			spans = append(spans, 0, 0)
+			continue
+		}
+		copy(dst[at:], v)
+		spans = append(spans, uint32(at), uint32(at+len(v)))
+		at += len(v)
 	}
-	lo := uint32(len(c.data))
-	c.data = append(c.data, s...)
-	c.spans = append(c.spans, lo, uint32(len(c.data)))
+	spansOff := u32Vector(b, spans)
+	kgfb.StringsStart(b)
+	kgfb.StringsAddSpans(b, spansOff)
+	kgfb.StringsAddData(b, data)
+	return kgfb.StringsEnd(b)
 }
 
-// addBytes adds a value that is unlikely to repeat (no deduplication).
-func (c *strCol) addBytes(b []byte) {
-	lo := uint32(len(c.data))
-	c.data = append(c.data, b...)
-	c.spans = append(c.spans, lo, uint32(len(c.data)))
+// reserveBytes writes a [ubyte] vector of n bytes and returns its offset and
+// its bytes, for the caller to fill: CreateByteVector lays it out, copying
+// n bytes of no importance (from the start of the builder's buffer, which
+// is written last: untouched pages of the image's mapping, read as zeros
+// without becoming resident).
+func reserveBytes(b *flatbuffers.Builder, n int) (flatbuffers.UOffsetT, []byte) {
+	var src []byte
+	if n <= len(b.Bytes) {
+		src = b.Bytes[:n]
+	} else {
+		src = make([]byte, n) // the builder grows to take it anyway
+	}
+	off := b.CreateByteVector(src)
+	start := len(b.Bytes) - int(off) + 4
+	return off, b.Bytes[start : start+n]
 }
 
-// u32Vector writes a [uint32] vector: the bytes StartVector(4, n, 4), n
-// PrependUint32 and EndVector(n) write, in one copy. CreateByteVector of
-// the little-endian elements aligns them as StartVector does (both prepare
-// 4-byte alignment after the data) but records their byte count as the
-// length, which is then set to the element count. A million-standard image
-// holds some 30 million uint32s; prepended one by one they were 2% of a build.
 func u32Vector(b *flatbuffers.Builder, v []uint32) flatbuffers.UOffsetT {
 	off := b.CreateByteVector(u32Bytes(v))
 	binary.LittleEndian.PutUint32(b.Bytes[len(b.Bytes)-int(off):], uint32(len(v)))

@@ -458,22 +458,33 @@ func (w *writer) buildProvenance(b *flatbuffers.Builder) (flatbuffers.UOffsetT, 
 		return 0, false
 	}
 	rels := w.res.Relationships
-	relIndex := make(map[string]int, len(rels))
+	// The records name progression edges (the gate proved it): those are
+	// indexed, and every relationship only if a record names another.
+	relIndex := make(map[string]int, len(w.res.Provenance))
 	for i, r := range rels {
-		relIndex[r.ID] = i
+		if delivery.IsProgression(r.Label) {
+			relIndex[r.ID] = i
+		}
+	}
+	var allIndexed bool
+	relOf := func(id string) int {
+		if i, ok := relIndex[id]; ok || allIndexed {
+			return i
+		}
+		relIndex, allIndexed = make(map[string]int, len(rels)), true
+		for i, r := range rels {
+			relIndex[r.ID] = i
+		}
+		return relIndex[id]
 	}
 	var shards [manifest.ShardCount][]string
 	for id := range w.res.Provenance {
 		k := gate.Partition(id)
 		shards[k] = append(shards[k], id)
 	}
-	recordBytes := 0
-	for _, rec := range w.res.Provenance {
-		recordBytes += len(rec)
-	}
 	starts := make([]uint32, 1, manifest.ShardCount+1)
 	recordRel := make([]uint32, 0, len(w.res.Provenance))
-	records := newRecordCol(len(w.res.Provenance), recordBytes)
+	records := newRawCol[[]byte](len(w.res.Provenance), false)
 	relRecord := make([]uint32, len(rels))
 	for i := range relRecord {
 		relRecord[i] = 0xFFFFFFFF
@@ -481,10 +492,10 @@ func (w *writer) buildProvenance(b *flatbuffers.Builder) (flatbuffers.UOffsetT, 
 	for k := range shards {
 		sort.Strings(shards[k])
 		for _, id := range shards[k] {
-			ri := relIndex[id]
+			ri := relOf(id)
 			relRecord[ri] = uint32(len(recordRel))
 			recordRel = append(recordRel, uint32(ri))
-			records.addBytes(w.res.Provenance[id])
+			records.add(w.res.Provenance[id])
 		}
 		starts = append(starts, uint32(len(recordRel)))
 	}
