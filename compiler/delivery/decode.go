@@ -112,7 +112,16 @@ func Decode(r io.Reader, kind Kind, artifact, path string) (*Result, error) {
 // relationships with one table and they share their repeated strings (see
 // Table). The records of a nodes file register their IDs in t.
 func (t *Table) Decode(r io.Reader, kind Kind, artifact, path string) (*Result, error) {
+	return t.DecodeSized(r, 0, kind, artifact, path)
+}
+
+// DecodeSized is Decode of a file of size bytes (0: unknown): once its
+// first records are read, the records and the table's map of IDs are sized
+// for as many as the file likely holds (bounded by its size), instead of
+// growing a million times over. The result is the same.
+func (t *Table) DecodeSized(r io.Reader, size int64, kind Kind, artifact, path string) (*Result, error) {
 	d := &decoder{kind: kind, artifact: artifact, path: path, res: &Result{Table: t}, sum: sha256.New(), tab: t}
+	sized := size <= 0
 	br := bufio.NewReaderSize(io.TeeReader(r, d.sum), 256<<10)
 	var long []byte
 	tooLong := false
@@ -145,6 +154,10 @@ func (t *Table) Decode(r io.Reader, kind Kind, artifact, path string) (*Result, 
 		case len(line) > 0:
 			d.line++
 			d.record(line, offset)
+			if !sized && d.line >= sizeAfter {
+				sized = true
+				d.reserve(min(size*int64(d.line)/offset, size/64))
+			}
 		}
 		if err != nil {
 			break
@@ -154,6 +167,25 @@ func (t *Table) Decode(r io.Reader, kind Kind, artifact, path string) (*Result, 
 	d.res.Size = offset
 	return d.res, nil
 }
+
+// sizeAfter is how many lines DecodeSized reads before it estimates the
+// record count.
+const sizeAfter = 4096
+
+// reserve makes room for about n records in all (at most maxReserve, and
+// at most one per 64 bytes of the file: a record line is longer).
+func (d *decoder) reserve(n int64) {
+	n = min(n+n/8, maxReserve)
+	if d.kind == NodesFile {
+		d.res.Nodes = slices.Grow(d.res.Nodes, max(0, int(n)-len(d.res.Nodes)))
+		d.tab.reserve(max(0, int(n)-len(d.res.Nodes)))
+		return
+	}
+	d.res.Relationships = slices.Grow(d.res.Relationships, max(0, int(n)-len(d.res.Relationships)))
+}
+
+// maxReserve bounds the records DecodeSized makes room for ahead.
+const maxReserve = 1 << 24
 
 func (d *decoder) record(raw []byte, end int64) {
 	line := bytes.TrimSuffix(raw, []byte("\n"))

@@ -216,3 +216,39 @@ func TestTablesDecideNoValue(t *testing.T) {
 		}
 	}
 }
+
+// DecodeSized gives what Decode gives, whatever size it is told.
+func TestDecodeSized(t *testing.T) {
+	var nodes, rels bytes.Buffer
+	for i := range 2 * sizeAfter {
+		id := fmt.Sprintf("n%05d", i)
+		fmt.Fprintf(&nodes, `{"identifier":%q,"labels":["StandardsFrameworkItem"],"properties":{"identifier":%q,"license":"CC0","description":"item %d"},"type":"node"}`+"\n", id, id, i)
+		fmt.Fprintf(&rels, `{"identifier":"r%05d","label":"hasChild","properties":{"identifier":"r%05d","license":"CC0"},"source_identifier":"n00000","source_labels":["StandardsFrameworkItem"],"target_identifier":%q,"target_labels":["StandardsFrameworkItem"],"type":"relationship"}`+"\n", i, i, id)
+	}
+	for _, c := range []struct {
+		kind Kind
+		data []byte
+	}{{NodesFile, nodes.Bytes()}, {RelationshipsFile, rels.Bytes()}} {
+		want, err := Decode(bytes.NewReader(c.data), c.kind, "a", "p")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, size := range []int64{int64(len(c.data)), 1, 1 << 40} {
+			got, err := NewTable().DecodeSized(bytes.NewReader(c.data), size, c.kind, "a", "p")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Nodes) != len(want.Nodes) || len(got.Relationships) != len(want.Relationships) || got.Sha256 != want.Sha256 || got.Findings.Len() != want.Findings.Len() {
+				t.Fatalf("size %d: %d nodes, %d relationships, %s; want %d, %d, %s", size, len(got.Nodes), len(got.Relationships), got.Sha256, len(want.Nodes), len(want.Relationships), want.Sha256)
+			}
+			for i, n := range got.Nodes {
+				if n.ID != want.Nodes[i].ID || n.Str(NDescription) != want.Nodes[i].Str(NDescription) || n.Str(NLicense) != want.Nodes[i].Str(NLicense) {
+					t.Fatalf("size %d: node %d differs", size, i)
+				}
+			}
+			if c.kind == NodesFile {
+				checkNodeIndex(t, got)
+			}
+		}
+	}
+}

@@ -317,6 +317,15 @@ func (t *Table) add(s string) uint32 {
 	return i
 }
 
+// reserve makes the table's map of strings ready for n more.
+func (t *Table) reserve(n int) {
+	m := make(map[string]uint32, len(t.idx)+n)
+	for k, v := range t.idx {
+		m[k] = v
+	}
+	t.idx = m
+}
+
 // NodeIndex returns the position among the decoded nodes of the first node
 // whose ID is id (the nodes of the file decoded with t that registered it).
 func (t *Table) NodeIndex(id string) (int, bool) {

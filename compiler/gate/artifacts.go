@@ -231,7 +231,7 @@ func (s *state) startDelivery() (*deliveryDecode, error) {
 		if !ok {
 			continue
 		}
-		f, ok, err := s.openFile(name, p, finding.StageDelivery)
+		f, size, ok, err := s.openSized(name, p, finding.StageDelivery)
 		if err != nil {
 			d.wg.Wait()
 			return nil, err
@@ -248,7 +248,7 @@ func (s *state) startDelivery() (*deliveryDecode, error) {
 		go func() {
 			defer d.wg.Done()
 			defer f.Close()
-			df.res, df.err = delivery.Decode(f, df.kind, df.name, df.path)
+			df.res, df.err = delivery.NewTable().DecodeSized(f, size, df.kind, df.name, df.path)
 		}()
 	}
 	return d, nil
