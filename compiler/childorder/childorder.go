@@ -56,6 +56,25 @@ func (b Basis) String() string {
 // basis[i] what their order rests on. index maps a node ID to its position in
 // nodes; edges whose ends it does not know are left out.
 func Rows(nodes []*delivery.Node, rels []*delivery.Relationship, index func(id string) (int, bool)) (rows [][]int, basis []Basis) {
+	return rows2(nodes, rels, func(e int) (from, to int, ok bool) {
+		from, okFrom := index(rels[e].Source)
+		to, okTo := index(rels[e].Target)
+		return from, to, okFrom && okTo
+	})
+}
+
+// RowsOf is Rows with each relationship's endpoints already found:
+// sources[e] and targets[e] are the positions in nodes of relationship e's
+// ends (negative: not a node).
+func RowsOf(nodes []*delivery.Node, rels []*delivery.Relationship, sources, targets []int32) (rows [][]int, basis []Basis) {
+	return rows2(nodes, rels, func(e int) (from, to int, ok bool) {
+		return int(sources[e]), int(targets[e]), sources[e] >= 0 && targets[e] >= 0
+	})
+}
+
+// rows2 is Rows with ends giving an edge's endpoints, looked up once per
+// edge.
+func rows2(nodes []*delivery.Node, rels []*delivery.Relationship, ends func(e int) (from, to int, ok bool)) (rows [][]int, basis []Basis) {
 	var edges []int
 	for i, r := range rels {
 		if r.Label == delivery.HasChild {
@@ -72,22 +91,23 @@ func Rows(nodes []*delivery.Node, rels []*delivery.Relationship, index func(id s
 		return ra.ID < rc.ID
 	})
 	rows = make([][]int, len(nodes))
+	// child holds each kept edge's target, by relationship.
+	child := make([]int, len(rels))
 	for _, e := range edges {
-		from, ok := index(rels[e].Source)
-		if _, okTo := index(rels[e].Target); !ok || !okTo {
+		from, to, ok := ends(e)
+		if !ok {
 			continue
 		}
 		rows[from] = append(rows[from], e)
+		child[e] = to
 	}
-	below := codesBelow(nodes, rels, rows, index)
+	below := codesBelow(nodes, rows, func(e int) int { return child[e] })
 	basis = make([]Basis, len(nodes))
 	for i, row := range rows {
 		basis[i] = sortChildren(row, func(e int) *delivery.Relationship { return rels[e] }, func(e int) *delivery.Node {
-			j, _ := index(rels[e].Target)
-			return nodes[j]
+			return nodes[child[e]]
 		}, func(e int) string {
-			j, _ := index(rels[e].Target)
-			return below(j)
+			return below(child[e])
 		})
 	}
 	return rows, basis
@@ -96,7 +116,7 @@ func Rows(nodes []*delivery.Node, rels []*delivery.Relationship, index func(id s
 // codesBelow returns, per node, its own statement code, else the smallest
 // (natural order) code in its subtree, else "": computed on first use, once
 // per node, children before parents (the hierarchy is acyclic).
-func codesBelow(nodes []*delivery.Node, rels []*delivery.Relationship, rows [][]int, index func(id string) (int, bool)) func(int) string {
+func codesBelow(nodes []*delivery.Node, rows [][]int, child func(e int) int) func(int) string {
 	memo := make([]string, len(nodes))
 	done := make([]bool, len(nodes))
 	return func(start int) string {
@@ -114,7 +134,7 @@ func codesBelow(nodes []*delivery.Node, rels []*delivery.Relationship, rows [][]
 				continue
 			}
 			if f.k < len(rows[f.n]) {
-				j, _ := index(rels[rows[f.n][f.k]].Target)
+				j := child(rows[f.n][f.k])
 				f.k++
 				if !done[j] {
 					stack = append(stack, frame{j, 0})
@@ -123,7 +143,7 @@ func codesBelow(nodes []*delivery.Node, rels []*delivery.Relationship, rows [][]
 			}
 			best := ""
 			for _, e := range rows[f.n] {
-				j, _ := index(rels[e].Target)
+				j := child(e)
 				if c := memo[j]; c != "" && (best == "" || natural.Compare(c, best) < 0) {
 					best = c
 				}

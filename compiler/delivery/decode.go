@@ -25,6 +25,14 @@ const maxLineBytes = 8 << 20
 type Result struct {
 	Nodes         []*Node
 	Relationships []*Relationship
+	// Table is the table the records were decoded with; for a nodes file,
+	// its NodeIndex finds a node of Nodes by ID.
+	Table *Table
+	// LineHashes holds the SHA-256 of the exact line of each progression
+	// record (which the split files must repeat byte for byte), by its
+	// position in Relationships: a field of every record cost 32 bytes of
+	// a million that have none.
+	LineHashes map[int][32]byte
 	// Findings keeps the first finding.DefaultKeep findings and counts all.
 	Findings finding.List
 	// Sha256 is the digest of every byte read, as `sha256:<hex>`.
@@ -60,6 +68,28 @@ type decoder struct {
 	// nvals and rvals hold the property values of the record being decoded.
 	nvals [NumNodeProps]string
 	rvals [NumRelProps]string
+	// last is, per property (and, after the relationship properties, for
+	// the relationship label), the last value interned and its index: a
+	// repeated value is usually the one the record before had.
+	last [max(int(NumNodeProps), int(NumRelProps)) + 1]struct {
+		s  string
+		i  uint32
+		ok bool
+	}
+}
+
+// intern interns a repeated value of property p (see Table.intern),
+// remembering the last one per property.
+func (d *decoder) intern(p int, v string) (uint32, bool) {
+	c := &d.last[p]
+	if c.ok && c.s == v {
+		return c.i, true
+	}
+	i, ok := d.tab.intern(v)
+	if ok {
+		c.s, c.i, c.ok = d.tab.s[i], i, true
+	}
+	return i, ok
 }
 
 func (d *decoder) add(code finding.Code, record, field, format string, args ...any) {
@@ -82,7 +112,16 @@ func Decode(r io.Reader, kind Kind, artifact, path string) (*Result, error) {
 // relationships with one table and they share their repeated strings (see
 // Table). The records of a nodes file register their IDs in t.
 func (t *Table) Decode(r io.Reader, kind Kind, artifact, path string) (*Result, error) {
-	d := &decoder{kind: kind, artifact: artifact, path: path, res: &Result{}, sum: sha256.New(), tab: t}
+	return t.DecodeSized(r, 0, kind, artifact, path)
+}
+
+// DecodeSized is Decode of a file of size bytes (0: unknown): once its
+// first records are read, the records and the table's map of IDs are sized
+// for as many as the file likely holds (bounded by its size), instead of
+// growing a million times over. The result is the same.
+func (t *Table) DecodeSized(r io.Reader, size int64, kind Kind, artifact, path string) (*Result, error) {
+	d := &decoder{kind: kind, artifact: artifact, path: path, res: &Result{Table: t}, sum: sha256.New(), tab: t}
+	sized := size <= 0
 	br := bufio.NewReaderSize(io.TeeReader(r, d.sum), 256<<10)
 	var long []byte
 	tooLong := false
@@ -115,6 +154,10 @@ func (t *Table) Decode(r io.Reader, kind Kind, artifact, path string) (*Result, 
 		case len(line) > 0:
 			d.line++
 			d.record(line, offset)
+			if !sized && d.line >= sizeAfter {
+				sized = true
+				d.reserve(min(size*int64(d.line)/offset, size/64))
+			}
 		}
 		if err != nil {
 			break
@@ -124,6 +167,25 @@ func (t *Table) Decode(r io.Reader, kind Kind, artifact, path string) (*Result, 
 	d.res.Size = offset
 	return d.res, nil
 }
+
+// sizeAfter is how many lines DecodeSized reads before it estimates the
+// record count.
+const sizeAfter = 4096
+
+// reserve makes room for about n records in all (at most maxReserve, and
+// at most one per 64 bytes of the file: a record line is longer).
+func (d *decoder) reserve(n int64) {
+	n = min(n+n/8, maxReserve)
+	if d.kind == NodesFile {
+		d.res.Nodes = slices.Grow(d.res.Nodes, max(0, int(n)-len(d.res.Nodes)))
+		d.tab.reserve(max(0, int(n)-len(d.res.Nodes)))
+		return
+	}
+	d.res.Relationships = slices.Grow(d.res.Relationships, max(0, int(n)-len(d.res.Relationships)))
+}
+
+// maxReserve bounds the records DecodeSized makes room for ahead.
+const maxReserve = 1 << 24
 
 func (d *decoder) record(raw []byte, end int64) {
 	line := bytes.TrimSuffix(raw, []byte("\n"))
@@ -253,21 +315,95 @@ func (e *envelope) properties(each func(key, val string)) {
 	}
 }
 
-var nodePropIndex = func() map[string]NodeProp {
-	m := make(map[string]NodeProp, NumNodeProps)
-	for i, n := range NodePropNames {
-		m[n] = NodeProp(i)
+// nodePropOf returns the node property named key (NodePropNames), with a
+// switch rather than a map lookup: it runs for every property of a million
+// records.
+func nodePropOf(key string) (NodeProp, bool) {
+	switch key {
+	case "academicSubject":
+		return NAcademicSubject, true
+	case "adoptionStatus":
+		return NAdoptionStatus, true
+	case "attributionStatement":
+		return NAttributionStatement, true
+	case "author":
+		return NAuthor, true
+	case "caseIdentifierURI":
+		return NCaseIdentifierURI, true
+	case "caseIdentifierUUID":
+		return NCaseIdentifierUUID, true
+	case "description":
+		return NDescription, true
+	case "gradeLevel":
+		return NGradeLevel, true
+	case "identifier":
+		return NIdentifier, true
+	case "identityKey":
+		return NIdentityKey, true
+	case "inLanguage":
+		return NInLanguage, true
+	case "isCurrent":
+		return NIsCurrent, true
+	case "jurisdiction":
+		return NJurisdiction, true
+	case "license":
+		return NLicense, true
+	case "name":
+		return NName, true
+	case "normalizedStatementType":
+		return NNormalizedStatementType, true
+	case "provider":
+		return NProvider, true
+	case "statementCode":
+		return NStatementCode, true
+	case "statementType":
+		return NStatementType, true
+	case "tags":
+		return NTags, true
+	case "listEnumeration":
+		return NListEnumeration, true
 	}
-	return m
-}()
+	return 0, false
+}
 
-var relPropIndex = func() map[string]RelProp {
-	m := make(map[string]RelProp, NumRelProps)
-	for i, n := range RelPropNames {
-		m[n] = RelProp(i)
+// relPropOf returns the relationship property named key (RelPropNames).
+func relPropOf(key string) (RelProp, bool) {
+	switch key {
+	case "attributionStatement":
+		return RAttributionStatement, true
+	case "author":
+		return RAuthor, true
+	case "description":
+		return RDescription, true
+	case "identifier":
+		return RIdentifier, true
+	case "license":
+		return RLicense, true
+	case "provider":
+		return RProvider, true
+	case "relationshipType":
+		return RRelationshipType, true
+	case "resolutionStatus":
+		return RResolutionStatus, true
+	case "sourceEntity":
+		return RSourceEntity, true
+	case "sourceEntityKey":
+		return RSourceEntityKey, true
+	case "sourceEntityValue":
+		return RSourceEntityValue, true
+	case "supportConfidence":
+		return RSupportConfidence, true
+	case "targetEntity":
+		return RTargetEntity, true
+	case "targetEntityKey":
+		return RTargetEntityKey, true
+	case "targetEntityValue":
+		return RTargetEntityValue, true
+	case "sequenceNumber":
+		return RSequenceNumber, true
 	}
-	return m
-}()
+	return 0, false
+}
 
 // Properties whose values repeat from record to record (the same licence,
 // attribution, entity kind… on every record): the table stores each once.
@@ -297,7 +433,7 @@ func (d *decoder) node(v *jsonv.Value) {
 	vals := &d.nvals
 	clear(vals[:])
 	e.properties(func(key, val string) {
-		p, known := nodePropIndex[key]
+		p, known := nodePropOf(key)
 		if !known {
 			return
 		}
@@ -353,7 +489,7 @@ func (d *decoder) storeNode(n *Node) {
 			continue
 		}
 		if nodeRepeated&bit != 0 {
-			if i, ok := t.intern(vals[p]); ok {
+			if i, ok := d.intern(p, vals[p]); ok {
 				n.shared |= bit
 				n.props[p] = i
 			}
@@ -377,6 +513,12 @@ func (d *decoder) storeNode(n *Node) {
 		}
 	}
 	clear(vals)
+	// The first node with this ID (the string may be an earlier repeated
+	// value that equals it) is the one NodeIndex finds.
+	if t.node[idIndex] < 0 {
+		t.node[idIndex] = int32(len(d.res.Nodes))
+		t.nodeIDs++
+	}
 }
 
 func (d *decoder) relationship(v *jsonv.Value, line []byte, end int64) {
@@ -400,7 +542,7 @@ func (d *decoder) relationship(v *jsonv.Value, line []byte, end int64) {
 	vals := &d.rvals
 	clear(vals[:])
 	e.properties(func(key, val string) {
-		p, known := relPropIndex[key]
+		p, known := relPropOf(key)
 		if !known {
 			return
 		}
@@ -416,8 +558,9 @@ func (d *decoder) relationship(v *jsonv.Value, line []byte, end int64) {
 		}
 	})
 	e.done()
+	var lineHash [32]byte
 	if IsProgression(r.Label) {
-		r.LineHash = sha256.Sum256(line)
+		lineHash = sha256.Sum256(line)
 	}
 	d.order++
 	r.Order = d.order
@@ -425,6 +568,12 @@ func (d *decoder) relationship(v *jsonv.Value, line []byte, end int64) {
 		return
 	}
 	d.storeRelationship(r)
+	if IsProgression(r.Label) {
+		if d.res.LineHashes == nil {
+			d.res.LineHashes = map[int][32]byte{}
+		}
+		d.res.LineHashes[len(d.res.Relationships)] = lineHash
+	}
 	d.res.Relationships = append(d.res.Relationships, r)
 }
 
@@ -442,8 +591,8 @@ func (d *decoder) storeRelationship(r *Relationship) {
 		i, ok := uint32(0), false
 		switch {
 		case relRepeated&bit != 0:
-			i, ok = t.intern(vals[p])
-		case p == int(RSourceEntityValue) || p == int(RTargetEntityValue):
+			i, ok = d.intern(p, vals[p])
+		case (p == int(RSourceEntityValue) || p == int(RTargetEntityValue)) && t.nodeIDs > 0:
 			i, ok = t.Lookup(vals[p])
 		}
 		if ok {
@@ -465,9 +614,16 @@ func (d *decoder) storeRelationship(r *Relationship) {
 	var how [len(envs)]uint8
 	var extra strings.Builder
 	for k, en := range envs {
-		i, ok := t.Lookup(*en.s)
-		if !ok && en.s == &r.Label {
-			i, ok = t.intern(*en.s)
+		// The label is interned (a lookup first, as intern does); the ID
+		// and endpoints can be table strings only when the table holds
+		// node IDs (or, by chance, when they equal a repeated value, which
+		// only saves memory: a table without node IDs is not searched).
+		i, ok := uint32(0), false
+		switch {
+		case en.s == &r.Label:
+			i, ok = d.intern(len(vals), *en.s)
+		case t.nodeIDs > 0:
+			i, ok = t.Lookup(*en.s)
 		}
 		switch {
 		case ok:

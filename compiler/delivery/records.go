@@ -177,9 +177,6 @@ type Relationship struct {
 	Line         int
 	// Confidence is the decoded supportConfidence (valid when Has(RSupportConfidence)).
 	Confidence float64
-	// LineHash is the SHA-256 of the record's exact line bytes (kept for
-	// progression records, which the split files must repeat byte for byte).
-	LineHash [32]byte
 	// EndOffset is the byte offset just past the record's line (newline included).
 	EndOffset int64
 	props     [NumRelProps]uint32
@@ -277,6 +274,11 @@ func (st *store) pack(ref []uint32, vals []string, extra string) string {
 type Table struct {
 	s   []string
 	idx map[string]uint32
+	// node holds, for each string, the position among its file's decoded
+	// nodes of the first node with that ID (-1: no node has it).
+	node []int32
+	// nodeIDs counts the strings that are some node's ID.
+	nodeIDs int
 	// shared counts the repeated values (not node IDs) added.
 	shared int
 	lists  map[string][]string
@@ -310,8 +312,27 @@ func (t *Table) Len() int { return len(t.s) }
 func (t *Table) add(s string) uint32 {
 	i := uint32(len(t.s))
 	t.s = append(t.s, s)
+	t.node = append(t.node, -1)
 	t.idx[s] = i
 	return i
+}
+
+// reserve makes the table's map of strings ready for n more.
+func (t *Table) reserve(n int) {
+	m := make(map[string]uint32, len(t.idx)+n)
+	for k, v := range t.idx {
+		m[k] = v
+	}
+	t.idx = m
+}
+
+// NodeIndex returns the position among the decoded nodes of the first node
+// whose ID is id (the nodes of the file decoded with t that registered it).
+func (t *Table) NodeIndex(id string) (int, bool) {
+	if i, ok := t.idx[id]; ok && t.node[i] >= 0 {
+		return int(t.node[i]), true
+	}
+	return 0, false
 }
 
 // intern returns the index of a repeated value v, adding a copy while the

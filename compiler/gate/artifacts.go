@@ -22,6 +22,9 @@ type doc struct {
 	name string
 	path string
 	v    *jsonv.Value
+	// claims are the final claims (nil unless the document is an object
+	// with a claims array; v is then only the top-level kind).
+	claims *finalClaims
 }
 
 // present reports whether a declared artifact can be read: its path is valid
@@ -125,6 +128,9 @@ func (s *state) readDocuments() error {
 			s.readJSONL(a.Name, p, b)
 			continue
 		}
+		if s.scanDocument(a.Name, p, b) {
+			continue
+		}
 		var is jsonv.Issues
 		v := manifest.ParseDocument(b, &is)
 		if is.Len() > 0 {
@@ -155,7 +161,13 @@ func (s *state) readJSONL(name, path string, b []byte) {
 			f("blank line: every line must hold one JSON object")
 			continue
 		}
-		v, errs := jsonv.Parse(line)
+		var v *jsonv.Value
+		var errs []*jsonv.Error
+		if name == manifest.PublisherRelations {
+			v, errs = jsonv.Parse(line) // the relations keep its strings
+		} else {
+			v, errs = s.ps.Parse(line) // only the line's hash is kept
+		}
 		if len(errs) > 0 {
 			f("%s", errs[0].Msg)
 			continue
@@ -179,49 +191,17 @@ func (s *state) readJSONL(name, path string, b []byte) {
 	}
 }
 
-// keepDocument keeps what later checks need from a parsed JSON artifact.
+// keepDocument keeps a parsed JSON artifact for the checks that read it
+// (the documents scanDocument does not read part by part).
 func (s *state) keepDocument(name, path string, v *jsonv.Value) {
-	if k, ok := manifest.ShardIndex(name); ok {
-		s.keepShard(k, name, path, v)
-		return
-	}
+	s.docs[name] = &doc{name: name, path: path, v: v}
 	switch name {
-	case manifest.LPProvenance:
-		s.keepOriginalProvenance(path, v)
-	case manifest.EntityProvenance, manifest.LearningComponentProvenance:
-		if v.Kind != jsonv.Object {
-			s.add(finding.New(finding.SchemaWrongType, "%s must be a JSON object keyed by node ID, not %s", name, v.Kind).WithStage(finding.StageReport).At(name, path))
-			s.usable[name] = false
-			return
+	case manifest.LPSummary, manifest.LPValidation, manifest.LPUnresolved:
+		if s.res.ProgressionReports == nil {
+			s.res.ProgressionReports = map[string][]byte{}
 		}
-		s.docs[name] = &doc{name: name, path: path, v: &jsonv.Value{Kind: jsonv.Object, Obj: keysOnly(v)}}
-		if s.res.EntityProvenance == nil {
-			s.res.EntityProvenance = map[string][]byte{}
-		}
-		for _, m := range v.Obj {
-			s.res.EntityProvenance[m.Key] = canonicalEntry(m.Val)
-		}
-	case manifest.AcademicStandardsBundle, manifest.LearningComponentsBundle,
-		manifest.LearningComponentDedupGroups, manifest.LearningComponentSummary:
-		// Well-formed JSON is all the gate asks of these bundles.
-	default:
-		s.docs[name] = &doc{name: name, path: path, v: v}
-		switch name {
-		case manifest.LPSummary, manifest.LPValidation, manifest.LPUnresolved:
-			if s.res.ProgressionReports == nil {
-				s.res.ProgressionReports = map[string][]byte{}
-			}
-			s.res.ProgressionReports[name] = canonjson.Encode(v)
-		}
+		s.res.ProgressionReports[name] = canonjson.Encode(v)
 	}
-}
-
-func keysOnly(v *jsonv.Value) []jsonv.Member {
-	out := make([]jsonv.Member, len(v.Obj))
-	for i, m := range v.Obj {
-		out[i] = jsonv.Member{Key: m.Key, KeyOff: m.KeyOff}
-	}
-	return out
 }
 
 // deliveryDecode is the decoding of the nodes and relationships artifacts
@@ -251,7 +231,7 @@ func (s *state) startDelivery() (*deliveryDecode, error) {
 		if !ok {
 			continue
 		}
-		f, ok, err := s.openFile(name, p, finding.StageDelivery)
+		f, size, ok, err := s.openSized(name, p, finding.StageDelivery)
 		if err != nil {
 			d.wg.Wait()
 			return nil, err
@@ -268,7 +248,7 @@ func (s *state) startDelivery() (*deliveryDecode, error) {
 		go func() {
 			defer d.wg.Done()
 			defer f.Close()
-			df.res, df.err = delivery.Decode(f, df.kind, df.name, df.path)
+			df.res, df.err = delivery.NewTable().DecodeSized(f, size, df.kind, df.name, df.path)
 		}()
 	}
 	return d, nil
@@ -290,12 +270,11 @@ func (d *deliveryDecode) finish(s *state) error {
 		s.res.Findings.Merge(&df.res.Findings)
 		if df.kind == delivery.NodesFile {
 			s.res.Nodes = df.res.Nodes
+			s.res.NodeIndex = df.res.Table.NodeIndex
 		} else {
 			s.res.Relationships = df.res.Relationships
+			s.lineHashes = df.res.LineHashes
 		}
 	}
 	return nil
 }
-
-// canonicalEntry returns the canonical JSON of one value.
-func canonicalEntry(v *jsonv.Value) []byte { return canonjson.Encode(v) }

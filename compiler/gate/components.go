@@ -25,10 +25,10 @@ func (s *state) checkComponentFields(n *delivery.Node) {
 func (s *state) checkComponents(g *graph) {
 	supported := make([]bool, len(g.nodes))
 	for _, ri := range g.supports {
-		supported[g.byID[g.rels[ri].Source]] = true
+		supported[g.src[ri]] = true
 	}
 	for i, n := range g.nodes {
-		if n.Kind == delivery.KindComponent && !supported[i] && g.byID[n.ID] == i {
+		if n.Kind == delivery.KindComponent && !supported[i] && !g.dup[i] {
 			s.nodeFinding(finding.ComponentUnsupported, n, "learning component %s supports no standard (every component needs at least one supports relationship)", n.ID)
 		}
 	}

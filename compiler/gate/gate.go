@@ -16,8 +16,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/kgc-project/kgc/compiler/delivery"
+	"github.com/kgc-project/kgc/internal/jsonv"
 	"github.com/kgc-project/kgc/schema/finding"
 	"github.com/kgc-project/kgc/schema/manifest"
 	"github.com/kgc-project/kgc/schema/profile"
@@ -75,6 +77,12 @@ type Result struct {
 
 	Nodes         []*delivery.Node
 	Relationships []*delivery.Relationship
+	// NodeIndex returns the position in Nodes of the first node with an ID
+	// (the decoder's table of node IDs; nil when Nodes were not decoded).
+	NodeIndex func(id string) (int, bool)
+	// Sources and Targets hold the position in Nodes of each relationship's
+	// endpoints (-1: no node has the ID), once the graph checks have run.
+	Sources, Targets []int32
 	// PublisherRelations are the publisher-asserted relations (CASE
 	// associations other than isChildOf), in file order.
 	PublisherRelations []*delivery.PublisherRelation
@@ -165,6 +173,9 @@ type state struct {
 	invalidPaths map[string]bool
 	// docs holds decoded detailed JSON artifacts by logical name.
 	docs map[string]*doc
+	// ps parses the detailed documents, one part at a time where it can
+	// (scan.go), into memory it reuses.
+	ps jsonv.Parser
 	// splitLines holds the line hashes of the split progression files.
 	splitLines map[string][][32]byte
 	// evidence holds the progression provenance read from the shards.
@@ -174,9 +185,58 @@ type state struct {
 	// relPrefixBytes is the byte length of the AS/LC part of the
 	// relationships file (before the first progression record).
 	relPrefixBytes int64
+	// findings, when set, is where this copy of the state reports (see
+	// alongside); nil reports to the result.
+	findings *finding.List
+	// lineHashes are the digests of the progression records' lines, by
+	// position in the relationships (delivery.Result.LineHashes).
+	lineHashes map[int][32]byte
 }
 
-func (s *state) add(fs ...finding.Finding) { s.res.Findings.Add(fs...) }
+// add reports findings: to the result, or to the list of a check that runs
+// beside others (alongside).
+func (s *state) add(fs ...finding.Finding) {
+	if s.findings != nil {
+		s.findings.Add(fs...)
+		return
+	}
+	s.res.Findings.Add(fs...)
+}
+
+// oneByOne makes alongside run its checks one after the other on the state
+// itself (the tests compare the two).
+var oneByOne bool
+
+// alongside runs checks one after the other at once, each on its own
+// copy of the state with a findings list of its own, and then adds their
+// findings to the result in the order of the checks: the findings (kept
+// and counted) of running them in that order one after the other. The
+// checks must not write what another reads: each writes only to its own
+// parts of the graph and the result.
+func (s *state) alongside(checks ...func(s *state)) {
+	if oneByOne {
+		for _, check := range checks {
+			check(s)
+		}
+		return
+	}
+	lists := make([]finding.List, len(checks))
+	var wg sync.WaitGroup
+	for i, check := range checks {
+		c := *s
+		lists[i].Keep = s.res.Findings.Keep
+		c.findings = &lists[i]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			check(&c)
+		}()
+	}
+	wg.Wait()
+	for i := range lists {
+		s.res.Findings.Merge(&lists[i])
+	}
+}
 
 func (s *state) run() error {
 	defer func() {
@@ -215,11 +275,15 @@ func (s *state) run() error {
 	}
 	g := s.checkGraph()
 	if g != nil {
-		s.checkHierarchy(g)
-		s.checkComponents(g)
-		s.checkDetailed(g)
-		s.checkPublisherRelations(g)
-		lp := s.checkProgressions(g)
+		// The hierarchy is checked beside the other checks of the decoded
+		// graph (it only reads the graph and reports).
+		var lp *claimTally
+		s.alongside(func(s *state) { s.checkHierarchy(g) }, func(s *state) {
+			s.checkComponents(g)
+			s.checkDetailed(g)
+			s.checkPublisherRelations(g)
+			lp = s.checkProgressions(g)
+		})
 		s.reconcile(g, lp)
 	}
 	return s.loadPrompts()

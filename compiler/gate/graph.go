@@ -11,9 +11,14 @@ import (
 type graph struct {
 	nodes []*delivery.Node
 	rels  []*delivery.Relationship
-	// byID maps a node ID to its first record.
-	byID map[string]int
+	// index returns the position of the first node with an ID (the
+	// decoder's table of node IDs: no map of a million IDs built again).
+	index func(id string) (int, bool)
+	// dup marks the nodes whose ID an earlier node has.
+	dup  []bool
 	root int
+	// src and tgt are each relationship's endpoint nodes (-1: none).
+	src, tgt []int32
 	// relOK marks relationships whose endpoints exist with the kinds their type
 	// allows; only those take part in topology checks.
 	relOK []bool
@@ -38,49 +43,66 @@ func (s *state) checkGraph() *graph {
 	if !s.need(manifest.Nodes) {
 		return nil
 	}
-	g := &graph{nodes: s.res.Nodes, byID: make(map[string]int, len(s.res.Nodes)), root: -1}
-	s.checkNodes(g)
+	g := &graph{nodes: s.res.Nodes, index: s.res.NodeIndex, dup: make([]bool, len(s.res.Nodes)), root: -1}
+	for _, n := range g.nodes {
+		n.Kind = kindOf(n.Labels)
+	}
 	if !s.need(manifest.Relationships) {
+		s.checkNodes(g)
 		return nil
 	}
 	g.rels = s.res.Relationships
-	s.checkRelationships(g)
+	// The relationship checks need only the nodes' kinds: they run beside
+	// the node checks.
+	s.alongside(func(s *state) { s.checkNodes(g) }, func(s *state) { s.checkRelationships(g) })
+	s.res.Sources, s.res.Targets = g.src, g.tgt
 	return g
+}
+
+// kindOf returns the kind of a node with these labels: the one of the three
+// node labels it carries, or KindUnknown unless it carries exactly one.
+func kindOf(labels []string) delivery.NodeKind {
+	kind, kinds := delivery.KindUnknown, 0
+	for _, l := range labels {
+		switch l {
+		case delivery.LabelFramework:
+			kind = delivery.KindFramework
+			kinds++
+		case delivery.LabelItem:
+			kind = delivery.KindItem
+			kinds++
+		case delivery.LabelComponent:
+			kind = delivery.KindComponent
+			kinds++
+		}
+	}
+	if kinds != 1 {
+		return delivery.KindUnknown
+	}
+	return kind
 }
 
 func (s *state) checkNodes(g *graph) {
 	m := s.res.Manifest
 	p := s.res.Profile
 	roots := 0
-	caseOwner := map[string]*delivery.Node{}
+	caseOwner := make(map[string]*delivery.Node, len(g.nodes))
+	var grades []string // the profile's normalized grades, computed once
+	if p != nil {
+		grades = p.NormalizedGrades()
+	}
 	for i, n := range g.nodes {
 		if why := ids.CheckOpaque(n.ID, ids.MaxNodeID); why != "" {
 			s.nodeFinding(finding.NodeIDInvalid, n, "node identifier %q: %s", n.ID, why)
 		}
-		if prev, dup := g.byID[n.ID]; dup {
-			s.nodeFinding(finding.NodeIDDuplicate, n, "node %s is also defined on line %d", n.ID, g.nodes[prev].Line)
-		} else {
-			g.byID[n.ID] = i
+		if first, _ := g.index(n.ID); first != i {
+			g.dup[i] = true
+			s.nodeFinding(finding.NodeIDDuplicate, n, "node %s is also defined on line %d", n.ID, g.nodes[first].Line)
 		}
 		if v, ok := n.Prop(delivery.NIdentifier); !ok || v != n.ID {
 			s.nodeFinding(finding.NodeIdentifierMismatch, n, "properties.identifier %q must equal the envelope identifier %q", v, n.ID)
 		}
-		kinds := 0
-		for _, l := range n.Labels {
-			switch l {
-			case delivery.LabelFramework:
-				n.Kind = delivery.KindFramework
-				kinds++
-			case delivery.LabelItem:
-				n.Kind = delivery.KindItem
-				kinds++
-			case delivery.LabelComponent:
-				n.Kind = delivery.KindComponent
-				kinds++
-			}
-		}
-		if kinds != 1 {
-			n.Kind = delivery.KindUnknown
+		if n.Kind == delivery.KindUnknown { // set by kindOf
 			s.nodeFinding(finding.NodeLabelInvalid, n, "labels %v must include exactly one of StandardsFramework, StandardsFrameworkItem, LearningComponent", n.Labels)
 			continue
 		}
@@ -94,7 +116,7 @@ func (s *state) checkNodes(g *graph) {
 		case delivery.KindItem:
 			s.checkCaseIdentity(n, caseOwner)
 			if p != nil {
-				s.checkItem(n)
+				s.checkItem(n, grades)
 			}
 		case delivery.KindComponent:
 			if !m.Includes(manifest.GraphLearningComponents) || m.DeliverySchemaVersion == "1.0" {
@@ -131,8 +153,9 @@ func (s *state) checkCaseIdentity(n *delivery.Node, owner map[string]*delivery.N
 }
 
 // checkItem checks an item against the profile: statement type, normalized
-// classification, grade levels and statement code.
-func (s *state) checkItem(n *delivery.Node) {
+// classification, grade levels (grades: the profile's normalized grades) and
+// statement code.
+func (s *state) checkItem(n *delivery.Node, grades []string) {
 	p := s.res.Profile
 	t, ok := n.Prop(delivery.NStatementType)
 	st, known := p.StatementType(t)
@@ -149,7 +172,7 @@ func (s *state) checkItem(n *delivery.Node) {
 			s.nodeFinding(finding.NodeNormalizedTypeMismatch, n, "normalizedStatementType %q differs from the profile's %q for %q", nt, st.NormalizedStatementType, t)
 		}
 	}
-	if grades := p.NormalizedGrades(); len(grades) > 0 {
+	if len(grades) > 0 {
 		for _, gl := range n.GradeLevel {
 			found := false
 			for _, x := range grades {

@@ -20,9 +20,8 @@ func isFallback(r *delivery.Relationship) bool {
 func (s *state) checkHierarchy(g *graph) {
 	children := make([][]int, len(g.nodes))
 	for _, ri := range g.hasChild {
-		r := g.rels[ri]
-		src := g.byID[r.Source]
-		children[src] = append(children[src], g.byID[r.Target])
+		src := g.src[ri]
+		children[src] = append(children[src], int(g.tgt[ri]))
 	}
 	s.checkCycles(g, children, finding.HierarchyCycle, "hasChild")
 	if g.root >= 0 {
@@ -40,7 +39,7 @@ func (s *state) checkHierarchy(g *graph) {
 			}
 		}
 		for i, n := range g.nodes {
-			if n.Kind == delivery.KindItem && !seen[i] && g.byID[n.ID] == i {
+			if n.Kind == delivery.KindItem && !seen[i] && !g.dup[i] {
 				s.nodeFinding(finding.HierarchyUnreachable, n, "item %s cannot be reached from the framework root through hasChild", n.ID)
 			}
 		}
@@ -50,7 +49,7 @@ func (s *state) checkHierarchy(g *graph) {
 		return
 	}
 	for i, n := range g.nodes {
-		if n.Kind != delivery.KindItem || g.byID[n.ID] != i {
+		if n.Kind != delivery.KindItem || g.dup[i] {
 			continue
 		}
 		s.checkParents(g, n, g.parents[i])
@@ -71,7 +70,7 @@ func (s *state) checkParents(g *graph, n *delivery.Node, in []int) {
 	counts := map[string]int{}
 	for _, ri := range in {
 		r := g.rels[ri]
-		parent := g.nodes[g.byID[r.Source]]
+		parent := g.nodes[g.src[ri]]
 		if parent.Kind == delivery.KindFramework {
 			if isFallback(r) {
 				fallback = true

@@ -4,7 +4,6 @@ import (
 	"sort"
 
 	"github.com/kgc-project/kgc/compiler/delivery"
-	"github.com/kgc-project/kgc/internal/jsonv"
 	"github.com/kgc-project/kgc/schema/finding"
 	"github.com/kgc-project/kgc/schema/manifest"
 )
@@ -34,8 +33,9 @@ func (s *state) checkProgressions(g *graph) *claimTally {
 	return tally
 }
 
-func (s *state) caseUUID(g *graph, id string) string {
-	return g.nodes[g.byID[id]].Str(delivery.NCaseIdentifierUUID)
+// caseUUIDs returns the CASE UUIDs of a checked relationship's endpoints.
+func caseUUIDs(g *graph, ri int) (source, target string) {
+	return g.nodes[g.src[ri]].Str(delivery.NCaseIdentifierUUID), g.nodes[g.tgt[ri]].Str(delivery.NCaseIdentifierUUID)
 }
 
 // checkEdgeShape checks canonical relatesTo order, one edge per pair, and that
@@ -44,7 +44,7 @@ func (s *state) checkEdgeShape(g *graph) {
 	pairs := map[[2]string]string{}
 	for _, ri := range append(append([]int(nil), g.builds...), g.relates...) {
 		r := g.rels[ri]
-		a, b := s.caseUUID(g, r.Source), s.caseUUID(g, r.Target)
+		a, b := caseUUIDs(g, ri)
 		if r.Label == delivery.RelatesTo && a > b {
 			s.relFinding(finding.ProgressionRelatesOrder, r, "relatesTo must be stored in canonical CASE order (source %s sorts after target %s)", a, b)
 		}
@@ -60,8 +60,7 @@ func (s *state) checkEdgeShape(g *graph) {
 	}
 	adj := make([][]int, len(g.nodes))
 	for _, ri := range g.builds {
-		r := g.rels[ri]
-		adj[g.byID[r.Source]] = append(adj[g.byID[r.Source]], g.byID[r.Target])
+		adj[g.src[ri]] = append(adj[g.src[ri]], int(g.tgt[ri]))
 	}
 	s.checkCycles(g, adj, finding.ProgressionCycle, "buildsTowards")
 }
@@ -102,7 +101,7 @@ func (s *state) checkSplit(g *graph, name string, edges []int) {
 		return
 	}
 	for i, ri := range edges {
-		if lines[i] != g.rels[ri].LineHash {
+		if lines[i] != s.lineHashes[ri] {
 			s.add(finding.New(finding.ProgressionSplitMismatch, "line %d differs from relationship %s in the relationships artifact", i+1, g.rels[ri].ID).At(name, path).OnLine(i + 1).For(g.rels[ri].ID))
 		}
 	}
@@ -116,8 +115,7 @@ func (s *state) checkClaims(g *graph) *claimTally {
 	if d == nil {
 		return nil
 	}
-	claims := d.v.Get("claims")
-	if d.v.Kind != jsonv.Object || claims == nil || claims.Kind != jsonv.Array {
+	if d.claims == nil {
 		s.docFinding(d, finding.ProgressionClaimsMismatch, "claims", "final claims must be an object with a claims array")
 		return nil
 	}
@@ -127,7 +125,7 @@ func (s *state) checkClaims(g *graph) *claimTally {
 	pairs := map[[2]string]string{}
 	for _, ri := range append(append([]int(nil), g.builds...), g.relates...) {
 		r := g.rels[ri]
-		a, b := s.caseUUID(g, r.Source), s.caseUUID(g, r.Target)
+		a, b := caseUUIDs(g, ri)
 		edges[edgeKey{r.Label, a, b}] = r.ID
 		if b < a {
 			a, b = b, a
@@ -136,10 +134,10 @@ func (s *state) checkClaims(g *graph) *claimTally {
 	}
 	matched := map[string]bool{}
 	seenPair := map[[2]string]string{}
-	for i, c := range claims.Arr {
+	for i, c := range d.claims.list {
 		field := "claims[" + itoa(i) + "]"
-		pair, first, second := str(c, "pair_id"), str(c, "first_sfi_uuid"), str(c, "second_sfi_uuid")
-		decision, direction := str(c, "decision"), str(c, "direction")
+		pair, first, second := c.pair, c.first, c.second
+		decision, direction := c.decision, c.direction
 		if pair == "" || first == "" || second == "" {
 			s.docFinding(d, finding.ProgressionClaimsMismatch, field, "claim needs pair_id, first_sfi_uuid and second_sfi_uuid")
 			continue

@@ -54,47 +54,39 @@ func str(v *jsonv.Value, path ...string) string {
 	return v.Str
 }
 
-// keepShard records the entries of provenance shard k, checking that each entry
-// belongs to this shard and to no other.
-func (s *state) keepShard(k int, name, path string, v *jsonv.Value) {
+// keepShard records the entries of provenance shard k (a document whose
+// top-level value is of kind top), checking that each entry belongs to this
+// shard and to no other.
+func (s *state) keepShard(k int, name, path string, top jsonv.Kind, entries []shardEntry) {
 	ev := s.lp()
-	if v.Kind != jsonv.Object {
-		s.add(finding.New(finding.SchemaWrongType, "%s must be a JSON object keyed by relationship ID, not %s", name, v.Kind).WithStage(finding.StageProgressions).At(name, path))
+	if top != jsonv.Object {
+		s.add(finding.New(finding.SchemaWrongType, "%s must be a JSON object keyed by relationship ID, not %s", name, top).WithStage(finding.StageProgressions).At(name, path))
 		s.usable[name] = false
 		return
 	}
 	ev.shardOK[k] = true
-	ev.shardLen[k] = len(v.Obj)
-	for _, m := range v.Obj {
-		if want := Partition(m.Key); want != k {
-			s.add(finding.New(finding.ProgressionShardMisplaced, "provenance record %s is in shard %02d but belongs in shard %02d", m.Key, k, want).At(name, path).For(m.Key))
+	ev.shardLen[k] = len(entries)
+	for _, e := range entries {
+		if want := Partition(e.key); want != k {
+			s.add(finding.New(finding.ProgressionShardMisplaced, "provenance record %s is in shard %02d but belongs in shard %02d", e.key, k, want).At(name, path).For(e.key))
 		}
-		if prev, dup := ev.records[m.Key]; dup {
-			s.add(finding.New(finding.ProgressionShardDuplicate, "provenance record %s is in shards %02d and %02d", m.Key, prev.shard, k).At(name, path).For(m.Key))
+		if prev, dup := ev.records[e.key]; dup {
+			s.add(finding.New(finding.ProgressionShardDuplicate, "provenance record %s is in shards %02d and %02d", e.key, prev.shard, k).At(name, path).For(e.key))
 			continue
 		}
-		ev.records[m.Key] = &provRecord{
-			shard:     k,
-			canonical: canonicalEntry(m.Val),
-			decision:  str(m.Val, "claim", "judgment", "decision"),
-			source:    str(m.Val, "claim", "source_sfi_uuid"),
-			target:    str(m.Val, "claim", "target_sfi_uuid"),
-		}
+		ev.records[e.key] = e.rec
 	}
 }
 
-// keepOriginalProvenance keeps a digest of each entry of the original map.
-func (s *state) keepOriginalProvenance(path string, v *jsonv.Value) {
-	if v.Kind != jsonv.Object {
-		s.add(finding.New(finding.SchemaWrongType, "the original provenance map must be a JSON object keyed by relationship ID, not %s", v.Kind).WithStage(finding.StageProgressions).At(manifest.LPProvenance, path))
+// keepOriginalProvenance keeps the original map's entry digests (original,
+// of a document whose top-level value is of kind top).
+func (s *state) keepOriginalProvenance(path string, top jsonv.Kind, original map[string][32]byte) {
+	if top != jsonv.Object {
+		s.add(finding.New(finding.SchemaWrongType, "the original provenance map must be a JSON object keyed by relationship ID, not %s", top).WithStage(finding.StageProgressions).At(manifest.LPProvenance, path))
 		s.usable[manifest.LPProvenance] = false
 		return
 	}
-	ev := s.lp()
-	ev.original = make(map[string][32]byte, len(v.Obj))
-	for _, m := range v.Obj {
-		ev.original[m.Key] = sha256.Sum256(canonicalEntry(m.Val))
-	}
+	s.lp().original = original
 }
 
 // shardsUsable reports whether every provenance shard could be read.
@@ -154,8 +146,8 @@ func (s *state) checkProvenance(g *graph, lpEdges []int) {
 			s.relFinding(finding.ProgressionProvenanceMissing, r, "%s edge %s has no provenance record (shard %02d)", r.Label, r.ID, Partition(r.ID))
 			continue
 		}
-		src := g.nodes[g.byID[r.Source]].Str(delivery.NCaseIdentifierUUID)
-		tgt := g.nodes[g.byID[r.Target]].Str(delivery.NCaseIdentifierUUID)
+		src := g.nodes[g.src[ri]].Str(delivery.NCaseIdentifierUUID)
+		tgt := g.nodes[g.tgt[ri]].Str(delivery.NCaseIdentifierUUID)
 		if rec.decision != r.Label || rec.source != src || rec.target != tgt {
 			s.relFinding(finding.ProgressionProvenanceMismatch, r, "provenance record says %s %s → %s; the edge is %s %s → %s", rec.decision, rec.source, rec.target, r.Label, src, tgt)
 		}

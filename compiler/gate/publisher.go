@@ -49,7 +49,7 @@ func (s *state) checkPublisherRelations(g *graph) {
 			if e.end.External() {
 				continue
 			}
-			i, found := g.byID[e.end.NodeID]
+			i, found := g.index(e.end.NodeID)
 			if !found || g.nodes[i].Kind == delivery.KindComponent {
 				s.pubFinding(finding.PublisherRelationDangling, path, r.Line, r.ID, "%s nodeId %q is not a standards item or the framework node of the package", e.what, e.end.NodeID)
 				ok = false

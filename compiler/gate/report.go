@@ -82,7 +82,7 @@ type graphCounts struct {
 func countGraph(g *graph) graphCounts {
 	var c graphCounts
 	for i, n := range g.nodes {
-		if g.byID[n.ID] != i {
+		if g.dup[i] {
 			continue
 		}
 		switch n.Kind {
@@ -161,7 +161,7 @@ func (s *state) checkDetailed(g *graph) {
 			continue
 		}
 		for _, m := range d.v.Obj {
-			i, ok := g.byID[m.Key]
+			i, ok := g.index(m.Key)
 			kind := delivery.KindUnknown
 			if ok {
 				kind = g.nodes[i].Kind

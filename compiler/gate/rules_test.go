@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 
@@ -137,6 +138,40 @@ func TestRules(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			c.run(t)
+		})
+	}
+}
+
+// TestChecksAlongside runs every rule case's package through the gate as it
+// runs (some checks beside others) and with every check one after the
+// other, and compares the findings kept, in order, and their counts.
+func TestChecksAlongside(t *testing.T) {
+	imgtest.Heavy(t)
+	for _, c := range allCases() {
+		t.Run(c.name, func(t *testing.T) {
+			p := newPkg(t, c.pkg)
+			p.want = c.at
+			c.mutate(p)
+			p.seal()
+			run := func(oneByOne bool) (*gate.Result, string) {
+				gate.SetOneByOne(oneByOne)
+				defer gate.SetOneByOne(false)
+				res, err := gate.Run(p.dir, p.opts)
+				if err != nil {
+					t.Fatalf("gate.Run: %v", err)
+				}
+				var b strings.Builder
+				for _, f := range res.Findings.Items() {
+					fmt.Fprintf(&b, "%s %s %s %v %s\n", f.Code, f.Severity, f.Stage, locOf(f), f.Message)
+				}
+				fmt.Fprintf(&b, "%d findings, %d errors, %v", res.Findings.Len(), res.Findings.Errors(), res.Findings.CountsByCode())
+				return res, b.String()
+			}
+			_, alongside := run(false)
+			_, oneByOne := run(true)
+			if alongside != oneByOne {
+				t.Errorf("checks alongside:\n%s\none by one:\n%s", alongside, oneByOne)
+			}
 		})
 	}
 }

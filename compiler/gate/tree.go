@@ -45,14 +45,20 @@ func (s *state) readFile(artifact, rel string, max int64, stage finding.Stage) (
 // openFile opens a package-relative regular file for streaming, as readFile
 // reads one.
 func (s *state) openFile(artifact, rel string, stage finding.Stage) (f *os.File, ok bool, err error) {
-	f, _, err = safefile.Open(s.root, rel, 0)
+	f, _, ok, err = s.openSized(artifact, rel, stage)
+	return f, ok, err
+}
+
+// openSized is openFile, also returning the file's size.
+func (s *state) openSized(artifact, rel string, stage finding.Stage) (f *os.File, size int64, ok bool, err error) {
+	f, size, err = safefile.Open(s.root, rel, 0)
 	if s.fileProblem(artifact, rel, stage, err) {
-		return nil, false, nil
+		return nil, 0, false, nil
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("open %s: %w", rel, err)
+		return nil, 0, false, fmt.Errorf("open %s: %w", rel, err)
 	}
-	return f, true, nil
+	return f, size, true, nil
 }
 
 // fileProblem reports err as a finding when it is about the file itself (too

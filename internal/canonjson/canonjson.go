@@ -13,8 +13,8 @@ import (
 	"math"
 	"reflect"
 	"slices"
-	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -26,6 +26,14 @@ import (
 func Encode(v *jsonv.Value) []byte {
 	return appendValue(nil, v)
 }
+
+// AppendValue appends the canonical encoding of a parsed value to b (Encode
+// into a buffer the caller reuses).
+func AppendValue(b []byte, v *jsonv.Value) []byte {
+	return appendValue(b, v)
+}
+
+func keyOrder(a, b jsonv.Member) int { return strings.Compare(a.Key, b.Key) }
 
 func appendValue(b []byte, v *jsonv.Value) []byte {
 	switch v.Kind {
@@ -50,9 +58,12 @@ func appendValue(b []byte, v *jsonv.Value) []byte {
 		}
 		return append(b, ']')
 	default:
-		members := make([]jsonv.Member, len(v.Obj))
-		copy(members, v.Obj)
-		sort.SliceStable(members, func(i, j int) bool { return members[i].Key < members[j].Key })
+		// Keys in order (as a canonical document's are) need no sorted copy.
+		members := v.Obj
+		if !slices.IsSortedFunc(members, keyOrder) {
+			members = slices.Clone(members)
+			slices.SortStableFunc(members, keyOrder)
+		}
 		b = append(b, '{')
 		for i, m := range members {
 			if i > 0 {

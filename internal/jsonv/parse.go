@@ -9,6 +9,7 @@
 package jsonv
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"unicode/utf16"
@@ -368,13 +369,24 @@ func (p *parser) str() (string, bool) {
 	d := p.data
 	start := p.pos
 	p.pos++ // opening quote
-	// Fast path: no escapes.
+	// Fast path: no escapes. Eight bytes at a time while they hold no
+	// quote, backslash or control character; the UTF-8 check is needed only
+	// when one had its high bit set.
 	i := p.pos
+	ascii := true
+	for ; i+8 <= len(d); i += 8 {
+		w := binary.LittleEndian.Uint64(d[i:])
+		if special(w) != 0 {
+			break
+		}
+		ascii = ascii && w&hiBits == 0
+	}
+	words := i // the bytes before words are checked, and ascii says whether they are ASCII
 	for i < len(d) {
 		c := d[i]
 		if c == '"' {
 			s := d[p.pos:i]
-			if !utf8.Valid(s) {
+			if !(ascii && isASCII(d[words:i])) && !utf8.Valid(s) {
 				p.badUTF8(p.pos, i)
 				return "", false
 			}
@@ -475,6 +487,33 @@ func (p *parser) str() (string, bool) {
 	}
 	p.fail(SyntaxError, start, "unterminated string")
 	return "", false
+}
+
+// Word-at-a-time tests on eight bytes read little-endian.
+const (
+	loBits = 0x0101010101010101
+	hiBits = 0x8080808080808080
+)
+
+// special returns zero when no byte of w is a quote, a backslash or a
+// control character (below 0x20), and a word with the high bit of at least
+// the first such byte set otherwise (the usual has-zero-byte and
+// has-less-than tests, whose borrows can mark more bytes after a first one:
+// a caller looks at the bytes one by one from a word where it is not zero).
+func special(w uint64) uint64 {
+	quote := w ^ (loBits * '"')
+	backslash := w ^ (loBits * '\\')
+	return ((quote-loBits)&^quote | (backslash-loBits)&^backslash | (w-loBits*0x20)&^w) & hiBits
+}
+
+// isASCII reports whether b holds only bytes below 0x80.
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 func (p *parser) badUTF8(from, to int) {

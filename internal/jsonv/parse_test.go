@@ -200,3 +200,40 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestStringsAtEveryOffset checks the word-at-a-time string scan: a string
+// of every length up to 40 bytes with one quote, backslash escape, control
+// character, invalid byte or multi-byte character at every offset parses as
+// the byte-by-byte rules say.
+func TestStringsAtEveryOffset(t *testing.T) {
+	for n := 0; n <= 40; n++ {
+		for at := 0; at < n; at++ {
+			for _, ins := range []string{"\xff", "\xc3\xa9", "\x1f", "\\n", "\\\"", "\xe2\x82", "\x7f", "\x80"} {
+				content := []byte(strings.Repeat("a", at) + ins + strings.Repeat("b", n-at))
+				for _, pad := range []string{"", " ", "  ", "   "} { // shift the string against word boundaries
+					doc := append([]byte(pad+`"`), append(content, '"')...)
+					v, errs := Parse(doc)
+					decoded, ok := stdDecode(doc)
+					switch {
+					case !utf8.Valid(content):
+						if v != nil || len(errs) != 1 || errs[0].Kind != InvalidUTF8 {
+							t.Fatalf("%q: %v %v, want an invalid UTF-8 error", doc, v, errs)
+						}
+						off := len(pad) + 1 + strings.IndexFunc(string(content), func(r rune) bool { return r == utf8.RuneError })
+						if errs[0].Off != off {
+							t.Fatalf("%q: error at %d, want %d", doc, errs[0].Off, off)
+						}
+					case !ok:
+						if v != nil || len(errs) != 1 || errs[0].Kind != SyntaxError {
+							t.Fatalf("%q: %v %v, want a syntax error", doc, v, errs)
+						}
+					default:
+						if v == nil || len(errs) != 0 || v.Str != decoded.(string) {
+							t.Fatalf("%q: %v %v, want %q", doc, v, errs, decoded)
+						}
+					}
+				}
+			}
+		}
+	}
+}

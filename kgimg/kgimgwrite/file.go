@@ -17,12 +17,14 @@ const tempPattern = ".*.kgimg.tmp-*"
 // moment after creating it).
 const staleAfter = 10 * time.Second
 
-// writing is held while WriteFile has a temp file; Quiesce takes it for good.
+// writing is held while a temp file is written or staged; Quiesce takes it
+// for good.
 var writing sync.Mutex
 
-// Quiesce waits until no WriteFile is in progress (its temp file renamed or
-// removed) and keeps any new one from starting. kgc calls it on SIGINT or
-// SIGTERM before exiting, so an interrupted build leaves no temp file.
+// Quiesce waits until no WriteFile is in progress and no image is staged
+// (its temp file renamed or removed) and keeps any new one from starting.
+// kgc calls it on SIGINT or SIGTERM before exiting, so an interrupted build
+// leaves no temp file.
 func Quiesce() { writing.Lock() }
 
 // WriteFile writes image bytes to dir/name atomically: a temp file in dir,
@@ -31,50 +33,84 @@ func Quiesce() { writing.Lock() }
 // locks), and the unlocked temp files of builds that were killed are removed
 // first.
 func WriteFile(dir, name string, data []byte) (string, error) {
+	st, err := Stage(dir, name, data)
+	if err != nil {
+		return "", err
+	}
+	return st.Commit()
+}
+
+// Staged is an image written to its temp file and synced, not yet renamed
+// into place: Commit puts it there, Abort removes it. Until then the temp
+// file stays locked and no other image is written (nor does Quiesce return).
+// kgc build stages an image while it verifies it.
+type Staged struct {
+	tmp        *os.File
+	dir, final string
+}
+
+// Stage writes image bytes to a synced temp file in dir, to become dir/name
+// (see WriteFile).
+func Stage(dir, name string, data []byte) (*Staged, error) {
 	writing.Lock()
-	defer writing.Unlock()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("kgimgwrite: %w", err)
+		writing.Unlock()
+		return nil, fmt.Errorf("kgimgwrite: %w", err)
 	}
 	removeStaleTemps(dir)
 	final := filepath.Join(dir, name)
 	tmp, err := os.CreateTemp(dir, "."+name+".tmp-*")
 	if err != nil {
-		return "", fmt.Errorf("kgimgwrite: %w", err)
+		writing.Unlock()
+		return nil, fmt.Errorf("kgimgwrite: %w", err)
 	}
-	ok := false
-	defer func() {
-		if !ok {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
+	st := &Staged{tmp: tmp, dir: dir, final: final}
+	fail := func(format string, args ...any) (*Staged, error) {
+		st.Abort()
+		return nil, fmt.Errorf(format, args...)
+	}
 	if err := lockFile(tmp); err != nil {
-		return "", fmt.Errorf("kgimgwrite: lock %s: %w", tmp.Name(), err)
+		return fail("kgimgwrite: lock %s: %w", tmp.Name(), err)
 	}
 	if _, err := tmp.Write(data); err != nil {
-		return "", fmt.Errorf("kgimgwrite: write %s: %w", final, err)
+		return fail("kgimgwrite: write %s: %w", final, err)
 	}
 	if err := tmp.Sync(); err != nil {
-		return "", fmt.Errorf("kgimgwrite: sync %s: %w", final, err)
+		return fail("kgimgwrite: sync %s: %w", final, err)
 	}
 	if err := tmp.Chmod(0o644); err != nil {
-		return "", fmt.Errorf("kgimgwrite: %w", err)
+		return fail("kgimgwrite: %w", err)
 	}
+	return st, nil
+}
+
+// Commit renames the staged image into place and syncs its directory; it
+// returns the image's path. A failure removes the temp file.
+func (st *Staged) Commit() (string, error) {
+	defer writing.Unlock()
+	tmp := st.tmp
 	// Closing releases the lock; the temp file is still younger than
 	// staleAfter until the rename, so no other build takes it for stale.
 	if err := tmp.Close(); err != nil {
-		return "", fmt.Errorf("kgimgwrite: close %s: %w", final, err)
+		os.Remove(tmp.Name())
+		return "", fmt.Errorf("kgimgwrite: close %s: %w", st.final, err)
 	}
-	if err := os.Rename(tmp.Name(), final); err != nil {
-		return "", fmt.Errorf("kgimgwrite: rename to %s: %w", final, err)
+	if err := os.Rename(tmp.Name(), st.final); err != nil {
+		os.Remove(tmp.Name())
+		return "", fmt.Errorf("kgimgwrite: rename to %s: %w", st.final, err)
 	}
-	ok = true
-	if d, err := os.Open(dir); err == nil {
+	if d, err := os.Open(st.dir); err == nil {
 		d.Sync()
 		d.Close()
 	}
-	return final, nil
+	return st.final, nil
+}
+
+// Abort removes the staged image.
+func (st *Staged) Abort() {
+	defer writing.Unlock()
+	st.tmp.Close()
+	os.Remove(st.tmp.Name())
 }
 
 // removeStaleTemps removes the temp files in dir that no live writer holds.

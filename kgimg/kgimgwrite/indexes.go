@@ -2,6 +2,7 @@ package kgimgwrite
 
 import (
 	"cmp"
+	"encoding/binary"
 	"slices"
 	"sort"
 	"strings"
@@ -24,18 +25,67 @@ import (
 // a stable sort calling key per comparison was 15% of a million-standard
 // compile.
 func orderBy(n int, key func(i int) (string, bool)) []uint32 {
+	return orderByJoined(n, key, nil)
+}
+
+// orderByJoined is orderBy for keys of two parts when second is not nil: the
+// key of ordinal i is then key(i) + "\x00" + second(i), compared without
+// building it.
+//
+// The pairs are sorted by a prefix of each key first: the eight bytes that
+// follow the prefix every key shares (the "urn:uuid:" of CASE URIs), read
+// big-endian and padded with zeros, so their order is the keys' order
+// wherever they differ. Only keys with equal prefixes are compared whole.
+func orderByJoined(n int, key func(i int) (string, bool), second func(i int) string) []uint32 {
 	type keyed struct {
+		pre uint64
 		key string
 		ord uint32
 	}
 	ks := make([]keyed, 0, n)
 	for i := 0; i < n; i++ {
 		if k, ok := key(i); ok {
-			ks = append(ks, keyed{k, uint32(i)})
+			ks = append(ks, keyed{key: k, ord: uint32(i)})
 		}
 	}
+	keyBytes := func(k *keyed, dst []byte) []byte {
+		dst = append(dst, k.key...)
+		if second != nil {
+			dst = append(append(dst, 0), second(int(k.ord))...)
+		}
+		return dst
+	}
+	// The prefix every key shares (at most 64 bytes of it).
+	var common, buf []byte
+	for i := range ks {
+		buf = keyBytes(&ks[i], buf[:0])
+		if i == 0 {
+			common = append(common, buf[:min(64, len(buf))]...)
+			continue
+		}
+		l := 0
+		for l < len(common) && l < len(buf) && common[l] == buf[l] {
+			l++
+		}
+		common = common[:l]
+	}
+	for i := range ks {
+		buf = keyBytes(&ks[i], buf[:0])
+		var pre [8]byte
+		copy(pre[:], buf[len(common):])
+		ks[i].pre = binary.BigEndian.Uint64(pre[:])
+	}
 	slices.SortFunc(ks, func(a, b keyed) int {
-		if c := strings.Compare(a.key, b.key); c != 0 {
+		if a.pre != b.pre {
+			return cmp.Compare(a.pre, b.pre)
+		}
+		var c int
+		if second != nil {
+			c = compareJoined(a.key, second(int(a.ord)), b.key, second(int(b.ord)))
+		} else {
+			c = strings.Compare(a.key, b.key)
+		}
+		if c != 0 {
 			return c
 		}
 		return cmp.Compare(a.ord, b.ord)
@@ -47,9 +97,49 @@ func orderBy(n int, key func(i int) (string, bool)) []uint32 {
 	return out
 }
 
-func (w *writer) buildOrders(b *flatbuffers.Builder) (nodeID, caseUUID, caseURI, relID flatbuffers.UOffsetT) {
+// compareJoined compares a1+"\x00"+a2 with b1+"\x00"+b2 as strings.Compare
+// would, without building them.
+func compareJoined(a1, a2, b1, b2 string) int {
+	// The usual case: the first parts differ before either ends.
+	n := min(len(a1), len(b1))
+	if c := strings.Compare(a1[:n], b1[:n]); c != 0 {
+		return c
+	}
+	if len(a1) == len(b1) {
+		return strings.Compare(a2, b2)
+	}
+	// One first part is a prefix of the other: compare byte by byte.
+	at := func(s1, s2 string, i int) (byte, bool) {
+		switch {
+		case i < len(s1):
+			return s1[i], true
+		case i == len(s1):
+			return 0, true
+		case i-len(s1)-1 < len(s2):
+			return s2[i-len(s1)-1], true
+		}
+		return 0, false
+	}
+	for i := n; ; i++ {
+		x, okA := at(a1, a2, i)
+		y, okB := at(b1, b2, i)
+		switch {
+		case !okA && !okB:
+			return 0
+		case !okA:
+			return -1
+		case !okB:
+			return 1
+		case x != y:
+			return cmp.Compare(x, y)
+		}
+	}
+}
+
+// sortOrders sorts the node ID, CASE UUID, CASE URI and relationship ID
+// orders, two at a time.
+func (w *writer) sortOrders() [4][]uint32 {
 	nodes, rels := w.res.Nodes, w.res.Relationships
-	// The four orders are sorted two at a time, and written in a fixed order.
 	var orders [4][]uint32
 	var wg sync.WaitGroup
 	for worker := range 2 {
@@ -66,8 +156,12 @@ func (w *writer) buildOrders(b *flatbuffers.Builder) (nodeID, caseUUID, caseURI,
 		}()
 	}
 	wg.Wait()
-	nodeID, caseUUID, caseURI, relID = u32Vector(b, orders[0]), u32Vector(b, orders[1]), u32Vector(b, orders[2]), u32Vector(b, orders[3])
-	return
+	return orders
+}
+
+// writeOrders writes the sorted orders, in a fixed order.
+func writeOrders(b *flatbuffers.Builder, orders [4][]uint32) (nodeID, caseUUID, caseURI, relID flatbuffers.UOffsetT) {
+	return u32Vector(b, orders[0]), u32Vector(b, orders[1]), u32Vector(b, orders[2]), u32Vector(b, orders[3])
 }
 
 // buildAdjacency writes CSR indexes for every label in both directions.
@@ -84,36 +178,56 @@ func (w *writer) buildAdjacency(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 		if len(edges) == 0 {
 			continue
 		}
-		// Contract order within a row.
+		// Contract order within a row. The records are usually in that
+		// order already (hasChild edges in file order): then they are not
+		// sorted again.
 		byID := label == delivery.BuildsTowards || label == delivery.RelatesTo
-		sort.SliceStable(edges, func(a, c int) bool {
-			ra, rc := rels[edges[a]], rels[edges[c]]
+		contract := func(a, c int) int {
+			ra, rc := rels[a], rels[c]
 			if !byID && ra.Order != rc.Order {
-				return ra.Order < rc.Order
+				return cmp.Compare(ra.Order, rc.Order)
 			}
-			return ra.ID < rc.ID
-		})
+			return strings.Compare(ra.ID, rc.ID)
+		}
+		if !slices.IsSortedFunc(edges, contract) {
+			slices.SortStableFunc(edges, contract)
+		}
 		for _, dir := range []kgfb.Direction{kgfb.DirectionOut, kgfb.DirectionIn} {
-			rows := w.childRows // hasChild out: in curriculum order (order.go)
-			if label != delivery.HasChild || dir != kgfb.DirectionOut {
-				rows = make([][2][]uint32, n)
-				for _, e := range edges {
-					r := rels[e]
-					from, to := w.ord[r.Source], w.ord[r.Target]
+			var offsets, neighbors, edgeList []uint32
+			if label == delivery.HasChild && dir == kgfb.DirectionOut {
+				// In curriculum order (order.go).
+				offsets = make([]uint32, 0, n+1)
+				offsets = append(offsets, 0)
+				for _, row := range w.childRows {
+					neighbors = append(neighbors, row[0]...)
+					edgeList = append(edgeList, row[1]...)
+					offsets = append(offsets, uint32(len(neighbors)))
+				}
+			} else {
+				// Each row's edges in the order above: counted, then
+				// placed.
+				end := func(e int) (from, to uint32) {
+					from, to = w.ends(e)
 					if dir == kgfb.DirectionIn {
 						from, to = to, from
 					}
-					rows[from][0] = append(rows[from][0], to)
-					rows[from][1] = append(rows[from][1], uint32(e))
+					return from, to
 				}
-			}
-			offsets := make([]uint32, 0, n+1)
-			var neighbors, edgeList []uint32
-			offsets = append(offsets, 0)
-			for _, row := range rows {
-				neighbors = append(neighbors, row[0]...)
-				edgeList = append(edgeList, row[1]...)
-				offsets = append(offsets, uint32(len(neighbors)))
+				offsets = make([]uint32, n+1)
+				for _, e := range edges {
+					from, _ := end(e)
+					offsets[from+1]++
+				}
+				for i := 1; i <= n; i++ {
+					offsets[i] += offsets[i-1]
+				}
+				next := slices.Clone(offsets[:n])
+				neighbors, edgeList = make([]uint32, len(edges)), make([]uint32, len(edges))
+				for _, e := range edges {
+					from, to := end(e)
+					neighbors[next[from]], edgeList[next[from]] = to, uint32(e)
+					next[from]++
+				}
 			}
 			oOff, nOff, eOff := u32Vector(b, offsets), u32Vector(b, neighbors), u32Vector(b, edgeList)
 			kgfb.AdjacencyStart(b)
@@ -123,6 +237,7 @@ func (w *writer) buildAdjacency(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 			kgfb.AdjacencyAddNeighbors(b, nOff)
 			kgfb.AdjacencyAddEdges(b, eOff)
 			tables = append(tables, kgfb.AdjacencyEnd(b))
+			w.grown(b)
 		}
 	}
 	return tableVector(b, tables)
@@ -133,17 +248,31 @@ type facetValue struct {
 	key   string
 	value string
 	nodes *roaring.Bitmap
+	// bitmap is nodes serialized.
+	bitmap []byte
 }
 
-// buildFacets writes the roaring facet indexes.
-func (w *writer) buildFacets(b *flatbuffers.Builder) flatbuffers.UOffsetT {
+// prepareFacets computes the roaring facet indexes, in the order they are
+// written, each serialized.
+func (w *writer) prepareFacets() []*facetValue {
 	facets := map[[2]string]*facetValue{}
+	// byRaw remembers the facet of each (kind, value) met: a value is
+	// normalized once, not once per node that has it (a million times for
+	// the node kinds).
+	type raw struct {
+		kind  kgfb.FacetKind
+		value string
+	}
+	byRaw := map[raw]*facetValue{}
 	add := func(kind kgfb.FacetKind, value string, node int) {
-		k := [2]string{string(rune('0' + kind)), textnorm.Facet(value)}
-		f, ok := facets[k]
+		f, ok := byRaw[raw{kind, value}]
 		if !ok {
-			f = &facetValue{kind: kind, key: k[1], value: value, nodes: roaring.New()}
-			facets[k] = f
+			k := [2]string{string(rune('0' + kind)), textnorm.Facet(value)}
+			if f, ok = facets[k]; !ok {
+				f = &facetValue{kind: kind, key: k[1], value: value, nodes: roaring.New()}
+				facets[k] = f
+			}
+			byRaw[raw{kind, value}] = f
 		}
 		f.nodes.Add(uint32(node))
 	}
@@ -168,14 +297,14 @@ func (w *writer) buildFacets(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 			add(kgfb.FacetKindNormalizedStatementType, t, i)
 		}
 	}
-	for _, r := range w.res.Relationships {
-		switch r.Label {
+	for i, r := range w.res.Relationships {
+		switch src, tgt := w.ends(i); r.Label {
 		case delivery.BuildsTowards:
-			add(kgfb.FacetKindProgressionEndpoint, "buildsTowardsSource", int(w.ord[r.Source]))
-			add(kgfb.FacetKindProgressionEndpoint, "buildsTowardsTarget", int(w.ord[r.Target]))
+			add(kgfb.FacetKindProgressionEndpoint, "buildsTowardsSource", int(src))
+			add(kgfb.FacetKindProgressionEndpoint, "buildsTowardsTarget", int(tgt))
 		case delivery.RelatesTo:
-			add(kgfb.FacetKindProgressionEndpoint, "relatesTo", int(w.ord[r.Source]))
-			add(kgfb.FacetKindProgressionEndpoint, "relatesTo", int(w.ord[r.Target]))
+			add(kgfb.FacetKindProgressionEndpoint, "relatesTo", int(src))
+			add(kgfb.FacetKindProgressionEndpoint, "relatesTo", int(tgt))
 		}
 	}
 	list := make([]*facetValue, 0, len(facets))
@@ -188,14 +317,22 @@ func (w *writer) buildFacets(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 		}
 		return list[i].key < list[j].key
 	})
-	offs := make([]flatbuffers.UOffsetT, len(list))
-	for i, f := range list {
+	for _, f := range list {
 		f.nodes.RunOptimize()
 		bm, err := f.nodes.ToBytes()
 		if err != nil {
 			panic("kgimgwrite: roaring serialization: " + err.Error()) // in-memory write cannot fail
 		}
-		bmOff := b.CreateByteVector(bm)
+		f.bitmap, f.nodes = bm, nil
+	}
+	return list
+}
+
+// writeFacets writes the facet indexes prepareFacets computed.
+func writeFacets(b *flatbuffers.Builder, list []*facetValue) flatbuffers.UOffsetT {
+	offs := make([]flatbuffers.UOffsetT, len(list))
+	for i, f := range list {
+		bmOff := b.CreateByteVector(f.bitmap)
 		keyOff, valOff := b.CreateString(f.key), b.CreateString(f.value)
 		kgfb.FacetStart(b)
 		kgfb.FacetAddKind(b, f.kind)
@@ -218,20 +355,32 @@ func intersects(a, b []string) bool {
 	return false
 }
 
-// postings builds a sorted posting list.
-func postings(b *flatbuffers.Builder, index map[string][]uint32) flatbuffers.UOffsetT {
+// postingList is a sorted posting list ready to be written.
+type postingList struct {
+	keys          *strCol
+	starts, nodes []uint32
+}
+
+// postings sorts a posting list.
+func postings(index map[string][]uint32) postingList {
 	keys := make([]string, 0, len(index))
 	for k := range index {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	col := newStrCol()
-	starts := []uint32{0}
-	var nodes []uint32
+	starts := make([]uint32, 1, len(keys)+1)
+	total := 0
+	for _, list := range index {
+		total += len(list)
+	}
+	nodes := make([]uint32, 0, total)
 	for _, k := range keys {
 		col.add(k)
 		list := index[k]
-		sort.Slice(list, func(i, j int) bool { return list[i] < list[j] })
+		if !slices.IsSorted(list) { // lists are filled in node order
+			slices.Sort(list)
+		}
 		for i, v := range list {
 			if i == 0 || list[i-1] != v {
 				nodes = append(nodes, v)
@@ -239,8 +388,12 @@ func postings(b *flatbuffers.Builder, index map[string][]uint32) flatbuffers.UOf
 		}
 		starts = append(starts, uint32(len(nodes)))
 	}
-	keyOff := col.build(b)
-	startOff, nodeOff := u32Vector(b, starts), u32Vector(b, nodes)
+	return postingList{keys: col, starts: starts, nodes: nodes}
+}
+
+func (p postingList) build(b *flatbuffers.Builder) flatbuffers.UOffsetT {
+	keyOff := p.keys.build(b)
+	startOff, nodeOff := u32Vector(b, p.starts), u32Vector(b, p.nodes)
 	kgfb.PostingListStart(b)
 	kgfb.PostingListAddKeys(b, keyOff)
 	kgfb.PostingListAddStarts(b, startOff)
@@ -248,8 +401,14 @@ func postings(b *flatbuffers.Builder, index map[string][]uint32) flatbuffers.UOf
 	return kgfb.PostingListEnd(b)
 }
 
-// buildSearch writes the lexical postings, the tag index and the code order.
-func (w *writer) buildSearch(b *flatbuffers.Builder) flatbuffers.UOffsetT {
+// searchIndexes are the lexical postings, the tag index and the code order.
+type searchIndexes struct {
+	items, comps, tags postingList
+	code               []uint32
+}
+
+// prepareSearch computes the search indexes (after w.normCodes).
+func (w *writer) prepareSearch() *searchIndexes {
 	items, comps, tags := map[string][]uint32{}, map[string][]uint32{}, map[string][]uint32{}
 	for i, n := range w.res.Nodes {
 		switch n.Kind {
@@ -268,12 +427,19 @@ func (w *writer) buildSearch(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 			}
 		}
 	}
-	itemOff, compOff, tagOff := postings(b, items), postings(b, comps), postings(b, tags)
 	nodes := w.res.Nodes
-	code := orderBy(len(nodes), func(i int) (string, bool) {
-		return w.normCodes[i] + "\x00" + nodes[i].ID, w.normCodes[i] != ""
-	})
-	codeOff := u32Vector(b, code)
+	return &searchIndexes{
+		items: postings(items), comps: postings(comps), tags: postings(tags),
+		code: orderByJoined(len(nodes), func(i int) (string, bool) {
+			return w.normCodes[i], w.normCodes[i] != ""
+		}, func(i int) string { return nodes[i].ID }),
+	}
+}
+
+// writeSearch writes the search indexes.
+func writeSearch(b *flatbuffers.Builder, s *searchIndexes) flatbuffers.UOffsetT {
+	itemOff, compOff, tagOff := s.items.build(b), s.comps.build(b), s.tags.build(b)
+	codeOff := u32Vector(b, s.code)
 	lex, facet, codeV := b.CreateString(textnorm.LexicalVersion), b.CreateString(textnorm.FacetVersion), b.CreateString(profile.CodeNormalizerVersion)
 	kgfb.SearchStart(b)
 	kgfb.SearchAddLexicalVersion(b, lex)
@@ -292,22 +458,33 @@ func (w *writer) buildProvenance(b *flatbuffers.Builder) (flatbuffers.UOffsetT, 
 		return 0, false
 	}
 	rels := w.res.Relationships
-	relIndex := make(map[string]int, len(rels))
+	// The records name progression edges (the gate proved it): those are
+	// indexed, and every relationship only if a record names another.
+	relIndex := make(map[string]int, len(w.res.Provenance))
 	for i, r := range rels {
-		relIndex[r.ID] = i
+		if delivery.IsProgression(r.Label) {
+			relIndex[r.ID] = i
+		}
+	}
+	var allIndexed bool
+	relOf := func(id string) int {
+		if i, ok := relIndex[id]; ok || allIndexed {
+			return i
+		}
+		relIndex, allIndexed = make(map[string]int, len(rels)), true
+		for i, r := range rels {
+			relIndex[r.ID] = i
+		}
+		return relIndex[id]
 	}
 	var shards [manifest.ShardCount][]string
 	for id := range w.res.Provenance {
 		k := gate.Partition(id)
 		shards[k] = append(shards[k], id)
 	}
-	recordBytes := 0
-	for _, rec := range w.res.Provenance {
-		recordBytes += len(rec)
-	}
 	starts := make([]uint32, 1, manifest.ShardCount+1)
 	recordRel := make([]uint32, 0, len(w.res.Provenance))
-	records := newRecordCol(len(w.res.Provenance), recordBytes)
+	records := newRawCol[[]byte](len(w.res.Provenance), false)
 	relRecord := make([]uint32, len(rels))
 	for i := range relRecord {
 		relRecord[i] = 0xFFFFFFFF
@@ -315,14 +492,15 @@ func (w *writer) buildProvenance(b *flatbuffers.Builder) (flatbuffers.UOffsetT, 
 	for k := range shards {
 		sort.Strings(shards[k])
 		for _, id := range shards[k] {
-			ri := relIndex[id]
+			ri := relOf(id)
 			relRecord[ri] = uint32(len(recordRel))
 			recordRel = append(recordRel, uint32(ri))
-			records.addBytes(w.res.Provenance[id])
+			records.add(w.res.Provenance[id])
 		}
 		starts = append(starts, uint32(len(recordRel)))
 	}
 	recOff := records.build(b)
+	w.grown(b)
 	startOff, rrOff, relRecOff := u32Vector(b, starts), u32Vector(b, recordRel), u32Vector(b, relRecord)
 	kgfb.ProvenanceStart(b)
 	kgfb.ProvenanceAddShardStarts(b, startOff)

@@ -23,17 +23,13 @@ var (
 // orderChildren builds every node's hasChild out-row in curriculum order
 // (w.childRows) and records its basis (w.childBasis): package childorder.
 func (w *writer) orderChildren() {
-	index := func(id string) (int, bool) {
-		i, ok := w.ord[id]
-		return int(i), ok
-	}
-	rows, basis := childorder.Rows(w.res.Nodes, w.res.Relationships, index)
+	rows, basis := childorder.RowsOf(w.res.Nodes, w.res.Relationships, w.src, w.tgt)
 	n := len(w.res.Nodes)
 	w.childRows = make([][2][]uint32, n)
 	w.childBasis = make([]byte, n)
 	for i, row := range rows {
 		for _, e := range row {
-			w.childRows[i][0] = append(w.childRows[i][0], w.ord[w.res.Relationships[e].Target])
+			w.childRows[i][0] = append(w.childRows[i][0], uint32(w.tgt[e]))
 			w.childRows[i][1] = append(w.childRows[i][1], uint32(e))
 		}
 		w.childBasis[i] = byte(basis[i])

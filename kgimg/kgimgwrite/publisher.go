@@ -24,7 +24,7 @@ func (w *writer) buildPublisher(b *flatbuffers.Builder) (flatbuffers.UOffsetT, b
 	hasSeq := make([]byte, len(rels))
 	seq := make([]int64, len(rels))
 	var ends [2][]uint32
-	id := newRecordCol(len(rels), 0)
+	id := newRawCol[string](len(rels), true)
 	var uri, ident, title [2]*strCol
 	for s := range 2 {
 		ends[s] = make([]uint32, len(rels))
@@ -37,11 +37,11 @@ func (w *writer) buildPublisher(b *flatbuffers.Builder) (flatbuffers.UOffsetT, b
 		if r.Sequence != nil {
 			hasSeq[i], seq[i] = 1, *r.Sequence
 		}
-		id.addUnique(r.ID)
+		id.add(r.ID)
 		for s, e := range [2]delivery.RelationEnd{r.Origin, r.Destination} {
 			ends[s][i] = format.NoNode
 			if !e.External() {
-				ends[s][i] = w.ord[e.NodeID]
+				ends[s][i] = w.ord(e.NodeID)
 			}
 			uri[s].add(e.URI)
 			ident[s].add(e.Identifier)

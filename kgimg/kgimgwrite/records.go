@@ -64,25 +64,26 @@ var nodeStringProps = []delivery.NodeProp{
 }
 
 // fillColumns fills a section's string columns, one value per record: two
-// workers, a column at a time (column 0 from id, values the gate makes
-// unique; column c from value), each then running rest with its number for
-// the section's other columns. Every column is independent of the others,
-// and the builder writes them in their fixed order afterwards, so the image
-// is the same bytes as when one loop filled them.
-func fillColumns[R any](records []R, cols []*strCol, id func(R) string, value func(R, int) string, rest func(worker int)) {
+// workers, a column at a time (column 0, ids, from id, values the gate makes
+// unique; column c of cols from value; cols[0] is unused), each then running
+// rest with its number for the section's other columns. Every column is
+// independent of the others, and the builder writes them in their fixed
+// order afterwards, so the image is the same bytes as when one loop filled
+// them.
+func fillColumns[R any](records []R, ids *rawCol[string], cols []*strCol, id func(R) string, value func(R, int) string, rest func(worker int)) {
 	var wg sync.WaitGroup
 	for worker := range 2 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for c := worker; c < len(cols); c += 2 {
-				col := cols[c]
 				if c == 0 {
 					for _, r := range records {
-						col.addUnique(id(r))
+						ids.add(id(r))
 					}
 					continue
 				}
+				col := cols[c]
 				for _, r := range records {
 					col.add(value(r, c))
 				}
@@ -110,23 +111,18 @@ func (w *writer) normalizedCodes() []string {
 func (w *writer) buildNodes(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 	nodes := w.res.Nodes
 	n := len(nodes)
-	idBytes, provBytes := 0, 0
-	for _, nd := range nodes {
-		idBytes += len(nd.ID)
-		provBytes += len(w.res.EntityProvenance[nd.ID])
-	}
+	ids := newRawCol[string](n, true)
 	cols := make([]*strCol, len(nodeStringProps))
-	cols[0] = newRecordCol(n, idBytes)
 	for i := 1; i < len(cols); i++ {
 		cols[i] = newRecordCol(n, 0)
 	}
-	normCode, prov := newRecordCol(n, 0), newRecordCol(n, provBytes)
+	normCode, prov := newRecordCol(n, 0), newRawCol[[]byte](n, false)
 	grades, tags, labels := newListCol(), newListCol(), newListCol()
 	kind := make([]byte, n)
 	isCurrent := make([]byte, n)
 	order := make([]uint32, n)
 	present := make([]uint32, n)
-	fillColumns(nodes, cols, func(nd *delivery.Node) string { return nd.ID },
+	fillColumns(nodes, ids, cols, func(nd *delivery.Node) string { return nd.ID },
 		func(nd *delivery.Node, c int) string { return nd.Str(nodeStringProps[c]) }, func(worker int) {
 			if worker == 0 {
 				for _, nd := range nodes {
@@ -144,12 +140,15 @@ func (w *writer) buildNodes(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 				order[i] = uint32(nd.Order)
 				present[i] = nodePresent(nd)
 				normCode.add(w.normCodes[i])
-				prov.addBytes(w.res.EntityProvenance[nd.ID])
+				prov.add(w.res.EntityProvenance[nd.ID])
 			}
 		})
 	colOffs := make([]flatbuffers.UOffsetT, len(cols))
-	for i, c := range cols {
-		colOffs[i] = c.build(b)
+	colOffs[0] = ids.build(b)
+	for i, c := range cols[1:] {
+		// Each column is garbage once written, and the image has grown.
+		colOffs[i+1], cols[i+1] = c.build(b), nil
+		w.grown(b)
 	}
 	gradeOff, tagOff, labelOff := grades.build(b), tags.build(b), labels.build(b)
 	normOff, provOff := normCode.build(b), prov.build(b)
@@ -203,12 +202,8 @@ var relStringProps = []delivery.RelProp{
 func (w *writer) buildRelationships(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 	rels := w.res.Relationships
 	n := len(rels)
-	idBytes := 0
-	for _, r := range rels {
-		idBytes += len(r.ID)
-	}
+	ids := newRawCol[string](n, true)
 	cols := make([]*strCol, len(relStringProps))
-	cols[0] = newRecordCol(n, idBytes)
 	for i := 1; i < len(cols); i++ {
 		cols[i] = newRecordCol(n, 0)
 	}
@@ -218,12 +213,12 @@ func (w *writer) buildRelationships(b *flatbuffers.Builder) flatbuffers.UOffsetT
 	order := make([]uint32, n)
 	present := make([]uint32, n)
 	conf := make([]float64, n)
-	fillColumns(rels, cols, func(r *delivery.Relationship) string { return r.ID },
+	fillColumns(rels, ids, cols, func(r *delivery.Relationship) string { return r.ID },
 		func(r *delivery.Relationship, c int) string { return r.Str(relStringProps[c]) }, func(worker int) {
 			if worker == 1 {
 				for i, r := range rels {
 					label[i] = byte(relLabel(r.Label))
-					src[i], tgt[i] = w.ord[r.Source], w.ord[r.Target]
+					src[i], tgt[i] = w.ends(i)
 					order[i] = uint32(r.Order)
 					present[i] = relPresent(r)
 					conf[i] = r.Confidence
@@ -231,8 +226,10 @@ func (w *writer) buildRelationships(b *flatbuffers.Builder) flatbuffers.UOffsetT
 			}
 		})
 	colOffs := make([]flatbuffers.UOffsetT, len(cols))
-	for i, c := range cols {
-		colOffs[i] = c.build(b)
+	colOffs[0] = ids.build(b)
+	for i, c := range cols[1:] {
+		colOffs[i+1], cols[i+1] = c.build(b), nil
+		w.grown(b)
 	}
 	labelOff := b.CreateByteVector(label)
 	srcOff, tgtOff := u32Vector(b, src), u32Vector(b, tgt)

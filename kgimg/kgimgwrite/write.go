@@ -29,16 +29,25 @@ import (
 type Options struct {
 	// Compiler names the writer in the image's identity (e.g. "kgc devel").
 	Compiler string
+	// Grown, when set, is told the image's size so far (the bytes written
+	// into its buffer, which BuildImage keeps outside the Go heap where it
+	// can) after each of its sections: a caller that bounds the process's
+	// memory lowers the Go heap's share as the image takes its own.
+	Grown func(imageBytes int)
 }
 
 // ReadArtifact returns the bytes of a declared artifact (package-relative path).
 type ReadArtifact func(path string) ([]byte, error)
 
 type writer struct {
-	res       *gate.Result
-	read      ReadArtifact
-	opts      Options
-	ord       map[string]uint32
+	res  *gate.Result
+	read ReadArtifact
+	opts Options
+	// index finds a node by ID (the gate's, or a map of res.Nodes).
+	index func(id string) (int, bool)
+	// src and tgt are each relationship's endpoints (the gate's, or found
+	// through index; -1: not a node).
+	src, tgt  []int32
 	normCodes []string
 	// childRows are the hasChild out-rows in curriculum order (neighbors,
 	// edges), childBasis what each node's order rests on (order.go).
@@ -95,9 +104,26 @@ func BuildImage(res *gate.Result, read ReadArtifact, opts Options) (*Image, erro
 	if !res.Valid() || res.Manifest == nil || res.Profile == nil {
 		return nil, ErrNotValid
 	}
-	w := &writer{res: res, read: read, opts: opts, ord: make(map[string]uint32, len(res.Nodes))}
-	for i, n := range res.Nodes {
-		w.ord[n.ID] = uint32(i)
+	w := &writer{res: res, read: read, opts: opts, index: res.NodeIndex}
+	if w.index == nil {
+		ord := make(map[string]int, len(res.Nodes))
+		for i, n := range res.Nodes {
+			ord[n.ID] = i
+		}
+		w.index = func(id string) (int, bool) { i, ok := ord[id]; return i, ok }
+	}
+	w.src, w.tgt = res.Sources, res.Targets
+	if rels := res.Relationships; len(w.src) != len(rels) || len(w.tgt) != len(rels) {
+		w.src, w.tgt = make([]int32, len(rels)), make([]int32, len(rels))
+		for i, r := range rels {
+			w.src[i], w.tgt[i] = -1, -1
+			if j, ok := w.index(r.Source); ok {
+				w.src[i] = int32(j)
+			}
+			if j, ok := w.index(r.Target); ok {
+				w.tgt[i] = int32(j)
+			}
+		}
 	}
 	// The builder starts at an upper estimate of the image so that it never
 	// grows (each growth held the old and the doubled buffer at once); the
@@ -179,22 +205,46 @@ func capped(build func() ([]byte, error), describe func() string) (payload []byt
 func sum(b []byte) string { return ids.Sha256(b) }
 
 func (w *writer) build(b *flatbuffers.Builder) ([]byte, error) {
+	grown := func() { w.grown(b) }
 	artifacts, err := w.buildArtifacts(b)
 	if err != nil {
 		return nil, err
 	}
-	w.normCodes = w.normalizedCodes()
+	grown()
+	// The sections that only read the package (the normalized codes, the
+	// sort orders, facets, search indexes and catalog part) are computed
+	// in one goroutine, in the order the builder needs them, while this
+	// one orders the hierarchy and writes the records: the builder writes
+	// every section in its fixed order either way. Each result is handed
+	// over in a buffered channel, so the goroutine ends even when this one
+	// stops early.
+	normDone := make(chan struct{})
+	ordersC, facetsC, searchC, partC := make(chan [4][]uint32, 1), make(chan []*facetValue, 1), make(chan *searchIndexes, 1), make(chan []byte, 1)
+	go func() {
+		w.normCodes = w.normalizedCodes()
+		close(normDone)
+		ordersC <- w.sortOrders()
+		facetsC <- w.prepareFacets()
+		searchC <- w.prepareSearch()
+		partC <- w.buildCatalogPart()
+	}()
 	w.orderChildren()
 	w.curriculumPositions()
+	<-normDone
 	nodes := w.buildNodes(b)
+	grown()
 	rels := w.buildRelationships(b)
-	nodeID, caseUUID, caseURI, relID := w.buildOrders(b)
+	grown()
+	nodeID, caseUUID, caseURI, relID := writeOrders(b, <-ordersC)
 	adj := w.buildAdjacency(b)
-	facets := w.buildFacets(b)
-	search := w.buildSearch(b)
+	grown()
+	facets := writeFacets(b, <-facetsC)
+	search := writeSearch(b, <-searchC)
+	grown()
 	prov, hasProv := w.buildProvenance(b)
 	pub, hasPub := w.buildPublisher(b)
-	partVec := b.CreateByteVector(w.buildCatalogPart())
+	grown()
+	partVec := b.CreateByteVector(<-partC)
 	root := uint32(0)
 	for i, n := range w.res.Nodes {
 		if nodeKind(n.Kind) == kgfb.NodeKindFramework {
@@ -339,6 +389,26 @@ func (w *writer) buildIdentity(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 	}
 	kgfb.IdentityAddCompiler(b, offs[8])
 	return kgfb.IdentityEnd(b)
+}
+
+// ord returns the position of the node with an ID (0 when there is none:
+// in a package that passed the gate every endpoint is a node).
+func (w *writer) ord(id string) uint32 {
+	i, _ := w.index(id)
+	return uint32(i)
+}
+
+// grown tells Options.Grown the image's size so far.
+func (w *writer) grown(b *flatbuffers.Builder) {
+	if w.opts.Grown != nil {
+		w.opts.Grown(len(b.Bytes) - int(b.Head()))
+	}
+}
+
+// ends returns the positions of relationship i's endpoints (0 for an end
+// that is not a node, as ord).
+func (w *writer) ends(i int) (src, tgt uint32) {
+	return uint32(max(w.src[i], 0)), uint32(max(w.tgt[i], 0))
 }
 
 // ImageName returns the file name of a snapshot's image.

@@ -75,6 +75,39 @@ func TestCorpusBuildsAreByteIdentical(t *testing.T) {
 	}
 }
 
+// A staged image is only a temp file until it is committed; an aborted one
+// leaves nothing, and the old image stays in place meanwhile.
+func TestStagedImage(t *testing.T) {
+	dir := t.TempDir()
+	p, err := kgimgwrite.WriteFile(dir, "a.kgimg", []byte("one"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := kgimgwrite.Stage(dir, "a.kgimg", []byte("two"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "one" {
+		t.Fatalf("staging replaced the image: %q", b)
+	}
+	st.Abort()
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("an aborted image left %v", entries)
+	}
+	if st, err = kgimgwrite.Stage(dir, "a.kgimg", []byte("three")); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := st.Commit(); err != nil || got != p {
+		t.Fatalf("Commit() = %q, %v", got, err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "three" {
+		t.Fatalf("content %q", b)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("leftovers: %v", entries)
+	}
+}
+
 func TestWriteFileIsAtomic(t *testing.T) {
 	dir := t.TempDir()
 	p, err := kgimgwrite.WriteFile(dir, "a.kgimg", []byte("one"))

@@ -40,9 +40,34 @@ func Decode(data []byte) (*Manifest, []finding.Finding) {
 // ParseDocument parses one strict JSON document: UTF-8 without BOM, duplicate
 // keys reported. It returns nil when the bytes are not JSON.
 func ParseDocument(data []byte, is *jsonv.Issues) *jsonv.Value {
+	if !encodingOK(data, is) {
+		return nil
+	}
+	v, errs := jsonv.Parse(data)
+	is.FromParse(errs)
+	return v
+}
+
+// ScanDocument checks a document as ParseDocument does, reporting the same
+// issues, but hands it out part by part with ps.Scan (split and fn as Scan
+// takes them) instead of returning its tree: a caller that gets any issue
+// discards what it took from the parts. It returns the kind of the
+// top-level value.
+func ScanDocument(ps *jsonv.Parser, data []byte, is *jsonv.Issues, split func(key string) bool, fn func(jsonv.Part)) jsonv.Kind {
+	if !encodingOK(data, is) {
+		return jsonv.Null
+	}
+	top, errs := ps.Scan(data, split, fn)
+	is.FromParse(errs)
+	return top
+}
+
+// encodingOK reports a byte-order mark or invalid UTF-8 as ParseDocument
+// does, and says whether there was neither.
+func encodingOK(data []byte, is *jsonv.Issues) bool {
 	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
 		is.Add(jsonv.CodeSyntax, "", 0, "the document starts with a byte-order mark")
-		return nil
+		return false
 	}
 	if !utf8.Valid(data) {
 		off := 0
@@ -54,11 +79,9 @@ func ParseDocument(data []byte, is *jsonv.Issues) *jsonv.Value {
 			off += n
 		}
 		is.Add(jsonv.CodeInvalidUTF8, "", off, "the document is not valid UTF-8 (first bad byte at offset %d)", off)
-		return nil
+		return false
 	}
-	v, errs := jsonv.Parse(data)
-	is.FromParse(errs)
-	return v
+	return true
 }
 
 type decoder struct {

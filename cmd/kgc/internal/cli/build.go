@@ -83,15 +83,29 @@ func buildImage(dir string, res *gate.Result, out string) (*imageReport, error) 
 	// The gate has checked every file; read them as carefully again (the
 	// tree could have changed since), no one larger than an image can be.
 	read := func(path string) ([]byte, error) { return safefile.Read(root, path, kgimg.MaxImageSize) }
-	built, err := kgimgwrite.BuildImage(res, read, kgimgwrite.Options{Compiler: "kgc " + version.String()})
+	// The image's memory is outside the Go heap: while it is built and held,
+	// the heap's limit leaves it room (imageHeld).
+	defer imageHeld(0)
+	built, err := kgimgwrite.BuildImage(res, read, kgimgwrite.Options{Compiler: "kgc " + version.String(), Grown: imageHeld})
 	if err != nil {
 		return nil, err
 	}
 	// The image is read below only through data and the Image opened over
 	// it, neither of which outlives this function.
 	defer built.Release()
+	imageHeld(len(built.Bytes))
 	data := built.Bytes
-	// The digest the report gives is computed while the image is verified.
+	// The image is written to its temp file, and its digest computed, while
+	// it is verified; only an image that verifies is renamed into place.
+	type staging struct {
+		st  *kgimgwrite.Staged
+		err error
+	}
+	staged := make(chan staging, 1)
+	go func() {
+		st, err := kgimgwrite.Stage(out, kgimgwrite.ImageName(res.Manifest.SnapshotID), data)
+		staged <- staging{st, err}
+	}()
 	digest := make(chan string, 1)
 	go func() { digest <- ids.Sha256(data) }()
 	img, err := kgimg.OpenBytes(data)
@@ -99,10 +113,17 @@ func buildImage(dir string, res *gate.Result, out string) (*imageReport, error) 
 		err = img.VerifyDeep()
 	}
 	sha := <-digest
+	s := <-staged
 	if err != nil {
+		if s.st != nil {
+			s.st.Abort()
+		}
 		return nil, fmt.Errorf("the image just built does not verify: %w", err)
 	}
-	path, err := kgimgwrite.WriteFile(out, kgimgwrite.ImageName(res.Manifest.SnapshotID), data)
+	if s.err != nil {
+		return nil, s.err
+	}
+	path, err := s.st.Commit()
 	if err != nil {
 		return nil, err
 	}

@@ -60,7 +60,9 @@ func ApplyMemoryLimit(getenv func(string) string) {
 // with the collector's default pacing the heap grew to twice that, and the
 // resident set (the image's pages, which are outside the heap, included) to
 // between 1.7 and 2.1 times the package from one run to the next. Under this
-// limit the collector runs a little earlier near the peak instead.
+// limit the collector runs a little earlier near the peak instead. The image
+// a build writes is held outside the heap: imageHeld lowers the heap's share
+// of the limit by its size.
 func packageLimit(size, machine int64) int64 {
 	limit := max(size/2*3, 256<<20)
 	if machine > 0 {
@@ -68,6 +70,9 @@ func packageLimit(size, machine int64) int64 {
 	}
 	return limit
 }
+
+// currentLimit is the packageLimit limitMemoryFor last set (0: none).
+var currentLimit int64
 
 // limitMemoryFor sets packageLimit for the package in dir (the total size of
 // its regular files), when ApplyMemoryLimit set a machine limit (so never
@@ -85,5 +90,31 @@ func limitMemoryFor(dir string) {
 		}
 		return nil
 	})
-	debug.SetMemoryLimit(packageLimit(size, machineLimit))
+	currentLimit = packageLimit(size, machineLimit)
+	debug.SetMemoryLimit(currentLimit)
+}
+
+// imageHeld lowers the Go heap's limit by the bytes of an image being built
+// or held outside the heap (kgimgwrite.BuildImage's anonymous mapping), and
+// by a sixteenth more for what the runtime does not see (the section of the
+// image written since it was last told, the program's own pages), so that
+// the heap and the image together stay within the package's limit: the heap
+// is left at least half of it (below that the collector would run without
+// end over the decoded package). imageHeld(0) gives the heap the whole
+// limit again. It does nothing when limitMemoryFor set no limit.
+func imageHeld(imageBytes int) {
+	if currentLimit == 0 {
+		return
+	}
+	debug.SetMemoryLimit(heapShare(currentLimit, int64(imageBytes)))
+}
+
+// heapShare is the Go heap's share of limit while an image of imageBytes is
+// held beside it (0: none): the rest less a sixteenth, but at least half of
+// limit.
+func heapShare(limit, imageBytes int64) int64 {
+	if imageBytes == 0 {
+		return limit
+	}
+	return max(limit-imageBytes-limit/16, limit/2)
 }

@@ -34,3 +34,20 @@ func TestPackageLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestHeapShare: the package's limit less the image and a sixteenth, at
+// least half of it; the whole limit without an image.
+func TestHeapShare(t *testing.T) {
+	const mib = 1 << 20
+	for _, c := range []struct{ limit, image, want int64 }{
+		{3900 * mib, 0, 3900 * mib},
+		{3900 * mib, 700 * mib, 3200*mib - 3900*mib/16},
+		{3200 * mib, 1, 3000*mib - 1},
+		{3900 * mib, 3000 * mib, 1950 * mib},
+		{256 * mib, 200 * mib, 128 * mib},
+	} {
+		if got := heapShare(c.limit, c.image); got != c.want {
+			t.Errorf("heapShare(%d, %d) = %d, want %d", c.limit, c.image, got, c.want)
+		}
+	}
+}
