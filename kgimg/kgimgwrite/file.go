@@ -47,12 +47,14 @@ func WriteFile(dir, name string, data []byte) (string, error) {
 type Staged struct {
 	tmp        *os.File
 	dir, final string
+	created    string // the outermost directory Stage created ("" when dir existed)
 }
 
 // Stage writes image bytes to a synced temp file in dir, to become dir/name
 // (see WriteFile).
 func Stage(dir, name string, data []byte) (*Staged, error) {
 	writing.Lock()
+	created := outermostMissing(dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		writing.Unlock()
 		return nil, fmt.Errorf("kgimgwrite: %w", err)
@@ -64,7 +66,7 @@ func Stage(dir, name string, data []byte) (*Staged, error) {
 		writing.Unlock()
 		return nil, fmt.Errorf("kgimgwrite: %w", err)
 	}
-	st := &Staged{tmp: tmp, dir: dir, final: final}
+	st := &Staged{tmp: tmp, dir: dir, final: final, created: created}
 	fail := func(format string, args ...any) (*Staged, error) {
 		st.Abort()
 		return nil, fmt.Errorf(format, args...)
@@ -106,11 +108,35 @@ func (st *Staged) Commit() (string, error) {
 	return st.final, nil
 }
 
-// Abort removes the staged image.
+// Abort removes the staged image, and the directories Stage created for it
+// (while they are empty): an image that is not written leaves nothing.
 func (st *Staged) Abort() {
 	defer writing.Unlock()
 	st.tmp.Close()
 	os.Remove(st.tmp.Name())
+	if st.created == "" {
+		return
+	}
+	for d := filepath.Clean(st.dir); ; d = filepath.Dir(d) {
+		if os.Remove(d) != nil || d == st.created || d == filepath.Dir(d) {
+			return
+		}
+	}
+}
+
+// outermostMissing returns the outermost directory of dir's path that does
+// not exist ("" when dir exists).
+func outermostMissing(dir string) string {
+	missing := ""
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil {
+			return missing
+		}
+		missing = d
+		if d == filepath.Dir(d) {
+			return missing
+		}
+	}
 }
 
 // removeStaleTemps removes the temp files in dir that no live writer holds.

@@ -106,6 +106,19 @@ func TestStagedImage(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Fatalf("leftovers: %v", entries)
 	}
+	// Directories staging created are removed with an aborted image; one
+	// that existed stays.
+	deep := filepath.Join(dir, "x", "y", "z")
+	if st, err = kgimgwrite.Stage(deep, "b.kgimg", []byte("four")); err != nil {
+		t.Fatal(err)
+	}
+	st.Abort()
+	if _, err := os.Stat(filepath.Join(dir, "x")); !os.IsNotExist(err) {
+		t.Errorf("an aborted image left its new directories: %v", err)
+	}
+	if _, err := os.Stat(dir); err != nil {
+		t.Errorf("the existing directory went: %v", err)
+	}
 }
 
 func TestWriteFileIsAtomic(t *testing.T) {
