@@ -25,9 +25,9 @@ import (
 // answers them itself through mcpserver.Direct (the same middleware and tool
 // handler) and writes the response the SDK would write, byte for byte
 // (TestDirectAnswersAreTheSDKs). Anything else — other methods, batches,
-// notifications, _meta, other protocol versions, session or MCP routing
-// headers, a Host the SDK's DNS-rebinding guard would refuse — goes to the
-// SDK as before.
+// notifications, _meta beyond a progress token, other protocol versions,
+// session or MCP routing headers, a Host the SDK's DNS-rebinding guard would
+// refuse — goes to the SDK as before.
 
 // directVersions are the protocol versions whose plain requests kgmcp
 // answers itself (the SDK's stateless handler needs no initialization state
@@ -58,7 +58,7 @@ func direct(srv *mcpserver.Server, r *http.Request, body []byte) (directRequest,
 
 // directBody returns the request a message (one, not a batch) asks for when
 // kgmcp answers it itself — a ping, or a call of a known tool with nothing
-// but its name and arguments — and false when the SDK should. rawID is the
+// but its name and arguments (and a progress token) — and false when the SDK should. rawID is the
 // message's id when checkMessage has passed it already (nil: it is checked
 // here). links is left for the caller (it depends on the protocol version).
 func directBody(srv *mcpserver.Server, body []byte, rawID json.RawMessage) (directRequest, bool) {
@@ -76,7 +76,8 @@ func directBody(srv *mcpserver.Server, body []byte, rawID json.RawMessage) (dire
 		return d, false
 	}
 	// Nothing beyond jsonrpc, id, method and params, each spelled exactly and
-	// once; for tools/call, params of name and arguments only.
+	// once; for tools/call, params of name and arguments (and a _meta of a
+	// progress token) only.
 	v, errs := jsonv.Parse(body)
 	if v == nil || len(errs) > 0 || !exactly(v, "jsonrpc", "id", "method", "params") {
 		return d, false
@@ -87,11 +88,11 @@ func directBody(srv *mcpserver.Server, body []byte, rawID json.RawMessage) (dire
 	params := v.Get("params")
 	switch d.method {
 	case "ping":
-		if params != nil && (params.Kind != jsonv.Object || len(params.Obj) > 0) {
+		if params != nil && (!exactly(params, "_meta") || !progressOnly(params.Get("_meta"))) {
 			return d, false
 		}
 	case "tools/call":
-		if params == nil || !exactly(params, "name", "arguments") {
+		if params == nil || !exactly(params, "name", "arguments", "_meta") || !progressOnly(params.Get("_meta")) {
 			return d, false
 		}
 		if n := params.Get("name"); n != nil && n.Kind == jsonv.String {
@@ -142,6 +143,28 @@ func valueEnd(b []byte, off int) int {
 		}
 	}
 	return -1
+}
+
+// progressOnly reports whether a request's _meta (nil: none) asks for
+// nothing but progress: an object whose one member is a progressToken, a
+// string or an integer. Hosts send one with every call; kgmcp sends no
+// progress notifications (its calls are short), so such a call is answered
+// as one without it.
+func progressOnly(meta *jsonv.Value) bool {
+	if meta == nil {
+		return true
+	}
+	if !exactly(meta, "progressToken") || len(meta.Obj) != 1 {
+		return false
+	}
+	switch t := meta.Obj[0].Val; t.Kind {
+	case jsonv.String:
+		return true
+	case jsonv.Number:
+		_, ok := jsonv.IntOf(t)
+		return ok
+	}
+	return false
 }
 
 // exactly reports whether v is an object whose members are among keys, each

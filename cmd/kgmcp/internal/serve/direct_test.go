@@ -122,7 +122,12 @@ func TestDirectAnswersAreTheSDKs(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, v1118, false},
 		{`{"jsonrpc":"2.0","id":-1,"method":"ping"}`, v1118, true},
 		{`{"jsonrpc":"2.0","id":"<&>","method":"ping"}`, v1118, true}, // encoded by jsonrpc.EncodeMessage, as the SDK does
-		{`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"progressToken":1}}}`, v1118, false},
+		{`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"progressToken":1}}}`, v1118, true},
+		{`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"progressToken":"t","other":1}}}`, v1118, false},
+		{`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"progressToken":1.5}}}`, v1118, false},
+		{`{"jsonrpc":"2.0","id":24,"method":"tools/call","params":{"name":"get_framework","arguments":{"request":{"frameworkId":"kgc-sample-mathematics-grades-1-3"}},"_meta":{"progressToken":"p-24"}}}`, v1118, true},
+		{`{"jsonrpc":"2.0","id":25,"method":"tools/call","params":{"name":"get_framework","arguments":{},"_meta":{"progressToken":{"x":1}}}}`, v1118, false},
+		{`{"jsonrpc":"2.0","id":26,"method":"tools/call","params":{"name":"get_framework","arguments":{},"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"t"}}}}`, v1118, false},
 		{`{"id":1,"jsonrpc":"2.0","method":"ping"}`, v1118, true},
 		{strings.Replace(get, "%s", "2", 1), v0618, true},
 		{strings.Replace(get, "%s", `"g"`, 1), v1118, true},

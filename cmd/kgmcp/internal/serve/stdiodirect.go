@@ -19,7 +19,8 @@ import (
 // initialized — the SDK has answered this client's initialize with a
 // protocol version of directVersions and the client has sent
 // notifications/initialized — a line that is one ping, or one call of a
-// known tool with nothing but its name and arguments, is answered through
+// known tool with nothing but its name and arguments (and a progress
+// token, which hosts send with every call), is answered through
 // mcpserver.Direct (the same middleware, slots and tool handler) and written
 // by the connection's Write, as the SDK's answers are: the same bytes
 // (the golden transcripts replay unchanged), the same in-flight bound, the

@@ -76,6 +76,7 @@ func TestStdioDirectAnswersAreTheSDKs(t *testing.T) {
 			`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"get_framework","arguments":{"request":{"frameworkId":"nope"}}}}`,
 			`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"get_framework","arguments":[]}}`,
 			`{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"get_framework","arguments":{},"_meta":{"progressToken":"p"}}}`,
+			`{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"get_framework","arguments":{},"_meta":{"progressToken":"p","x":1}}}`,
 			`{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"search_standards","arguments":{ "request" : {"mode":"text","query":"co\u0075nt <b>","limit":2} }}}`,
 			`{"jsonrpc":"2.0","id":12,"method":"tools/list"}`,
 		}
@@ -93,12 +94,13 @@ func TestStdioDirectAnswersAreTheSDKs(t *testing.T) {
 				t.Errorf("%s: answer %d: kgmcp\n%.400s\nthe SDK\n%.400s", version, i, direct[i], sdk[i])
 			}
 		}
-		// ids 3, "s", "<&>", 4, 7, 8 and 11 are plain: three get_framework
-		// calls, a ping, get_framework without arguments and with an
-		// unknown framework, a search; 0 and 2 (before initialization),
-		// no_such_tool, the _meta ones, the array arguments and tools/list
-		// are the SDK's.
-		if want := int64(7); version != "2025-11-25" && directs != want {
+		// ids 3, "s", "<&>", 4, 5, 7, 8, 10 and 11 are plain: three
+		// get_framework calls, two pings (one with a progress token),
+		// get_framework without arguments, with an unknown framework and with
+		// a progress token, a search; 0 and 2 (before initialization),
+		// no_such_tool, the array arguments, the _meta with more than a
+		// progress token and tools/list are the SDK's.
+		if want := int64(9); version != "2025-11-25" && directs != want {
 			t.Errorf("%s: %d calls answered directly, want %d", version, directs, want)
 		}
 		t.Logf("%s: %d of %d lines answered directly", version, directs, len(lines))
