@@ -139,6 +139,9 @@ type Catalog struct {
 	Refused []Refusal
 	log     *slog.Logger
 	shared  bool // a Subset: its images belong to another catalog
+	// publishers are the packages whose manifests declare publisher
+	// relations, in catalog order (ServedPublishers).
+	publishers []*Package
 }
 
 // Refusal records an image that could not be accepted.
@@ -343,6 +346,12 @@ func (c *Catalog) sort() {
 		}
 		return packageLess(a, b)
 	})
+	c.publishers = nil
+	for _, p := range c.Packages {
+		if _, ok := p.Manifest.Artifact(manifest.PublisherRelations); ok {
+			c.publishers = append(c.publishers, p)
+		}
+	}
 }
 
 func packageLess(a, b *Package) bool {

@@ -72,6 +72,20 @@ func (s *Snapshot) withdrawn() error {
 	return nil
 }
 
+// ServedPublishers returns the served packages whose manifests declare
+// publisher relations (the publisherRelations artifact), in catalog order:
+// the only ones that can assert a relation about another package's
+// standard. Only they are verified (on first use), not the whole catalog.
+func (c *Catalog) ServedPublishers() []*Package {
+	var out []*Package
+	for _, p := range c.publishers {
+		if p.Ready() == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // Served returns the packages a request may read: those Ready answers nil
 // for (verifying each on first use), in catalog order.
 func (c *Catalog) Served() []*Package {

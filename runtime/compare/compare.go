@@ -113,7 +113,7 @@ var Disclosures = []string{
 // two different compared snapshots with at least one end among the matches,
 // resolved as get_publisher_relations resolves them (in the sections' order,
 // then the matches' rank), or nil when there are none.
-func Alignments(served, pkgs []*catalog.Package, sections []ComparisonSection) *ComparisonAlignments {
+func Alignments(peers standard.Peers, pkgs []*catalog.Package, sections []ComparisonSection) *ComparisonAlignments {
 	compared := map[string]*catalog.Package{}
 	hasAny := false
 	for _, p := range pkgs {
@@ -133,7 +133,7 @@ func Alignments(served, pkgs []*catalog.Package, sections []ComparisonSection) *
 				continue
 			}
 			here := standard.End(p, n)
-			for _, r := range standard.RelationsOf(served, p, n, func(kgimg.PublisherKind) bool { return true }) {
+			for _, r := range standard.RelationsOf(peers, p, n, func(kgimg.PublisherKind) bool { return true }) {
 				others := r.Other.Matches
 				if r.Other.Standard != nil {
 					others = []standard.EndStandard{*r.Other.Standard}

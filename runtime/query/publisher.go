@@ -67,7 +67,7 @@ func (s *Service) publisherRelations(_ context.Context, r PublisherRelationsRequ
 	for _, t := range r.AssociationTypes {
 		want[t] = true
 	}
-	all := standard.RelationsOf(s.cat.Served(), p, n, func(k kgimg.PublisherKind) bool { return len(want) == 0 || want[k.String()] })
+	all := standard.RelationsOf(standard.PeersOf(s.cat), p, n, func(k kgimg.PublisherKind) bool { return len(want) == 0 || want[k.String()] })
 	var rels []PublisherRelation
 	for _, x := range all {
 		if r.Direction == "both" || x.Direction == r.Direction {

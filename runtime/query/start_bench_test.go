@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/kgc-project/kgc/internal/pkggen"
 	"github.com/kgc-project/kgc/runtime/catalog"
 )
 
@@ -81,6 +82,43 @@ func BenchmarkStart(b *testing.B) {
 				b.StartTimer()
 			}
 			b.ReportMetric(float64(live)/float64(len(paths)), "live-B/image")
+		})
+	}
+}
+
+// BenchmarkFirstStandard is a server's first get_standard after its start
+// over a catalog of n clone images (none of which declares publisher
+// relations): open the catalog, then read one standard of one clone. It
+// verifies that clone's image, and no other (a standard's publisher
+// relations verify only the packages that declare some).
+func BenchmarkFirstStandard(b *testing.B) {
+	root := b.TempDir()
+	spec := pkggen.Shipped()[0]
+	spec.FrameworkID = "kgc-clone-0000"
+	args := []byte(`{"request":{"frameworkId":"kgc-clone-0000","identifier":{"identifierType":"node_id","nodeId":"` + pkggen.NodeID(spec, 0, 0, 0, 0) + `"}}}`)
+	for _, n := range []int{100, 1000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			paths, err := catalog.Paths([]string{cloneDir(b, root, n)})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				cat, err := catalog.Open(paths, catalog.PolicyFail, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				res, err := New(cat, Options{}).Call(context.Background(), "get_standard", args)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if r, ok := res.(*StandardResult); !ok || r.Node.NodeID == "" {
+					b.Fatalf("not the standard: %T %+v", res, res)
+				}
+				b.StopTimer()
+				cat.Close()
+				b.StartTimer()
+			}
 		})
 	}
 }

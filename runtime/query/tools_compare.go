@@ -6,6 +6,7 @@ import (
 	"github.com/kgc-project/kgc/internal/jsonschema"
 	"github.com/kgc-project/kgc/runtime/compare"
 	"github.com/kgc-project/kgc/runtime/record"
+	"github.com/kgc-project/kgc/runtime/standard"
 
 	"context"
 	"sort"
@@ -192,7 +193,7 @@ func (s *Service) compare(ctx context.Context, r CompareRequest) (*ComparisonRes
 		return a.GraphPackageID < b.GraphPackageID
 	})
 	compare.SortWarnings(out.Warnings)
-	out.PublisherAlignments = compare.Alignments(s.cat.Served(), pkgs, out.Sections)
+	out.PublisherAlignments = compare.Alignments(standard.PeersOf(s.cat), pkgs, out.Sections)
 	out.Suggestions = comparisonSuggestions(pkgs, r, out.Sections)
 	return fitComparison(out)
 }

@@ -98,7 +98,7 @@ const maxChildOffset = 10_000_000
 // anything is built, so no build costs more than those bounds.
 func (s *Service) fitContext(q standard.ContextQuery) (*ContextResult, error) {
 	lim := standard.Limits{q.MaxNodes, q.MaxNodes, q.MaxPaths, q.MaxNodes, q.MaxNodes}
-	q.Relations = standard.Relations(s.cat.Served(), q.Package, q.Origin)
+	q.Relations = standard.Relations(standard.PeersOf(s.cat), q.Package, q.Origin)
 	full := standard.Context(q, lim)
 	if ok, err := anyCeiling.fits(full); err != nil || ok {
 		return full, err

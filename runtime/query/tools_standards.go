@@ -76,7 +76,7 @@ func (s *Service) standard(_ context.Context, r StandardRequest) (*StandardResul
 		return nil, err
 	}
 	res := standard.Result(p, n)
-	res.PublisherRelations = standard.Relations(s.cat.Served(), p, n)
+	res.PublisherRelations = standard.Relations(standard.PeersOf(s.cat), p, n)
 	return &res, nil
 }
 

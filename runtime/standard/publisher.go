@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
@@ -162,11 +163,28 @@ func resolveExternal(served []*catalog.Package, from *catalog.Package, uri, iden
 	return out
 }
 
+// Peers are the other packages a standard's publisher relations can reach:
+// Asserting, the served packages that declare publisher relations (only they
+// can assert one about another package's standard), and All, every served
+// package (where an outside reference may resolve), asked for only when a
+// relation has an outside end. In a catalog of many images a standard
+// without outside ends so verifies no image but those that assert relations
+// (catalog.Catalog.ServedPublishers, Served).
+type Peers struct {
+	Asserting []*catalog.Package
+	All       func() []*catalog.Package
+}
+
+// PeersOf are the peers of c's standards.
+func PeersOf(c *catalog.Catalog) Peers {
+	return Peers{Asserting: c.ServedPublishers(), All: sync.OnceValue(c.Served)}
+}
+
 // RelationsOf lists the publisher relations of standard n of p: those its own
 // package asserts (both directions), then those other served packages assert
 // about it through an outside reference (its CASE UUID or URI), in file order.
 // keep filters by type.
-func RelationsOf(served []*catalog.Package, p *catalog.Package, n uint32, keep func(kgimg.PublisherKind) bool) []PublisherRelation {
+func RelationsOf(peers Peers, p *catalog.Package, n uint32, keep func(kgimg.PublisherKind) bool) []PublisherRelation {
 	var out []PublisherRelation
 	add := func(q *catalog.Package, i int, self kgimg.Side) {
 		img := q.Img
@@ -189,7 +207,7 @@ func RelationsOf(served []*catalog.Package, p *catalog.Package, n uint32, keep f
 		} else {
 			r.Other.External = externalRef(img, i, other)
 			uri, id, _ := img.PublisherExternal(i, other)
-			r.Other.Matches = resolveExternal(served, q, uri, id)
+			r.Other.Matches = resolveExternal(peers.All(), q, uri, id)
 		}
 		if r.Other.Matches == nil {
 			r.Other.Matches = []EndStandard{}
@@ -204,7 +222,7 @@ func RelationsOf(served []*catalog.Package, p *catalog.Package, n uint32, keep f
 		}
 	}
 	uuid, uri := img.NodeString(n, kgimg.NodeCaseIdentifierUUID), img.NodeString(n, kgimg.NodeCaseIdentifierURI)
-	for _, q := range served {
+	for _, q := range peers.Asserting {
 		if q == p || q.Img.PublisherRelationCount() == 0 {
 			continue
 		}
@@ -242,8 +260,8 @@ const relationsShown = 10
 
 // Relations is the summary of standard n's publisher relations, or
 // nil when it has none.
-func Relations(served []*catalog.Package, p *catalog.Package, n uint32) *StandardRelations {
-	all := RelationsOf(served, p, n, func(kgimg.PublisherKind) bool { return true })
+func Relations(peers Peers, p *catalog.Package, n uint32) *StandardRelations {
+	all := RelationsOf(peers, p, n, func(kgimg.PublisherKind) bool { return true })
 	if len(all) == 0 {
 		return nil
 	}
