@@ -15,7 +15,7 @@ import (
 // Over stdio, as over HTTP (direct.go), kgmcp answers the plainest requests
 // itself: the SDK decodes a line three times, dispatches it through its
 // session and encodes the answer, which for get_standard was a third of the
-// call (bench/README.md, "stdio against the SDK alone"). Once the session is
+// call (bench/README.md, "stdio direct answers"). Once the session is
 // initialized — the SDK has answered this client's initialize with a
 // protocol version of directVersions and the client has sent
 // notifications/initialized — a line that is one ping, or one call of a
