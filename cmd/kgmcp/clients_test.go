@@ -204,6 +204,9 @@ func TestTypeScriptSDKClient(t *testing.T) {
 			"match": map[string]any{"matchMode": "tokens", "operator": "any"}, "frameworkIds": []any{mathsFramework, "kgc-sample-english-grades-1-2"}}},
 		{"method": "tools/call", "name": "get_standard", "arguments": request(map[string]any{"frameworkId": mathsFramework,
 			"identifier": map[string]any{"identifierType": "node_id", "nodeId": ind}})},
+		// As hosts that show progress call: with a _meta.progressToken.
+		{"method": "tools/call", "name": "get_standard", "progress": true, "arguments": request(map[string]any{"frameworkId": mathsFramework,
+			"identifier": map[string]any{"identifierType": "node_id", "nodeId": ind}})},
 	}
 	url := startHTTP(t, dir).base + "/mcp"
 	for name, conn := range map[string]map[string]any{
@@ -280,7 +283,10 @@ func TestTypeScriptSDKClient(t *testing.T) {
 				len(ev["content"].(string)) != int(page["returnedBytes"].(float64)) {
 				t.Errorf("evidence window: %v", page)
 			}
-			checkPromptSteps(t, out.Steps[14:])
+			checkPromptSteps(t, out.Steps[14:20])
+			if last := len(out.Steps) - 1; !out.Steps[last].OK || string(out.Steps[last].Result) != string(out.Steps[last-1].Result) {
+				t.Errorf("get_standard with a progress token answers\n%.300s\nwithout one\n%.300s", out.Steps[last].Result, out.Steps[last-1].Result)
+			}
 		})
 	}
 }

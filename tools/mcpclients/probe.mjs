@@ -11,7 +11,7 @@
 //         from the server's 401),
 //         optionally "sdk": "2025-03-26" (the SDK 1.12.1 client),
 //         plus "steps": [{"method": "tools/list"} | {"method": "tools/call",
-//         "name", "arguments"} | {"method": "resources/read", "uri"} |
+//         "name", "arguments", optionally "progress": true} | {"method": "resources/read", "uri"} |
 //         {"method": "resources/templates/list"} | {"method": "resources/list"} |
 //         {"method": "prompts/list"} | {"method": "prompts/get", "name",
 //         "arguments"} | {"method": "completion/complete", "ref", "argument",
@@ -46,7 +46,12 @@ async function step(s) {
       // Listing caches the output schemas the client validates calls against.
       return await client.listTools();
     }
-    case 'tools/call': return await client.callTool({ name: s.name, arguments: s.arguments || {} });
+    case 'tools/call': {
+      // "progress": true asks as hosts do that show progress: the SDK then
+      // sends a _meta.progressToken with the call.
+      const options = s.progress ? { onprogress: () => {} } : undefined;
+      return await client.callTool({ name: s.name, arguments: s.arguments || {} }, undefined, options);
+    }
     case 'resources/read': return await client.readResource({ uri: s.uri });
     case 'resources/list': return await client.listResources();
     case 'resources/templates/list': return await client.listResourceTemplates();
