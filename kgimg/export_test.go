@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"unsafe"
 
+	flatbuffers "github.com/google/flatbuffers/go"
 	"github.com/kgc-project/kgc/kgimg/format"
 	"github.com/kgc-project/kgc/kgimg/kgfb"
 )
@@ -174,4 +175,11 @@ func SetFirstRead(n int64) (restore func()) {
 	old := firstRead
 	firstRead = n
 	return func() { firstRead = old }
+}
+
+// CaseKeys returns the offset of the catalog part's case_keys inside the
+// part, and how many there are.
+func (img *Image) CaseKeys() (offset, n int) {
+	t := img.part.Table()
+	return int(t.Vector(flatbuffers.UOffsetT(t.Offset(caseKeysSlot)))), img.part.CaseKeysLength()
 }

@@ -115,3 +115,38 @@ func TestLazyImagesRefuseCorruption(t *testing.T) {
 		t.Errorf("Open: %v, want ErrChecksum", err)
 	}
 }
+
+// The catalog part's case_keys are checked at open: keys out of order (a
+// crafted image, resealed) refuse the image; the keys say which CASE
+// identifiers the image may hold.
+func TestCaseKeysAreCheckedAtOpen(t *testing.T) {
+	path := sampleImagePaths(t)[1]
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := OpenLazy(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	vec, n := img.CaseKeys()
+	if n < 2 {
+		t.Fatalf("the sample's catalog part has %d case keys", n)
+	}
+	if img.MayHold("urn:uuid:not-in-any-package") || img.MayHold("") {
+		t.Error("MayHold says yes to an identifier the image does not hold")
+	}
+	at := int(binary.LittleEndian.Uint32(orig[48:])) + vec
+	b := slices.Clone(orig)
+	first, second := slices.Clone(b[at:at+8]), slices.Clone(b[at+8:at+16])
+	copy(b[at:], second)
+	copy(b[at+8:], first)
+	p := filepath.Join(t.TempDir(), "x.kgimg")
+	if err := os.WriteFile(p, Reseal(b), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenLazy(p, nil); err == nil || !strings.Contains(err.Error(), "case_keys") {
+		t.Errorf("case keys out of order: %v, want the image refused", err)
+	}
+}

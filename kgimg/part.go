@@ -1,6 +1,9 @@
 package kgimg
 
 import (
+	"sort"
+
+	flatbuffers "github.com/google/flatbuffers/go"
 	"github.com/kgc-project/kgc/kgimg/format"
 	"github.com/kgc-project/kgc/kgimg/kgfb"
 )
@@ -33,7 +36,42 @@ func verifyPart(h Header, head, part []byte) (*kgfb.CatalogPart, error) {
 	if v := cp.FormatVersion(); v != h.Version {
 		return nil, corrupt("catalog_part", int64(h.PartOffset), "the catalog part says format %d, the header %d", v, h.Version)
 	}
+	for i := 1; i < cp.CaseKeysLength(); i++ {
+		if cp.CaseKeys(i-1) >= cp.CaseKeys(i) {
+			return nil, corrupt("catalog_part", int64(h.PartOffset), "the catalog part's case_keys are not in ascending order at %d", i)
+		}
+	}
 	return cp, nil
+}
+
+// caseKeysSlot is the vtable offset of CatalogPart.case_keys.
+var caseKeysSlot = flatbuffers.VOffsetT(4 + 2*slot(catalogPartDesc, "case_keys"))
+
+// MayHold reports whether the image may hold a node with one of these CASE
+// UUIDs or URIs, from its catalog part alone (nothing of the payload is
+// read, verified or not): false only when the part's case_keys hold none of
+// their keys. An image without case_keys (formats 1 and 2, and format 3
+// images written before it) may hold any.
+func (img *Image) MayHold(ids ...string) bool {
+	cp := img.part
+	if cp == nil {
+		return true
+	}
+	if t := cp.Table(); t.Offset(caseKeysSlot) == 0 {
+		return true
+	}
+	n := cp.CaseKeysLength()
+	for _, id := range ids {
+		if id == "" {
+			continue
+		}
+		k := format.CaseKey(id)
+		i := sort.Search(n, func(i int) bool { return cp.CaseKeys(i) >= k })
+		if i < n && cp.CaseKeys(i) == k {
+			return true
+		}
+	}
+	return false
 }
 
 func (img *Image) identityTable() *kgfb.Identity {

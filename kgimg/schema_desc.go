@@ -185,6 +185,7 @@ var (
 		scalar("format_version", 4), required(table("identity", identityDesc)), required(vec("manifest_json", 1)),
 		required(vec("profile_json", 1)), vec("prompt_config_json", 1), required(table("compiled_profile", compiledDesc)),
 		required(table("compiled_manifest", compiledManifestDesc)), table("compiled_progression_summary", compiledSummaryDesc),
+		vec("case_keys", 8),
 	}}
 )
 

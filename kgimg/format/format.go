@@ -8,6 +8,7 @@ package format
 
 import (
 	"encoding/binary"
+	"slices"
 	"unsafe"
 
 	"github.com/zeebo/xxh3"
@@ -219,3 +220,18 @@ func Reseal(file []byte) {
 var PublisherRelationTypes = [...]string{
 	"exactMatchOf", "isRelatedTo", "precedes", "isPeerOf", "isPartOf", "replacedBy", "exemplar", "hasSkillLevel", "isTranslationOf",
 }
+
+// CaseKeys returns the catalog part's case_keys of the CASE identifiers
+// (UUIDs and URIs) ids yields: their CaseKey, sorted ascending, without
+// repeats.
+func CaseKeys(ids func(yield func(string) bool)) []uint64 {
+	var keys []uint64
+	for id := range ids {
+		keys = append(keys, CaseKey(id))
+	}
+	slices.Sort(keys)
+	return slices.Compact(keys)
+}
+
+// CaseKey is the key of one CASE UUID or URI in a catalog part's case_keys.
+func CaseKey(id string) uint64 { return xxh3.HashString(id) }

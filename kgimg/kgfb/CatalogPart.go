@@ -199,8 +199,34 @@ func (rcv *CatalogPart) CompiledProgressionSummary(obj *CompiledProgressionSumma
 	return nil
 }
 
+func (rcv *CatalogPart) CaseKeys(j int) uint64 {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(20))
+	if o != 0 {
+		a := rcv._tab.Vector(o)
+		return rcv._tab.GetUint64(a + flatbuffers.UOffsetT(j*8))
+	}
+	return 0
+}
+
+func (rcv *CatalogPart) CaseKeysLength() int {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(20))
+	if o != 0 {
+		return rcv._tab.VectorLen(o)
+	}
+	return 0
+}
+
+func (rcv *CatalogPart) MutateCaseKeys(j int, n uint64) bool {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(20))
+	if o != 0 {
+		a := rcv._tab.Vector(o)
+		return rcv._tab.MutateUint64(a+flatbuffers.UOffsetT(j*8), n)
+	}
+	return false
+}
+
 func CatalogPartStart(builder *flatbuffers.Builder) {
-	builder.StartObject(8)
+	builder.StartObject(9)
 }
 func CatalogPartAddFormatVersion(builder *flatbuffers.Builder, formatVersion uint32) {
 	builder.PrependUint32Slot(0, formatVersion, 0)
@@ -234,6 +260,12 @@ func CatalogPartAddCompiledManifest(builder *flatbuffers.Builder, compiledManife
 }
 func CatalogPartAddCompiledProgressionSummary(builder *flatbuffers.Builder, compiledProgressionSummary flatbuffers.UOffsetT) {
 	builder.PrependUOffsetTSlot(7, flatbuffers.UOffsetT(compiledProgressionSummary), 0)
+}
+func CatalogPartAddCaseKeys(builder *flatbuffers.Builder, caseKeys flatbuffers.UOffsetT) {
+	builder.PrependUOffsetTSlot(8, flatbuffers.UOffsetT(caseKeys), 0)
+}
+func CatalogPartStartCaseKeysVector(builder *flatbuffers.Builder, numElems int) flatbuffers.UOffsetT {
+	return builder.StartVector(8, numElems, 8)
 }
 func CatalogPartEnd(builder *flatbuffers.Builder) flatbuffers.UOffsetT {
 	return builder.EndObject()

@@ -300,6 +300,12 @@ func (w *writer) buildCatalogPart() []byte {
 	if lp := progressionSummary(w.res); lp != nil {
 		compiledSummary = lpsummaryfb.Build(b, lp)
 	}
+	keys := format.CaseKeys(w.caseIdentifiers())
+	kgfb.CatalogPartStartCaseKeysVector(b, len(keys))
+	for i := len(keys) - 1; i >= 0; i-- {
+		b.PrependUint64(keys[i])
+	}
+	caseKeys := b.EndVector(len(keys))
 	kgfb.CatalogPartStart(b)
 	kgfb.CatalogPartAddFormatVersion(b, format.FormatVersion)
 	kgfb.CatalogPartAddIdentity(b, identity)
@@ -313,8 +319,23 @@ func (w *writer) buildCatalogPart() []byte {
 	if compiledSummary != 0 {
 		kgfb.CatalogPartAddCompiledProgressionSummary(b, compiledSummary)
 	}
+	kgfb.CatalogPartAddCaseKeys(b, caseKeys)
 	b.FinishWithFileIdentifier(kgfb.CatalogPartEnd(b), []byte(format.CatalogPartIdentifier))
 	return b.FinishedBytes()
+}
+
+// caseIdentifiers yields every node's CASE UUID and CASE URI (the catalog
+// part's case_keys).
+func (w *writer) caseIdentifiers() func(yield func(string) bool) {
+	return func(yield func(string) bool) {
+		for i := range w.res.Nodes {
+			for _, p := range [...]delivery.NodeProp{delivery.NCaseIdentifierUUID, delivery.NCaseIdentifierURI} {
+				if v, ok := w.res.Nodes[i].Prop(p); ok && v != "" && !yield(v) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // buildArtifacts records every declared artifact and embeds those the rights

@@ -86,6 +86,20 @@ func (c *Catalog) ServedPublishers() []*Package {
 	return out
 }
 
+// Holding returns the served packages that may hold a node with the CASE
+// UUID identifier or the CASE URI uri (their catalog parts say so:
+// kgimg.Image.MayHold), in catalog order, verifying only those (on first
+// use): where an outside reference can resolve.
+func (c *Catalog) Holding(uri, identifier string) []*Package {
+	var out []*Package
+	for _, p := range c.Packages {
+		if p.Img.MayHold(identifier, uri) && p.Ready() == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // Served returns the packages a request may read: those Ready answers nil
 // for (verifying each on first use), in catalog order.
 func (c *Catalog) Served() []*Package {

@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/kgc-project/kgc/kgimg"
 	"github.com/kgc-project/kgc/runtime/catalog"
@@ -165,19 +164,19 @@ func resolveExternal(served []*catalog.Package, from *catalog.Package, uri, iden
 
 // Peers are the other packages a standard's publisher relations can reach:
 // Asserting, the served packages that declare publisher relations (only they
-// can assert one about another package's standard), and All, every served
-// package (where an outside reference may resolve), asked for only when a
-// relation has an outside end. In a catalog of many images a standard
-// without outside ends so verifies no image but those that assert relations
-// (catalog.Catalog.ServedPublishers, Served).
+// can assert one about another package's standard), and Holding, the served
+// packages where an outside reference may resolve (asked only for a
+// relation with an outside end). In a catalog of many images a standard so
+// verifies only the images that assert relations and those that may hold
+// its relations' outside ends (catalog.Catalog.ServedPublishers, Holding).
 type Peers struct {
 	Asserting []*catalog.Package
-	All       func() []*catalog.Package
+	Holding   func(uri, identifier string) []*catalog.Package
 }
 
 // PeersOf are the peers of c's standards.
 func PeersOf(c *catalog.Catalog) Peers {
-	return Peers{Asserting: c.ServedPublishers(), All: sync.OnceValue(c.Served)}
+	return Peers{Asserting: c.ServedPublishers(), Holding: c.Holding}
 }
 
 // RelationsOf lists the publisher relations of standard n of p: those its own
@@ -207,7 +206,7 @@ func RelationsOf(peers Peers, p *catalog.Package, n uint32, keep func(kgimg.Publ
 		} else {
 			r.Other.External = externalRef(img, i, other)
 			uri, id, _ := img.PublisherExternal(i, other)
-			r.Other.Matches = resolveExternal(peers.All(), q, uri, id)
+			r.Other.Matches = resolveExternal(peers.Holding(uri, id), q, uri, id)
 		}
 		if r.Other.Matches == nil {
 			r.Other.Matches = []EndStandard{}
